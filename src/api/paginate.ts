@@ -1,0 +1,32 @@
+import type { ApiClient, Query } from './client';
+
+export interface Page<T> {
+  items: T[];
+  next_page_token?: string | null;
+}
+
+export interface ListOptions {
+  pageSize?: number;
+  pageToken?: string;
+  /** Stop after this many items. */
+  limit?: number;
+  /** Follow next_page_token to the end; otherwise one page. */
+  all?: boolean;
+}
+
+/** Yields items page by page (constant memory), following `next_page_token` when asked. */
+export async function* paginate<T>(client: ApiClient, path: string, query: Query, opts: ListOptions): AsyncGenerator<T> {
+  let token = opts.pageToken;
+  let left = opts.limit ?? Infinity;
+  const pageSize = opts.pageSize ?? (opts.limit !== undefined && opts.limit <= 1000 && !opts.all ? opts.limit : undefined);
+  for (;;) {
+    const { data } = await client.json<Page<T>>({ method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
+    for (const item of data?.items ?? []) {
+      if (left-- <= 0) return;
+      yield item;
+    }
+    token = data?.next_page_token ?? undefined;
+    const more = opts.all || (opts.limit !== undefined && left > 0);
+    if (!token || !more || left <= 0) return;
+  }
+}

@@ -1,0 +1,11 @@
+import type { Column } from '../../output/table';
+
+const model = (m: unknown): unknown => (m && typeof m === 'object' ? (m as { id?: string }).id : m);
+
+export const AGENT_COLUMNS: Column[] = [
+  { header: 'ID', get: (a) => a.id },
+  { header: 'NAME', get: (a) => a.name },
+  { header: 'MODEL', get: (a) => model(a.model) },
+  { header: 'VERSION', get: (a) => a.version },
+  { header: 'UPDATED', get: (a) => a.updated_at },
+];

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { agents } from '../../api/resources';
+import { examples, type Kit } from '../kit';
+import { addArchive, addCreate, addDelete, addGet, addList, addListFlags, addUpdate, listOptions, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
+import { AGENT_COLUMNS } from './columns';
+
+export const AGENTS: ResourceSpec = { group: 'agents', noun: 'agent', api: agents, columns: AGENT_COLUMNS };
+
+const FLAGS: BodyFlag[] = [
+  { flags: '--name <name>', description: 'agent name', field: 'name' },
+  { flags: '--model <model>', description: 'model ID', field: 'model' },
+  { flags: '--description <text>', description: 'description', field: 'description' },
+  { flags: '--system <text>', description: 'system prompt', field: 'system' },
+];
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, AGENTS, {
+    filters: [{ flags: '--official-only', description: 'only official agents', query: 'official_only', map: () => true }, ...TIME_FILTERS],
+    examples: ['svc agents list', 'svc agents list --created-after 2026-01-01T00:00:00Z --all -o ndjson'],
+  });
+  addGet(group, kit, AGENTS, { examples: ['svc agents get AGENT_ID', 'svc agents get AGENT_ID --version 2'] }).option('--version <n>', 'read this version');
+  addCreate(group, kit, AGENTS, {
+    flags: FLAGS,
+    required: ['name', 'model'],
+    examples: ['svc agents create --data @agent.yaml', 'svc agents create --name reviewer --model claude-sonnet-4-5'],
+  });
+  addUpdate(group, kit, AGENTS, { flags: FLAGS, examples: ['svc agents update AGENT_ID --system "Be brief."'] });
+  addDelete(group, kit, AGENTS);
+  addArchive(group, kit, AGENTS);
+  const versions = group.command('versions').argument('<id>', 'agent ID').description('List the versions of an agent, newest first');
+  addListFlags(versions);
+  examples(versions, ['svc agents versions AGENT_ID', 'svc agents versions AGENT_ID -o json --jq ".[].version"']);
+  versions.action(
+    kit.action(async (ctx, [id], opts) => {
+      const lo = listOptions(opts);
+      await ctx.out.list(agents.versions(await ctx.api(), id, lo), AGENT_COLUMNS);
+    }),
+  );
+}

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { updateConfig } from '../../config/file';
+import { maskSecret } from '../../config/settings';
+import type { Ctx } from '../../context';
+import { NoCredentialError, UsageError } from '../../errors';
+import { prompt } from '../../input/prompt';
+import { readAll, write } from '../../io';
+import { examples, type Kit } from '../kit';
+
+/** One cheap read that proves a key works. */
+async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
+  const c = await ctx.client(key, baseUrl);
+  await c.json({ method: 'GET', path: '/v1/agents', query: { page_size: 1 } });
+}
+
+export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise<void> {
+  const s = ctx.settings;
+  let key: string;
+  if (opts.withToken) key = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+  else if (ctx.canPrompt) key = await prompt(ctx.io, 'API key: ', true);
+  else throw new UsageError('no terminal to ask on: pipe the key with `svc auth login --with-token < key.txt`');
+  if (!key) throw new UsageError('the API key is empty');
+  if (/\s/.test(key)) throw new UsageError('the API key contains white space');
+  await verify(ctx, key, s.baseUrl.value);
+  const profile = s.profile.value;
+  await updateConfig(s.configFile, (data) => {
+    const p = (data.profiles[profile] ??= {});
+    p.api_key = key;
+    if (s.baseUrl.source === 'flag' || s.baseUrl.source === 'env') p.base_url = s.baseUrl.value;
+    data.current_profile ??= profile;
+  });
+  await ctx.msg(`Logged in to ${s.baseUrl.value} (profile ${profile}); key ${maskSecret(key)} stored in ${s.configFile}`);
+}
+
+export async function runStatus(ctx: Ctx): Promise<void> {
+  const s = ctx.settings;
+  const key = s.apiKey;
+  const status: Record<string, unknown> = {
+    profile: s.profile.value,
+    base_url: s.baseUrl.value,
+    base_url_source: s.baseUrl.source,
+    api_key: key ? maskSecret(key.value) : null,
+    api_key_source: key?.source ?? null,
+    config_file: s.configFile,
+    stored_in_config: Boolean(s.config.profiles[s.profile.value]?.api_key),
+  };
+  let failure: unknown;
+  if (key) {
+    try {
+      await verify(ctx, key.value, s.baseUrl.value);
+      status.valid = true;
+    } catch (e) {
+      status.valid = false;
+      failure = e;
+    }
+  } else {
+    status.valid = false;
+    failure = new NoCredentialError();
+  }
+  await ctx.out.item(status);
+  if (failure) throw failure;
+}
+
+export async function runLogout(ctx: Ctx): Promise<void> {
+  const s = ctx.settings;
+  const profile = s.profile.value;
+  if (!s.config.profiles[profile]?.api_key) {
+    await ctx.msg(`profile ${profile} holds no API key; nothing to do`);
+    return;
+  }
+  await updateConfig(s.configFile, (data) => {
+    delete data.profiles[profile].api_key;
+  });
+  await ctx.msg(`Logged out: the API key of profile ${profile} was removed from ${s.configFile}`);
+  if (s.apiKey && s.apiKey.source !== 'profile') await ctx.msg(`note: a key is still set by ${s.apiKey.source === 'env' ? 'SVC_API_KEY' : '--api-key'}`);
+}
+
+export default function build(group: Command, kit: Kit): void {
+  const login = group.command('login').description('Verify an API key and store it in the profile (file mode 0600)')
+    .option('--with-token', 'read the key from standard input');
+  examples(login, ['svc auth login', 'svc auth login --with-token < key.txt', 'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010']);
+  login.action(kit.action((ctx, _a, opts) => runLogin(ctx, opts)));
+
+  const status = group.command('status').description('Show the profile, base URL, where the key comes from, and whether it works');
+  examples(status, ['svc auth status', 'svc auth status -o json']);
+  status.action(kit.action((ctx) => runStatus(ctx)));
+
+  const logout = group.command('logout').description("Remove the profile's stored API key");
+  examples(logout, ['svc auth logout', 'svc auth logout --profile staging']);
+  logout.action(kit.action((ctx) => runLogout(ctx)));
+
+  const token = group.command('token').description('Print the resolved API key (for scripts)');
+  examples(token, ['export SVC_API_KEY=$(svc auth token)']);
+  token.action(
+    kit.action(async (ctx) => {
+      const key = ctx.settings.apiKey;
+      if (!key) throw new NoCredentialError();
+      await write(ctx.io.stdout, key.value + '\n');
+    }),
+  );
+}

@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import { PROFILE_KEYS, SECRET_KEYS, updateConfig, type ProfileKey } from '../../config/file';
+import { maskSecret, parseOutputFormat } from '../../config/settings';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { readAll, write } from '../../io';
+import { examples, type Kit } from '../kit';
+
+function profileKey(key: string): ProfileKey {
+  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
+  return key as ProfileKey;
+}
+
+const shown = (key: string, v: string | undefined): string | undefined => (v !== undefined && SECRET_KEYS.has(key) ? maskSecret(v) : v);
+
+export async function runSet(ctx: Ctx, key: string, value: string | undefined): Promise<void> {
+  const k = profileKey(key);
+  let v = value;
+  if (SECRET_KEYS.has(k)) {
+    if (v !== '-') throw new UsageError(`${k} is a secret: give it on standard input with \`svc config set ${k} -\`${k === 'api_key' ? ' or use `svc auth login`' : ''}`);
+    v = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+    if (!v) throw new UsageError(`${k} on standard input is empty`);
+  }
+  if (v === undefined) throw new UsageError(`missing value for ${k}`);
+  if (k === 'output') parseOutputFormat(v);
+  if (k === 'base_url' && !/^https?:\/\/\S+$/.test(v)) throw new UsageError(`base_url must be an http(s) URL (got "${v}")`);
+  const s = ctx.settings;
+  await updateConfig(s.configFile, (data) => {
+    (data.profiles[s.profile.value] ??= {})[k] = v;
+  });
+  await ctx.msg(`set ${k} in profile ${s.profile.value}`);
+}
+
+export default function build(group: Command, kit: Kit): void {
+  const get = group.command('get').argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`).description('Print a setting of the current profile (secrets masked)');
+  examples(get, ['svc config get base_url']);
+  get.action(
+    kit.action(async (ctx, [key]) => {
+      const k = profileKey(key);
+      const v = ctx.settings.config.profiles[ctx.settings.profile.value]?.[k];
+      if (v === undefined) throw new UsageError(`${k} is not set in profile ${ctx.settings.profile.value}`);
+      await write(ctx.io.stdout, shown(k, v) + '\n');
+    }),
+  );
+
+  const set = group.command('set').argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`).argument('[value]', 'the value; - reads it from standard input (required for secrets)').description('Set a setting of the current profile');
+  examples(set, ['svc config set base_url https://api.example.com', 'svc config set output json', 'svc config set environment_key - < env-key.txt']);
+  set.action(kit.action((ctx, [key, value]) => runSet(ctx, key, value)));
+
+  const unset = group.command('unset').argument('<key>', 'the setting to remove').description('Remove a setting from the current profile');
+  examples(unset, ['svc config unset output']);
+  unset.action(
+    kit.action(async (ctx, [key]) => {
+      const k = profileKey(key);
+      const s = ctx.settings;
+      await updateConfig(s.configFile, (data) => {
+        delete data.profiles[s.profile.value]?.[k];
+      });
+      await ctx.msg(`unset ${k} in profile ${s.profile.value}`);
+    }),
+  );
+
+  const list = group.command('list').description('Show the settings of the current profile (secrets masked)');
+  examples(list, ['svc config list', 'svc config list --profile staging -o json']);
+  list.action(
+    kit.action(async (ctx) => {
+      const s = ctx.settings;
+      const p = s.config.profiles[s.profile.value] ?? {};
+      const out: Record<string, unknown> = { profile: s.profile.value, config_file: s.configFile };
+      for (const k of PROFILE_KEYS) out[k] = shown(k, p[k]) ?? null;
+      await ctx.out.item(out);
+    }),
+  );
+
+  const use = group.command('use').argument('<profile>', 'profile name').description('Make a profile the current one');
+  examples(use, ['svc config use staging']);
+  use.action(
+    kit.action(async (ctx, [name]) => {
+      const s = ctx.settings;
+      if (!s.config.profiles[name]) throw new UsageError(`no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`);
+      await updateConfig(s.configFile, (data) => {
+        data.current_profile = name;
+      });
+      await ctx.msg(`current profile is now ${name}`);
+    }),
+  );
+
+  const profiles = group.command('profiles').description('List the profiles');
+  examples(profiles, ['svc config profiles']);
+  profiles.action(
+    kit.action(async (ctx) => {
+      const s = ctx.settings;
+      const names = Object.keys(s.config.profiles);
+      if (!names.includes('default')) names.unshift('default');
+      const rows = names.sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b))).map((name) => ({
+        name,
+        current: name === s.profile.value,
+        base_url: s.config.profiles[name]?.base_url ?? null,
+      }));
+      await ctx.out.list(rows, [
+        { header: 'NAME', get: (r) => (r.current ? `${r.name} *` : r.name) },
+        { header: 'BASE URL', get: (r) => r.base_url },
+      ]);
+    }),
+  );
+}

@@ -1,0 +1,81 @@
+import { statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { ApiError, NetworkError } from '../../api/errors';
+import type { Ctx } from '../../context';
+import { ExitCodeError, exitCodeFor } from '../../errors';
+import { API_VERSION } from '../../wire/version';
+import { examples, type Kit } from '../kit';
+
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+const MAX_SKEW_MS = 60_000;
+
+export async function runDoctor(ctx: Ctx): Promise<void> {
+  const checks: Check[] = [];
+  let worst = 0;
+  const failed = (c: Check, code: number) => {
+    checks.push(c);
+    worst ||= code;
+  };
+  let settingsOk = true;
+  try {
+    const s = ctx.settings;
+    let mode = '';
+    try {
+      mode = (statSync(s.configFile).mode & 0o777).toString(8);
+    } catch {
+      mode = 'absent';
+    }
+    const loose = mode !== 'absent' && mode !== '600';
+    checks.push({ check: 'config', ok: !loose, detail: `${s.configFile} (${mode === 'absent' ? 'not created yet' : `mode ${mode}`}), profile ${s.profile.value}`, fix: loose ? `chmod 600 ${s.configFile}` : undefined });
+  } catch (e) {
+    settingsOk = false;
+    failed({ check: 'config', ok: false, detail: (e as Error).message, fix: 'fix or remove the file named above' }, 2);
+  }
+  if (settingsOk) {
+    const s = ctx.settings;
+    if (!s.apiKey) failed({ check: 'credential', ok: false, detail: 'no API key', fix: 'svc auth login, or set SVC_API_KEY' }, 4);
+    else checks.push({ check: 'credential', ok: true, detail: `API key from ${s.apiKey.source}` });
+    if (s.apiVersion !== API_VERSION) checks.push({ check: 'version', ok: false, detail: `SVC_API_VERSION=${s.apiVersion}; the service speaks ${API_VERSION}`, fix: 'unset SVC_API_VERSION' });
+    if (s.apiKey) {
+      const c = await ctx.client(s.apiKey.value);
+      const started = ctx.now();
+      try {
+        const res = await c.json({ method: 'GET', path: '/v1/agents', query: { page_size: 1 } });
+        const ms = ctx.now() - started;
+        checks.push({ check: 'connectivity', ok: true, detail: `${s.baseUrl.value} answered in ${ms} ms` });
+        checks.push({ check: 'version header', ok: true, detail: `${s.apiVersion} accepted` });
+        const date = Date.parse(res.headers.date ?? '');
+        if (!Number.isNaN(date)) {
+          const skew = Math.abs(ctx.now() - date);
+          const ok = skew < MAX_SKEW_MS;
+          checks.push({ check: 'clock', ok, detail: `${Math.round(skew / 1000)} s from the service's clock`, fix: ok ? undefined : 'sync the clock (timedatectl set-ntp true)' });
+          if (!ok) worst ||= 1;
+        }
+      } catch (e) {
+        const code = exitCodeFor(e);
+        if (e instanceof NetworkError) failed({ check: 'connectivity', ok: false, detail: e.message, fix: 'check --base-url / SVC_BASE_URL and the network' }, code);
+        else if (e instanceof ApiError && e.status === 400 && e.type === 'invalid_request_error') failed({ check: 'version header', ok: false, detail: e.message, fix: 'upgrade svc or unset SVC_API_VERSION' }, code);
+        else if (e instanceof ApiError && (e.status === 401 || e.status === 403)) failed({ check: 'credential', ok: false, detail: e.message, fix: 'svc auth login with a valid key' }, code);
+        else failed({ check: 'connectivity', ok: false, detail: (e as Error).message }, code);
+      }
+    }
+  }
+  await ctx.out.list(checks, [
+    { header: 'CHECK', get: (c) => c.check },
+    { header: 'OK', get: (c) => (c.ok ? 'ok' : 'FAIL') },
+    { header: 'DETAIL', get: (c) => c.detail },
+    { header: 'FIX', get: (c) => c.fix ?? '' },
+  ]);
+  if (worst) throw new ExitCodeError(worst, `${checks.filter((c) => !c.ok).length} check(s) failed`);
+}
+
+export default function build(cmd: Command, kit: Kit): void {
+  examples(cmd, ['svc doctor', 'svc doctor -o json']);
+  cmd.action(kit.action((ctx) => runDoctor(ctx)));
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { Option, type Command } from 'commander';
+import type { Query } from '../api/client';
+import type { Crud, Obj } from '../api/resources';
+import type { ListOptions } from '../api/paginate';
+import { parseCount } from '../config/settings';
+import type { Ctx } from '../context';
+import { UsageError } from '../errors';
+import { readBody } from '../input/data';
+import type { Column } from '../output/table';
+import { LIMITS } from '../wire/limits';
+import { examples, type Kit, type Opts } from './kit';
+
+/** One resource as the generic verbs see it. */
+export interface ResourceSpec {
+  group: string;
+  noun: string;
+  api: Crud;
+  columns: Column[];
+}
+
+export interface ListFilter {
+  flags: string;
+  description: string;
+  query: string;
+  choices?: readonly string[];
+  /** Turns the option value into the query value. */
+  map?: (v: any) => string | boolean | number;
+}
+
+/** The flags every list has: --limit, --page-size, --page-token, --all. */
+export function addListFlags(cmd: Command): Command {
+  return cmd
+    .option('--limit <n>', 'stop after N items')
+    .option('--page-size <n>', 'items per request (1..1000)')
+    .option('--page-token <token>', 'start from this page token')
+    .option('--all', 'follow next_page_token to the end');
+}
+
+export function listOptions(opts: Opts): ListOptions {
+  return {
+    limit: opts.limit === undefined ? undefined : parseCount(opts.limit, '--limit', 1),
+    pageSize: opts.pageSize === undefined ? undefined : parseCount(opts.pageSize, '--page-size', LIMITS.pageSizeMin, LIMITS.pageSizeMax),
+    pageToken: opts.pageToken,
+    all: Boolean(opts.all),
+  };
+}
+
+export function filterQuery(filters: ListFilter[], opts: Opts): Query {
+  const q: Query = {};
+  for (const f of filters) {
+    const key = new Option(f.flags).attributeName();
+    const v = opts[key];
+    if (v === undefined) continue;
+    if (f.choices && !f.choices.includes(v)) throw new UsageError(`${new Option(f.flags).long} must be one of ${f.choices.join(', ')} (got "${v}")`);
+    q[f.query] = f.map ? f.map(v) : v;
+  }
+  return q;
+}
+
+/** `created/updated after/before` flags mapping to the spec's `*_gt` / `*_lt` time filters. */
+export const TIME_FILTERS: ListFilter[] = [
+  { flags: '--created-after <time>', description: 'created after this RFC 3339 time', query: 'created_at_gt' },
+  { flags: '--created-before <time>', description: 'created before this RFC 3339 time', query: 'created_at_lt' },
+  { flags: '--updated-after <time>', description: 'updated after this RFC 3339 time', query: 'updated_at_gt' },
+  { flags: '--updated-before <time>', description: 'updated before this RFC 3339 time', query: 'updated_at_lt' },
+];
+
+export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; parentArg?: string; examples?: string[] } = {}): Command {
+  const filters = extra.filters ?? [];
+  const cmd = group.command('list').description(`List ${spec.group}`);
+  for (const f of filters) cmd.option(f.flags, f.description);
+  addListFlags(cmd);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} list`, `svc ${spec.group} list --all -o ndjson`]);
+  return cmd.action(
+    kit.action(async (ctx, _args, opts) => {
+      const query = filterQuery(filters, opts);
+      const lo = listOptions(opts);
+      const c = await ctx.api();
+      await ctx.out.list(spec.api.list(c, query, lo), spec.columns);
+    }),
+  );
+}
+
+export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+  const cmd = group.command('get').argument('<id>', `${spec.noun} ID`).description(`Show one ${spec.noun}`);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} get ID`, `svc ${spec.group} get ID -o json --jq .name`]);
+  return cmd.action(
+    kit.action(async (ctx, [id], opts) => {
+      const q: Query = opts.version !== undefined ? { version: opts.version } : {};
+      await ctx.out.item(await spec.api.get(await ctx.api(), id, q), spec.columns);
+    }),
+  );
+}
+
+/** A body-taking verb's flags: `--data` and the common fields. */
+export interface BodyFlag {
+  flags: string;
+  description: string;
+  field: string;
+  parse?: (v: string) => unknown;
+}
+
+function addBodyFlags(cmd: Command, flags: BodyFlag[]): Command {
+  cmd.option('--data <json|@file|@->', 'request body as JSON or YAML, inline, from a file, or - for stdin');
+  for (const f of flags) cmd.option(f.flags, f.description);
+  return cmd;
+}
+
+export async function bodyFrom(ctx: Ctx, opts: Opts, flags: BodyFlag[]): Promise<Record<string, unknown>> {
+  const values: Record<string, unknown> = {};
+  for (const f of flags) {
+    const v = opts[new Option(f.flags).attributeName()];
+    if (v !== undefined) values[f.field] = f.parse ? f.parse(v) : v;
+  }
+  return readBody(opts.data, values, ctx.io.stdin, ctx.io.cwd);
+}
+
+/** The Idempotency-Key of one create intent: `--idempotency-key`, else a fresh UUID kept across retries. */
+export function idempotencyKey(opts: Opts): string {
+  const k: string = opts.idempotencyKey ?? randomUUID();
+  if (Buffer.byteLength(k) > LIMITS.idempotencyKeyBytes) throw new UsageError(`--idempotency-key is over ${LIMITS.idempotencyKeyBytes} bytes`);
+  return k;
+}
+
+export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: { flags?: BodyFlag[]; required?: string[]; examples?: string[] } = {}): Command {
+  const flags = extra.flags ?? [];
+  const cmd = addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), flags)
+    .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+  examples(cmd, extra.examples ?? [`svc ${spec.group} create --data @${spec.noun}.yaml`]);
+  return cmd.action(
+    kit.action(async (ctx, _args, opts) => {
+      const body = await bodyFrom(ctx, opts, flags);
+      for (const r of extra.required ?? []) if (body[r] === undefined) throw new UsageError(`${spec.noun} ${r} is required (--${r.replace(/_/g, '-')} or --data)`);
+      const key = idempotencyKey(opts);
+      await ctx.out.item(await spec.api.create(await ctx.api(), body, key), spec.columns);
+    }),
+  );
+}
+
+export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: { flags?: BodyFlag[]; examples?: string[] } = {}): Command {
+  const flags = extra.flags ?? [];
+  const cmd = addBodyFlags(group.command('update').argument('<id>', `${spec.noun} ID`).description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`), flags);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);
+  return cmd.action(
+    kit.action(async (ctx, [id], opts) => {
+      const body = await bodyFrom(ctx, opts, flags);
+      if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
+      await ctx.out.item(await spec.api.update(await ctx.api(), id, body), spec.columns);
+    }),
+  );
+}
+
+export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+  const cmd = group.command('delete').argument('<id>', `${spec.noun} ID`).description(`Delete ${article(spec.noun)}`);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
+  return cmd.action(kit.action(async (ctx, [id]) => done(ctx, id, await spec.api.delete(await ctx.api(), id), 'deleted')));
+}
+
+export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+  const cmd = group.command('archive').argument('<id>', `${spec.noun} ID`).description(`Archive ${article(spec.noun)}`);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`]);
+  return cmd.action(kit.action(async (ctx, [id]) => done(ctx, id, await spec.api.archive(await ctx.api(), id), 'archived')));
+}
+
+/** Prints the returned object, or for an empty 204 `{id, <verb>: true}` so scripts see a result. */
+export async function done(ctx: Ctx, id: string, obj: Obj | undefined, verb: string): Promise<void> {
+  if (obj && typeof obj === 'object') return ctx.out.item(obj);
+  if (ctx.format === 'table') return ctx.msg(`${verb} ${id}`);
+  return ctx.out.item({ id, [verb]: true });
+}
+
+function article(noun: string): string {
+  return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`;
+}

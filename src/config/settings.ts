@@ -1,0 +1,116 @@
+import { UsageError } from '../errors';
+import { API_VERSION } from '../wire/version';
+import { readConfig, type ConfigData, type Profile } from './file';
+import { configFile, type Env } from './paths';
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'jsonl', 'yaml', 'id'] as const;
+export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml' | 'id';
+
+/** Where the emulator listens by default; the service's own address comes from config or SVC_BASE_URL. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_MAX_RETRIES = 3;
+
+/** Global options as commander parses them. */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  output?: string;
+  quiet?: boolean;
+  jq?: string;
+  debug?: boolean;
+  color?: boolean;
+  timeout?: string;
+  maxRetries?: string;
+  input?: boolean;
+}
+
+export interface Setting<T> {
+  value: T;
+  source: Source;
+}
+
+export interface Settings {
+  configFile: string;
+  config: ConfigData;
+  profile: Setting<string>;
+  baseUrl: Setting<string>;
+  apiKey?: Setting<string>;
+  environmentKey?: Setting<string>;
+  apiVersion: string;
+  /** The format asked for explicitly (flag, profile), or undefined to use the TTY-aware default. */
+  output?: Setting<OutputFormat>;
+  jq?: string;
+  debug: boolean;
+  color: boolean | undefined;
+  timeoutMs?: number;
+  maxRetries: number;
+  noInput: boolean;
+}
+
+/** Resolves every setting: flag > environment variable > profile > default. */
+export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boolean): Settings {
+  const file = configFile(env);
+  const config = readConfig(file);
+  const profile = pick<string>(opts.profile, env.SVC_PROFILE, config.current_profile, 'default');
+  const p: Profile = config.profiles[profile.value] ?? {};
+  const outputRaw = opts.quiet ? { value: 'id', source: 'flag' as Source } : pickOptional(opts.output, undefined, p.output);
+  return {
+    configFile: file,
+    config,
+    profile,
+    baseUrl: pick(opts.baseUrl, env.SVC_BASE_URL, p.base_url, DEFAULT_BASE_URL),
+    apiKey: pickOptional(opts.apiKey, env.SVC_API_KEY, p.api_key),
+    environmentKey: pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, p.environment_key),
+    apiVersion: env.SVC_API_VERSION || API_VERSION,
+    output: outputRaw && { value: parseOutputFormat(outputRaw.value, outputRaw.source), source: outputRaw.source },
+    jq: opts.jq,
+    debug: Boolean(opts.debug) || env.SVC_DEBUG === '1',
+    color: opts.color === false || env.NO_COLOR ? false : env.FORCE_COLOR && env.FORCE_COLOR !== '0' ? true : undefined,
+    timeoutMs: opts.timeout === undefined ? undefined : parseSeconds(opts.timeout, '--timeout') * 1000,
+    maxRetries: parseCount(opts.maxRetries ?? env.SVC_MAX_RETRIES ?? String(DEFAULT_MAX_RETRIES), '--max-retries'),
+    noInput: opts.input === false || !stdinIsTTY || Boolean(env.CI),
+  };
+}
+
+export function parseOutputFormat(v: string, source: Source = 'flag'): OutputFormat {
+  if (v === 'jsonl') return 'ndjson';
+  if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
+  const where = source === 'profile' ? ' (from the profile\'s output setting)' : '';
+  throw new UsageError(`invalid output format "${v}"${where}: use one of table, json, ndjson, jsonl, yaml, id`);
+}
+
+function pick<T>(flag: T | undefined, env: T | undefined, profile: T | undefined, dflt: T): Setting<T> {
+  return pickOptional(flag, env, profile) ?? { value: dflt, source: 'default' };
+}
+
+function pickOptional<T>(flag: T | undefined, env: T | undefined, profile: T | undefined): Setting<T> | undefined {
+  if (flag !== undefined && flag !== '') return { value: flag, source: 'flag' };
+  if (env !== undefined && env !== '') return { value: env, source: 'env' };
+  if (profile !== undefined && profile !== '') return { value: profile, source: 'profile' };
+  return undefined;
+}
+
+/** Seconds as a number, or a duration like 90s, 10m, 1h. */
+export function parseSeconds(v: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+  if (!m) throw new UsageError(`${flag} takes a duration such as 30, 30s, 10m or 1h (got "${v}")`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  const secs = unit === 'ms' ? n / 1000 : unit === 'm' ? n * 60 : unit === 'h' ? n * 3600 : n;
+  if (!(secs > 0)) throw new UsageError(`${flag} must be greater than zero`);
+  return secs;
+}
+
+export function parseCount(v: string, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(v.trim())) throw new UsageError(`${flag} takes a whole number (got "${v}")`);
+  const n = Number(v);
+  if (n < min || n > max) throw new UsageError(`${flag} must be between ${min} and ${max} (got ${n})`);
+  return n;
+}
+
+/** The last 4 characters, the rest masked: what `auth status` and `config list` show of a secret. */
+export function maskSecret(v: string): string {
+  return v.length <= 4 ? '****' : `****${v.slice(-4)}`;
+}

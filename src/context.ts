@@ -1,0 +1,80 @@
+import type { ApiClient } from './api/client';
+import { resolveSettings, type GlobalOptions, type OutputFormat, type Settings } from './config/settings';
+import { NoCredentialError } from './errors';
+import { write, type Io } from './io';
+import { OutputWriter } from './output/writer';
+import { USER_AGENT } from './version';
+
+/** What every command's run function receives: settings, IO, the output writer and the API client. */
+export class Ctx {
+  private _settings?: Settings;
+  private _out?: OutputWriter;
+  private _api?: ApiClient;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly now: () => number;
+
+  constructor(readonly io: Io, readonly globals: GlobalOptions) {
+    this.sleep = io.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = io.now ?? Date.now;
+  }
+
+  get settings(): Settings {
+    this._settings ??= resolveSettings(this.globals, this.io.env, Boolean(this.io.stdin.isTTY));
+    return this._settings;
+  }
+
+  get settingsIfResolved(): Settings | undefined {
+    return this._settings;
+  }
+
+  /** The format in force: explicit (flag or profile), else table on a TTY and json otherwise. */
+  get format(): OutputFormat {
+    return this.settings.output?.value ?? (this.io.stdout.isTTY ? 'table' : 'json');
+  }
+
+  get out(): OutputWriter {
+    this._out ??= new OutputWriter(this.io.stdout, { format: this.format, jq: this.settings.jq, color: this.useColor(this.io.stdout) });
+    return this._out;
+  }
+
+  useColor(stream: { isTTY?: boolean }): boolean {
+    return this.settings.color ?? Boolean(stream.isTTY);
+  }
+
+  /** A message for the user on stderr. */
+  msg(line: string): Promise<void> | void {
+    return write(this.io.stderr, line + '\n');
+  }
+
+  get canPrompt(): boolean {
+    return !this.settings.noInput;
+  }
+
+  /** The API client with the resolved API key; no key is exit 4 before any request. */
+  async api(): Promise<ApiClient> {
+    if (this._api) return this._api;
+    const s = this.settings;
+    if (!s.apiKey) throw new NoCredentialError();
+    this._api = await this.client(s.apiKey.value);
+    return this._api;
+  }
+
+  /** A client for any credential (environment work keys, verification of a new key). */
+  async client(credential: string | undefined, baseUrl = this.settings.baseUrl.value): Promise<ApiClient> {
+    const { ApiClient } = await import('./api/client');
+    const s = this.settings;
+    return new ApiClient({
+      baseUrl,
+      credential,
+      apiVersion: s.apiVersion,
+      userAgent: USER_AGENT,
+      maxRetries: s.maxRetries,
+      timeoutMs: s.timeoutMs,
+      debug: s.debug ? (line) => void write(this.io.stderr, line + '\n') : undefined,
+      warn: (line) => void write(this.io.stderr, line + '\n'),
+      sleep: this.sleep,
+      now: this.now,
+      signal: this.io.signal,
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import type { Emulator } from './server';
+import { parseFaults, type FaultConfig } from './faults';
+import { HttpError } from './errors';
+
+/** `/_emulator/*`: fault injection and stats (EMULATOR.md). */
+export function registerAdmin(emu: Emulator): void {
+  emu.admin.get('/_emulator/stats', () => ({ status: 200, body: { ...emu.faults.stats } }));
+  emu.admin.get('/_emulator/faults', () => ({ status: 200, body: emu.faults.config }));
+  emu.admin.post('/_emulator/faults', (r) => {
+    let config: FaultConfig;
+    try {
+      config = typeof r.body === 'string' ? parseFaults(r.body) : parseFaults(Object.entries(r.body ?? {}).map(([k, v]) => `${k}=${v}`).join(','));
+    } catch (e) {
+      throw new HttpError(400, 'invalid_parameter_error', (e as Error).message, 'body');
+    }
+    emu.faults.set(config);
+    return { status: 200, body: emu.faults.config };
+  });
+}

@@ -1,0 +1,73 @@
+/** Faults a test or a demo switches on (EMULATOR.md "Fault injection"); each firing is counted in stats. */
+export interface FaultConfig {
+  /** Answer 429 rate_limit_reached_error on every Kth /v1 request. */
+  rate_limit_every?: number;
+  /** Retry-After seconds sent with those 429s. */
+  retry_after?: number;
+  /** Answer 500 on every Kth write, after applying it. */
+  fail_write_every?: number;
+  /** Delay every /v1 response by this many ms. */
+  delay_ms?: number;
+  /** Drop a stream after N frames without an error frame. */
+  drop_stream_after?: number;
+  /** Send `event: error` after N frames, then close. */
+  error_stream_after?: number;
+  /** Treat cursors more than N frames behind the newest as expired. */
+  expire_cursors_older_than?: number;
+  /** Stop accepting heartbeats of this worker ID (or of every worker with "*"). */
+  lose_worker?: string;
+}
+
+const NUMERIC = ['rate_limit_every', 'retry_after', 'fail_write_every', 'delay_ms', 'drop_stream_after', 'error_stream_after', 'expire_cursors_older_than'] as const;
+
+/** Parses `--faults` text: `key=value,key=value`. */
+export function parseFaults(text: string): FaultConfig {
+  const out: Record<string, unknown> = {};
+  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [k, v] = part.split('=', 2);
+    if ((NUMERIC as readonly string[]).includes(k)) {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0) throw new Error(`fault ${k} takes a number`);
+      out[k] = n;
+    } else if (k === 'lose_worker') out[k] = v ?? '*';
+    else throw new Error(`unknown fault "${k}"; known: ${[...NUMERIC, 'lose_worker'].join(', ')}`);
+  }
+  return out as FaultConfig;
+}
+
+export class Faults {
+  config: FaultConfig = {};
+  readonly stats: Record<string, number> = {};
+  private requests = 0;
+  private writes = 0;
+
+  set(config: FaultConfig): void {
+    this.config = { ...config };
+  }
+
+  count(name: string, n = 1): void {
+    this.stats[name] = (this.stats[name] ?? 0) + n;
+  }
+
+  /** Called once per /v1 request: true when this one is to be throttled. */
+  rateLimitNow(): boolean {
+    this.requests++;
+    const k = this.config.rate_limit_every;
+    if (k && this.requests % k === 0) {
+      this.count('rate_limited');
+      return true;
+    }
+    return false;
+  }
+
+  /** Called once per applied write: true when its answer is to be replaced with a 500. */
+  failWriteNow(): boolean {
+    this.writes++;
+    const k = this.config.fail_write_every;
+    if (k && this.writes % k === 0) {
+      this.count('write_failures');
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,137 @@
+import { isDeepStrictEqual } from 'node:util';
+import { fail, invalidParam, precondition } from '../errors';
+import type { Emulator } from '../server';
+import { filterTime, nowIso, paginate, publicView, visible, type Rec } from '../store';
+import { queryBool, validate, type Schema } from '../validate';
+
+const TOOL_TYPES = ['default_toolset_20260901', 'mcp_toolset', 'custom'] as const;
+
+/** Agent body (API-NOTES: Agents). */
+export const AGENT_SCHEMA: Schema = {
+  name: { type: 'string', required: true },
+  model: { type: ['string', 'object'], required: true, fields: { id: { type: 'string', required: true }, reasoning_effort: { type: 'string' } } },
+  description: { type: 'string' },
+  system: { type: 'string' },
+  tools: { type: 'array', items: { type: 'object', fields: undefined } },
+  mcp_servers: {
+    type: 'array',
+    items: { type: 'object', fields: { type: { type: 'string', required: true, enum: ['url'] }, name: { type: 'string', required: true }, url: { type: 'string', required: true }, headers: { type: 'map' } } },
+  },
+  skills: { type: 'array', items: { type: 'object' } },
+  plugins: { type: 'array', items: { type: 'object' } },
+  roster: { type: 'array', items: { type: 'any' } },
+  metadata: { type: 'map' },
+};
+
+const CONFIG_FIELDS = Object.keys(AGENT_SCHEMA);
+
+type McpServer = { type: string; name: string; url: string; headers?: Record<string, string> };
+export type Agent = Rec & { name: string; version: number; archived_at: string | null; _versions: Record<string, unknown>[]; _mcp_headers: Record<string, Record<string, string>> };
+
+/** Checks tool entries and MCP header names, the parts a field schema cannot say. */
+function checkAgentBody(body: Record<string, any>): void {
+  (body.tools ?? []).forEach((t: any, i: number) => {
+    if (!TOOL_TYPES.includes(t?.type)) invalidParam(`body.tools[${i}].type`, `type must be one of ${TOOL_TYPES.join(', ')}`);
+  });
+  (body.mcp_servers ?? []).forEach((s: McpServer, i: number) => {
+    const seen = new Set<string>();
+    for (const k of Object.keys(s.headers ?? {})) {
+      if (seen.has(k.toLowerCase())) invalidParam(`body.mcp_servers[${i}].headers`, `header names differing only in case: ${k}`);
+      seen.add(k.toLowerCase());
+    }
+  });
+}
+
+/** MCP server `headers` are write-only: kept aside by server name, never returned (spec rule 7, API-NOTES). */
+function splitHeaders(servers: McpServer[] | undefined, stored: Record<string, Record<string, string>>, update: boolean): { servers?: McpServer[]; headers: Record<string, Record<string, string>> } {
+  if (!servers) return { servers, headers: stored };
+  const headers: Record<string, Record<string, string>> = {};
+  const out = servers.map(({ headers: h, ...rest }) => {
+    const prev = update ? stored[rest.name] ?? {} : {};
+    const merged = { ...prev };
+    // API-NOTES: non-empty headers merge key by key; an empty-string value deletes that key.
+    for (const [k, v] of Object.entries(h ?? {})) {
+      for (const old of Object.keys(merged)) if (old.toLowerCase() === k.toLowerCase()) delete merged[old];
+      if (v !== '') merged[k] = v;
+    }
+    headers[rest.name] = merged;
+    return rest;
+  });
+  return { servers: out, headers };
+}
+
+function snapshot(a: Agent): Record<string, unknown> {
+  const s = publicView(a) as Record<string, unknown>;
+  return { ...s };
+}
+
+export function registerAgents(emu: Emulator): void {
+  const agents = emu.collection<Agent>('agents', 'agent', 'agent');
+
+  emu.router.post('/v1/agents', (r) => {
+    const body = validate(r.body, AGENT_SCHEMA);
+    checkAgentBody(body);
+    const { servers, headers } = splitHeaders(body.mcp_servers, {}, false);
+    const a = agents.insert({
+      description: '', system: '', tools: [], mcp_servers: [], skills: [], plugins: [], roster: [], metadata: {},
+      ...body,
+      ...(servers ? { mcp_servers: servers } : {}),
+      version: 1,
+      archived_at: null,
+      _versions: [],
+      _mcp_headers: headers,
+    } as unknown as Agent);
+    a._versions.push(snapshot(a));
+    return { status: 201, body: publicView(a) };
+  }, { idempotent: true });
+
+  emu.router.get('/v1/agents', (r) => {
+    let items = visible(agents.values(), r.query);
+    if (queryBool(r.query, 'official_only')) items = items.filter((a) => a.official === true);
+    items = filterTime(items, r.query);
+    const page = paginate(items, r.query);
+    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+  });
+
+  emu.router.get('/v1/agents/:id', (r) => {
+    const a = agents.must(r.params.id);
+    const v = r.query.get('version');
+    if (v === null) return { status: 200, body: publicView(a) };
+    if (!/^[1-9]\d*$/.test(v)) invalidParam('query.version', 'version must be a positive integer');
+    const snap = a._versions[Number(v) - 1];
+    if (!snap) fail('resource_not_found_error', `agent ${r.params.id} has no version ${v}`);
+    return { status: 200, body: snap };
+  });
+
+  emu.router.get('/v1/agents/:id/versions', (r) => {
+    const a = agents.must(r.params.id);
+    const newestFirst = [...a._versions].reverse();
+    return { status: 200, body: paginate(newestFirst, r.query, (s) => String(s.version)) };
+  });
+
+  emu.router.patch('/v1/agents/:id', (r) => {
+    const a = agents.must(r.params.id);
+    if (a.archived_at) precondition('the agent is archived');
+    const body = validate(r.body, AGENT_SCHEMA, { patch: true });
+    checkAgentBody(body);
+    const { servers, headers } = splitHeaders(body.mcp_servers, a._mcp_headers, true);
+    const next: Record<string, unknown> = { ...body, ...(servers ? { mcp_servers: servers } : {}) };
+    const changed = CONFIG_FIELDS.some((k) => k in next && !isDeepStrictEqual(next[k], a[k])) || !isDeepStrictEqual(headers, a._mcp_headers);
+    if (!changed) return { status: 200, body: publicView(a) };
+    agents.touch(a, { ...next, version: a.version + 1, _mcp_headers: headers } as Partial<Agent>);
+    a._versions.push(snapshot(a));
+    return { status: 200, body: publicView(a) };
+  });
+
+  emu.router.delete('/v1/agents/:id', (r) => {
+    agents.must(r.params.id);
+    agents.delete(r.params.id);
+    return { status: 204 };
+  });
+
+  emu.router.post('/v1/agents/:id/archive', (r) => {
+    const a = agents.must(r.params.id);
+    if (!a.archived_at) agents.touch(a, { archived_at: nowIso() } as Partial<Agent>);
+    return { status: 200, body: publicView(a) };
+  }, { body: 'none' });
+}

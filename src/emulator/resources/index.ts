@@ -1,0 +1,5 @@
+import type { Emulator } from '../server';
+import { registerAgents } from './agents';
+
+/** Every resource module of the emulator; each registers its routes on the emulator's router. */
+export const MODULES: Array<(emu: Emulator) => void> = [registerAgents];

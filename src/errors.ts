@@ -1,0 +1,129 @@
+import { ApiError, NetworkError } from './api/errors';
+import { ERROR_RECOVERY } from './wire/errors';
+
+/** Bad flags, arguments or input files: exit 2, checked before any request. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Unreadable or corrupt configuration: exit 2, the file left untouched. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** No credential anywhere: exit 4. */
+export class NoCredentialError extends Error {
+  override name = 'NoCredentialError';
+  constructor(what = 'API key') {
+    super(`no ${what} configured: run \`svc auth login\`, set SVC_API_KEY, or pass --api-key`);
+  }
+}
+
+/** The session turn ended in session.error or the session was terminated: exit 11. */
+export class SessionFailedError extends Error {
+  override name = 'SessionFailedError';
+}
+
+/** `--timeout` of run / sessions wait elapsed: exit 124. */
+export class WaitTimeoutError extends Error {
+  override name = 'WaitTimeoutError';
+}
+
+/** Ctrl-C: exit 130. */
+export class InterruptedError extends Error {
+  override name = 'InterruptedError';
+  constructor() {
+    super('interrupted');
+  }
+}
+
+/** A command's own non-zero outcome that is not an error of the service (e.g. plugins validate: ok=false). */
+export class ExitCodeError extends Error {
+  override name = 'ExitCodeError';
+  constructor(readonly exitCode: number, message: string) {
+    super(message);
+  }
+}
+
+const BY_TYPE: Record<string, number> = {
+  invalid_parameter_error: 3,
+  invalid_request_error: 3,
+  authentication_error: 4,
+  permission_denied_error: 5,
+  resource_not_found_error: 6,
+  conflict_error: 7,
+  failed_precondition_error: 7,
+  rate_limit_reached_error: 8,
+  exceeded_current_quota_error: 8,
+  server_error: 9,
+};
+
+function byStatus(status: number): number {
+  if (status >= 500) return 9;
+  switch (status) {
+    case 400: return 3;
+    case 401: return 4;
+    case 403: return 5;
+    case 404: return 6;
+    case 409:
+    case 412: return 7;
+    case 429: return 8;
+    default: return 1;
+  }
+}
+
+/** The one map from errors to exit codes (CLI.md "Errors and exit codes"). */
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof UsageError || err instanceof ConfigError) return 2;
+  if (err instanceof NoCredentialError) return 4;
+  if (err instanceof ApiError) {
+    if (err.malformed) return 9;
+    return (err.type && BY_TYPE[err.type]) || byStatus(err.status);
+  }
+  if (err instanceof NetworkError) return 10;
+  if (err instanceof SessionFailedError) return 11;
+  if (err instanceof WaitTimeoutError) return 124;
+  if (err instanceof InterruptedError) return 130;
+  if (err instanceof ExitCodeError) return err.exitCode;
+  return 1;
+}
+
+/** The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`. */
+export function errorLine(err: unknown): string {
+  if (err instanceof ApiError) {
+    const parts: string[] = [];
+    if (err.type) parts.push(`type=${err.type}`);
+    parts.push(`status=${err.status}`);
+    if (err.param) parts.push(`param=${err.param}`);
+    if (err.requestId) parts.push(`request_id=${err.requestId}`);
+    return `error: ${oneLine(err.message)} (${parts.join(' ')})`;
+  }
+  if (isKnown(err)) return `error: ${oneLine((err as Error).message)}`;
+  const message = err instanceof Error ? err.message : String(err);
+  return `error: unexpected failure: ${oneLine(message)} (run with --debug for details)`;
+}
+
+/** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
+export function errorJson(err: unknown): string {
+  if (err instanceof ApiError) return JSON.stringify({ error: err.toErrorObject() });
+  const type = err instanceof UsageError || err instanceof ConfigError ? 'usage_error'
+    : err instanceof NetworkError ? 'network_error'
+    : err instanceof NoCredentialError ? 'authentication_error'
+    : isKnown(err) ? 'cli_error' : 'unexpected_error';
+  return JSON.stringify({ error: { type, message: err instanceof Error ? err.message : String(err) } });
+}
+
+export function recoveryHint(err: unknown): string | undefined {
+  if (err instanceof ApiError && err.type) return ERROR_RECOVERY[err.type];
+  return undefined;
+}
+
+function isKnown(err: unknown): boolean {
+  return err instanceof UsageError || err instanceof ConfigError || err instanceof NoCredentialError
+    || err instanceof NetworkError || err instanceof SessionFailedError || err instanceof WaitTimeoutError
+    || err instanceof InterruptedError || err instanceof ExitCodeError;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,32 @@
+import { InterruptedError, UsageError } from '../errors';
+import type { Io } from '../io';
+
+/** Asks on the terminal; input is not echoed when `hidden`. Callers check `noInput` first. */
+export async function prompt(io: Io, question: string, hidden = false): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const input = io.stdin as unknown as NodeJS.ReadableStream;
+  const output = io.stderr as unknown as NodeJS.WritableStream;
+  const rl = createInterface({ input, output, terminal: true });
+  if (hidden) {
+    // Suppress echo: readline writes typed characters through _writeToOutput.
+    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => {
+      if (s.startsWith(question)) output.write(question);
+    };
+  }
+  try {
+    const answer = await new Promise<string>((resolve, reject) => {
+      rl.question(question, resolve);
+      rl.once('close', () => reject(new UsageError('no answer given')));
+      rl.once('SIGINT', () => reject(new InterruptedError()));
+    });
+    if (hidden) output.write('\n');
+    return answer.trim();
+  } finally {
+    rl.close();
+  }
+}
+
+/** Asks a yes/no question; anything but y/yes is no. */
+export async function confirm(io: Io, question: string): Promise<boolean> {
+  return /^y(es)?$/i.test(await prompt(io, `${question} [y/N] `));
+}

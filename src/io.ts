@@ -1,0 +1,38 @@
+import type { Env } from './config/paths';
+
+export interface OutStream {
+  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface InStream extends AsyncIterable<Buffer | string> {
+  isTTY?: boolean;
+  setRawMode?: (mode: boolean) => unknown;
+}
+
+/** Everything a command touches outside itself, injected so tests run in-process. */
+export interface Io {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+  env: Env;
+  cwd: string;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  /** Aborted on Ctrl-C / SIGTERM. */
+  signal?: AbortSignal;
+}
+
+/** Writes and waits for drain when the stream's buffer is full. */
+export function write(stream: OutStream, chunk: string): Promise<void> | void {
+  if (!stream.write(chunk)) return new Promise((resolve) => stream.once('drain', () => resolve()));
+}
+
+/** Reads a whole input stream (stdin) as a Buffer. */
+export async function readAll(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks);
+}

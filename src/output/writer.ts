@@ -1,0 +1,146 @@
+import type { OutputFormat } from '../config/settings';
+import { write, type OutStream } from '../io';
+import { renderRecord, renderTable, type Column } from './table';
+
+export interface WriterOptions {
+  format: OutputFormat;
+  jq?: string;
+  color: boolean;
+}
+
+const FLUSH_BYTES = 64 * 1024;
+
+/** The one writer of command data to stdout, in the chosen format. Messages go elsewhere. */
+export class OutputWriter {
+  constructor(private readonly stdout: OutStream, readonly opts: WriterOptions) {}
+
+  get format(): OutputFormat {
+    return this.opts.format;
+  }
+
+  /** One object: get, create, update. */
+  async item(obj: unknown, columns?: Column[]): Promise<void> {
+    if (this.opts.jq) return this.jq(obj);
+    switch (this.opts.format) {
+      case 'json':
+        return write(this.stdout, JSON.stringify(obj, null, 2) + '\n');
+      case 'ndjson':
+        return write(this.stdout, JSON.stringify(obj) + '\n');
+      case 'yaml':
+        return write(this.stdout, await toYaml(obj));
+      case 'id':
+        return write(this.stdout, idOf(obj) + '\n');
+      case 'table':
+        if (columns && !isRecord(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
+        return write(this.stdout, isRecord(obj) ? renderRecord(obj, await this.style()) : JSON.stringify(obj) + '\n');
+    }
+  }
+
+  /** A list, written item by item where the format allows (constant memory with --all). */
+  async list(items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[]): Promise<void> {
+    const { format, jq } = this.opts;
+    if (jq && format !== 'ndjson') return this.jq(await collect(items));
+    if (format === 'table') return write(this.stdout, renderTable(await collect(items), columns, await this.style()));
+    if (format === 'yaml') return write(this.stdout, await toYaml(await collect(items)));
+    const batch = new Batch(this.stdout);
+    if (format === 'json') {
+      let first = true;
+      for await (const it of items) {
+        await batch.add((first ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
+        first = false;
+      }
+      await batch.add(first ? '[]\n' : '\n]\n');
+    } else {
+      for await (const it of items) {
+        if (jq) await batch.add(await runJq(it, jq));
+        else await batch.add(format === 'id' ? idOf(it) + '\n' : JSON.stringify(it) + '\n');
+      }
+    }
+    await batch.flush();
+  }
+
+  /** Text exactly as received (svc api). */
+  async raw(text: string): Promise<void> {
+    if (this.opts.jq) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return write(this.stdout, text);
+      }
+      return this.jq(parsed);
+    }
+    return write(this.stdout, text.endsWith('\n') || text === '' ? text : text + '\n');
+  }
+
+  private async jq(value: unknown): Promise<void> {
+    return write(this.stdout, await runJq(value, this.opts.jq!));
+  }
+
+  private async style() {
+    const width = this.stdout.isTTY ? this.stdout.columns : undefined;
+    if (!this.opts.color) return { width, header: (s: string) => s };
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: 1 });
+    return { width, header: (s: string) => chalk.bold(s) };
+  }
+}
+
+/** Buffers small writes into ~64 KiB chunks, honouring backpressure. */
+export class Batch {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly stream: OutStream) {}
+  async add(s: string): Promise<void> {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= FLUSH_BYTES) await this.flush();
+  }
+  async flush(): Promise<void> {
+    if (!this.parts.length) return;
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    await write(this.stream, chunk);
+  }
+}
+
+/** jq semantics of `gh --jq`: strings print raw, other results as compact JSON, one per line. */
+export async function runJq(value: unknown, expr: string): Promise<string> {
+  const { UsageError } = await import('../errors');
+  const jq = await import('jq-wasm');
+  let out: unknown;
+  try {
+    out = await jq.raw(value as object, expr, ['-c', '-r']);
+  } catch (e) {
+    throw new UsageError(`--jq: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const r = out as { stdout?: string; stderr?: string; exitCode?: number } | string;
+  if (typeof r === 'string') return r.endsWith('\n') || r === '' ? r : r + '\n';
+  if (r.exitCode && r.exitCode !== 0) throw new UsageError(`--jq: ${(r.stderr ?? 'invalid expression').trim().split('\n')[0]}`);
+  const s = r.stdout ?? '';
+  return s.endsWith('\n') || s === '' ? s : s + '\n';
+}
+
+async function toYaml(v: unknown): Promise<string> {
+  const { loadYaml } = await import('./yaml');
+  return (await loadYaml()).stringify(v);
+}
+
+function idOf(o: unknown): string {
+  return isRecord(o) && o.id !== undefined ? String(o.id) : '';
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function indent(s: string): string {
+  return '  ' + s.replace(/\n/g, '\n  ');
+}
+
+async function collect<T>(it: AsyncIterable<T> | Iterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { main } from '../../src/cli';
+import type { Io } from '../../src/io';
+
+export interface SvcResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SvcOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  stdinTTY?: boolean;
+  stdoutTTY?: boolean;
+  columns?: number;
+  cwd?: string;
+  /** Replaces real waits (retries, Retry-After) and records them. */
+  sleep?: (ms: number) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+class Capture extends Writable {
+  text = '';
+  isTTY?: boolean;
+  columns?: number;
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
+    this.text += chunk.toString();
+    cb();
+  }
+}
+
+/** A fresh, empty config directory. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-test-'));
+}
+
+/** Runs svc in-process with captured streams; the environment holds only what is given. */
+export async function svc(args: string[], opts: SvcOptions = {}): Promise<SvcResult> {
+  const stdout = new Capture();
+  const stderr = new Capture();
+  stdout.isTTY = opts.stdoutTTY;
+  stdout.columns = opts.columns;
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stdin.isTTY = opts.stdinTTY;
+  stdin.end(opts.stdin ?? '');
+  const env: Record<string, string | undefined> = { SVC_CONFIG_DIR: opts.env?.SVC_CONFIG_DIR ?? tempConfigDir(), ...opts.env };
+  const io: Io = { stdin, stdout, stderr, env, cwd: opts.cwd ?? process.cwd(), sleep: opts.sleep, signal: opts.signal };
+  const code = await main(args, io);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** The env that points svc at an emulator. */
+export function emuEnv(emu: { url: string; apiKey: string }, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { SVC_BASE_URL: emu.url, SVC_API_KEY: emu.apiKey, ...extra };
+}
