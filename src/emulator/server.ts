@@ -10,6 +10,7 @@ import { HttpError } from './errors';
 import { Faults, type FaultConfig } from './faults';
 import { IdempotencyStore } from './idempotency';
 import { MODULES } from './resources/index';
+import type { Services } from './services';
 import { Router, STREAMED, type EmuRequest, type Reply, type Route } from './router';
 import { Collection, type Rec } from './store';
 
@@ -43,6 +44,8 @@ export class Emulator {
   readonly credentials = new Credentials();
   readonly faults = new Faults();
   readonly idempotency = new IdempotencyStore();
+  /** What resource modules offer each other (see services.ts). */
+  readonly services: Services = {};
   readonly apiKey: string;
   private readonly collections = new Map<string, Collection<any>>();
   private readonly persisted = new Map<string, Persisted>();
