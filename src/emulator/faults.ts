@@ -41,8 +41,11 @@ export class Faults {
   private requests = 0;
   private writes = 0;
 
+  /** Replaces the faults; "every Kth" counts from here. */
   set(config: FaultConfig): void {
     this.config = { ...config };
+    this.requests = 0;
+    this.writes = 0;
   }
 
   count(name: string, n = 1): void {

@@ -127,10 +127,6 @@ export class Emulator {
 
   private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: URLSearchParams, requestId: string): Promise<void> {
     this.faults.count('requests');
-    if (this.faults.config.delay_ms) {
-      this.faults.count('delayed');
-      await new Promise((r) => setTimeout(r, this.faults.config.delay_ms));
-    }
     if (this.faults.rateLimitNow()) {
       throw new HttpError(429, 'rate_limit_reached_error', 'rate limit reached (injected)', undefined, {
         'Retry-After': String(this.faults.config.retry_after ?? 1),
@@ -166,6 +162,12 @@ export class Emulator {
         this.faults.count('idempotent_replays');
         return this.sendJson(res, replay.status, replay.body);
       }
+    }
+    // Delayed after the key is taken, so a delayed keyed request counts as still running.
+    const delay = this.faults.config.delay_ms;
+    if (delay) {
+      this.faults.count('delayed');
+      await new Promise((r) => setTimeout(r, delay));
     }
     const r: EmuRequest = { method, path, params, query, headers: req.headers, body, req, res, cred, token, requestId, versioned: version !== undefined };
     let reply: Reply;

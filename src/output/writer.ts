@@ -109,17 +109,14 @@ export class Batch {
 export async function runJq(value: unknown, expr: string): Promise<string> {
   const { UsageError } = await import('../errors');
   const jq = await import('jq-wasm');
-  let out: unknown;
+  let results: unknown;
   try {
-    out = await jq.raw(value as object, expr, ['-c', '-r']);
+    // Collecting into an array keeps "no result" apart from "one empty string".
+    results = await jq.json(value as object, `[${expr}\n]`);
   } catch (e) {
     throw new UsageError(`--jq: ${(e as Error).message.split('\n')[0]}`);
   }
-  const r = out as { stdout?: string; stderr?: string; exitCode?: number } | string;
-  if (typeof r === 'string') return r.endsWith('\n') || r === '' ? r : r + '\n';
-  if (r.exitCode && r.exitCode !== 0) throw new UsageError(`--jq: ${(r.stderr ?? 'invalid expression').trim().split('\n')[0]}`);
-  const s = r.stdout ?? '';
-  return s.endsWith('\n') || s === '' ? s : s + '\n';
+  return (results as unknown[]).map((r) => (typeof r === 'string' ? r : JSON.stringify(r)) + '\n').join('');
 }
 
 async function toYaml(v: unknown): Promise<string> {

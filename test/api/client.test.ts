@@ -1,0 +1,91 @@
+// Narrow unit tests of the HTTP layer (MockAgent). Rules: R-VERS-2, R-VERS-10, R-ERR-13, R-ERR-14, R-ERR-17
+import { MockAgent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client';
+import { ApiError } from '../../src/api/errors';
+import { exitCodeFor } from '../../src/errors';
+
+const ORIGIN = 'http://svc.test';
+let agent: MockAgent;
+let previous: Dispatcher;
+
+beforeEach(() => {
+  previous = getGlobalDispatcher();
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  setGlobalDispatcher(agent);
+});
+afterEach(async () => {
+  setGlobalDispatcher(previous);
+  await agent.close();
+});
+
+function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+  const warnings: string[] = [];
+  const waits: number[] = [];
+  const c = new ApiClient({
+    baseUrl: ORIGIN, credential: 'sk_x', apiVersion: '2026-09-01-beta', userAgent: 'svc/test', maxRetries: 3,
+    warn: (l) => warnings.push(l), sleep: async (ms) => void waits.push(ms), ...extra,
+  });
+  return { c, warnings, waits };
+}
+
+describe('ApiClient', () => {
+  it('R-VERS-2 sends the version header, Bearer credential, User-Agent and Accept', async () => {
+    let seen: Record<string, string> = {};
+    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' }).reply((opts) => {
+      seen = opts.headers as Record<string, string>;
+      return { statusCode: 200, data: '{"items":[]}' };
+    });
+    await client().c.json({ method: 'GET', path: '/v1/agents' });
+    expect(seen).toMatchObject({ 'svc-api-version': '2026-09-01-beta', authorization: 'Bearer sk_x', 'user-agent': 'svc/test', accept: 'application/json' });
+  });
+
+  it('R-VERS-10 warns once per run when responses carry Deprecation or Sunset', async () => {
+    const pool = agent.get(ORIGIN);
+    pool.intercept({ path: '/v1/agents', method: 'GET' }).reply(200, '{}', { headers: { deprecation: 'true', sunset: 'Sat, 01 May 2027 00:00:00 GMT' } }).times(2);
+    const { c, warnings } = client();
+    await c.json({ method: 'GET', path: '/v1/agents' });
+    await c.json({ method: 'GET', path: '/v1/agents' });
+    expect(warnings).toEqual(['warning: API version 2026-09-01-beta is deprecated and is retired after Sat, 01 May 2027 00:00:00 GMT; upgrade svc']);
+  });
+
+  it('R-ERR-17 exceeded_current_quota_error is never retried', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' })
+      .reply(429, { error: { type: 'exceeded_current_quota_error', message: 'quota', request_id: 'req_q' } });
+    const { c, waits } = client();
+    const err = await c.json({ method: 'GET', path: '/v1/agents' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(exitCodeFor(err)).toBe(8);
+    expect(waits).toEqual([]);
+  });
+
+  it('R-ERR-13 an unknown error type is handled by its status', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/agents/x', method: 'GET' }).reply(404, { error: { type: 'brand_new_error', message: 'gone', request_id: 'r' } });
+    const err = await client().c.json({ method: 'GET', path: '/v1/agents/x' }).catch((e) => e);
+    expect(err.type).toBe('brand_new_error');
+    expect(exitCodeFor(err)).toBe(6);
+  });
+
+  it('R-ERR-14 a body of another shape is tolerated: exit 9, message with the status', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'POST' }).reply(400, '<html>bad gateway</html>');
+    const err = await client().c.json({ method: 'POST', path: '/v1/agents', json: {} }).catch((e) => e);
+    expect(err.malformed).toBe(true);
+    expect(err.status).toBe(400);
+    expect(exitCodeFor(err)).toBe(9);
+  });
+
+  it('a 2xx body that is not JSON is exit 9', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' }).reply(200, 'not json');
+    const err = await client().c.json({ method: 'GET', path: '/v1/agents' }).catch((e) => e);
+    expect(exitCodeFor(err)).toBe(9);
+  });
+
+  it('a write without an Idempotency-Key is not retried after a network error', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/agents/a', method: 'PATCH' }).replyWithError(new Error('socket hang up'));
+    const { c, waits } = client();
+    const err = await c.json({ method: 'PATCH', path: '/v1/agents/a', json: {} }).catch((e) => e);
+    expect(exitCodeFor(err)).toBe(10);
+    expect(waits).toEqual([]);
+  });
+});

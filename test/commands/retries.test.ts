@@ -1,0 +1,113 @@
+// Rules proved here: R-IDEM-14, R-IDEM-4, R-ERR-9, R-ERR-17, R-ERR-20
+import { describe, expect, it } from 'vitest';
+import { emuEnv, svc } from '../helpers/cli';
+import { call, useEmulator } from '../helpers/emulator';
+
+const t = useEmulator();
+
+async function faults(body: Record<string, number>) {
+  await call(t.emu, 'POST', '/_emulator/faults', { body });
+}
+async function stats(): Promise<Record<string, number>> {
+  return (await call(t.emu, 'GET', '/_emulator/stats')).body;
+}
+
+function recorder() {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+describe('retries', () => {
+  it('R-IDEM-14 R-IDEM-4 a create answered 500 after it was applied is retried with the same key and bytes, creating one agent', async () => {
+    await faults({ fail_write_every: 1 });
+    const before = await stats();
+    const rec = recorder();
+    const r = await svc(['agents', 'create', '--name', 'retried-once', '--model', 'm', '--debug'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    await faults({});
+    expect(r.code).toBe(0);
+    const keys = [...r.stderr.matchAll(/attempt=(\d) idempotency-key=(\S+)/g)];
+    expect(keys.map((m) => m[1])).toEqual(['1', '2']);
+    expect(keys[0][2]).toBe(keys[1][2]);
+    // The server replays only byte-identical requests under one key: a replay proves the bytes matched.
+    const after = await stats();
+    expect(after.idempotent_replays - (before.idempotent_replays ?? 0)).toBe(1);
+    const all = (await call(t.emu, 'GET', '/v1/agents?page_size=1000')).body.items;
+    expect(all.filter((a: { name: string }) => a.name === 'retried-once')).toHaveLength(1);
+    expect(rec.waits).toHaveLength(1);
+  });
+
+  it('a write without an Idempotency-Key is not retried on 500', async () => {
+    const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'patch-me', model: 'm' } })).body.id;
+    await faults({ fail_write_every: 1 });
+    const rec = recorder();
+    const r = await svc(['agents', 'update', id, '--system', 'x', '--debug'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    await faults({});
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('type=server_error status=500');
+    expect([...r.stderr.matchAll(/> PATCH/g)]).toHaveLength(1);
+    expect(rec.waits).toHaveLength(0);
+  });
+
+  it('R-ERR-9 a 429 with Retry-After waits exactly that long (jitter at most +10 %) and succeeds', async () => {
+    await faults({ rate_limit_every: 2, retry_after: 2 });
+    const rec = recorder();
+    // Two requests: whichever lands on the throttled count is retried.
+    const a = await svc(['agents', 'list'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    const b = await svc(['agents', 'list'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    await faults({});
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(rec.waits).toHaveLength(1);
+    expect(rec.waits[0]).toBeGreaterThanOrEqual(2000);
+    expect(rec.waits[0]).toBeLessThanOrEqual(2200);
+  });
+
+  it('a Retry-After over 60 s gives up at once with exit 8', async () => {
+    await faults({ rate_limit_every: 1, retry_after: 61 });
+    const rec = recorder();
+    const r = await svc(['agents', 'list'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    await faults({});
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain('type=rate_limit_reached_error status=429');
+    expect(rec.waits).toHaveLength(0);
+  });
+
+  it('rate limiting past --max-retries exits 8 after that many waits', async () => {
+    await faults({ rate_limit_every: 1, retry_after: 1 });
+    const rec = recorder();
+    const r = await svc(['agents', 'list', '--max-retries', '2'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    await faults({});
+    expect(r.code).toBe(8);
+    expect(rec.waits).toHaveLength(2);
+  });
+
+  it('R-ERR-20 reads are retried on 5xx with back-off', async () => {
+    // A read cannot be failed by the write fault, so use a malformed 503 from a stand-in server.
+    const { createServer } = await import('node:http');
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      if (hits < 3) res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>busy</h1>');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[],"next_page_token":null}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const rec = recorder();
+    const r = await svc(['agents', 'list'], { env: { SVC_BASE_URL: `http://127.0.0.1:${port}`, SVC_API_KEY: 'k' }, sleep: rec.sleep });
+    server.close();
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[]\n');
+    expect(rec.waits).toHaveLength(2);
+    expect(rec.waits[1]).toBeGreaterThanOrEqual(rec.waits[0] / 2);
+  });
+
+  it('a body of another shape exits 9, reported by its status', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html>gateway</html>'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const r = await svc(['agents', 'get', 'x'], { env: { SVC_BASE_URL: `http://127.0.0.1:${port}`, SVC_API_KEY: 'k' } });
+    server.close();
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('status=404');
+  });
+});

@@ -1,0 +1,43 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const HEAVY = ['undici', 'conf', 'ink', 'react', 'ajv', 'yaml', 'jq-wasm'];
+
+/** Runs the built svc, returning the source text of every file it loaded. */
+function loadedSources(args: string[]): { urls: string[]; text: string; status: number | null } {
+  const log = join(tempConfigDir(), 'loads.txt');
+  const { status } = spawnSync(process.execPath, ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'bin/svc.js'), ...args], {
+    env: { ...process.env, SVC_LOAD_LOG: log, SVC_CONFIG_DIR: tempConfigDir() },
+    stdio: 'pipe',
+  });
+  const urls = readFileSync(log, 'utf8').trim().split('\n').filter((u) => u.startsWith('file:'));
+  return { urls, status, text: urls.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n') };
+}
+
+// The bundle keeps esbuild's `// node_modules/<pkg>/…` path comments: they show which packages a chunk holds.
+const holds = (text: string, pkg: string) => text.includes(`// node_modules/${pkg}/`);
+
+describe.skipIf(!existsSync(join(root, 'dist/cli.js')))('start-up imports (needs `npm run build`)', () => {
+  it('svc --version loads neither undici, conf, ink, react, ajv, yaml nor jq', () => {
+    const { urls, text } = loadedSources(['--version']);
+    expect(urls.some((u) => u.includes('node_modules'))).toBe(false);
+    for (const pkg of HEAVY) expect(holds(text, pkg), pkg).toBe(false);
+  });
+
+  it('svc --help loads none of them either', () => {
+    const { text } = loadedSources(['--help']);
+    for (const pkg of HEAVY) expect(holds(text, pkg), pkg).toBe(false);
+  });
+
+  it('a request command loads undici (so the check can see a package) but not conf, ink or react', () => {
+    const { text, status } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
+    expect(status).toBe(10);
+    expect(holds(text, 'undici')).toBe(true);
+    for (const pkg of ['conf', 'ink', 'react', 'ajv']) expect(holds(text, pkg), pkg).toBe(false);
+  });
+});
