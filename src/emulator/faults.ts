@@ -54,23 +54,17 @@ export class Faults {
 
   /** Called once per /v1 request: true when this one is to be throttled. */
   rateLimitNow(): boolean {
-    this.requests++;
-    const k = this.config.rate_limit_every;
-    if (k && this.requests % k === 0) {
-      this.count('rate_limited');
-      return true;
-    }
-    return false;
+    return this.everyKth(++this.requests, this.config.rate_limit_every, 'rate_limited');
   }
 
   /** Called once per applied write: true when its answer is to be replaced with a 500. */
   failWriteNow(): boolean {
-    this.writes++;
-    const k = this.config.fail_write_every;
-    if (k && this.writes % k === 0) {
-      this.count('write_failures');
-      return true;
-    }
-    return false;
+    return this.everyKth(++this.writes, this.config.fail_write_every, 'write_failures');
+  }
+
+  private everyKth(n: number, k: number | undefined, stat: string): boolean {
+    if (!k || n % k !== 0) return false;
+    this.count(stat);
+    return true;
   }
 }
