@@ -18,12 +18,12 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     ];
     let agentId = '';
     const run = async (args: string[], capture = false): Promise<string> => {
-      await say(`$ svc ${args.join(' ')}\n`);
+      await say(`$ svc ${args.map(shellQuote).join(' ')}\n`);
       let captured = '';
       const stdout = capture ? { ...ctx.io.stdout, isTTY: false, write: (c: string | Uint8Array) => ((captured += String(c)), true), once: ctx.io.stdout.once.bind(ctx.io.stdout) } : ctx.io.stdout;
       const code = await main(args, { ...io, stdout });
       if (capture) await say(captured);
-      if (code !== 0) throw new Error(`demo step failed with exit ${code}: svc ${args.join(' ')}`);
+      if (code !== 0) throw new Error(`demo step failed with exit ${code}: svc ${args.map(shellQuote).join(' ')}`);
       await say('\n');
       return captured.trim();
     };
@@ -36,6 +36,11 @@ export async function runDemo(ctx: Ctx): Promise<void> {
   } finally {
     await emu.close();
   }
+}
+
+/** Quotes a word for display so a reader can paste the command back. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export default function build(cmd: Command, kit: Kit): void {
