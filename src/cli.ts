@@ -26,7 +26,7 @@ export function buildProgram(io: Io, kit: Kit): Command {
     .showSuggestionAfterError(true)
     .addHelpText('after', '\nRun `svc --version` for the version, `svc COMMAND --help` for a command.\n');
   configure(program, io);
-  for (const g of GROUPS) program.command(g.name).description(g.description);
+  for (const g of GROUPS) program.command(g.name, { hidden: g.hidden }).description(g.description);
   return program;
 }
 

@@ -69,7 +69,7 @@ export const TIME_FILTERS: ListFilter[] = [
 export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; parentArg?: string; examples?: string[] } = {}): Command {
   const filters = extra.filters ?? [];
   const cmd = group.command('list').description(`List ${spec.group}`);
-  for (const f of filters) cmd.option(f.flags, f.description);
+  for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
   addListFlags(cmd);
   examples(cmd, extra.examples ?? [`svc ${spec.group} list`, `svc ${spec.group} list --all -o ndjson`]);
   return cmd.action(

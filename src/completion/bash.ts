@@ -1,0 +1,66 @@
+import { shQuote, type Row } from './table';
+
+/** bash (with bash-completion): the table as a `case`, a walker over the words, and the callback. */
+export function bashScript(rows: Row[]): string {
+  const cases = rows.map((r) => `    ${r.keys.map(shQuote).join('|')}) REPLY=${shQuote(r.items.map((i) => i.name).join(' '))} ;;`);
+  return `# bash completion for svc. Generated from the command tree by \`svc completion bash\`; do not edit.
+# Needs bash-completion. Install: see "Shell completion" in svc's README.
+
+__svc_table() {
+  case "$1" in
+${cases.join('\n')}
+    *) REPLY='' ;;
+  esac
+}
+
+# True when flag $2 takes a value at command path $1 (or is a global option that does).
+__svc_takes_value() {
+  __svc_table "V|$1"
+  [[ " $REPLY " == *" $2 "* ]] && return 0
+  __svc_table "V|"
+  [[ " $REPLY " == *" $2 "* ]]
+}
+
+# Resource IDs and other values only the service knows: one "value<TAB>description" per line.
+__svc_dynamic() {
+  local IFS=$'\\n' line
+  for line in $(svc __complete -- "\${words[@]:1:cword}" 2>/dev/null); do
+    COMPREPLY+=("\${line%%$'\\t'*}")
+  done
+}
+
+_svc() {
+  local cur prev words cword
+  _init_completion -n =: || return
+  COMPREPLY=()
+  local cmdpath='' opt='' i w
+  for ((i = 1; i < cword; i++)); do
+    w=\${words[i]}
+    case $w in
+      -*=*) ;;
+      -*) if __svc_takes_value "$cmdpath" "$w"; then ((i++)); ((i == cword)) && opt=$w; fi ;;
+      *) __svc_table "C|$cmdpath"; [[ " $REPLY " == *" $w "* ]] && cmdpath=\${cmdpath:+$cmdpath }$w ;;
+    esac
+  done
+  if [[ -n $opt ]]; then
+    __svc_table "E|$cmdpath|$opt"
+    [[ -z $REPLY ]] && __svc_table "E||$opt"
+    if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); else __svc_dynamic; fi
+    return
+  fi
+  if [[ $cur == -* ]]; then
+    __svc_table "O|$cmdpath"
+    local flags=$REPLY
+    [[ -n $cmdpath ]] && __svc_table "O|" && flags+=" $REPLY"
+    COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+    return
+  fi
+  __svc_table "C|$cmdpath"
+  if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); return; fi
+  __svc_table "A|$cmdpath"
+  [[ -n $REPLY ]] && __svc_dynamic
+}
+
+complete -F _svc svc
+`;
+}

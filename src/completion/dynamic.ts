@@ -1,0 +1,78 @@
+import { Writable } from 'node:stream';
+import type { ApiClient } from '../api/client';
+import type { Obj } from '../api/resources';
+import { buildProgram, loadGroup, targetGroup } from '../cli';
+import { makeKit } from '../commands/kit';
+import { configDir } from '../config/paths';
+import { Ctx } from '../context';
+import type { Io } from '../io';
+import { CompletionCache, type Candidate } from './cache';
+import { listPathFor } from './resources';
+import { wantedAt } from './words';
+
+/** The whole answer, node's start included, stays within 300 ms; the service gets what is left, at least the minimum. */
+const ANSWER_BUDGET_MS = 270;
+const MIN_FETCH_MS = 100;
+const PAGE_SIZE = 100;
+
+/** Candidates for the last of `words` (the words after `svc`). Never throws, never waits past the budget. */
+export async function completeWords(words: string[], io: Io): Promise<Candidate[]> {
+  const quiet: Io = { ...io, stderr: new Writable({ write: (_c, _e, cb) => cb() }) };
+  try {
+    const kit = makeKit(quiet, () => {});
+    const program = buildProgram(quiet, kit);
+    const group = targetGroup(words.slice(0, -1));
+    if (group) await loadGroup(program, group, kit);
+    const wanted = wantedAt(program, words);
+    if (wanted?.choices) return wanted.choices.filter((c) => c.startsWith(wanted.prefix)).map((id) => ({ id, label: '' }));
+    const path = wanted && listPathFor(wanted.group, wanted.name);
+    if (!wanted || !path) return [];
+    const items = await cachedList(new Ctx(quiet, { ...wanted.globals, maxRetries: '0' }), path);
+    return items.filter((c) => c.id.startsWith(wanted.prefix));
+  } catch {
+    return [];
+  }
+}
+
+/** A fresh cached list, else the first page if it comes within the budget, else whatever the cache has. */
+async function cachedList(ctx: Ctx, path: string): Promise<Candidate[]> {
+  const s = ctx.settings;
+  const cache = new CompletionCache(configDir(ctx.io.env), ctx.now);
+  const key = `${s.profile.value}|${s.baseUrl.value}|${path}`;
+  const cached = cache.read(key);
+  if (cached?.fresh) return cached.items;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const client = await ctx.api();
+    const abort = new AbortController();
+    // performance.now() counts from the process's start, so a real `svc __complete` also pays for node's startup.
+    timer = setTimeout(() => abort.abort(), Math.max(MIN_FETCH_MS, ANSWER_BUDGET_MS - performance.now()));
+    const items = await firstPage(client, path, abort.signal);
+    try {
+      cache.write(key, items);
+    } catch {
+      // an unwritable config directory costs the next completion a request, nothing more
+    }
+    return items;
+  } catch {
+    return cached?.items ?? [];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function firstPage(client: ApiClient, path: string, signal: AbortSignal): Promise<Candidate[]> {
+  const deadline = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('completion budget elapsed'))));
+  const { data } = await Promise.race([client.json<{ items?: Obj[] }>({ method: 'GET', path, query: { page_size: PAGE_SIZE }, signal }), deadline]);
+  // Lists come oldest first; reversed, rows created in the same instant stay newest first too.
+  return [...(data?.items ?? [])]
+    .reverse()
+    .filter((o): o is Obj & { id: string } => typeof o.id === 'string')
+    .sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')))
+    .map((o) => ({ id: o.id, label: labelOf(o) }));
+}
+
+function labelOf(o: Obj): string {
+  const label = [o.name, o.title, o.filename, o.display_title].find((v) => typeof v === 'string') as string | undefined;
+  return (label ?? '').replace(/\s+/g, ' ');
+}

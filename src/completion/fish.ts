@@ -1,0 +1,74 @@
+import type { Row } from './table';
+
+const fishQuote = (s: string): string => `'${s.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+
+/** fish: the table as a `switch` printing "name<TAB>description" lines, a walker, and one `complete` rule. */
+export function fishScript(rows: Row[]): string {
+  const line = (i: { name: string; description: string }) => fishQuote(i.description ? `${i.name}\t${i.description}` : i.name);
+  const cases = rows.map((r) => `        case ${r.keys.map(fishQuote).join(' ')}\n            printf '%s\\n' ${r.items.map(line).join(' ')}`);
+  return `# fish completion for svc. Generated from the command tree by \`svc completion fish\`; do not edit.
+# Install: see "Shell completion" in svc's README.
+
+function __svc_table
+    switch $argv[1]
+${cases.join('\n')}
+    end
+end
+
+# True when flag $argv[2] takes a value at command path $argv[1] (or is a global option that does).
+function __svc_takes_value
+    contains -- $argv[2] (__svc_table "V|$argv[1]") (__svc_table "V|")
+end
+
+# Resource IDs and other values only the service knows: one "value<TAB>description" per line.
+function __svc_dynamic
+    svc __complete -- $argv[2..] (commandline -ct) 2>/dev/null
+end
+
+function __svc_candidates
+    set -l words (commandline -opc)
+    set -l cmdpath ''
+    set -l opt ''
+    set -l i 2
+    while test $i -le (count $words)
+        set -l w $words[$i]
+        switch $w
+            case '-*=*'
+            case '-*'
+                if __svc_takes_value "$cmdpath" $w
+                    set i (math $i + 1)
+                    test $i -gt (count $words); and set opt $w
+                end
+            case '*'
+                if contains -- $w (__svc_table "C|$cmdpath" | string replace -r '\\t.*' '')
+                    set cmdpath (string trim -- "$cmdpath $w")
+                end
+        end
+        set i (math $i + 1)
+    end
+    if test -n "$opt"
+        set -l values (__svc_table "E|$cmdpath|$opt")
+        test -z "$values"; and set values (__svc_table "E||$opt")
+        if test -n "$values"
+            printf '%s\\n' $values
+        else
+            __svc_dynamic $words
+        end
+        return
+    end
+    if string match -q -- '-*' (commandline -ct)
+        __svc_table "O|$cmdpath"
+        test -n "$cmdpath"; and __svc_table "O|"
+        return
+    end
+    set -l commands (__svc_table "C|$cmdpath")
+    if test -n "$commands"
+        printf '%s\\n' $commands
+    else if test -n "$(__svc_table "A|$cmdpath")"
+        __svc_dynamic $words
+    end
+end
+
+complete -c svc -f -a '(__svc_candidates)'
+`;
+}

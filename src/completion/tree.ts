@@ -1,0 +1,48 @@
+import { Help, type Command, type Option } from 'commander';
+import { OUTPUT_FORMATS } from '../config/settings';
+
+/** One command of the tree as the completion scripts see it; `path` is '' for svc itself. */
+export interface CommandNode {
+  path: string;
+  commands: Described[];
+  options: OptionNode[];
+  takesArgs: boolean;
+}
+
+export interface Described {
+  name: string;
+  description: string;
+}
+
+export interface OptionNode {
+  flags: string[];
+  description: string;
+  takesValue: boolean;
+  values: string[];
+}
+
+/** Values of options that are checked after parsing rather than by commander's `.choices()`. */
+const VALUES_CHECKED_LATER: Record<string, readonly string[]> = { '--output': OUTPUT_FORMATS };
+
+const help = new Help();
+
+/** Every visible command, parents before children, in help order. */
+export function commandNodes(cmd: Command, path = ''): CommandNode[] {
+  const subs = help.visibleCommands(cmd).filter((c) => c.name() !== 'help');
+  const node: CommandNode = {
+    path,
+    commands: subs.flatMap((c) => [c.name(), ...c.aliases()].map((name) => ({ name, description: c.description() }))),
+    options: help.visibleOptions(cmd).map(optionNode),
+    takesArgs: cmd.registeredArguments.length > 0,
+  };
+  return [node, ...subs.flatMap((c) => commandNodes(c, path ? `${path} ${c.name()}` : c.name()))];
+}
+
+function optionNode(o: Option): OptionNode {
+  return {
+    flags: [o.short, o.long].filter((f): f is string => Boolean(f)),
+    description: o.description,
+    takesValue: o.required || o.optional,
+    values: [...(o.argChoices ?? (o.long ? VALUES_CHECKED_LATER[o.long] : undefined) ?? [])],
+  };
+}

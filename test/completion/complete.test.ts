@@ -1,0 +1,65 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_FILE_NAME } from '../../src/completion/cache';
+import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
+import { call, useEmulator } from '../helpers/emulator';
+
+const fast = useEmulator();
+const slow = useEmulator({ faults: { delay_ms: 2000 } });
+
+const requests = async (emu: typeof fast.emu): Promise<number> => (await call(emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+
+describe('svc __complete', () => {
+  // The built CLI loads the HTTP client in milliseconds; under vitest the first import is transformed and slow.
+  beforeAll(() => import('../../src/api/client'));
+
+  it('completes agent IDs newest first, each with its name', async () => {
+    const a = (await call(fast.emu, 'POST', '/v1/agents', { body: { name: 'first agent', model: 'm' } })).body;
+    const b = (await call(fast.emu, 'POST', '/v1/agents', { body: { name: 'second agent', model: 'm' } })).body;
+    const r = await svc(['__complete', '--', 'agents', 'get', ''], { env: emuEnv(fast.emu) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.indexOf(`${b.id}\tsecond agent`)).toBeLessThan(lines.indexOf(`${a.id}\tfirst agent`));
+    expect(lines.indexOf(`${b.id}\tsecond agent`)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('keeps only the IDs that start with the word being completed', async () => {
+    const r = await svc(['__complete', '--', 'agents', 'delete', 'nope'], { env: emuEnv(fast.emu) });
+    expect(r.stdout).toBe('');
+  });
+
+  it('answers a second time from the cache, without a request, and keeps the cache private', async () => {
+    const env = emuEnv(fast.emu, { SVC_CONFIG_DIR: tempConfigDir() });
+    const cold = await svc(['__complete', '--', 'agents', 'get', ''], { env });
+    const before = await requests(fast.emu);
+    const warm = await svc(['__complete', '--', 'agents', 'archive', ''], { env });
+    expect(cold.stdout).toMatch(/^agent_/);
+    expect(await requests(fast.emu)).toBe(before);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(statSync(join(env.SVC_CONFIG_DIR!, CACHE_FILE_NAME)).mode & 0o777).toBe(0o600);
+  });
+
+  it('with a cold cache and a service that takes 2 s, answers nothing within 300 ms', async () => {
+    const started = performance.now();
+    const r = await svc(['__complete', '--', 'agents', 'get', ''], { env: emuEnv(slow.emu) });
+    expect(performance.now() - started).toBeLessThanOrEqual(300);
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('without a credential or with a broken config, answers nothing and says nothing', async () => {
+    const r = await svc(['__complete', '--', 'agents', 'get', ''], { env: { SVC_BASE_URL: fast.emu.url } });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('completes a positional argument from its choices without the service', async () => {
+    const r = await svc(['__complete', '--', 'completion', 'z'], { env: {} });
+    expect(r.stdout).toBe('zsh\t\n');
+  });
+
+  it('completes an option value by its placeholder name and honours --profile style globals', async () => {
+    const r = await svc(['__complete', '--', '--base-url', fast.emu.url, 'agents', 'get', ''], { env: { SVC_API_KEY: fast.emu.apiKey } });
+    expect(r.stdout).toMatch(/^agent_/);
+  });
+});
