@@ -1,0 +1,223 @@
+import type { DeltaEvent, StopReason } from '../../wire/events';
+import { SESSION_ERROR_TYPES } from '../../wire/errors';
+
+/** Which user reply an awaited call takes. */
+export type ReplyKind = 'user.tool_confirmation' | 'user.custom_tool_result' | 'user.tool_result';
+export type ReplyData = Record<string, any>;
+
+/** What the scripted model may do on one thread; the session runtime implements it. */
+export interface ModelContext {
+  readonly model: string;
+  /** The environment is self-hosted: sandbox tools run on a worker. */
+  readonly selfHosted: boolean;
+  /** Waits one model step (or `ms`), then throws if the execution was cancelled: a step boundary. */
+  step(ms?: number): Promise<void>;
+  emit(type: string, data?: Record<string, unknown>, id?: string): string;
+  delta(data: DeltaEvent['data']): void;
+  newEventId(): string;
+  /** Parks the thread until every call has its reply (R-SESS-51). */
+  awaitReplies(calls: Array<{ id: string; kind: ReplyKind }>): Promise<Map<string, ReplyData>>;
+  /** A sandbox call awaits a worker: make sure the session has a work row. */
+  requestWorker(): void;
+  /** Starts N child threads, each running `childReply` (with `stepMs` between deltas), and waits for them all. */
+  delegate(n: number, stepMs?: number): Promise<void>;
+  deliverArtifact(name: string): { id: string; version: number } | undefined;
+}
+
+export type Outcome = StopReason;
+const END_TURN: Outcome = { type: 'end_turn' };
+const DEFAULT_SLOW_WORDS = Array.from({ length: 50 }, (_, i) => `word${i + 1}`).join(' ');
+const MAX_CHILDREN = 20;
+const LONG_BATCH = 200;
+
+/** Runs the script of one user message (EMULATOR.md "The scripted model") and says how the turn stops. */
+export async function runScript(ctx: ModelContext, text: string): Promise<Outcome> {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  // Several /confirm or /custom lines: the calls are made together and the thread waits for all replies.
+  if (lines.length > 1 && lines.every((l) => /^\/(confirm|custom)\s/.test(l))) return waitingCalls(ctx, lines.map(parseDirective));
+  const d = parseDirective(text.trim());
+  switch (d.name) {
+    case 'echo':
+      return reply(ctx, d.rest);
+    case 'long':
+      return long(ctx, d.rest);
+    case 'slow':
+      return slow(ctx, d.rest);
+    case 'tool':
+      return sandboxTool(ctx, d.rest);
+    case 'confirm':
+    case 'custom':
+      return waitingCalls(ctx, [d]);
+    case 'delegate':
+      return delegate(ctx, d.rest);
+    case 'error':
+      return sessionError(ctx, d.rest.trim() || 'internal_error');
+    case 'artifact':
+      return artifact(ctx, d.rest.trim() || 'artifact.txt');
+    default:
+      return plain(ctx, text);
+  }
+}
+
+/** A child thread's work after `/delegate`: one streamed reply. */
+export async function childReply(ctx: ModelContext, index: number, stepMs?: number): Promise<void> {
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await streamText(ctx, 'text', `Thread ${index} finished its part.`, stepMs);
+}
+
+function parseDirective(text: string): { name?: string; rest: string } {
+  const m = /^\/(echo|long|slow|tool|confirm|custom|delegate|error|artifact)(?:\s+([\s\S]*))?$/.exec(text);
+  return m ? { name: m[1], rest: m[2] ?? '' } : { rest: text };
+}
+
+async function plain(ctx: ModelContext, text: string): Promise<Outcome> {
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await streamText(ctx, 'thinking', 'The user wrote a message; I will answer it.');
+  await streamText(ctx, 'text', `You said: ${text}`);
+  return END_TURN;
+}
+
+async function reply(ctx: ModelContext, text: string): Promise<Outcome> {
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await streamText(ctx, 'text', text);
+  return END_TURN;
+}
+
+/** Streams `text` word by word as deltas of `kind`, then the complete event. */
+async function streamText(ctx: ModelContext, kind: 'text' | 'thinking', text: string, stepMs?: number): Promise<void> {
+  const words = text.split(/(?<=\s)/);
+  for (let i = 0; i < words.length; i++) {
+    await ctx.step(stepMs);
+    if (i === 0) ctx.emit(kind === 'text' ? 'agent.message_started' : 'agent.thinking_started');
+    ctx.delta({ kind, delta: words[i] });
+  }
+  if (words.length === 0) ctx.emit(kind === 'text' ? 'agent.message_started' : 'agent.thinking_started');
+  ctx.emit(kind === 'text' ? 'agent.message' : 'agent.thinking', { content: [{ type: 'text', text }] });
+}
+
+async function long(ctx: ModelContext, arg: string): Promise<Outcome> {
+  const n = Number(arg.trim());
+  if (!Number.isInteger(n) || n < 1) return sessionError(ctx, 'invalid_request', `/long takes a positive integer, got "${arg}"`);
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await ctx.step();
+  ctx.emit('agent.message_started');
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const part = `chunk${i + 1} `;
+    parts.push(part);
+    ctx.delta({ kind: 'text', delta: part });
+    // Deltas go out in batches so throughput tests are not bound by timer resolution.
+    if ((i + 1) % LONG_BATCH === 0) await ctx.step(0);
+  }
+  ctx.emit('agent.message', { content: [{ type: 'text', text: parts.join('') }] });
+  return END_TURN;
+}
+
+async function slow(ctx: ModelContext, arg: string): Promise<Outcome> {
+  const m = /^(\d+)(?:\s+([\s\S]*))?$/.exec(arg.trim());
+  if (!m) return sessionError(ctx, 'invalid_request', `/slow takes MS [TEXT], got "${arg}"`);
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await streamText(ctx, 'text', m[2] || DEFAULT_SLOW_WORDS, Number(m[1]));
+  return END_TURN;
+}
+
+function parseCall(rest: string): { name: string; input: unknown } | undefined {
+  const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(rest.trim());
+  if (!m) return undefined;
+  try {
+    return { name: m[1], input: m[2] ? JSON.parse(m[2]) : {} };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `agent.tool_use` preceded by its `tool_use` deltas: the same tool_use_id on each, the name on the first (R-EVT-10, R-EVT-12). */
+async function toolUse(ctx: ModelContext, name: string, input: unknown, permission: 'allow' | 'ask'): Promise<string> {
+  const id = ctx.newEventId();
+  const json = JSON.stringify(input);
+  const third = Math.ceil(json.length / 3);
+  for (let i = 0; i < json.length; i += third) {
+    await ctx.step();
+    ctx.delta({ kind: 'tool_use', tool_use_id: id, input_delta: json.slice(i, i + third), ...(i === 0 ? { name } : {}) });
+  }
+  ctx.emit('agent.tool_use', { name, input, permission }, id);
+  return id;
+}
+
+const textContent = (text: string) => [{ type: 'text', text }];
+
+async function sandboxTool(ctx: ModelContext, rest: string): Promise<Outcome> {
+  const call = parseCall(rest);
+  if (!call) return sessionError(ctx, 'invalid_request', `/tool takes NAME JSON, got "${rest}"`);
+  ctx.emit('agent.model_started', { model: ctx.model });
+  const id = await toolUse(ctx, call.name, call.input, 'allow');
+  await ctx.step();
+  ctx.emit('agent.tool_started', { event_id: id });
+  if (ctx.selfHosted) {
+    ctx.requestWorker();
+    const r = (await ctx.awaitReplies([{ id, kind: 'user.tool_result' }])).get(id)!;
+    ctx.emit('agent.tool_result', { event_id: id, tool_result: { content: r.content, structured_content: r.content }, ...(r.is_error ? { is_error: true } : {}) });
+  } else {
+    await ctx.step();
+    const content = textContent(`${call.name} ran with ${JSON.stringify(call.input)}`);
+    ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
+  }
+  return reply(ctx, `Tool ${call.name} finished.`);
+}
+
+/** `/confirm` (an always_ask tool) and `/custom` calls, made together; the thread waits for every reply. */
+async function waitingCalls(ctx: ModelContext, directives: Array<{ name?: string; rest: string }>): Promise<Outcome> {
+  ctx.emit('agent.model_started', { model: ctx.model });
+  const calls: Array<{ id: string; kind: ReplyKind; name: string }> = [];
+  for (const d of directives) {
+    const call = parseCall(d.rest);
+    if (!call) return sessionError(ctx, 'invalid_request', `/${d.name} takes NAME JSON, got "${d.rest}"`);
+    if (d.name === 'confirm') calls.push({ id: await toolUse(ctx, call.name, call.input, 'ask'), kind: 'user.tool_confirmation', name: call.name });
+    else {
+      await ctx.step();
+      calls.push({ id: ctx.emit('agent.custom_tool_use', { name: call.name, input: call.input }), kind: 'user.custom_tool_result', name: call.name });
+    }
+  }
+  const replies = await ctx.awaitReplies(calls);
+  for (const c of calls) {
+    const r = replies.get(c.id)!;
+    if (c.kind !== 'user.tool_confirmation') continue;
+    if (r.result === 'allow') {
+      ctx.emit('agent.tool_started', { event_id: c.id });
+      await ctx.step();
+      const content = textContent(`${c.name} ran`);
+      ctx.emit('agent.tool_result', { event_id: c.id, tool_result: { content, structured_content: content } });
+    } else {
+      const content = textContent(r.deny_message ?? 'The user denied this tool call.');
+      ctx.emit('agent.tool_result', { event_id: c.id, tool_result: { content, structured_content: content }, is_error: true });
+    }
+  }
+  return reply(ctx, `Done with ${calls.map((c) => c.name).join(', ')}.`);
+}
+
+/** `/delegate N [MS]`: N child threads, MS between their deltas (default: the model step). */
+async function delegate(ctx: ModelContext, arg: string): Promise<Outcome> {
+  const m = /^(\d+)(?:\s+(\d+))?$/.exec(arg.trim());
+  const n = Number(m?.[1]);
+  if (!m || n < 1 || n > MAX_CHILDREN) return sessionError(ctx, 'invalid_request', `/delegate takes N (1 to ${MAX_CHILDREN}) and an optional MS, got "${arg}"`);
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await streamText(ctx, 'text', `Delegating to ${n} threads.`);
+  await ctx.delegate(n, m[2] === undefined ? undefined : Number(m[2]));
+  return reply(ctx, `All ${n} threads finished.`);
+}
+
+async function sessionError(ctx: ModelContext, errorType: string, message?: string): Promise<Outcome> {
+  await ctx.step();
+  const mcp = errorType.startsWith('mcp_') ? { mcp_server_name: 'emulator-mcp' } : {};
+  const known = SESSION_ERROR_TYPES.includes(errorType);
+  ctx.emit('session.error', { error_type: errorType, message: message ?? `${known ? '' : 'unknown error type; '}error injected by /error ${errorType}`, ...mcp });
+  return { type: errorType === 'max_steps' ? 'max_steps' : 'error' };
+}
+
+async function artifact(ctx: ModelContext, name: string): Promise<Outcome> {
+  ctx.emit('agent.model_started', { model: ctx.model });
+  await ctx.step();
+  const delivered = ctx.deliverArtifact(name);
+  if (!delivered) return sessionError(ctx, 'internal_error', 'artifacts are not available in this emulator build');
+  return reply(ctx, `Delivered artifact ${name} (${delivered.id}, version ${delivered.version}).`);
+}

@@ -1,0 +1,420 @@
+import { DEFAULT_PROMPT, type DeltaEvent, type InputMode, type StopReason } from '../../wire/events';
+import { LIMITS } from '../../wire/limits';
+import { conflict, invalidParam, precondition } from '../errors';
+import type { Faults } from '../faults';
+import type { Services } from '../services';
+import { newId, nowIso, type Collection, type Rec } from '../store';
+import { messageText, type MessageEvent, type ReplyEvent, type UserEvent } from './input';
+import { EventLog } from './log';
+import { childReply, runScript, type ModelContext, type ReplyData, type ReplyKind } from './model';
+import { StreamHub } from './stream';
+
+export type SessionRec = Rec & {
+  agent_id: string;
+  agent_version: number;
+  environment_id: string | null;
+  title: string;
+  status: 'idle' | 'running' | 'rescheduling' | 'terminated';
+  stopping: boolean;
+  interrupted: boolean;
+  control_epoch: string;
+  continue_pending: boolean;
+  requires_action: boolean;
+  stop_reason: StopReason | null;
+  agent_overrides: Record<string, unknown>;
+  resources: Array<{ type: string; id: string; file_id?: string }>;
+  vault_ids: string[];
+  metadata: Record<string, string>;
+  archived_at: string | null;
+};
+
+export type ThreadRec = Rec & {
+  session_id: string;
+  parent_thread_id: string | null;
+  agent_name: string;
+  status: 'idle' | 'running' | 'cancelled';
+  interrupted: boolean;
+  control_epoch: string;
+  archived_at: string | null;
+};
+
+export interface PendingInput {
+  event_id: string;
+  type: InputMode;
+  events: MessageEvent[];
+  queued_at: string;
+}
+
+export interface RuntimeDeps {
+  sessions: Collection<SessionRec>;
+  threads: Collection<ThreadRec>;
+  services: Services;
+  faults: Faults;
+  heartbeatMs: number;
+  stepMs: number;
+  model: string;
+}
+
+/** How long a Continue takes to start: long enough for a client to see `continue_pending` (R-SESS-32). */
+const CONTINUE_START_MS = 100;
+
+class Cancelled extends Error {}
+
+/** One execution (a turn of the coordinator, or a child thread): cancelled at its next step boundary, or at once while it waits. */
+class Execution {
+  cancelled = false;
+  private readonly onCancel = new Set<() => void>();
+
+  cancel(): void {
+    this.cancelled = true;
+    for (const f of this.onCancel) f();
+  }
+
+  async step(ms: number): Promise<void> {
+    await new Promise<void>((r) => setTimeout(r, ms).unref());
+    if (this.cancelled) throw new Cancelled();
+  }
+
+  wait<T>(p: Promise<T>): Promise<T> {
+    if (this.cancelled) return Promise.reject(new Cancelled());
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => reject(new Cancelled());
+      this.onCancel.add(stop);
+      p.then(resolve, reject).finally(() => this.onCancel.delete(stop));
+    });
+  }
+}
+
+interface Wait {
+  kind: ReplyKind;
+  threadId: string | undefined;
+  resolve: (d: ReplyData) => void;
+}
+
+const nextEpoch = (e: string): string => (BigInt(e) + 1n).toString();
+
+/** A session's live state: history, streams, the input queue, the running turn, threads and control. */
+export class SessionRuntime {
+  readonly log: EventLog;
+  readonly hub: StreamHub;
+  readonly queue: PendingInput[] = [];
+  private readonly waits = new Map<string, Wait>();
+  private readonly answered = new Set<string>();
+  /** Running child threads; an entry stays until its execution has wound down. */
+  private readonly children = new Map<string, { exec: Execution; done: Promise<void> }>();
+  private turn?: { exec: Execution; steered: string[] };
+
+  constructor(
+    readonly rec: SessionRec,
+    readonly coordinator: ThreadRec,
+    private readonly deps: RuntimeDeps,
+    log?: EventLog,
+  ) {
+    this.log = log ?? new EventLog();
+    this.hub = new StreamHub(this.log, deps.faults, deps.heartbeatMs);
+  }
+
+  get selfHosted(): boolean {
+    const env = this.rec.environment_id ? this.deps.services.environments?.get(this.rec.environment_id) : undefined;
+    return env?.config.type === 'self_hosted';
+  }
+
+  /** An active execution, a wind-down, a pending start or a running child thread (delete: R-SESS-48). */
+  get active(): boolean {
+    return Boolean(this.turn) || this.rec.stopping || this.rec.continue_pending || this.children.size > 0;
+  }
+
+  private set(changes: Partial<SessionRec>): void {
+    this.deps.sessions.touch(this.rec, changes);
+  }
+
+  private setThread(t: ThreadRec, changes: Partial<ThreadRec>): void {
+    this.deps.threads.touch(t, changes);
+  }
+
+  /** Appends an event to history and fans it out; returns its id. */
+  emit(type: string, data?: Record<string, unknown>, o: { threadId?: string; id?: string; epoch?: string } = {}): string {
+    const ev: Record<string, unknown> = { id: o.id ?? newId('sevt'), type, processed_at: nowIso() };
+    if (o.threadId !== undefined) ev.session_thread_id = o.threadId;
+    if (o.epoch !== undefined) ev.epoch = o.epoch;
+    if (data !== undefined) ev.data = data;
+    this.hub.publish(this.log.append(JSON.stringify(ev), type, o.threadId));
+    return ev.id as string;
+  }
+
+  private delta(threadId: string | undefined, data: DeltaEvent['data']): void {
+    if (this.hub.size === 0) return;
+    this.hub.publishDelta(threadId, JSON.stringify(threadId === undefined ? { type: 'agent.delta', data } : { type: 'agent.delta', session_thread_id: threadId, data }));
+  }
+
+  // ---- input ----
+
+  /** Accepts a validated send (R-SESS-1..21); interrupt is handled by `interrupt`. */
+  send(mode: InputMode, events: UserEvent[]): { event_id?: string } {
+    if (this.rec.status === 'terminated') precondition('the session is terminated and takes no new input');
+    const messages = events.filter((e): e is MessageEvent => e.type === 'user.message');
+    const replies = events.map((e, i) => ({ e, i })).filter(({ e }) => e.type !== 'user.message');
+    if (messages.length && this.queue.length >= LIMITS.pendingInputs) precondition(`the session already has ${LIMITS.pendingInputs} pending inputs`);
+    for (const { e, i } of replies) this.checkReply(e as ReplyEvent, i);
+    let eventId: string | undefined;
+    for (const { e } of replies) eventId = this.reply(e as ReplyEvent) ?? eventId;
+    if (messages.length) {
+      const entry: PendingInput = { event_id: newId('sevt'), type: mode, events: messages, queued_at: nowIso() };
+      this.queue.push(entry);
+      eventId = entry.event_id;
+      this.pump();
+    }
+    return eventId === undefined ? {} : { event_id: eventId };
+  }
+
+  private checkReply(e: ReplyEvent, i: number): void {
+    const w = this.waits.get(e.data.event_id);
+    if (!w && this.answered.has(e.data.event_id)) return;
+    if (!w) invalidParam(`body.events[${i}].data.event_id`, `no call of this session awaits ${e.type} for ${e.data.event_id}`);
+    if (w!.kind !== e.type) invalidParam(`body.events[${i}].data.event_id`, `${e.data.event_id} awaits ${w!.kind}, not ${e.type}`);
+  }
+
+  /** The first valid reply for a call wins; later ones change nothing (R-SESS-52). */
+  private reply(e: ReplyEvent): string | undefined {
+    const w = this.waits.get(e.data.event_id);
+    if (!w) return undefined;
+    this.waits.delete(e.data.event_id);
+    this.answered.add(e.data.event_id);
+    const id = this.emit(e.type, e.data, { threadId: w.threadId });
+    w.resolve(e.data);
+    this.refreshRequiresAction();
+    return id;
+  }
+
+  /** Starts the next queued input when nothing holds the session back (R-SESS-38, R-SESS-39). */
+  private pump(): void {
+    const r = this.rec;
+    if (r.status === 'terminated' || this.turn || r.stopping || r.interrupted || r.continue_pending) return;
+    const entry = this.queue.shift();
+    if (entry) this.startTurn(entry);
+  }
+
+  private consume(entry: PendingInput): string {
+    // The queued input's event_id becomes the id of its (first) message (R-SESS-21).
+    entry.events.forEach((e, i) => this.emit('user.message', e.data, { id: i === 0 ? entry.event_id : undefined }));
+    return entry.events.map(messageText).filter(Boolean).join('\n') || DEFAULT_PROMPT;
+  }
+
+  private startTurn(entry: PendingInput): void {
+    const turn = { exec: new Execution(), steered: [] as string[] };
+    this.turn = turn;
+    const text = this.consume(entry);
+    this.set({ status: 'running', stop_reason: null });
+    this.setThread(this.coordinator, { status: 'running' });
+    this.emit('session.status', { status: 'running' });
+    void this.runTurn(turn, text);
+  }
+
+  private async runTurn(turn: { exec: Execution; steered: string[] }, text: string): Promise<void> {
+    const ctx = this.context(turn.exec, undefined);
+    let outcome: StopReason;
+    try {
+      outcome = await runScript(ctx, text);
+      // Steered input joins the running turn (R-SESS-3).
+      for (let s = turn.steered.shift(); s !== undefined; s = turn.steered.shift()) outcome = await runScript(ctx, s);
+    } catch (e) {
+      if (!(e instanceof Cancelled)) throw e;
+      // The wind-down ends when every child thread has reached its step boundary too.
+      await Promise.all([...this.children.values()].map((c) => c.done));
+      if (this.turn === turn && this.rec.stopping) this.finishStop();
+      return;
+    }
+    if (this.turn !== turn) return;
+    this.turn = undefined;
+    this.set({ status: 'idle', stop_reason: outcome, requires_action: false });
+    this.setThread(this.coordinator, { status: 'idle' });
+    this.emit('session.status', { status: 'idle', stop_reason: outcome });
+    this.pump();
+  }
+
+  /** Steer entries are taken at the coordinator's step boundaries. */
+  private takeSteers(): void {
+    const turn = this.turn;
+    if (!turn) return;
+    for (let i = 0; i < this.queue.length; ) {
+      if (this.queue[i].type !== 'steer') {
+        i++;
+        continue;
+      }
+      turn.steered.push(this.consume(this.queue.splice(i, 1)[0]));
+    }
+  }
+
+  private context(exec: Execution, threadId: string | undefined): ModelContext {
+    return {
+      model: this.deps.model,
+      selfHosted: this.selfHosted,
+      step: async (ms = this.deps.stepMs) => {
+        await exec.step(ms);
+        if (threadId === undefined) this.takeSteers();
+      },
+      emit: (type, data, id) => this.emit(type, data, { threadId, id }),
+      delta: (data) => this.delta(threadId, data),
+      newEventId: () => newId('sevt'),
+      awaitReplies: (calls) => this.awaitReplies(exec, threadId, calls),
+      requestWorker: () => this.deps.services.work?.ensureRow(this.rec.id, this.rec.environment_id!),
+      delegate: (n, ms) => this.delegate(exec, n, ms),
+      deliverArtifact: (name) => this.deps.services.artifacts?.deliver(this.rec.id, name, Buffer.from(`artifact ${name} of session ${this.rec.id}\n`), 'text/plain'),
+    };
+  }
+
+  private async awaitReplies(exec: Execution, threadId: string | undefined, calls: Array<{ id: string; kind: ReplyKind }>): Promise<Map<string, ReplyData>> {
+    const results = calls.map((c) => new Promise<[string, ReplyData]>((resolve) => this.waits.set(c.id, { kind: c.kind, threadId, resolve: (d) => resolve([c.id, d]) })));
+    this.refreshRequiresAction();
+    try {
+      return new Map(await exec.wait(Promise.all(results)));
+    } finally {
+      for (const c of calls) this.waits.delete(c.id);
+    }
+  }
+
+  /**
+   * `requires_action` and `stop_reason.event_ids` list the confirmations and custom results still awaited
+   * (R-SESS-25); while the coordinator waits on them the session is idle with stop reason requires_action.
+   */
+  private refreshRequiresAction(): void {
+    if (!this.turn) return;
+    const awaited = [...this.waits].filter(([, w]) => w.kind !== 'user.tool_result');
+    if (awaited.length) {
+      const stop_reason: StopReason = { type: 'requires_action', event_ids: awaited.map(([id]) => id) };
+      const coordinatorWaits = awaited.some(([, w]) => w.threadId === undefined);
+      const becameIdle = coordinatorWaits && this.rec.status !== 'idle';
+      this.set({ requires_action: true, stop_reason, status: coordinatorWaits ? 'idle' : this.rec.status });
+      if (becameIdle) this.emit('session.status', { status: 'idle', stop_reason });
+    } else if (this.rec.requires_action) {
+      const resumed = this.rec.status === 'idle';
+      this.set({ requires_action: false, stop_reason: null, status: 'running' });
+      if (resumed) this.emit('session.status', { status: 'running' });
+    }
+  }
+
+  private async delegate(exec: Execution, n: number, stepMs?: number): Promise<void> {
+    const runs: Promise<void>[] = [];
+    for (let i = 1; i <= n; i++) {
+      const agent_name = `worker-${i}`;
+      const t = this.deps.threads.insert({ session_id: this.rec.id, parent_thread_id: this.coordinator.id, agent_name, status: 'running', interrupted: false, control_epoch: this.rec.control_epoch, archived_at: null } as unknown as ThreadRec);
+      this.emit('session.thread_created', { thread_id: t.id, parent_thread_id: this.coordinator.id, agent_name }, { threadId: t.id });
+      this.emit('session.thread_status', { thread_id: t.id, status: 'running' }, { threadId: t.id });
+      const child = new Execution();
+      const done = this.runChild(t, child, i, stepMs);
+      this.children.set(t.id, { exec: child, done });
+      runs.push(done);
+    }
+    await exec.wait(Promise.all(runs));
+  }
+
+  private async runChild(t: ThreadRec, exec: Execution, index: number, stepMs?: number): Promise<void> {
+    try {
+      await childReply(this.context(exec, t.id), index, stepMs);
+      this.setThread(t, { status: 'idle' });
+      this.emit('session.thread_status', { thread_id: t.id, status: 'idle' }, { threadId: t.id });
+    } catch (e) {
+      if (!(e instanceof Cancelled)) throw e;
+    } finally {
+      this.children.delete(t.id);
+    }
+  }
+
+  private cancelChildren(changes: Partial<ThreadRec>): void {
+    for (const [id, { exec }] of this.children) {
+      if (exec.cancelled) continue;
+      exec.cancel();
+      const t = this.deps.threads.get(id);
+      if (t) {
+        this.setThread(t, { status: 'cancelled', ...changes });
+        this.emit('session.thread_status', { thread_id: id, status: 'cancelled' }, { threadId: id });
+      }
+    }
+  }
+
+  // ---- control ----
+
+  /** `user.interrupt` (R-SESS-27..30): 202 with the epoch; stopping now, interrupted when the wind-down ends. */
+  interrupt(expected: string | undefined): string {
+    const r = this.rec;
+    if (r.status === 'terminated') precondition('the session is terminated and takes no new input');
+    if (expected !== undefined && expected !== r.control_epoch) conflict(`expected_control_epoch ${expected} is stale; the session is at ${r.control_epoch}`);
+    if (r.interrupted || r.stopping) return r.control_epoch;
+    const epoch = nextEpoch(r.control_epoch);
+    this.set({ stopping: true, control_epoch: epoch });
+    // API-NOTES: the interrupt acknowledgement is a user.interrupt event with `epoch`, written to history.
+    this.emit('user.interrupt', expected === undefined ? undefined : { expected_control_epoch: expected }, { epoch });
+    this.cancelChildren({ interrupted: true, control_epoch: epoch });
+    if (this.turn) this.turn.exec.cancel();
+    else setTimeout(() => this.finishStop(), this.deps.stepMs).unref();
+    return epoch;
+  }
+
+  private finishStop(): void {
+    if (!this.rec.stopping) return;
+    this.turn = undefined;
+    this.waits.clear();
+    const stop_reason: StopReason = { type: 'interrupted' };
+    this.set({ stopping: false, interrupted: true, status: 'idle', requires_action: false, stop_reason, continue_pending: false });
+    this.setThread(this.coordinator, { status: 'idle', interrupted: true, control_epoch: this.rec.control_epoch });
+    this.emit('session.status', { status: 'idle', stop_reason });
+  }
+
+  /** Continue (R-SESS-31..36): a new epoch, `continue_pending` until the start completes with a newer one; queued input is kept. */
+  continue(): string {
+    const r = this.rec;
+    if (r.stopping) conflict('the session is stopping; wait for it to be interrupted');
+    if (r.status === 'terminated') conflict('the session is terminated');
+    if (!r.interrupted || r.continue_pending) return r.control_epoch;
+    const epoch = nextEpoch(r.control_epoch);
+    this.set({ continue_pending: true, control_epoch: epoch });
+    if (this.selfHosted) this.deps.services.work?.ensureRow(r.id, r.environment_id!);
+    setTimeout(() => {
+      if (!this.rec.continue_pending) return;
+      // The completed start supersedes the epoch Continue returned (R-SESS-33).
+      this.set({ continue_pending: false, interrupted: false, control_epoch: nextEpoch(this.rec.control_epoch) });
+      this.setThread(this.coordinator, { interrupted: false, control_epoch: this.rec.control_epoch });
+      this.pump();
+    }, Math.max(CONTINUE_START_MS, this.deps.stepMs)).unref();
+    return epoch;
+  }
+
+  /** Archive (R-SESS-41..43): terminated, threads cancelled, queued input dropped. */
+  archive(): void {
+    const r = this.rec;
+    if (r.archived_at) return;
+    if (r.stopping) conflict('the session is stopping; wait for it to be idle before archiving');
+    if (r.status === 'running') precondition('the session is running; interrupt it and wait for idle before archiving');
+    this.turn?.exec.cancel();
+    this.turn = undefined;
+    this.waits.clear();
+    this.queue.length = 0;
+    this.cancelChildren({});
+    const at = nowIso();
+    for (const t of this.deps.threads.values()) if (t.session_id === r.id && !t.archived_at) this.setThread(t, { status: t.status === 'running' ? 'cancelled' : t.status, archived_at: at });
+    this.set({ status: 'terminated', archived_at: at, requires_action: false, continue_pending: false });
+    this.emit('session.status', { status: 'terminated' });
+    this.deps.services.work?.endRow(r.id);
+  }
+
+  /** Archive a child thread (R-THREAD-5..7): its execution is cancelled; repeating is a no-op. */
+  archiveThread(t: ThreadRec): void {
+    if (t.parent_thread_id === null) precondition('the coordinator thread cannot be archived; archive the session instead');
+    if (t.archived_at) return;
+    const exec = this.children.get(t.id)?.exec;
+    exec?.cancel();
+    this.setThread(t, { status: exec ? 'cancelled' : t.status, archived_at: nowIso() });
+    this.emit('session.thread_status', { thread_id: t.id, status: t.status }, { threadId: t.id });
+  }
+
+  /** Work stop on a busy session: it is cancelled like an interrupt. */
+  cancel(): void {
+    if (this.turn || this.queue.length) this.interrupt(undefined);
+  }
+
+  close(): void {
+    this.turn?.exec.cancel();
+    for (const c of this.children.values()) c.exec.cancel();
+    this.hub.closeAll();
+  }
+}
