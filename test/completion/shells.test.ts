@@ -2,7 +2,7 @@ import { execFile as execFileCb, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { bundle } from '../../scripts/bundle.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -19,19 +19,7 @@ beforeAll(async () => {
   mkdirSync(join(work, 'bin'), { recursive: true });
   mkdirSync(join(work, 'path'), { recursive: true });
   copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-  // The options of scripts/build.mjs, into a private folder.
-  await build({
-    entryPoints: { cli: join(repo, 'src', 'cli.ts') },
-    outdir: join(work, 'dist'),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: ['jq-wasm', 'react-devtools-core'],
-    banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
+  await bundle(join(work, 'dist'), 'error');
   writeFileSync(join(work, 'path', 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${join(work, 'bin', 'svc.js')}" "$@"\n`, { mode: 0o755 });
   for (const name of ['older', 'newer']) await call(t.emu, 'POST', '/v1/agents', { body: { name, model: 'm' } });
   ids = (await call(t.emu, 'GET', '/v1/agents?page_size=1000')).body.items.map((a: { id: string }) => a.id);

@@ -1,0 +1,1 @@
+export function bundle(outdir: string, logLevel?: 'warning' | 'error'): Promise<void>;

@@ -1,0 +1,26 @@
+// The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Bundles src/cli.ts into `outdir` (emptied first). */
+export async function bundle(outdir, logLevel = 'warning') {
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: { cli: `${root}src/cli.ts` },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    // jq-wasm loads its .wasm beside its own file; react-devtools-core is optional in ink.
+    external: ['jq-wasm', 'react-devtools-core'],
+    banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+    logLevel,
+  });
+}
