@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents api auth completion config demo doctor emulator' ;;
+    'C|') REPLY='agents api artifacts auth completion config demo doctor dreams emulator environments files memories memory-stores plugins run sessions skills threads triggers vaults work worker' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
@@ -29,6 +29,7 @@ __svc_table() {
     'O|api') REPLY='--data -F --field -H --header --paginate -h --help' ;;
     'V|api') REPLY='--data -F --field -H --header' ;;
     'A|api') REPLY='1' ;;
+    'O|artifacts') REPLY='-h --help' ;;
     'C|auth') REPLY='login status logout token' ;;
     'O|auth') REPLY='-h --help' ;;
     'O|auth login') REPLY='--with-token -h --help' ;;
@@ -51,8 +52,22 @@ __svc_table() {
     'O|config profiles') REPLY='-h --help' ;;
     'O|demo') REPLY='-h --help' ;;
     'O|doctor') REPLY='-h --help' ;;
+    'O|dreams') REPLY='-h --help' ;;
     'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms -h --help' ;;
     'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms' ;;
+    'O|environments') REPLY='-h --help' ;;
+    'O|files') REPLY='-h --help' ;;
+    'O|memories') REPLY='-h --help' ;;
+    'O|memory-stores') REPLY='-h --help' ;;
+    'O|plugins') REPLY='-h --help' ;;
+    'O|run') REPLY='-h --help' ;;
+    'O|sessions') REPLY='-h --help' ;;
+    'O|skills') REPLY='-h --help' ;;
+    'O|threads') REPLY='-h --help' ;;
+    'O|triggers') REPLY='-h --help' ;;
+    'O|vaults') REPLY='-h --help' ;;
+    'O|work') REPLY='-h --help' ;;
+    'O|worker') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
 }
