@@ -1,9 +1,9 @@
 /**
- * The contract between the SSE client (src/stream/follow.ts) and its consumers: the NDJSON tail,
+ * The contract between the SSE client (src/api/stream/follow.ts) and its consumers: the NDJSON tail,
  * `sessions wait`, `run`, the live view (src/live/) and the worker (src/worker/).
  */
-import type { ApiClient } from '../api/client';
-import type { DeltaEvent, SessionEvent } from '../wire/events';
+import type { ApiClient } from '../client';
+import type { DeltaEvent, SessionEvent } from '../../wire/events';
 
 /** The stream's connection, as the live view's header and stderr notices show it. */
 export type ConnectionState =
