@@ -66,7 +66,7 @@ export const TIME_FILTERS: ListFilter[] = [
   { flags: '--updated-before <time>', description: 'updated before this RFC 3339 time', query: 'updated_at_lt' },
 ];
 
-export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; parentArg?: string; examples?: string[] } = {}): Command {
+export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples?: string[] } = {}): Command {
   const filters = extra.filters ?? [];
   const cmd = group.command('list').description(`List ${spec.group}`);
   for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
@@ -131,7 +131,11 @@ export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: {
   return cmd.action(
     kit.action(async (ctx, _args, opts) => {
       const body = await bodyFrom(ctx, opts, flags);
-      for (const r of extra.required ?? []) if (body[r] === undefined) throw new UsageError(`${spec.noun} ${r} is required (--${r.replace(/_/g, '-')} or --data)`);
+      for (const r of extra.required ?? []) {
+        if (body[r] !== undefined) continue;
+        const flag = flags.find((f) => f.field === r);
+        throw new UsageError(`${spec.noun} ${r} is required (${flag ? new Option(flag.flags).long : `--${r.replace(/_/g, '-')}`} or --data)`);
+      }
       const key = idempotencyKey(opts);
       await ctx.out.item(await spec.api.create(await ctx.api(), body, key), spec.columns);
     }),

@@ -1,5 +1,27 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { dreams } from '../../api/dreams';
+import { examples, type Kit } from '../kit';
+import { addCreate, addGet, addList, type ResourceSpec } from '../resource';
+import { DREAM_COLUMNS } from './columns';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const DREAMS: ResourceSpec = { group: 'dreams', noun: 'dream', api: dreams, columns: DREAM_COLUMNS };
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, DREAMS, {
+    // Assumption (emulator): list dreams filters by `memory_store_id`; API-NOTES names no list filter.
+    filters: [{ flags: '--memory-store <id>', description: 'only dreams of this memory store', query: 'memory_store_id' }],
+    examples: ['svc dreams list', 'svc dreams list --memory-store STORE_ID -o ndjson'],
+  });
+  addGet(group, kit, DREAMS, { examples: ['svc dreams get DREAM_ID', 'svc dreams get DREAM_ID --jq .status'] });
+  addCreate(group, kit, DREAMS, {
+    flags: [
+      { flags: '--memory-store <id>', description: 'the memory store to maintain', field: 'memory_store_id' },
+      { flags: '--instructions <text>', description: 'what the dream should focus on', field: 'instructions' },
+    ],
+    required: ['memory_store_id'],
+    examples: ['svc dreams create --memory-store STORE_ID', 'svc dreams create --memory-store STORE_ID --instructions "Merge duplicate notes"'],
+  });
+  const cancel = group.command('cancel').argument('<id>', 'dream ID').description('Cancel a running dream');
+  examples(cancel, ['svc dreams cancel DREAM_ID']);
+  cancel.action(kit.action(async (ctx, [id]) => ctx.out.item(await dreams.cancel(await ctx.api(), id), DREAM_COLUMNS)));
+}

@@ -1,5 +1,76 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { memories } from '../../api/memory';
+import { examples, type Kit } from '../kit';
+import { addListFlags, done, listOptions } from '../resource';
+import { runCat } from './cat';
+import { forDisplay, MEMORY_COLUMNS } from './columns';
+import { runRedact } from './redact';
+import { runVersions } from './versions';
+import { runWrite } from './write';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+/**
+ * Memories of a store. `get` prints the memory object (in a table without its body); `cat` prints the
+ * body's exact bytes. MEMORY is a memory ID; `write` takes a PATH and creates or changes the memory there.
+ */
+export default function build(group: Command, kit: Kit): void {
+  const list = group.command('list').argument('<store>', 'memory store ID').description('List the memories of a store, newest first');
+  addListFlags(list);
+  examples(list, ['svc memories list STORE_ID', 'svc memories list STORE_ID --all -o json --jq ".[].path"']);
+  list.action(kit.action(async (ctx, [store], opts) => {
+    const lo = listOptions(opts);
+    await ctx.out.list(memories.list(await ctx.api(), store, {}, lo), MEMORY_COLUMNS);
+  }));
+
+  const get = group.command('get').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').description('Show a memory (the body only in json, ndjson and yaml; see cat)');
+  examples(get, ['svc memories get STORE_ID MEMORY_ID', 'svc memories get STORE_ID MEMORY_ID -o json --jq .content_sha256']);
+  get.action(kit.action(async (ctx, [store, memory]) => {
+    const m = await memories.get(await ctx.api(), store, memory);
+    await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
+  }));
+
+  const cat = group.command('cat').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID')
+    .description('Print the content of a memory, or of one of its versions, byte for byte')
+    .option('--version <version>', 'a memory version ID instead of the current content')
+    .option('-O, --output-file <file>', 'write the content to FILE instead of standard output');
+  examples(cat, ['svc memories cat STORE_ID MEMORY_ID', 'svc memories cat STORE_ID MEMORY_ID --version VERSION_ID -O old.bin']);
+  cat.action(kit.action(runCat));
+
+  const write = group.command('write').argument('<store>', 'memory store ID').argument('<path>', 'memory file path')
+    .argument('[source]', '- to read the content from standard input')
+    .description('Create or change the memory at PATH (text is sent as content, other bytes base64; at most 28 MiB per request)')
+    .option('--file <file>', 'read the content from FILE (- for standard input)')
+    .option('--text <text>', 'the content as text')
+    .option('--base-version <version>', 'base the change on this version; a stale one is recorded out of order and exits 7')
+    .option('--idempotency-key <key>', 'Idempotency-Key for a create (default: a fresh UUID)');
+  examples(write, [
+    'svc memories write STORE_ID /notes/today.md --text "Ship on Friday"',
+    'svc memories write STORE_ID /images/logo.png --file logo.png',
+    'cat notes.md | svc memories write STORE_ID /notes.md -',
+    'svc memories write STORE_ID /notes.md --file notes.md --base-version VERSION_ID',
+  ]);
+  write.action(kit.action(runWrite));
+
+  const rename = group.command('rename').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').argument('<new-path>', 'the new path')
+    .description('Move a memory to a new path, keeping its content');
+  examples(rename, ['svc memories rename STORE_ID MEMORY_ID /archive/notes.md']);
+  rename.action(kit.action(async (ctx, [store, memory, path]) => {
+    const m = await memories.update(await ctx.api(), store, memory, { path });
+    await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
+  }));
+
+  const del = group.command('delete').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').description('Delete a memory (recorded as a deleted version)');
+  examples(del, ['svc memories delete STORE_ID MEMORY_ID']);
+  del.action(kit.action(async (ctx, [store, memory]) => done(ctx, memory, await memories.delete(await ctx.api(), store, memory), 'deleted')));
+
+  const versions = group.command('versions').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').argument('[version]', 'show only this version')
+    .description('List the versions of a memory, newest first, or show one');
+  addListFlags(versions);
+  examples(versions, ['svc memories versions STORE_ID MEMORY_ID', 'svc memories versions STORE_ID MEMORY_ID VERSION_ID -o yaml']);
+  versions.action(kit.action(runVersions));
+
+  const redact = group.command('redact').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').argument('<version>', 'memory version ID')
+    .description('Permanently delete the body of a past version, keeping its metadata (asks first; --yes where it cannot ask)')
+    .option('-y, --yes', 'do not ask for confirmation');
+  examples(redact, ['svc memories redact STORE_ID MEMORY_ID VERSION_ID', 'svc memories redact STORE_ID MEMORY_ID VERSION_ID --yes']);
+  redact.action(kit.action(runRedact));
+}

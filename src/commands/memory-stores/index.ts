@@ -1,5 +1,32 @@
 import type { Command } from 'commander';
+import { memoryStores } from '../../api/memory';
 import type { Kit } from '../kit';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../resource';
+import { MEMORY_STORE_COLUMNS } from './columns';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const MEMORY_STORES: ResourceSpec = { group: 'memory-stores', noun: 'memory store', api: memoryStores, columns: MEMORY_STORE_COLUMNS };
+
+const FLAGS: BodyFlag[] = [
+  { flags: '--name <name>', description: 'store name (unique in the project, archived stores included)', field: 'name' },
+  { flags: '--description <text>', description: 'description', field: 'description' },
+];
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, MEMORY_STORES, {
+    // Assumption (API-NOTES): archived rows are listed only with include_archived=true.
+    filters: [{ flags: '--include-archived', description: 'include archived stores', query: 'include_archived', map: () => true }],
+    examples: ['svc memory-stores list', 'svc memory-stores list --include-archived --all -o ndjson'],
+  });
+  addGet(group, kit, MEMORY_STORES, { examples: ['svc memory-stores get STORE_ID', 'svc memory-stores get STORE_ID --jq .name'] });
+  addCreate(group, kit, MEMORY_STORES, {
+    flags: FLAGS,
+    required: ['name'],
+    examples: ['svc memory-stores create --name team-notes --description "What the team agreed"', 'svc memory-stores create --data @store.yaml'],
+  });
+  addUpdate(group, kit, MEMORY_STORES, {
+    flags: FLAGS,
+    examples: ['svc memory-stores update STORE_ID --description "Shared notes"', 'svc memory-stores update STORE_ID --name renamed'],
+  });
+  addDelete(group, kit, MEMORY_STORES, { examples: ['svc memory-stores delete STORE_ID'] });
+  addArchive(group, kit, MEMORY_STORES, { examples: ['svc memory-stores archive STORE_ID'] });
+}

@@ -1,0 +1,10 @@
+import type { ApiClient } from './client';
+import { crud, type Obj } from './resources';
+
+const base = crud('/v1/dreams');
+
+// Assumption (API-NOTES): dreams are created, listed, read and cancelled (`POST /v1/dreams/{id}/cancel`); nothing else.
+export const dreams = {
+  ...base,
+  cancel: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${base.itemPath(id)}/cancel` })).data,
+};

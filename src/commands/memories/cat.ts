@@ -1,0 +1,39 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { memories } from '../../api/memory';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
+import { ExitCodeError, UsageError } from '../../errors';
+import type { OutStream } from '../../io';
+import type { Opts } from '../kit';
+
+/** `memories cat STORE MEMORY [--version V] [-O FILE]`: the body's exact bytes, whatever the output format. */
+export async function runCat(ctx: Ctx, [store, memory]: string[], opts: Opts): Promise<void> {
+  if (opts.outputFile === '') throw new UsageError('-O needs a file name');
+  const c = await ctx.api();
+  const obj = opts.version !== undefined ? await memories.version(c, store, memory, opts.version) : await memories.get(c, store, memory);
+  const bytes = bodyOf(obj);
+  if (!bytes) {
+    const why = obj.redacted_at ? `its body was redacted at ${String(obj.redacted_at)}` : obj.operation === 'deleted' ? 'it is a deletion' : 'the service returned no body';
+    throw new ExitCodeError(7, `${opts.version !== undefined ? `version ${opts.version}` : `memory ${memory}`} has no content: ${why}`);
+  }
+  if (opts.outputFile === undefined) return writeBytes(ctx.io.stdout, bytes);
+  const file = resolve(ctx.io.cwd, opts.outputFile);
+  try {
+    writeFileSync(file, bytes);
+  } catch (e) {
+    throw new UsageError(`cannot write ${opts.outputFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  await ctx.msg(`wrote ${bytes.length} bytes to ${opts.outputFile}`);
+}
+
+/** `content_base64` carries every body; `content` alone (text) is accepted too. */
+function bodyOf(obj: Obj): Buffer | undefined {
+  if (typeof obj.content_base64 === 'string') return Buffer.from(obj.content_base64, 'base64');
+  if (typeof obj.content === 'string') return Buffer.from(obj.content, 'utf8');
+  return undefined;
+}
+
+function writeBytes(out: OutStream, bytes: Buffer): Promise<void> | void {
+  if (!out.write(bytes)) return new Promise((r) => out.once('drain', () => r()));
+}

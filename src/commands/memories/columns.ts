@@ -1,0 +1,27 @@
+import type { Column } from '../../output/table';
+
+export const MEMORY_COLUMNS: Column[] = [
+  { header: 'ID', get: (m) => m.id },
+  { header: 'PATH', get: (m) => m.path },
+  { header: 'SIZE', get: (m) => m.content_size_bytes },
+  { header: 'VERSION', get: (m) => m.current_version_id },
+  { header: 'UPDATED', get: (m) => m.updated_at },
+];
+
+export const VERSION_COLUMNS: Column[] = [
+  { header: 'ID', get: (v) => v.id },
+  { header: 'OPERATION', get: (v) => v.operation },
+  { header: 'SEQUENCE', get: (v) => v.sequence },
+  { header: 'SOURCE', get: (v) => v.source },
+  { header: 'SIZE', get: (v) => v.content_size_bytes },
+  { header: 'CREATED', get: (v) => v.created_at },
+  { header: 'REDACTED', get: (v) => v.redacted_at },
+  { header: 'PATH', get: (v) => v.path },
+];
+
+/** A table shows a memory or version without its body (`svc memories cat` prints that); other formats keep every member. */
+export function forDisplay(format: string, jq: string | undefined, obj: Record<string, unknown>): Record<string, unknown> {
+  if (format !== 'table' || jq) return obj;
+  const { content: _c, content_base64: _b, ...rest } = obj;
+  return rest;
+}

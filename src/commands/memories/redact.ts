@@ -1,0 +1,20 @@
+import { memories } from '../../api/memory';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import type { Opts } from '../kit';
+import { VERSION_COLUMNS } from './columns';
+
+/**
+ * `memories redact STORE MEMORY VERSION`: irreversible, so it asks first on a terminal and, where it
+ * cannot ask, needs `--yes`. Nothing is sent until confirmed. Repeating is a no-op (R-MEM-22).
+ */
+export async function runRedact(ctx: Ctx, [store, memory, version]: string[], opts: Opts): Promise<void> {
+  if (!opts.yes) {
+    if (!ctx.canPrompt) throw new UsageError('redact permanently deletes a version body: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI)');
+    const { confirm } = await import('../../input/prompt');
+    const ok = await confirm(ctx.io, `Permanently delete the body of version ${version} of memory ${memory} in store ${store}? This cannot be undone.`);
+    if (!ok) throw new UsageError('redaction not confirmed; nothing was sent');
+  }
+  const redacted = await memories.redact(await ctx.api(), store, memory, version);
+  await ctx.out.item(redacted, VERSION_COLUMNS);
+}

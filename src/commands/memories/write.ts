@@ -1,0 +1,46 @@
+import type { ApiClient } from '../../api/client';
+import { memories, type MemoryWrite } from '../../api/memory';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
+import { ExitCodeError, UsageError } from '../../errors';
+import type { Opts } from '../kit';
+import { idempotencyKey } from '../resource';
+import { forDisplay, MEMORY_COLUMNS } from './columns';
+import { checkRequestSize, contentBody, contentSource, readContent } from './content';
+
+/**
+ * `memories write STORE PATH`: creates the memory at PATH, or changes the one there. With
+ * `--base-version V` the change is based on V; when V is no longer current the service records the
+ * write as an out-of-order version that never becomes current (R-MEM-9), and this exits 7.
+ */
+export async function runWrite(ctx: Ctx, [store, path, positional]: string[], opts: Opts): Promise<void> {
+  if (path === '') throw new UsageError('PATH must not be empty');
+  if (opts.baseVersion === '') throw new UsageError('--base-version must not be empty');
+  const src = contentSource(opts, positional);
+  const key = idempotencyKey(opts);
+  const body: MemoryWrite = { ...contentBody(await readContent(src, ctx.io)), ...(opts.baseVersion !== undefined ? { base_version_id: opts.baseVersion } : {}) };
+  checkRequestSize({ path, ...body });
+  const c = await ctx.api();
+  const existing = await findByPath(c, store, path);
+  let written: Obj;
+  if (!existing) {
+    if (opts.baseVersion !== undefined) throw new ExitCodeError(6, `no memory at ${path} in memory store ${store}: --base-version needs an existing memory`);
+    written = await memories.create(c, store, { path, ...body }, key);
+  } else {
+    written = await memories.update(c, store, String(existing.id), body);
+    // The current version is unchanged when the service recorded the write out of order.
+    if (opts.baseVersion !== undefined && written.current_version_id === existing.current_version_id) {
+      throw new ExitCodeError(
+        7,
+        `base version ${opts.baseVersion} is not the current version of ${path}: the write was recorded as an out-of-order version but the current version is still ${String(existing.current_version_id)} (see \`svc memories versions ${store} ${String(existing.id)}\`)`,
+      );
+    }
+  }
+  await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, written), MEMORY_COLUMNS);
+}
+
+/** The memory at PATH; the API has no path lookup, so the store's list is scanned page by page. */
+async function findByPath(c: ApiClient, store: string, path: string): Promise<Obj | undefined> {
+  for await (const m of memories.list(c, store, {}, { all: true, pageSize: 1000 })) if (m.path === path) return m;
+  return undefined;
+}

@@ -1,0 +1,9 @@
+import type { Column } from '../../output/table';
+
+export const MEMORY_STORE_COLUMNS: Column[] = [
+  { header: 'ID', get: (s) => s.id },
+  { header: 'NAME', get: (s) => s.name },
+  { header: 'ARCHIVED', get: (s) => s.archived_at },
+  { header: 'UPDATED', get: (s) => s.updated_at },
+  { header: 'DESCRIPTION', get: (s) => s.description },
+];
