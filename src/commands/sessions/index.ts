@@ -1,5 +1,66 @@
 import type { Command } from 'commander';
+import { sessions } from '../../api/sessions';
+import { parseCount } from '../../config/settings';
 import type { Kit } from '../kit';
+import { addCreate, addDelete, addGet, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
+import { addArchive } from './archive';
+import { SESSION_COLUMNS } from './columns';
+import { addConfirm } from './confirm';
+import { addContinue } from './continue';
+import { addEvents } from './events';
+import { addExport } from './export';
+import { addInterrupt } from './interrupt';
+import { addPending } from './pending';
+import { addResources } from './resources';
+import { addSend } from './send';
+import { addTail } from './tail';
+import { addToolResult } from './tool-result';
+import { addWait } from './wait';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const SESSIONS: ResourceSpec = { group: 'sessions', noun: 'session', api: sessions, columns: SESSION_COLUMNS };
+
+const list = (v: unknown): string[] => [v as string | string[]].flat();
+
+// Assumption (API-NOTES): session create body `agent_id, agent_version, environment_id, title, resources[], vault_ids[]`; a file binding is {type: file, file_id}.
+const CREATE_FLAGS: BodyFlag[] = [
+  { flags: '--agent, --agent-id <agent_id>', description: 'agent to run (required)', field: 'agent_id' },
+  { flags: '--agent-version <n>', description: 'agent version to freeze (default: the current one)', field: 'agent_version', parse: (v) => parseCount(v, '--agent-version', 1) },
+  { flags: '--environment <environment_id>', description: 'environment to run in', field: 'environment_id' },
+  { flags: '--title <title>', description: 'session title', field: 'title' },
+  { flags: '--vault <vault_id...>', description: 'vault whose credentials the session may use (repeatable)', field: 'vault_ids', parse: list },
+  { flags: '--resource-file <file_id...>', description: 'mount an uploaded file as a session resource (repeatable)', field: 'resources', parse: (v) => list(v).map((file_id) => ({ type: 'file', file_id })) },
+];
+
+// Assumption (API-NOTES): PATCH takes `title`, `metadata`, `agent_overrides` (not roster).
+const UPDATE_FLAGS: BodyFlag[] = [{ flags: '--title <title>', description: 'session title', field: 'title' }];
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, SESSIONS, {
+    filters: [{ flags: '--include-archived', description: 'include archived sessions', query: 'include_archived', map: () => true }, ...TIME_FILTERS],
+    examples: ['svc sessions list', 'svc sessions list --created-after 2026-01-01T00:00:00Z --all -o ndjson'],
+  });
+  addGet(group, kit, SESSIONS, { examples: ['svc sessions get SESSION_ID', 'svc sessions get SESSION_ID -o json --jq .status'] });
+  addCreate(group, kit, SESSIONS, {
+    flags: CREATE_FLAGS,
+    required: ['agent_id'],
+    examples: [
+      'svc sessions create --agent AGENT_ID --title "Nightly triage"',
+      'svc sessions create --agent AGENT_ID --agent-version 3 --environment ENV_ID --vault VAULT_A --vault VAULT_B -q',
+      'svc sessions create --data @session.yaml --resource-file FILE_ID',
+    ],
+  });
+  addUpdate(group, kit, SESSIONS, { flags: UPDATE_FLAGS, examples: ['svc sessions update SESSION_ID --title "Renamed"', 'svc sessions update SESSION_ID --data \'{"metadata":{"team":"infra"}}\''] });
+  addDelete(group, kit, SESSIONS, { examples: ['svc sessions delete SESSION_ID'] });
+  addArchive(group, kit);
+  addSend(group, kit);
+  addInterrupt(group, kit);
+  addContinue(group, kit);
+  addConfirm(group, kit);
+  addToolResult(group, kit);
+  addPending(group, kit);
+  addResources(group, kit);
+  addEvents(group, kit);
+  addExport(group, kit);
+  addTail(group, kit);
+  addWait(group, kit);
+}

@@ -1,5 +1,29 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { threads } from '../../api/sessions';
+import { examples, type Kit } from '../kit';
+import { addListFlags, done, listOptions } from '../resource';
+import { THREAD_COLUMNS } from './columns';
+import { addThreadTail } from './tail';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+// Assumption (API-NOTES): thread paths, the Thread object, and archive answering 204 (printed as {id, archived}).
+export default function build(group: Command, kit: Kit): void {
+  const list = group.command('list').argument('<session>', 'session ID').description('List the threads of a session: the coordinator and its child threads');
+  addListFlags(list);
+  examples(list, ['svc threads list SESSION_ID', 'svc threads list SESSION_ID -o json --jq ".[] | select(.parent_thread_id != null) | .id"']);
+  list.action(
+    kit.action(async (ctx, [sid], opts) => {
+      const lo = listOptions(opts);
+      await ctx.out.list(threads.list(await ctx.api(), sid, {}, lo), THREAD_COLUMNS);
+    }),
+  );
+
+  const get = group.command('get').argument('<session>', 'session ID').argument('<thread>', 'thread ID').description('Show one thread of a session');
+  examples(get, ['svc threads get SESSION_ID THREAD_ID', 'svc threads get SESSION_ID THREAD_ID -o json --jq .status']);
+  get.action(kit.action(async (ctx, [sid, tid]) => ctx.out.item(await threads.get(await ctx.api(), sid, tid), THREAD_COLUMNS)));
+
+  const archive = group.command('archive').argument('<session>', 'session ID').argument('<thread>', 'child thread ID').description('Archive a child thread, cancelling its running work (repeating is harmless)');
+  examples(archive, ['svc threads archive SESSION_ID THREAD_ID']);
+  archive.action(kit.action(async (ctx, [sid, tid]) => done(ctx, tid, await threads.archive(await ctx.api(), sid, tid), 'archived')));
+
+  addThreadTail(group, kit);
+}

@@ -1,0 +1,38 @@
+import type { Column } from '../../output/table';
+import { blocksText, eventSummary } from '../../output/transcript';
+
+/** `idle`, `running (stopping)`, `idle (interrupted, requires action)`: the status with the flags that qualify it. */
+function statusText(s: Record<string, any>): string {
+  const flags = [s.stopping && 'stopping', s.interrupted && 'interrupted', s.continue_pending && 'continue pending', s.requires_action && 'requires action'].filter(Boolean);
+  return flags.length ? `${s.status} (${flags.join(', ')})` : String(s.status ?? '');
+}
+
+export const SESSION_COLUMNS: Column[] = [
+  { header: 'ID', get: (s) => s.id },
+  { header: 'TITLE', get: (s) => s.title },
+  { header: 'STATUS', get: statusText },
+  { header: 'AGENT', get: (s) => (s.agent_version === undefined ? s.agent_id : `${s.agent_id}@${s.agent_version}`) },
+  { header: 'EPOCH', get: (s) => s.control_epoch },
+  { header: 'UPDATED', get: (s) => s.updated_at },
+];
+
+export const PENDING_COLUMNS: Column[] = [
+  { header: 'EVENT_ID', get: (p) => p.event_id },
+  { header: 'TYPE', get: (p) => p.type },
+  { header: 'QUEUED', get: (p) => p.queued_at },
+  { header: 'TEXT', get: (p) => (Array.isArray(p.events) ? p.events.map((e: any) => blocksText(e?.data?.content)).join(' | ') : '') },
+];
+
+export const RESOURCE_COLUMNS: Column[] = [
+  { header: 'ID', get: (r) => r.id },
+  { header: 'TYPE', get: (r) => r.type },
+  { header: 'FILE_ID', get: (r) => r.file_id },
+];
+
+export const EVENT_COLUMNS: Column[] = [
+  { header: 'ID', get: (e) => e.id },
+  { header: 'TIME', get: (e) => e.processed_at },
+  { header: 'THREAD', get: (e) => e.session_thread_id },
+  { header: 'TYPE', get: (e) => e.type },
+  { header: 'SUMMARY', get: (e) => eventSummary(e) },
+];

@@ -1,0 +1,66 @@
+import { Option, type Command } from 'commander';
+import type { Obj } from '../../api/resources';
+import { sessions } from '../../api/sessions';
+import type { Ctx } from '../../context';
+import type { TranscriptHeader } from '../../output/transcript-md';
+import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file';
+import { write } from '../../io';
+import type { SessionEvent } from '../../wire/events';
+import { LIMITS } from '../../wire/limits';
+import { examples, type Kit, type Opts } from '../kit';
+
+export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
+
+export function addExport(group: Command, kit: Kit): void {
+  const cmd = group
+    .command('export')
+    .argument('<session>', 'session ID')
+    .description('Write the whole history as a readable transcript, child threads nested under the delegation that started them')
+    .addOption(new Option('--format <format>', 'md (Markdown), json (the events array) or html (one self-contained page)').choices(EXPORT_FORMATS).default('md'))
+    .option('-O, --output-file <file>', 'write to FILE (atomically: a temp file renamed over it); - or none for standard output');
+  examples(cmd, [
+    'svc sessions export SESSION_ID > transcript.md',
+    'svc sessions export SESSION_ID --format html -O transcript.html',
+    'svc sessions export SESSION_ID --format json --jq "map(select(.type == \\"agent.message\\"))"',
+  ]);
+  cmd.action(kit.action((ctx, [sid], opts) => runExport(ctx, sid, opts)));
+}
+
+export async function runExport(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
+  const format = opts.format as (typeof EXPORT_FORMATS)[number];
+  const file: string | undefined = opts.outputFile === '-' ? undefined : opts.outputFile;
+  const target = file === undefined ? undefined : transcriptTarget(ctx.io.cwd, file);
+  const c = await ctx.api();
+  const session = await sessions.get(c, sid);
+  const events: SessionEvent[] = [];
+  for await (const e of sessions.history(c, sid, { order: 'asc' }, { all: true, pageSize: LIMITS.pageSizeMax })) events.push(e);
+  const text = await render(format, session, events);
+  if (target) {
+    writeFileAtomic(target, text);
+    return ctx.msg(`wrote ${events.length} events of ${sid} to ${file}`);
+  }
+  if (format === 'json') return ctx.out.raw(text);
+  await write(ctx.io.stdout, text);
+}
+
+async function render(format: (typeof EXPORT_FORMATS)[number], session: Obj, events: SessionEvent[]): Promise<string> {
+  if (format === 'json') return JSON.stringify(events, null, 2) + '\n';
+  const { buildTranscript } = await import('../../output/transcript');
+  const root = buildTranscript(events);
+  const header = headerOf(session, events.length);
+  if (format === 'html') return (await import('../../output/transcript-html')).renderHtml(header, root);
+  return (await import('../../output/transcript-md')).renderMarkdown(header, root);
+}
+
+function headerOf(s: Obj, count: number): TranscriptHeader {
+  const str = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
+  const facts: Array<[string, string | undefined]> = [
+    ['Session', str(s.id)],
+    ['Agent', str(s.agent_id) && (s.agent_version !== undefined ? `${s.agent_id} (version ${s.agent_version})` : String(s.agent_id))],
+    ['Environment', str(s.environment_id)],
+    ['Status', str(s.status)],
+    ['Created', str(s.created_at)],
+    ['Events', String(count)],
+  ];
+  return { title: str(s.title) ?? `Session ${s.id}`, facts: facts.filter((f): f is [string, string] => f[1] !== undefined) };
+}

@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { sessions } from '../../api/sessions';
+import { examples, type Kit } from '../kit';
+import { PENDING_COLUMNS } from './columns';
+
+export function addPending(group: Command, kit: Kit): void {
+  const cmd = group.command('pending').argument('<session>', 'session ID').description('List the queued inputs not yet consumed, oldest first (not paginated)');
+  examples(cmd, ['svc sessions pending SESSION_ID', 'svc sessions pending SESSION_ID -o json --jq "length"']);
+  cmd.action(
+    kit.action(async (ctx, [sid]) => {
+      const { items } = await sessions.pending(await ctx.api(), sid);
+      await ctx.out.list(items ?? [], PENDING_COLUMNS);
+    }),
+  );
+}

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { sessions } from '../../api/sessions';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { readData } from '../../input/data';
+import { readAll } from '../../io';
+import { LIMITS } from '../../wire/limits';
+import { examples, type Kit, type Opts } from '../kit';
+import { idempotencyKey } from '../resource';
+import { printAccepted } from './accepted';
+import { collect, oneOf } from './flags';
+
+export function addSend(group: Command, kit: Kit): void {
+  const cmd = group
+    .command('send')
+    .argument('<session>', 'session ID')
+    .description('Send a message: queued as its own turn, or with --steer injected into the running turn; prints the accepted event_id')
+    .option('--text <text>', 'message text; - reads it from standard input (also read when piped and no --text/--data)')
+    .option('--data <json|@file|@->', 'the whole request body {type?, events: [...]} or an events array, JSON or YAML')
+    .option('--steer', 'inject into the running turn at its next step instead of queuing a new turn')
+    .option('--file <file_id>', 'attach an uploaded file as a file block (repeatable)', collect)
+    .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+  examples(cmd, [
+    'svc sessions send SESSION_ID --text "Summarise the report"',
+    'git diff | svc sessions send SESSION_ID',
+    'svc sessions send SESSION_ID --text "Use this instead" --steer',
+    'svc sessions send SESSION_ID --text "Review these" --file FILE_A --file FILE_B -q',
+  ]);
+  cmd.action(kit.action((ctx, [sid], opts) => runSend(ctx, sid, opts)));
+}
+
+export async function runSend(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
+  const body = await sendBody(ctx, opts);
+  // Checked here so an oversized message fails before any request (the service answers 400 anyway).
+  if (Buffer.byteLength(JSON.stringify(body)) > LIMITS.jsonBody) throw new UsageError(`the message is over the ${LIMITS.jsonBody / 1024 / 1024} MiB request limit`);
+  const key = idempotencyKey(opts);
+  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, body, key));
+}
+
+async function sendBody(ctx: Ctx, opts: Opts): Promise<{ type?: string; events: unknown[] }> {
+  oneOf(opts, { '--text': 'text', '--data': 'data' });
+  const files: string[] = opts.file ?? [];
+  const mode = opts.steer ? { type: 'steer' } : {};
+  if (opts.data !== undefined) {
+    if (files.length) throw new UsageError('--file cannot be used with --data: put the file blocks in the data');
+    const data = await readData(opts.data, ctx.io.stdin, ctx.io.cwd);
+    if (Array.isArray(data)) return { ...mode, events: data };
+    if (data && typeof data === 'object' && Array.isArray((data as { events?: unknown }).events)) return { ...(data as { events: unknown[] }), ...mode };
+    throw new UsageError('--data must be a request body {type?, events: [...]} or an array of events');
+  }
+  const text = await messageText(ctx, opts.text, files.length > 0);
+  // An empty message is allowed: the service wakes the agent with "Continue." (R-SESS-8).
+  const content = [...(text ? [{ type: 'text', text }] : []), ...files.map((file_id) => ({ type: 'file', file_id }))];
+  return { ...mode, events: [{ type: 'user.message', data: { content } }] };
+}
+
+/** `--text T`; `--text -` or piped standard input; a file-only message has no text. */
+async function messageText(ctx: Ctx, text: string | undefined, hasFiles: boolean): Promise<string> {
+  if (text !== undefined && text !== '-') return text;
+  if (text === undefined && hasFiles) return '';
+  if (text === undefined && ctx.io.stdin.isTTY) throw new UsageError('give --text, --data or --file, or pipe the message on standard input');
+  return (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+}

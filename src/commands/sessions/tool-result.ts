@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { sessions } from '../../api/sessions';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { readData } from '../../input/data';
+import { examples, type Kit, type Opts } from '../kit';
+import { printAccepted } from './accepted';
+import { oneOf } from './flags';
+
+export function addToolResult(group: Command, kit: Kit): void {
+  const cmd = group
+    .command('tool-result')
+    .argument('<session>', 'session ID')
+    .argument('<event_id>', 'ID of the agent.custom_tool_use to answer')
+    .description('Answer a custom tool call (user.custom_tool_result)')
+    .option('--text <text>', 'the result as text')
+    .option('--data <json|@file|@->', 'the result content: an array of blocks, or {content, is_error?}')
+    .option('--error', 'mark the result as an error');
+  examples(cmd, [
+    'svc sessions tool-result SESSION_ID EVENT_ID --text "42 rows"',
+    'svc sessions tool-result SESSION_ID EVENT_ID --data @result.json --error',
+  ]);
+  cmd.action(kit.action((ctx, [sid, eventId], opts) => runToolResult(ctx, sid, eventId, opts)));
+}
+
+/**
+ * The application answers `agent.custom_tool_use` with `user.custom_tool_result`; `user.tool_result` is what a
+ * self-hosted worker writes back with its session work token for sandbox tools (spec: Events), so it is not sent here.
+ */
+export async function runToolResult(ctx: Ctx, sid: string, eventId: string, opts: Opts): Promise<void> {
+  const from = oneOf(opts, { '--text': 'text', '--data': 'data' }, true);
+  const given = from === '--text' ? { content: [{ type: 'text', text: opts.text as string }] } : contentFrom(await readData(opts.data, ctx.io.stdin, ctx.io.cwd));
+  // Assumption (API-NOTES): user.custom_tool_result data is {event_id, content: [blocks], is_error?}.
+  const data = { ...given, event_id: eventId, ...(opts.error ? { is_error: true } : {}) };
+  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, { events: [{ type: 'user.custom_tool_result', data }] }));
+}
+
+function contentFrom(v: unknown): { content: unknown[]; is_error?: boolean } {
+  if (Array.isArray(v)) return { content: v };
+  if (v && typeof v === 'object' && Array.isArray((v as { content?: unknown }).content)) return v as { content: unknown[] };
+  throw new UsageError('--data must be an array of content blocks or {content: [...], is_error?}');
+}

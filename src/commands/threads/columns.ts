@@ -1,0 +1,10 @@
+import type { Column } from '../../output/table';
+
+export const THREAD_COLUMNS: Column[] = [
+  { header: 'ID', get: (t) => t.id },
+  { header: 'AGENT', get: (t) => t.agent_name },
+  { header: 'PARENT', get: (t) => t.parent_thread_id },
+  { header: 'STATUS', get: (t) => (t.interrupted ? `${t.status} (interrupted)` : t.status) },
+  { header: 'EPOCH', get: (t) => t.control_epoch },
+  { header: 'ARCHIVED', get: (t) => t.archived_at },
+];
