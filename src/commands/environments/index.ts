@@ -1,5 +1,53 @@
 import type { Command } from 'commander';
+import { environments } from '../../api/environments';
+import { addApply } from '../apply';
 import type { Kit } from '../kit';
+import { addArchive, addDelete, addGet, addList, type BodyFlag, type ResourceSpec } from '../resource';
+import { addShapedCreate, addShapedUpdate, type ShapedOptions } from '../shaped';
+import { ENVIRONMENT_COLUMNS } from './columns';
+import { addConfigFlags, checkEnvironment, configFromFlags } from './config';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const ENVIRONMENTS: ResourceSpec = { group: 'environments', noun: 'environment', api: environments, columns: ENVIRONMENT_COLUMNS };
+
+const FLAGS: BodyFlag[] = [
+  { flags: '--name <name>', description: 'environment name', field: 'name' },
+  { flags: '--description <text>', description: 'description', field: 'description' },
+];
+
+const BODY: Omit<ShapedOptions, 'examples'> = {
+  flags: FLAGS,
+  addFlags: addConfigFlags,
+  shape: (body, opts) => {
+    const config = configFromFlags(opts, body.config);
+    return config === undefined ? body : { ...body, config };
+  },
+  check: checkEnvironment,
+};
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, ENVIRONMENTS, {
+    filters: [{ flags: '--official-only', description: 'only platform-provided environments', query: 'official_only', map: () => true }],
+    examples: ['svc environments list', 'svc environments list --official-only -o json'],
+  });
+  addGet(group, kit, ENVIRONMENTS, { examples: ['svc environments get ENV_ID', 'svc environments get ENV_ID --jq .config.type'] });
+  addShapedCreate(group, kit, ENVIRONMENTS, {
+    ...BODY,
+    required: ['name'],
+    examples: [
+      'svc environments create --name ci --self-hosted',
+      'svc environments create --name sandbox --proxy-mode limited --proxy-host pypi.org --proxy-host github.com',
+      'svc environments create --data @environment.yaml',
+    ],
+  });
+  addShapedUpdate(group, kit, ENVIRONMENTS, {
+    ...BODY,
+    examples: ['svc environments update ENV_ID --description "CI runners"', 'svc environments update ENV_ID --proxy-mode route_all'],
+  });
+  addDelete(group, kit, ENVIRONMENTS, { examples: ['svc environments delete ENV_ID'] });
+  addArchive(group, kit, ENVIRONMENTS, { examples: ['svc environments archive ENV_ID'] });
+  addApply(group, kit, ENVIRONMENTS, {
+    required: ['name'],
+    check: checkEnvironment,
+    examples: ['svc environments apply environment.yaml --dry-run', 'svc environments apply environment.yaml'],
+  });
+}

@@ -1,5 +1,59 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { triggers } from '../../api/triggers';
+import { addApply } from '../apply';
+import { examples, type Kit } from '../kit';
+import { addDelete, addGet, addList, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import { addShapedCreate, addShapedUpdate, type ShapedOptions } from '../shaped';
+import { applyPatches, addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
+import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const TRIGGERS: ResourceSpec = { group: 'triggers', noun: 'trigger', api: triggers, columns: TRIGGER_COLUMNS };
+
+const BODY: Omit<ShapedOptions, 'examples'> = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
+const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, TRIGGERS, {
+    filters: [{ flags: '--agent <id>', description: 'only triggers of this agent', query: 'agent_id' }],
+    examples: ['svc triggers list', 'svc triggers list --agent AGENT_ID -o json'],
+  });
+  addGet(group, kit, TRIGGERS, { examples: ['svc triggers get TRIGGER_ID', 'svc triggers get TRIGGER_ID --jq .paused_reason'] });
+  addShapedCreate(group, kit, TRIGGERS, {
+    ...BODY,
+    required: REQUIRED,
+    examples: [
+      'svc triggers create --name nightly --agent AGENT_ID --session-mode new_session --cron "0 2 * * *" --timezone UTC --message "Run the nightly report"',
+      'svc triggers create --data @trigger.yaml',
+    ],
+  });
+  addShapedUpdate(
+    group,
+    kit,
+    TRIGGERS,
+    { ...BODY, examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'] },
+    updateTrigger,
+  );
+  addDelete(group, kit, TRIGGERS, { examples: ['svc triggers delete TRIGGER_ID'] });
+  addApply(group, kit, TRIGGERS, {
+    required: REQUIRED,
+    readOnly: ['status', 'paused_reason'],
+    check: checkTrigger,
+    patches: applyPatches,
+    examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'],
+  });
+
+  const runs = group.command('runs').argument('<trigger>', 'trigger ID').description('List the runs of a trigger, newest first');
+  addListFlags(runs);
+  examples(runs, ['svc triggers runs TRIGGER_ID', 'svc triggers runs TRIGGER_ID --all -o ndjson']);
+  runs.action(kit.action(async (ctx, [id], opts) => ctx.out.list(triggers.runs(await ctx.api(), id, listOptions(opts)), RUN_COLUMNS)));
+
+  const run = group.command('run').argument('<trigger>', 'trigger ID').description('Run a trigger now (a manual TriggerRun)');
+  examples(run, ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id']);
+  run.action(kit.action(async (ctx, [id]) => ctx.out.item(await triggers.run(await ctx.api(), id), RUN_COLUMNS)));
+
+  for (const [verb, help] of [['pause', 'Pause a trigger: no scheduled or manual runs until resumed'], ['resume', 'Resume a paused trigger']] as const) {
+    const cmd = group.command(verb).argument('<trigger>', 'trigger ID').description(help);
+    examples(cmd, [`svc triggers ${verb} TRIGGER_ID`]);
+    cmd.action(kit.action(async (ctx, [id]) => ctx.out.item(await triggers[verb](await ctx.api(), id), TRIGGER_COLUMNS)));
+  }
+}

@@ -1,0 +1,8 @@
+import { crud } from './resources';
+
+/** `/v1/environments` (API-NOTES: Environments and work); work rows live in ./work.ts. */
+export const environments = crud('/v1/environments');
+
+// Assumption (API-NOTES): environment config is `{type:"cloud", proxy?:{mode, hosts[]}}` or `{type:"self_hosted"}`.
+export const ENVIRONMENT_TYPES = ['cloud', 'self_hosted'] as const;
+export const PROXY_MODES = ['route_all', 'limited'] as const;

@@ -1,0 +1,21 @@
+import type { ApiClient } from './client';
+import { paginate, type ListOptions } from './paginate';
+import { crud, type Obj } from './resources';
+
+const seg = encodeURIComponent;
+const item = (id: string) => `/v1/triggers/${seg(id)}`;
+
+// Spec config rule 11 (R-TRIG-1): the two session modes.
+export const SESSION_MODES = ['new_session', 'reuse_session'] as const;
+/** Members a `reuse_session` trigger may not change (R-TRIG-2). */
+export const SESSION_SHAPING = ['agent_id', 'agent_version', 'environment_id', 'resources'] as const;
+
+// Assumption (API-NOTES): run, pause, resume and runs paths under `/v1/triggers/{id}`.
+export const triggers = {
+  ...crud('/v1/triggers'),
+  /** A manual run → TriggerRun. */
+  run: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${item(id)}/run` })).data,
+  pause: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${item(id)}/pause` })).data,
+  resume: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${item(id)}/resume` })).data,
+  runs: (c: ApiClient, id: string, opts: ListOptions) => paginate<Obj>(c, `${item(id)}/runs`, {}, opts),
+};

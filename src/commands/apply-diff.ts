@@ -1,0 +1,99 @@
+import { isDeepStrictEqual } from 'node:util';
+
+/** One difference between the file and the live object, at a readable path (`config.proxy.mode`, `tools[0].name`). */
+export interface Change {
+  op: 'add' | 'change' | 'remove';
+  path: string;
+  old?: unknown;
+  new?: unknown;
+}
+
+type Doc = Record<string, unknown>;
+
+/** Shown instead of a write-only value. */
+export const MASK = '***';
+
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Absent, null, "", [] and {} all mean "nothing": a server filling in an empty default is no difference. */
+export function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return isObject(v) && Object.keys(v).length === 0;
+}
+
+const childPath = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+
+/**
+ * Deep difference of `want` (the file) against `have` (the live object), as leaf changes. Objects are
+ * compared member by member, in both directions (a member the file dropped is a removal); arrays of the
+ * same length element by element, otherwise as wholes; an empty value equals an absent one.
+ */
+export function diffValue(path: string, want: unknown, have: unknown, out: Change[] = []): Change[] {
+  if (isEmpty(want) && isEmpty(have)) return out;
+  if (isObject(want) && isObject(have)) {
+    for (const k of new Set([...Object.keys(want), ...Object.keys(have)])) {
+      if (!(k in want)) {
+        if (!isEmpty(have[k])) out.push({ op: 'remove', path: childPath(path, k), old: have[k] });
+      } else diffValue(childPath(path, k), want[k], have[k], out);
+    }
+    return out;
+  }
+  if (Array.isArray(want) && Array.isArray(have) && want.length === have.length) {
+    want.forEach((w, i) => diffValue(childPath(path, i), w, have[i], out));
+    return out;
+  }
+  if (isDeepStrictEqual(want, have)) return out;
+  if (have === undefined) out.push({ op: 'add', path, new: want });
+  else out.push({ op: 'change', path, old: have, new: want });
+  return out;
+}
+
+/** Dotted patterns with `*` for any array index or map key, e.g. `mcp_servers.*.headers`. */
+export type WriteOnly = string[];
+
+function walk(v: unknown, parts: string[], at: (parent: Doc, key: string) => void): void {
+  if (parts.length === 0) return;
+  const [head, ...rest] = parts;
+  const children: Array<[Doc | unknown[], string | number]> = [];
+  if (Array.isArray(v) && head === '*') v.forEach((_, i) => children.push([v, i]));
+  else if (isObject(v)) for (const k of head === '*' ? Object.keys(v) : head in v ? [head] : []) children.push([v, k]);
+  for (const [parent, key] of children) {
+    if (rest.length === 0) at(parent as Doc, String(key));
+    else walk((parent as Doc)[key as string], rest, at);
+  }
+}
+
+/** A copy without the write-only members: what can be compared with a live object, which never holds them. */
+export function stripWriteOnly<T>(v: T, writeOnly: WriteOnly): T {
+  const copy = structuredClone(v);
+  for (const p of writeOnly) walk(copy, p.split('.'), (parent, key) => delete parent[key]);
+  return copy;
+}
+
+/** A copy with every write-only value masked (a map keeps its keys): safe to print. */
+export function maskWriteOnly<T>(v: T, writeOnly: WriteOnly): T {
+  const copy = structuredClone(v);
+  for (const p of writeOnly) {
+    walk(copy, p.split('.'), (parent, key) => {
+      const secret = parent[key];
+      parent[key] = isObject(secret) ? Object.fromEntries(Object.keys(secret).map((k) => [k, MASK])) : MASK;
+    });
+  }
+  return copy;
+}
+
+/** True when a write-only member is present anywhere in `v`. */
+export function hasWriteOnly(v: unknown, writeOnly: WriteOnly): boolean {
+  let found = false;
+  for (const p of writeOnly) walk(v, p.split('.'), () => (found = true));
+  return found;
+}
+
+/** `+ path: value`, `~ path: old → new`, `- path: old`, values as compact JSON. */
+export function renderChange(c: Change): string {
+  const j = (v: unknown) => JSON.stringify(v);
+  if (c.op === 'add') return `+ ${c.path}: ${j(c.new)}`;
+  if (c.op === 'remove') return `- ${c.path}: ${j(c.old)}`;
+  return `~ ${c.path}: ${j(c.old)} → ${j(c.new)}`;
+}

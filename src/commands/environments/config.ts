@@ -1,0 +1,49 @@
+import { Option, type Command } from 'commander';
+import { ENVIRONMENT_TYPES, PROXY_MODES } from '../../api/environments';
+import { UsageError } from '../../errors';
+import type { Opts } from '../kit';
+
+type Doc = Record<string, any>;
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `--self-hosted` / `--cloud`, `--proxy-mode`, `--proxy-host` (repeatable): the flags that build `config`. */
+export function addConfigFlags(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--self-hosted', 'sandbox tools run on your own worker (config.type self_hosted)').conflicts('cloud'))
+    .addOption(new Option('--cloud', 'sandbox tools run in the service (config.type cloud)'))
+    .addOption(new Option('--proxy-mode <mode>', 'outbound proxy of a cloud environment').choices(PROXY_MODES))
+    .addOption(new Option('--proxy-host <host>', 'host of the proxy list (repeatable)').argParser((v: string, prev: string[] = []) => [...prev, v]));
+}
+
+/**
+ * `config` from the flags merged over the one in --data; undefined when neither gives one. PATCH replaces
+ * `config` whole, so an update names the mode it keeps. Proxy flags mean a cloud environment.
+ */
+export function configFromFlags(opts: Opts, base: unknown): unknown {
+  const wantsProxy = opts.proxyMode !== undefined || opts.proxyHost !== undefined;
+  if (!opts.selfHosted && !opts.cloud && !wantsProxy) return base;
+  if (opts.selfHosted) {
+    if (wantsProxy) throw new UsageError('--proxy-mode and --proxy-host apply to cloud environments, not to --self-hosted');
+    return { type: 'self_hosted' };
+  }
+  const b = isObject(base) && base.type === 'cloud' && isObject(base.proxy) ? base.proxy : undefined;
+  const mode = opts.proxyMode ?? b?.mode;
+  if (opts.proxyHost && mode === undefined) throw new UsageError('--proxy-host needs --proxy-mode route_all or limited');
+  return mode === undefined ? { type: 'cloud' } : { type: 'cloud', proxy: { mode, hosts: opts.proxyHost ?? b?.hosts ?? [] } };
+}
+
+/** The enums of `config`, checked before any request. */
+export function checkEnvironment(doc: Doc): void {
+  const c = doc.config;
+  if (c === undefined) return;
+  if (!isObject(c)) throw new UsageError('config must be an object such as {"type":"cloud"}');
+  if (!(ENVIRONMENT_TYPES as readonly unknown[]).includes(c.type)) throw new UsageError(`config.type must be one of ${ENVIRONMENT_TYPES.join(', ')} (got ${JSON.stringify(c.type)})`);
+  if (c.proxy === undefined) return;
+  if (c.type !== 'cloud') throw new UsageError('config.proxy applies to cloud environments only');
+  if (!isObject(c.proxy) || !(PROXY_MODES as readonly unknown[]).includes(c.proxy.mode)) {
+    throw new UsageError(`config.proxy.mode must be one of ${PROXY_MODES.join(', ')} (got ${JSON.stringify(isObject(c.proxy) ? c.proxy.mode : c.proxy)})`);
+  }
+  if (c.proxy.hosts !== undefined && !(Array.isArray(c.proxy.hosts) && c.proxy.hosts.every((h: unknown) => typeof h === 'string'))) {
+    throw new UsageError('config.proxy.hosts must be a list of host names');
+  }
+}

@@ -1,0 +1,20 @@
+import type { Column } from '../../output/table';
+
+export const TRIGGER_COLUMNS: Column[] = [
+  { header: 'ID', get: (t) => t.id },
+  { header: 'NAME', get: (t) => t.name },
+  { header: 'MODE', get: (t) => t.session_mode },
+  { header: 'STATUS', get: (t) => t.status },
+  { header: 'SCHEDULE', get: (t) => (t.schedule ? [t.schedule.expression, t.schedule.timezone].filter(Boolean).join(' ') : '') },
+  { header: 'AGENT', get: (t) => t.agent_id },
+  { header: 'UPDATED', get: (t) => t.updated_at },
+];
+
+/** `context.type` and `error.type` are open strings (R-TRIG-9, R-TRIG-11): shown as they come, `system` included. */
+export const RUN_COLUMNS: Column[] = [
+  { header: 'ID', get: (r) => r.id },
+  { header: 'CONTEXT', get: (r) => r.context?.type },
+  { header: 'SESSION', get: (r) => r.session_id },
+  { header: 'ERROR', get: (r) => r.error?.type },
+  { header: 'CREATED', get: (r) => r.created_at },
+];

@@ -1,0 +1,17 @@
+import type { Column } from '../../output/table';
+
+export const VAULT_COLUMNS: Column[] = [
+  { header: 'ID', get: (v) => v.id },
+  { header: 'NAME', get: (v) => v.name },
+  { header: 'DESCRIPTION', get: (v) => v.description },
+  { header: 'UPDATED', get: (v) => v.updated_at },
+];
+
+/** A credential's value is write-only: there is no column for it. */
+export const CREDENTIAL_COLUMNS: Column[] = [
+  { header: 'ID', get: (c) => c.id },
+  { header: 'NAME', get: (c) => c.name },
+  { header: 'TYPE', get: (c) => c.type },
+  { header: 'EGRESS_ENV', get: (c) => c.egress_environment_id },
+  { header: 'UPDATED', get: (c) => c.updated_at },
+];

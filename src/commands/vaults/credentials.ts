@@ -1,0 +1,107 @@
+import { Option, type Command } from 'commander';
+import type { Obj } from '../../api/resources';
+import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { examples, type Kit, type Opts } from '../kit';
+import { addListFlags, bodyFrom, done, idempotencyKey, listOptions, type BodyFlag } from '../resource';
+import { CREDENTIAL_COLUMNS } from './columns';
+import { addValueFlags, checkInlineData, readValue } from './value';
+
+const FLAGS: BodyFlag[] = [
+  { flags: '--name <name>', description: 'credential name', field: 'name' },
+  { flags: '--egress-environment <id>', description: 'environment whose proxy an mcp_oauth credential uses ("" clears it)', field: 'egress_environment_id' },
+];
+
+/** Types whose value is needed at creation; an mcp_oauth credential gets its tokens later. */
+const NEEDS_VALUE = ['static_bearer', 'environment_variable'];
+
+/** A credential as printed: `value` is write-only and never shown, even if a server sent it back. */
+function shown(c: Obj | undefined): Obj | undefined {
+  if (!c || typeof c !== 'object') return c;
+  const { value: _value, ...rest } = c;
+  return rest;
+}
+
+/** The body from --data and the flags, plus the value; `ask` says whether a missing value is prompted for. */
+async function credentialBody(ctx: Ctx, opts: Opts, ask: (body: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const body = await bodyFrom(ctx, opts, FLAGS);
+  if (opts.type !== undefined) body.type = opts.type;
+  checkInlineData(opts, body);
+  const value = await readValue(ctx, opts, ask(body));
+  if (value !== undefined) body.value = value;
+  return body;
+}
+
+/** `svc vaults credentials list|get|create|update|delete VAULT [CRED]`. */
+export function addCredentials(vaultsCmd: Command, kit: Kit): void {
+  const group = vaultsCmd.command('credentials').description('Manage the credentials of a vault (values are write-only)');
+
+  const list = group.command('list').argument('<vault>', 'vault ID').description('List the credentials of a vault');
+  addListFlags(list);
+  examples(list, ['svc vaults credentials list VAULT_ID', 'svc vaults credentials list VAULT_ID -o json --jq ".[].name"']);
+  list.action(
+    kit.action(async (ctx, [vault], opts) => {
+      const lo = listOptions(opts);
+      await ctx.out.list(strip(vaults.credentials.list(await ctx.api(), vault, {}, lo)), CREDENTIAL_COLUMNS);
+    }),
+  );
+
+  const get = group.command('get').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Show one credential (never its value)');
+  examples(get, ['svc vaults credentials get VAULT_ID CRED_ID']);
+  get.action(kit.action(async (ctx, [vault, id]) => ctx.out.item(shown(await vaults.credentials.get(await ctx.api(), vault, id)), CREDENTIAL_COLUMNS)));
+
+  const create = addValueFlags(
+    group
+      .command('create')
+      .argument('<vault>', 'vault ID')
+      .description('Create a credential; the value comes from standard input, a file or a hidden prompt, never the command line')
+      .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
+      .option(FLAGS[0].flags, FLAGS[0].description)
+      .addOption(new Option('--type <type>', 'credential type').choices(CREDENTIAL_TYPES))
+      .option(FLAGS[1].flags, FLAGS[1].description)
+      .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)'),
+  );
+  examples(create, [
+    'printf %s "$TOKEN" | svc vaults credentials create VAULT_ID --name github --type static_bearer --value-stdin',
+    'svc vaults credentials create VAULT_ID --name DB_URL --type environment_variable --value-file ./db-url.txt',
+  ]);
+  create.action(
+    kit.action(async (ctx, [vault], opts) => {
+      const body = await credentialBody(ctx, opts, (b) => NEEDS_VALUE.includes(b.type as string));
+      for (const r of ['name', 'type']) if (body[r] === undefined) throw new UsageError(`credential ${r} is required (--${r} or --data)`);
+      if (NEEDS_VALUE.includes(body.type as string) && body.value === undefined) {
+        throw new UsageError(`a ${String(body.type)} credential needs a value: --value-stdin, --value - or --value-file`);
+      }
+      const key = idempotencyKey(opts);
+      await ctx.out.item(shown(await vaults.credentials.create(await ctx.api(), vault, body, key)), CREDENTIAL_COLUMNS);
+    }),
+  );
+
+  const update = addValueFlags(
+    group
+      .command('update')
+      .argument('<vault>', 'vault ID')
+      .argument('<credential>', 'credential ID')
+      .description('Update a credential (PATCH); a new value comes from standard input or a file')
+      .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
+      .option(FLAGS[0].flags, FLAGS[0].description)
+      .option(FLAGS[1].flags, FLAGS[1].description),
+  );
+  examples(update, ['svc vaults credentials update VAULT_ID CRED_ID --value-file ./new-token.txt', 'svc vaults credentials update VAULT_ID CRED_ID --name renamed']);
+  update.action(
+    kit.action(async (ctx, [vault, id], opts) => {
+      const body = await credentialBody(ctx, opts, () => false);
+      if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --name, --egress-environment, a value or --data');
+      await ctx.out.item(shown(await vaults.credentials.update(await ctx.api(), vault, id, body)), CREDENTIAL_COLUMNS);
+    }),
+  );
+
+  const del = group.command('delete').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Delete a credential');
+  examples(del, ['svc vaults credentials delete VAULT_ID CRED_ID']);
+  del.action(kit.action(async (ctx, [vault, id]) => done(ctx, id, shown(await vaults.credentials.delete(await ctx.api(), vault, id)), 'deleted')));
+}
+
+async function* strip(items: AsyncIterable<Obj>): AsyncGenerator<Obj> {
+  for await (const c of items) yield shown(c)!;
+}

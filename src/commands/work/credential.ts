@@ -1,0 +1,30 @@
+import type { ApiClient } from '../../api/client';
+import type { WorkItem } from '../../api/work';
+import type { Ctx } from '../../context';
+import { NoCredentialError } from '../../errors';
+
+/** No environment work key for a worker-only operation: exit 4, saying where the key goes. */
+export class NoEnvironmentKeyError extends NoCredentialError {
+  constructor() {
+    super('environment work key');
+    this.message = 'no environment work key configured: set SVC_ENVIRONMENT_KEY or run `svc config set environment_key - < key.txt`';
+  }
+}
+
+/**
+ * The environment work key (SVC_ENVIRONMENT_KEY, else the profile's environment_key). Reads fall back to
+ * the API key, which the service accepts there; poll, ack, heartbeat and stop do not.
+ */
+// Assumption (API-NOTES): get and list of work rows accept the API key; poll, ack, heartbeat and stop only worker credentials.
+export async function workClient(ctx: Ctx, read: boolean): Promise<ApiClient> {
+  const key = ctx.settings.environmentKey?.value;
+  if (key) return ctx.client(key);
+  if (read) return ctx.api();
+  throw new NoEnvironmentKeyError();
+}
+
+/** The row without its `secret` (R-WORK-11): what every work command prints unless asked otherwise. */
+export function withoutSecret(item: WorkItem): WorkItem {
+  const { secret: _secret, ...rest } = item;
+  return rest as WorkItem;
+}

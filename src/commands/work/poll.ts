@@ -1,0 +1,39 @@
+import { hostname } from 'node:os';
+import type { Command } from 'commander';
+import { MAX_BLOCK_MS, work } from '../../api/work';
+import { parseCount } from '../../config/settings';
+import type { Ctx } from '../../context';
+import { examples, type Kit, type Opts } from '../kit';
+import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
+import { withoutSecret, workClient } from './credential';
+
+export function addPoll(group: Command, kit: Kit): Command {
+  const cmd = group
+    .command('poll')
+    .argument('<env>', 'environment ID')
+    .description('Claim at most one queued work row (the row is then held by this worker until acked or its delivery window ends)')
+    .option('--block-ms <n>', `wait up to N ms for a row (0..${MAX_BLOCK_MS})`, '0')
+    .option('--worker-id <name>', 'worker name sent as Svc-Worker-Id (default: svc-cli@HOST)')
+    .option('--show-secret', "print the row's secret (a credential: never log or store it)");
+  examples(cmd, ['svc work poll ENV_ID --block-ms 10000', 'svc work poll ENV_ID --worker-id runner-1 -o json --jq ".[0].id"']);
+  return cmd.action(kit.action(async (ctx, [env], opts) => runPoll(ctx, env, opts)));
+}
+
+export async function runPoll(ctx: Ctx, env: string, opts: Opts): Promise<void> {
+  const blockMs = parseCount(opts.blockMs, '--block-ms', 0, MAX_BLOCK_MS);
+  const workerId: string = opts.workerId ?? `svc-cli@${hostname()}`;
+  const c = await workClient(ctx, false);
+  const { items = [] } = await work.poll(c, env, workerId, blockMs, ctx.io.signal);
+  const shown = opts.showSecret ? items : items.map(withoutSecret);
+  for (const row of items) {
+    // A claimed row is held by this command: say so where someone is watching.
+    if (ctx.io.stdout.isTTY || ctx.io.stderr.isTTY) {
+      await ctx.msg(
+        `warning: claimed work row ${row.id} (generation ${row.generation}) as worker ${workerId}; ` +
+          `ack it within the delivery window (svc work ack ${env} ${row.id} --generation ${row.generation}) or it returns to the queue`,
+      );
+    }
+  }
+  if (!items.length && ctx.format === 'table') await ctx.msg(`no queued work row in ${env}`);
+  await ctx.out.list(shown, opts.showSecret ? [...WORK_COLUMNS, SECRET_COLUMN] : WORK_COLUMNS);
+}
