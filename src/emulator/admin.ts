@@ -2,9 +2,13 @@ import type { Emulator } from './server';
 import { parseFaults, type FaultConfig } from './faults';
 import { HttpError } from './errors';
 
-/** `/_emulator/*`: fault injection and stats (EMULATOR.md). */
+/**
+ * `/_emulator/*`: fault injection and stats (EMULATOR.md), and `GET /_emulator/webhooks` → `{items}`,
+ * the webhooks sent so far, oldest first (see webhooks.ts). Trigger schedule paths are in triggers.ts.
+ */
 export function registerAdmin(emu: Emulator): void {
   emu.admin.get('/_emulator/stats', () => ({ status: 200, body: { ...emu.faults.stats } }));
+  emu.admin.get('/_emulator/webhooks', () => ({ status: 200, body: { items: emu.webhooks.outbox } }));
   emu.admin.get('/_emulator/faults', () => ({ status: 200, body: emu.faults.config }));
   emu.admin.post('/_emulator/faults', (r) => {
     let config: FaultConfig;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../wire/limits';
 import { API_VERSION, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER, isFilesPath } from '../wire/version';
 import { registerAdmin } from './admin';
+import { Clock } from './clock';
 import { Credentials, type Credential } from './credentials';
 import { HttpError } from './errors';
 import { Faults, type FaultConfig } from './faults';
@@ -13,6 +14,7 @@ import { MODULES } from './resources/index';
 import type { Services } from './services';
 import { Router, STREAMED, type EmuRequest, type Reply, type Route } from './router';
 import { Collection, type Rec } from './store';
+import { Webhooks } from './webhooks';
 
 export interface EmulatorOptions {
   port?: number;
@@ -28,6 +30,13 @@ export interface EmulatorOptions {
   deliveryWindowMs?: number;
   /** Delay between streamed fragments of the scripted model. */
   modelStepMs?: number;
+  /**
+   * Fire cron triggers when their time comes on the real clock (default true). With false, schedules
+   * fire only through `POST /_emulator/clock/advance` and `POST /_emulator/triggers/{id}/fire`.
+   */
+  realTimeSchedules?: boolean;
+  /** Where webhooks (`trigger.paused`) are POSTed; they are always kept at `GET /_emulator/webhooks`. */
+  webhookUrl?: string;
   log?: (line: string) => void;
 }
 
@@ -44,6 +53,9 @@ export class Emulator {
   readonly credentials = new Credentials();
   readonly faults = new Faults();
   readonly idempotency = new IdempotencyStore();
+  /** The clock trigger schedules read; `POST /_emulator/clock/advance` moves it. */
+  readonly clock = new Clock();
+  readonly webhooks: Webhooks;
   /** What resource modules offer each other (see services.ts). */
   readonly services: Services = {};
   readonly apiKey: string;
@@ -56,6 +68,7 @@ export class Emulator {
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.apiKey = this.credentials.issue({ kind: 'api' }, options.apiKey);
+    this.webhooks = new Webhooks(options.webhookUrl, (name) => this.faults.count(name), options.log);
     if (options.faults) this.faults.set(options.faults);
     registerAdmin(this);
     for (const register of MODULES) register(this);
@@ -240,7 +253,8 @@ export class Emulator {
     this.sendJson(res, err.status, errorBody(err, requestId), err.headers);
   }
 
-  private scheduleSave(): void {
+  /** Saves the snapshot soon; called after every write, and by modules that change state on their own (the scheduler). */
+  scheduleSave(): void {
     if (!this.options.statePath || this.saveTimer) return;
     this.saveTimer = setTimeout(() => this.saveNow(), 50);
   }

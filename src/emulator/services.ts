@@ -26,6 +26,8 @@ export interface WorkService {
   ensureRow(sessionId: string, environmentId: string): void;
   /** The session ended (archived, deleted): its row, if any, ends as `cancelled`. */
   endRow(sessionId: string): void;
+  /** The session's interrupt completed: its live row ends and the lease is released (R-WORK-39). */
+  releaseRow(sessionId: string): void;
 }
 
 export interface EnvironmentsService {

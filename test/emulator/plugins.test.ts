@@ -1,49 +1,11 @@
 // Rules proved here: R-PLUG-1..9, R-PLUG-11..20, R-LIMIT-5, R-IDEM-3, R-IDEM-4, R-CONF-12..15
-import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkPluginRefs } from '../../src/emulator/resources/plugins';
 import { MiB } from '../../src/wire/limits';
 import { call, useEmulator } from '../helpers/emulator';
+import { zip } from './zip';
 
 const t = useEmulator();
-
-/** A zip archive of deflated entries, built by hand so the test has no zip dependency. */
-function zip(entries: Record<string, string | Buffer>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(entries)) {
-    const raw = Buffer.from(content);
-    const data = deflateRawSync(raw);
-    const n = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(raw), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(n.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    local.copy(central, 8, 6, 26);
-    central.writeUInt16LE(n.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, n, data);
-    centrals.push(central, n);
-    offset += 30 + n.length + data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
 
 const pkg = (manifest: Record<string, unknown>) => zip({ 'plugin.json': JSON.stringify(manifest), 'skills/a/SKILL.md': '# a' });
 

@@ -277,7 +277,8 @@ describe('emulator: session control', () => {
 
   it('R-SESS-36 continue on a stopping session is 409 conflict_error', async () => {
     const s = await createSession(t.emu);
-    await send(t.emu, s.id, '/slow 300 a b c');
+    // A long step: the session stays stopping until the step boundary, however loaded the machine is.
+    await send(t.emu, s.id, '/slow 2000 a b c');
     await waitSession(t.emu, s.id, (x) => x.status === 'running');
     await interrupt(s.id);
     expectError(await call(t.emu, 'POST', `/v1/sessions/${s.id}/continue`), 409, 'conflict_error');
@@ -293,7 +294,7 @@ describe('emulator: session control', () => {
 
   it('R-SESS-42 archiving a stopping session is 409 conflict_error', async () => {
     const s = await createSession(t.emu);
-    await send(t.emu, s.id, '/slow 300 a b c');
+    await send(t.emu, s.id, '/slow 2000 a b c');
     await waitSession(t.emu, s.id, (x) => x.status === 'running');
     await interrupt(s.id);
     expectError(await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`), 409, 'conflict_error');

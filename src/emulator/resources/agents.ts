@@ -2,9 +2,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { fail, invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
 import { filterTime, nowIso, paginate, publicView, visible, type Rec } from '../store';
-import { queryBool, validate, type Schema } from '../validate';
+import { queryBool, validate, type Field, type Schema } from '../validate';
+import { checkPluginRefs } from './plugins';
+import { checkSkillRefs } from './skills';
 
 const TOOL_TYPES = ['default_toolset_20260901', 'mcp_toolset', 'custom'] as const;
+
+/** A skill reference: `version` omitted, "latest" or an exact version (config rule 3). */
+export const SKILL_REF: Field = { type: 'object', fields: { skill_id: { type: 'string', required: true }, version: { type: ['string', 'integer'] } } };
+/** A plugin reference: `version` omitted, "latest" or an exact published version (config rule 4). */
+export const PLUGIN_REF: Field = { type: 'object', fields: { plugin_id: { type: 'string', required: true }, version: { type: 'string' } } };
 
 /** Agent body (API-NOTES: Agents). */
 export const AGENT_SCHEMA: Schema = {
@@ -17,8 +24,8 @@ export const AGENT_SCHEMA: Schema = {
     type: 'array',
     items: { type: 'object', fields: { type: { type: 'string', required: true, enum: ['url'] }, name: { type: 'string', required: true }, url: { type: 'string', required: true }, headers: { type: 'map' } } },
   },
-  skills: { type: 'array', items: { type: 'object' } },
-  plugins: { type: 'array', items: { type: 'object' } },
+  skills: { type: 'array', items: SKILL_REF },
+  plugins: { type: 'array', items: PLUGIN_REF },
   roster: { type: 'array', items: { type: 'any' } },
   metadata: { type: 'map' },
 };
@@ -28,8 +35,11 @@ const CONFIG_FIELDS = Object.keys(AGENT_SCHEMA);
 type McpServer = { type: string; name: string; url: string; headers?: Record<string, string> };
 export type Agent = Rec & { name: string; version: number; archived_at: string | null; _versions: Record<string, unknown>[]; _mcp_headers: Record<string, Record<string, string>> };
 
-/** Checks tool entries and MCP header names, the parts a field schema cannot say. */
-function checkAgentBody(body: Record<string, any>): void {
+/** Checks tool entries and MCP header names, the parts a field schema cannot say; resolves skill and plugin references. */
+function checkAgentBody(emu: Emulator, body: Record<string, any>): void {
+  // Config rules 3 and 4: references are validated, and stored as pinned (or "latest") at write time.
+  if (body.skills) body.skills = checkSkillRefs(emu, body.skills, 'body.skills');
+  if (body.plugins) body.plugins = checkPluginRefs(emu, body.plugins, 'body.plugins');
   (body.tools ?? []).forEach((t: any, i: number) => {
     if (!TOOL_TYPES.includes(t?.type)) invalidParam(`body.tools[${i}].type`, `type must be one of ${TOOL_TYPES.join(', ')}`);
   });
@@ -70,7 +80,7 @@ export function registerAgents(emu: Emulator): void {
 
   emu.router.post('/v1/agents', (r) => {
     const body = validate(r.body, AGENT_SCHEMA);
-    checkAgentBody(body);
+    checkAgentBody(emu, body);
     const { servers, headers } = splitHeaders(body.mcp_servers, {}, false);
     const a = agents.insert({
       description: '', system: '', tools: [], mcp_servers: [], skills: [], plugins: [], roster: [], metadata: {},
@@ -113,7 +123,7 @@ export function registerAgents(emu: Emulator): void {
     const a = agents.must(r.params.id);
     if (a.archived_at) precondition('the agent is archived');
     const body = validate(r.body, AGENT_SCHEMA, { patch: true });
-    checkAgentBody(body);
+    checkAgentBody(emu, body);
     const { servers, headers } = splitHeaders(body.mcp_servers, a._mcp_headers, true);
     const next: Record<string, unknown> = { ...body, ...(servers ? { mcp_servers: servers } : {}) };
     const changed = CONFIG_FIELDS.some((k) => k in next && !isDeepStrictEqual(next[k], a[k])) || !isDeepStrictEqual(headers, a._mcp_headers);

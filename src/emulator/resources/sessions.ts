@@ -7,6 +7,8 @@ import type { SessionsService } from '../services';
 import { filterTime, newId, paginate, publicView, visible } from '../store';
 import { queryBool, validate } from '../validate';
 import type { Agent } from './agents';
+import { checkPluginRefs } from './plugins';
+import { checkSkillRefs } from './skills';
 import { checkSystemTemplate, CREATE_SCHEMA, parseSendBody, UPDATE_SCHEMA, type UserEvent } from '../sessions/input';
 import { historyPage } from '../sessions/history';
 import { EventLog, type LogView } from '../sessions/log';
@@ -76,9 +78,20 @@ export function registerSessions(emu: Emulator): void {
     return { type: 'file', id: newId('sesrsc'), file_id: res.file_id };
   }
 
+  /**
+   * Config rules 1, 3, 4: `skills`/`plugins` overrides are three-state (API-NOTES) — omitted keeps the
+   * agent's set, null means none, an array is exactly that set, validated and pinned like an agent's.
+   */
+  function resolveOverrides(overrides: Record<string, any> | undefined, param: string): void {
+    if (overrides?.skills) overrides.skills = checkSkillRefs(emu, overrides.skills, `${param}.skills`);
+    if (overrides?.plugins) overrides.plugins = checkPluginRefs(emu, overrides.plugins, `${param}.plugins`);
+  }
+
   const effectiveAgent = (s: SessionRec, overrides: Record<string, unknown>): Record<string, unknown> => {
     const { roster: _roster, ...config } = overrides;
-    return { ...agentSnapshot(s), ...config };
+    // A null skills or plugins override means none (API-NOTES: three states).
+    const none = Object.fromEntries((['skills', 'plugins'] as const).filter((k) => config[k] === null).map((k) => [k, []]));
+    return { ...agentSnapshot(s), ...config, ...none };
   };
 
   // API-NOTES: sessions create body and object; a new session is idle.
@@ -87,6 +100,7 @@ export function registerSessions(emu: Emulator): void {
   function create(raw: unknown): SessionRec {
     const body = validate(raw, CREATE_SCHEMA);
     checkSystemTemplate(body.agent_overrides?.system, 'body.agent_overrides.system');
+    resolveOverrides(body.agent_overrides, 'body.agent_overrides');
     const agent = agents.must(body.agent_id);
     if (agent.archived_at) precondition(`agent ${agent.id} is archived`);
     const version = body.agent_version ?? agent.version;
@@ -117,6 +131,7 @@ export function registerSessions(emu: Emulator): void {
     if (body.agent_overrides?.roster !== undefined) invalidParam('body.agent_overrides.roster', 'roster can be set only when the session is created');
     checkSystemTemplate(body.agent_overrides?.system, 'body.agent_overrides.system');
     if (s.archived_at) precondition('the session is archived and cannot be updated');
+    resolveOverrides(body.agent_overrides, 'body.agent_overrides');
     const changes: Partial<SessionRec> = {};
     const changed: Record<string, unknown> = {};
     if (body.title !== undefined && body.title !== s.title) changes.title = changed.title = body.title;

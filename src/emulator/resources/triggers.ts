@@ -4,8 +4,9 @@ import { HttpError, invalidParam, precondition } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { paginate, publicView, type Rec } from '../store';
+import { paginate, publicView, type Collection, type Rec } from '../store';
 import { validate, type Schema } from '../validate';
+import { checkSchedule, TriggerScheduler, type Schedule } from './trigger-schedule';
 
 const SESSION_MODES = ['new_session', 'reuse_session'] as const;
 /** Changing these on a reuse_session trigger is 400 failed_precondition_error (config rule 11). */
@@ -18,7 +19,7 @@ const TRIGGER_SCHEMA: Schema = {
   environment_id: { type: 'string' },
   resources: { type: 'array', items: { type: 'object' } },
   session_mode: { type: 'string', required: true, enum: SESSION_MODES },
-  schedule: { type: 'object', nullable: true, fields: { type: { type: 'string', required: true, enum: ['cron'] }, expression: { type: 'string', required: true, pattern: /^\S+(\s+\S+){4}$/ }, timezone: { type: 'string' } } },
+  schedule: { type: 'object', nullable: true, fields: { type: { type: 'string', required: true, enum: ['cron'] }, expression: { type: 'string', required: true }, timezone: { type: 'string' } } },
   initial_events: { type: 'array', required: true, items: { type: 'object' } },
   metadata: { type: 'map' },
 };
@@ -31,9 +32,12 @@ type Trigger = Rec & {
   initial_events: unknown[];
   status: 'active' | 'paused';
   paused_reason: { error: TriggerError; session_id: string } | null;
+  schedule: Schedule | null;
   /** The session a reuse_session trigger keeps sending to. */
   session_id: string | null;
   _skips: { session_id: string; count: number } | null;
+  /** The next cron occurrence on the emulator clock (trigger-schedule.ts). */
+  _next_fire_ms?: number | null;
 };
 /** `status` is the emulator's word for the outcome: `succeeded`, `skipped` or `failed`. */
 type TriggerRun = Rec & { trigger_id: string; session_id: string | null; context: { type: 'manual' | 'system' }; status: 'succeeded' | 'skipped' | 'failed'; error?: TriggerError };
@@ -106,15 +110,27 @@ export function registerTriggers(emu: Emulator): void {
     const count = pausing && t._skips?.session_id === outcome.session_id ? t._skips.count + 1 : 1;
     t._skips = pausing ? { session_id: outcome.session_id!, count } : null;
     if (pausing && count >= LIMITS.triggerSkipPause) {
-      triggers.touch(t, { status: 'paused', paused_reason: { error: outcome.error!, session_id: outcome.session_id! }, _skips: null } as Partial<Trigger>);
+      triggers.touch(t, { status: 'paused', paused_reason: { error: outcome.error!, session_id: outcome.session_id! }, _skips: null, _next_fire_ms: null } as Partial<Trigger>);
+      // Only a scheduled run's automatic pause sends the webhook; a manual run's does not (R-TRIG-16, R-TRIG-18).
+      if (context.type === 'system') emu.webhooks.send('trigger.paused', { id: t.id });
     }
     return runs.insert({ trigger_id: t.id, context, ...outcome });
   };
 
+  /**
+   * Assumption: a scheduled occurrence is platform-initiated, so its run has context `system` (the spec
+   * names only `manual` and `system`, and clients must accept `system`: R-TRIG-8, R-TRIG-9).
+   */
+  const scheduler = new TriggerScheduler(emu, triggers, (t) => publicView(run(t, { type: 'system' })));
+  emu.onClose(() => scheduler.close());
+  registerClockAdmin(emu, triggers, scheduler, (t) => run(t, { type: 'system' }));
+
   emu.router.post('/v1/triggers', (r) => {
     const body = validate(r.body, TRIGGER_SCHEMA);
+    if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
     checkTrigger(emu, body);
     const t = triggers.insert({ resources: [], schedule: null, metadata: {}, ...body, status: 'active', paused_reason: null, session_id: null, _skips: null } as unknown as Trigger);
+    scheduler.plan(t);
     return { status: 201, body: publicView(t) };
   }, { idempotent: true });
 
@@ -129,6 +145,7 @@ export function registerTriggers(emu: Emulator): void {
   emu.router.patch('/v1/triggers/:id', (r) => {
     const t = triggerOf(r);
     const body = validate(r.body, TRIGGER_SCHEMA, { patch: true });
+    if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
     const next = { ...t, ...body };
     if (t.session_mode === 'reuse_session') {
       const changed = SESSION_SHAPING.filter((k) => k in body && !isDeepStrictEqual(body[k], t[k]));
@@ -137,11 +154,14 @@ export function registerTriggers(emu: Emulator): void {
     // Updates re-validate the unchanged initial_events too (config rule 11).
     checkTrigger(emu, next);
     const reset = body.session_mode === 'new_session' ? { session_id: null, _skips: null } : {};
-    return { status: 200, body: publicView(triggers.touch(t, { ...body, ...reset } as Partial<Trigger>)) };
+    triggers.touch(t, { ...body, ...reset } as Partial<Trigger>);
+    scheduler.plan(t);
+    return { status: 200, body: publicView(t) };
   });
 
   emu.router.delete('/v1/triggers/:id', (r) => {
     triggers.delete(triggerOf(r).id);
+    scheduler.arm();
     return { status: 204 };
   });
 
@@ -161,12 +181,49 @@ export function registerTriggers(emu: Emulator): void {
   emu.router.post('/v1/triggers/:id/pause', (r) => {
     const t = triggerOf(r);
     if (t.status !== 'paused') triggers.touch(t, { status: 'paused', paused_reason: null } as Partial<Trigger>);
+    scheduler.plan(t);
     return { status: 200, body: publicView(t) };
   }, { body: 'none' });
 
   emu.router.post('/v1/triggers/:id/resume', (r) => {
     const t = triggerOf(r);
-    if (t.status !== 'active') triggers.touch(t, { status: 'active', paused_reason: null, _skips: null } as Partial<Trigger>);
+    if (t.status !== 'active') {
+      triggers.touch(t, { status: 'active', paused_reason: null, _skips: null } as Partial<Trigger>);
+      scheduler.plan(t);
+    }
     return { status: 200, body: publicView(t) };
+  }, { body: 'none' });
+}
+
+/**
+ * Admin paths of the scheduler (loopback only, never under /v1):
+ * - `GET /_emulator/clock` → `{now}`, the scheduler clock (ISO time);
+ * - `POST /_emulator/clock/advance` `{ms}` → `{now, runs}`: moves the clock forward and fires every occurrence
+ *   now due, oldest first (at most 100 per trigger), returning the TriggerRuns made;
+ * - `POST /_emulator/triggers/{id}/fire` → 201 TriggerRun: one scheduled occurrence at once, whatever the schedule
+ *   (400 failed_precondition_error on a paused trigger).
+ * The clock offset is kept in the --state snapshot.
+ */
+function registerClockAdmin(emu: Emulator, triggers: Collection<Trigger>, scheduler: TriggerScheduler<Trigger>, fire: (t: Trigger) => TriggerRun): void {
+  const now = () => new Date(emu.clock.now()).toISOString();
+  emu.persist('scheduler_clock', {
+    dump: () => ({ offset_ms: emu.clock.offsetMs }),
+    load: (d) => {
+      emu.clock.offsetMs = Number((d as { offset_ms?: number }).offset_ms ?? 0);
+      scheduler.arm();
+    },
+  });
+  emu.admin.get('/_emulator/clock', () => ({ status: 200, body: { now: now() } }));
+  emu.admin.post('/_emulator/clock/advance', (r) => {
+    const { ms } = validate(r.body ?? {}, { ms: { type: 'integer', required: true, min: 0 } });
+    emu.clock.advance(ms);
+    return { status: 200, body: { now: now(), runs: scheduler.tick() } };
+  });
+  emu.admin.post('/_emulator/triggers/:id/fire', (r) => {
+    const t = triggers.must(r.params.id);
+    if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
+    const run = fire(t);
+    emu.scheduleSave();
+    return { status: 201, body: publicView(run) };
   }, { body: 'none' });
 }

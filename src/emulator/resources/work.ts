@@ -54,7 +54,7 @@ export function registerWork(emu: Emulator): void {
   const rows = emu.collection<WorkRow>('work_rows', 'work', 'work row');
   const environments = emu.collection<Environment>('environments', 'env', 'environment');
   const queue = new WorkQueue(emu, rows);
-  emu.services.work = { ensureRow: (s, e) => queue.ensureRow(s, e), endRow: (s) => queue.endRow(s) };
+  emu.services.work = { ensureRow: (s, e) => queue.ensureRow(s, e), endRow: (s) => queue.endRow(s), releaseRow: (s) => queue.releaseRow(s) };
   emu.onClose(() => queue.close());
 
   /** The row the request names, after the credential's scope and the environment are checked. */

@@ -2,6 +2,7 @@ import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
 import { INPUT_MODES, type InputMode } from '../../wire/events';
 import { invalidParam } from '../errors';
 import { checkValue, validate, type Field, type Schema } from '../validate';
+import { PLUGIN_REF, SKILL_REF } from '../resources/agents';
 
 const listOfObjects: Field = { type: 'array', items: { type: 'object' } };
 
@@ -10,8 +11,8 @@ const OVERRIDES: Field = {
   type: 'object',
   fields: {
     mcp_servers: listOfObjects,
-    skills: { ...listOfObjects, nullable: true },
-    plugins: { ...listOfObjects, nullable: true },
+    skills: { type: 'array', items: SKILL_REF, nullable: true },
+    plugins: { type: 'array', items: PLUGIN_REF, nullable: true },
     tools: listOfObjects,
     model: { type: ['string', 'object'] },
     system: { type: 'string' },

@@ -24,6 +24,13 @@ export interface ModelContext {
   deliverArtifact(name: string): { id: string; version: number } | undefined;
 }
 
+/**
+ * Built-in tools that run in the sandbox (API-NOTES: default_toolset names); on a self-hosted environment
+ * a worker runs these, answering each `agent.tool_use` with `user.tool_result`. Other names (web_fetch,
+ * web_search, image search, MCP tools) run on the platform, so the emulator answers them itself.
+ */
+export const SANDBOX_TOOL_NAMES: readonly string[] = ['bash', 'read', 'write', 'edit', 'glob', 'grep'];
+
 export type Outcome = StopReason;
 const END_TURN: Outcome = { type: 'end_turn' };
 const DEFAULT_SLOW_WORDS = Array.from({ length: 50 }, (_, i) => `word${i + 1}`).join(' ');
@@ -151,31 +158,36 @@ async function sandboxTool(ctx: ModelContext, rest: string): Promise<Outcome> {
   if (!call) return sessionError(ctx, 'invalid_request', `/tool takes NAME JSON, got "${rest}"`);
   ctx.emit('agent.model_started', { model: ctx.model });
   const id = await toolUse(ctx, call.name, call.input, 'allow');
+  await runTool(ctx, id, call.name, call.input);
+  return reply(ctx, `Tool ${call.name} finished.`);
+}
+
+/** Runs an allowed call: a worker answers a sandbox tool on a self-hosted environment, the emulator answers the rest. */
+async function runTool(ctx: ModelContext, id: string, name: string, input: unknown): Promise<void> {
   await ctx.step();
   ctx.emit('agent.tool_started', { event_id: id });
-  if (ctx.selfHosted) {
+  if (ctx.selfHosted && SANDBOX_TOOL_NAMES.includes(name)) {
     ctx.requestWorker();
     const r = (await ctx.awaitReplies([{ id, kind: 'user.tool_result' }])).get(id)!;
     ctx.emit('agent.tool_result', { event_id: id, tool_result: { content: r.content, structured_content: r.content }, ...(r.is_error ? { is_error: true } : {}) });
-  } else {
-    await ctx.step();
-    const content = textContent(`${call.name} ran with ${JSON.stringify(call.input)}`);
-    ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
+    return;
   }
-  return reply(ctx, `Tool ${call.name} finished.`);
+  await ctx.step();
+  const content = textContent(`${name} ran with ${JSON.stringify(input)}`);
+  ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
 }
 
 /** `/confirm` (an always_ask tool) and `/custom` calls, made together; the thread waits for every reply. */
 async function waitingCalls(ctx: ModelContext, directives: Array<{ name?: string; rest: string }>): Promise<Outcome> {
   ctx.emit('agent.model_started', { model: ctx.model });
-  const calls: Array<{ id: string; kind: ReplyKind; name: string }> = [];
+  const calls: Array<{ id: string; kind: ReplyKind; name: string; input: unknown }> = [];
   for (const d of directives) {
     const call = parseCall(d.rest);
     if (!call) return sessionError(ctx, 'invalid_request', `/${d.name} takes NAME JSON, got "${d.rest}"`);
-    if (d.name === 'confirm') calls.push({ id: await toolUse(ctx, call.name, call.input, 'ask'), kind: 'user.tool_confirmation', name: call.name });
+    if (d.name === 'confirm') calls.push({ id: await toolUse(ctx, call.name, call.input, 'ask'), kind: 'user.tool_confirmation', name: call.name, input: call.input });
     else {
       await ctx.step();
-      calls.push({ id: ctx.emit('agent.custom_tool_use', { name: call.name, input: call.input }), kind: 'user.custom_tool_result', name: call.name });
+      calls.push({ id: ctx.emit('agent.custom_tool_use', { name: call.name, input: call.input }), kind: 'user.custom_tool_result', name: call.name, input: call.input });
     }
   }
   const replies = await ctx.awaitReplies(calls);
@@ -183,10 +195,7 @@ async function waitingCalls(ctx: ModelContext, directives: Array<{ name?: string
     const r = replies.get(c.id)!;
     if (c.kind !== 'user.tool_confirmation') continue;
     if (r.result === 'allow') {
-      ctx.emit('agent.tool_started', { event_id: c.id });
-      await ctx.step();
-      const content = textContent(`${c.name} ran`);
-      ctx.emit('agent.tool_result', { event_id: c.id, tool_result: { content, structured_content: content } });
+      await runTool(ctx, c.id, c.name, c.input);
     } else {
       const content = textContent(r.deny_message ?? 'The user denied this tool call.');
       ctx.emit('agent.tool_result', { event_id: c.id, tool_result: { content, structured_content: content }, is_error: true });

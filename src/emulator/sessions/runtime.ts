@@ -344,10 +344,26 @@ export class SessionRuntime {
     this.set({ stopping: true, control_epoch: epoch });
     // API-NOTES: the interrupt acknowledgement is a user.interrupt event with `epoch`, written to history.
     this.emit('user.interrupt', expected === undefined ? undefined : { expected_control_epoch: expected }, { epoch });
+    this.cancelToolCalls();
     this.cancelChildren({ interrupted: true, control_epoch: epoch });
     if (this.turn) this.turn.exec.cancel();
     else setTimeout(() => this.finishStop(), this.deps.stepMs).unref();
     return epoch;
+  }
+
+  /**
+   * Every `agent.tool_use` still awaiting a worker's result or a confirmation gets an error result, so a worker
+   * reading history sees no call left without a result ("no result yet" means run it, API-NOTES). A reply that
+   * arrives later is accepted and changes nothing, like any second reply (R-SESS-52).
+   */
+  private cancelToolCalls(): void {
+    for (const [id, w] of this.waits) {
+      if (w.kind === 'user.custom_tool_result') continue;
+      this.waits.delete(id);
+      this.answered.add(id);
+      const content = [{ type: 'text', text: 'The tool call was cancelled by an interrupt.' }];
+      this.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content }, is_error: true }, { threadId: w.threadId });
+    }
   }
 
   private finishStop(): void {
@@ -358,6 +374,8 @@ export class SessionRuntime {
     this.set({ stopping: false, interrupted: true, status: 'idle', requires_action: false, stop_reason, continue_pending: false });
     this.setThread(this.coordinator, { status: 'idle', interrupted: true, control_epoch: this.rec.control_epoch });
     this.emit('session.status', { status: 'idle', stop_reason });
+    // Cancellation is complete: a self-hosted session releases its row, queued input or not (R-WORK-39).
+    if (this.selfHosted) this.deps.services.work?.releaseRow(this.rec.id);
   }
 
   /** Continue (R-SESS-31..36): a new epoch, `continue_pending` until the start completes with a newer one; queued input is kept. */
@@ -368,6 +386,7 @@ export class SessionRuntime {
     if (!r.interrupted || r.continue_pending) return r.control_epoch;
     const epoch = nextEpoch(r.control_epoch);
     this.set({ continue_pending: true, control_epoch: epoch });
+    // After the lease was released, Continue re-queues the session's work (R-WORK-40).
     if (this.selfHosted) this.deps.services.work?.ensureRow(r.id, r.environment_id!);
     setTimeout(() => {
       if (!this.rec.continue_pending) return;

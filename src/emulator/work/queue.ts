@@ -40,6 +40,17 @@ export class WorkQueue {
     for (const row of this.rows.values()) if (row.session_id === sessionId && isLive(row)) this.finish(row, 'cancelled');
   }
 
+  /**
+   * The session's interrupt finished winding down: its live row ends and the lease is released, even
+   * with queued input left (R-WORK-39); a Continue queues the session's work again (R-WORK-40).
+   * Assumption: a released row ends `completed` — the state table releases leases only on the moves into
+   * `completed`, and which moves lead into `failed` or `cancelled` is not shown.
+   */
+  releaseRow(sessionId: string): void {
+    this.sweep();
+    for (const row of this.rows.values()) if (row.session_id === sessionId && isLive(row)) this.finish(row, 'completed');
+  }
+
   /** The row, if it belongs to the environment; 404 otherwise. */
   row(environmentId: string, id: string): WorkRow {
     this.sweep();
