@@ -1,5 +1,28 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { artifacts } from '../../api/artifacts';
+import { examples, type Kit } from '../kit';
+import { addGet, addList, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import { addOutputFileOption, download } from '../transfer';
+import { ARTIFACT_COLUMNS, ARTIFACT_VERSION_COLUMNS } from './columns';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const ARTIFACTS: ResourceSpec = { group: 'artifacts', noun: 'artifact', api: artifacts, columns: ARTIFACT_COLUMNS };
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, ARTIFACTS, {
+    filters: [{ flags: '--session <id>', description: 'only artifacts of this session', query: 'session_id' }],
+    examples: ['svc artifacts list --session SESSION_ID', 'svc artifacts list --all -o ndjson'],
+  });
+  addGet(group, kit, ARTIFACTS, { examples: ['svc artifacts get ARTIFACT_ID', 'svc artifacts get ARTIFACT_ID --jq .latest_version'] });
+  const versions = addListFlags(group.command('versions').argument('<artifact>', 'artifact ID').description('List the versions of an artifact, newest first'));
+  examples(versions, ['svc artifacts versions ARTIFACT_ID']);
+  versions.action(kit.action(async (ctx, [id], opts) => {
+    const lo = listOptions(opts);
+    await ctx.out.list(artifacts.versions(await ctx.api(), id, lo), ARTIFACT_VERSION_COLUMNS);
+  }));
+  const dl = group.command('download').argument('<artifact>', 'artifact ID').description('Download an artifact (the latest version unless --version; to stdout when piped)')
+    .option('--version <v>', 'the version to download');
+  addOutputFileOption(dl);
+  examples(dl, ['svc artifacts download ARTIFACT_ID -O report.md', 'svc artifacts download ARTIFACT_ID --version 1 > v1.bin']);
+  // Without --version the service serves the latest (R-FILE-12): no extra read.
+  dl.action(kit.action((ctx, [id], opts) => download(ctx, opts, id, (c) => artifacts.content(c, id, opts.version))));
+}

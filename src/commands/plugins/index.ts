@@ -1,5 +1,27 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { plugins } from '../../api/plugins';
+import { examples, type Kit } from '../kit';
+import { addArchive, addGet, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import { PACKAGE_VERSION_COLUMNS } from '../skills/columns';
+import { PLUGIN_COLUMNS } from './columns';
+import { addDownload } from './download';
+import { addPluginList } from './list';
+import { addPublish, addValidate } from './publish';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const PLUGINS: ResourceSpec = { group: 'plugins', noun: 'plugin', api: plugins, columns: PLUGIN_COLUMNS };
+
+export default function build(group: Command, kit: Kit): void {
+  addPluginList(group, kit);
+  addGet(group, kit, PLUGINS, { examples: ['svc plugins get PLUGIN_ID', 'svc plugins get PLUGIN_ID --jq .latest_version'] });
+  addPublish(group, kit);
+  addValidate(group, kit);
+  const versions = addListFlags(group.command('versions').argument('<plugin>', 'plugin ID').description('List the versions of a plugin, newest first by semantic version'));
+  examples(versions, ['svc plugins versions PLUGIN_ID', 'svc plugins versions PLUGIN_ID -o json --jq ".[].version"']);
+  versions.action(kit.action(async (ctx, [id], opts) => {
+    const lo = listOptions(opts);
+    await ctx.out.list(plugins.versions(await ctx.api(), id, lo), PACKAGE_VERSION_COLUMNS);
+  }));
+  addDownload(group, kit);
+  // Official plugins are read-only: the service refuses (R-PLUG-1).
+  addArchive(group, kit, PLUGINS, { examples: ['svc plugins archive PLUGIN_ID'] });
+}

@@ -1,5 +1,31 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { skills } from '../../api/skills';
+import { examples, type Kit } from '../kit';
+import { addArchive, addDelete, addGet, addList, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import { PACKAGE_VERSION_COLUMNS, SKILL_COLUMNS } from './columns';
+import { addCreate, addCreateVersion } from './create';
+import { addDownload } from './download';
 
-// Placeholder until this group's verbs land.
-export default function build(_group: Command, _kit: Kit): void {}
+export const SKILLS: ResourceSpec = { group: 'skills', noun: 'skill', api: skills, columns: SKILL_COLUMNS };
+
+export default function build(group: Command, kit: Kit): void {
+  addList(group, kit, SKILLS, {
+    filters: [
+      { flags: '--category <category>', description: 'only skills in this category', query: 'category' },
+      { flags: '--include-archived', description: 'show archived skills too', query: 'include_archived', map: () => true },
+    ],
+    examples: ['svc skills list', 'svc skills list --category dev_tools -o ndjson'],
+  });
+  addGet(group, kit, SKILLS, { examples: ['svc skills get SKILL_ID', 'svc skills get SKILL_ID --jq .latest_version'] });
+  addCreate(group, kit);
+  addCreateVersion(group, kit);
+  const versions = addListFlags(group.command('versions').argument('<skill>', 'skill ID').description('List the versions of a skill, newest first'));
+  examples(versions, ['svc skills versions SKILL_ID', 'svc skills versions SKILL_ID -o json --jq ".[].version"']);
+  versions.action(kit.action(async (ctx, [id], opts) => {
+    const lo = listOptions(opts);
+    await ctx.out.list(skills.versions(await ctx.api(), id, lo), PACKAGE_VERSION_COLUMNS);
+  }));
+  addDownload(group, kit);
+  addArchive(group, kit, SKILLS, { examples: ['svc skills archive SKILL_ID'] });
+  addDelete(group, kit, SKILLS, { examples: ['svc skills delete SKILL_ID'] });
+}

@@ -1,0 +1,27 @@
+import type { ApiClient, Query, RawBody, RequestSpec } from './client';
+import { paginate, type ListOptions } from './paginate';
+import type { Obj } from './resources';
+
+const PATH = '/v1/files';
+const item = (id: string): string => `${PATH}/${encodeURIComponent(id)}`;
+
+/**
+ * Files. `versioned` false omits svc-api-version, which selects the compatibility format
+ * (Versioning rule 2: 200 instead of 201/204, `status`/`status_details` instead of `extract_status`).
+ */
+export const files = {
+  list: (c: ApiClient, query: Query, opts: ListOptions, versioned = true) => paginate<Obj>(versioned ? c : withoutVersionHeader(c), PATH, query, opts),
+  get: async (c: ApiClient, id: string, versioned = true) => (await c.json<Obj>({ method: 'GET', path: item(id), versionHeader: versioned })).data,
+  upload: async (c: ApiClient, body: RawBody, idempotencyKey: string, versioned = true) =>
+    (await c.json<Obj>({ method: 'POST', path: PATH, body, idempotencyKey, versionHeader: versioned })).data,
+  content: (c: ApiClient, id: string, versioned = true) => c.send({ method: 'GET', path: `${item(id)}/content`, accept: '*/*', versionHeader: versioned }),
+  /** 204 (current format) or 200 with a body (compatibility format). */
+  delete: async (c: ApiClient, id: string, versioned = true) => (await c.json<Obj | undefined>({ method: 'DELETE', path: item(id), versionHeader: versioned })).data,
+};
+
+/** paginate() sends plain GETs; this view of the client sends them without the version header. */
+function withoutVersionHeader(c: ApiClient): ApiClient {
+  const view = Object.create(c) as ApiClient;
+  view.json = <T>(spec: RequestSpec) => c.json<T>({ ...spec, versionHeader: false });
+  return view;
+}

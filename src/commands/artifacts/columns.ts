@@ -1,0 +1,18 @@
+import type { Column } from '../../output/table';
+import { formatBytes } from '../../output/progress';
+
+export const ARTIFACT_COLUMNS: Column[] = [
+  { header: 'ID', get: (a) => a.id },
+  { header: 'NAME', get: (a) => a.name },
+  { header: 'SESSION', get: (a) => a.session_id },
+  { header: 'LATEST', get: (a) => a.latest_version },
+  { header: 'TYPE', get: (a) => a.mime_type },
+  { header: 'UPDATED', get: (a) => a.updated_at },
+];
+
+export const ARTIFACT_VERSION_COLUMNS: Column[] = [
+  { header: 'VERSION', get: (v) => v.version },
+  { header: 'SIZE', get: (v) => (typeof v.size_bytes === 'number' ? formatBytes(v.size_bytes) : v.size_bytes) },
+  { header: 'TYPE', get: (v) => v.mime_type },
+  { header: 'CREATED', get: (v) => v.created_at },
+];

@@ -1,0 +1,10 @@
+import type { Column } from '../../output/table';
+
+export const PLUGIN_COLUMNS: Column[] = [
+  { header: 'ID', get: (p) => p.id },
+  { header: 'NAME', get: (p) => p.name },
+  { header: 'SCOPE', get: (p) => p.scope },
+  { header: 'STATUS', get: (p) => p.status },
+  { header: 'LATEST', get: (p) => p.latest_version },
+  { header: 'CATEGORIES', get: (p) => (Array.isArray(p.categories) ? p.categories.join(',') : p.categories) },
+];

@@ -1,0 +1,43 @@
+import { Option, type Command } from 'commander';
+import { plugins } from '../../api/plugins';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits';
+import { examples, type Kit, type Opts } from '../kit';
+import { addListFlags, listOptions } from '../resource';
+import { PLUGIN_COLUMNS } from './columns';
+
+/** An enum flag shown with its choices in help and completion, checked in the run so the message can explain. */
+function enumOption(flags: string, description: string, choices: readonly string[]): Option {
+  const o = new Option(flags, description);
+  o.argChoices = [...choices];
+  return o;
+}
+
+/** R-PLUG-3, R-PLUG-4, R-PLUG-5: the filters the service accepts, checked before any request. */
+export function pluginQuery(opts: Opts): Record<string, string | undefined> {
+  if (opts.scope !== undefined && !(PLUGIN_LIST_SCOPES as readonly string[]).includes(opts.scope)) {
+    const why = opts.scope === 'org' || opts.scope === 'user' ? ` ("${opts.scope}" is a visibility scope the list filter does not accept)` : '';
+    throw new UsageError(`--scope must be official or project, or omitted for both${why}`);
+  }
+  if (opts.category !== undefined && !(PLUGIN_CATEGORIES as readonly string[]).includes(opts.category)) {
+    throw new UsageError(`--category must be one of ${PLUGIN_CATEGORIES.join(', ')} (got "${opts.category}")`);
+  }
+  return { query: opts.query, category: opts.category, scope: opts.scope };
+}
+
+export async function runList(ctx: Ctx, opts: Opts): Promise<void> {
+  const query = pluginQuery(opts);
+  const lo = listOptions(opts);
+  await ctx.out.list(plugins.list(await ctx.api(), query, lo), PLUGIN_COLUMNS);
+}
+
+export function addPluginList(group: Command, kit: Kit): Command {
+  const cmd = group.command('list').description('List plugins (official and project; archived ones are omitted)')
+    .option('--query <text>', 'case-insensitive match over name, description and keywords')
+    .addOption(enumOption('--category <category>', 'only plugins in this category', PLUGIN_CATEGORIES))
+    .addOption(enumOption('--scope <scope>', 'only official or only project plugins', PLUGIN_LIST_SCOPES));
+  addListFlags(cmd);
+  examples(cmd, ['svc plugins list', 'svc plugins list --scope project --category dev_tools', 'svc plugins list --query sheet -q']);
+  return cmd.action(kit.action((ctx, _args, opts) => runList(ctx, opts)));
+}

@@ -1,0 +1,126 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Command } from 'commander';
+import type { ApiClient, RawBody, StreamResponse } from '../api/client';
+import { multipartBody, uploadSource, type UploadSource } from '../api/upload';
+import type { Ctx } from '../context';
+import { UsageError } from '../errors';
+import { downloadTarget, dispositionName, saveBody } from '../output/download';
+import { formatBytes, progressFor, type Progress } from '../output/progress';
+import type { Opts } from './kit';
+import { idempotencyKey } from './resource';
+
+/** `-O`: where a download goes (CLI.md `-O FILE`); `-` is stdout. */
+export function addOutputFileOption(cmd: Command): Command {
+  return cmd.option('-O, --output-file <path>', 'write to this file, or into this directory under the service\'s file name; - for stdout');
+}
+
+/** `--idempotency-key` on every upload and publish (CLI.md "HTTP behaviour"). */
+export function addIdempotencyOption(cmd: Command): Command {
+  return cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+}
+
+/** Checks the file to upload before any request: it is a readable regular file within the service's limit. */
+export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, what: string): UploadSource {
+  if (file === undefined || file === '') throw new UsageError(`give the ${what} to upload`);
+  const path = resolve(ctx.io.cwd, file);
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new UsageError(`cannot read ${file}: not a regular file`);
+    accessSync(path, constants.R_OK);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? (e as Error).message}`);
+  }
+  if (size > limit) throw new UsageError(`${file} is ${formatBytes(size)}; the service accepts a ${what} of at most ${formatBytes(limit)}`);
+  return uploadSource(path, size);
+}
+
+/**
+ * Sends one multipart upload with its Idempotency-Key (`--idempotency-key` or a fresh UUID) and a
+ * progress bar on a terminal; `send` receives the re-openable body and the key.
+ */
+export async function upload<T>(ctx: Ctx, opts: Opts, src: UploadSource, fields: Record<string, string | undefined>, send: (c: ApiClient, body: RawBody, key: string) => Promise<T>): Promise<T> {
+  lowMemoryHttp();
+  const meter = new Meter(progressFor(ctx.io.stderr, { label: `upload ${src.filename}`, total: src.size, now: ctx.now }));
+  const key = idempotencyKey(opts);
+  const c = await ctx.api();
+  try {
+    return await send(c, multipartBody(fields, src, key, meter), key);
+  } finally {
+    meter.finish();
+  }
+}
+
+/** Downloads one body per `-O` (target checked before the request) with a progress bar on a terminal. */
+export async function download(ctx: Ctx, opts: Opts, fallbackName: string, fetch: (c: ApiClient) => Promise<StreamResponse>): Promise<void> {
+  const target = downloadTarget(opts.outputFile, ctx.io.cwd, ctx.io.stdout);
+  lowMemoryHttp();
+  const res = await fetch(await ctx.api());
+  const length = res.headers['content-length'];
+  const name = dispositionName(res.headers['content-disposition']) ?? fallbackName;
+  const meter = new Meter(progressFor(ctx.io.stderr, { label: `download ${name}`, total: length === undefined ? undefined : Number(length), now: ctx.now }));
+  const saved = await saveBody(res, target, { stdout: ctx.io.stdout, fallbackName, meter });
+  if (saved.path) await ctx.msg(`saved ${formatBytes(saved.bytes)} to ${shown(ctx, saved.path)}`);
+}
+
+function shown(ctx: Ctx, path: string): string {
+  const rel = relative(ctx.io.cwd, path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+/**
+ * undici parses HTTP with a WebAssembly llhttp, and V8's optimising tier compiling it adds ~35 MB to
+ * the peak RSS of the process; the baseline tier parses fast enough for a CLI. It must be set before
+ * the first request (undici compiles the module on its first connection).
+ */
+function lowMemoryHttp(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/** Bytes between two young-generation collections during a transfer. */
+const RELIEF_BYTES = 8 * 1024 * 1024;
+let collectYoung: ((opts: { type: 'minor' }) => void) | null | undefined;
+
+/**
+ * Every streamed chunk is a fresh off-heap buffer that V8 frees only at its next collection, and
+ * nothing else in a transfer triggers one: ~30 MB of dead chunks pile up over 100 MiB. A minor
+ * collection every 8 MiB (about 1 ms) keeps them bounded. Without a usable `gc`, nothing changes.
+ */
+function relieve(): void {
+  if (collectYoung === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      // A fresh context gets `gc` without adding it to the CLI's own global object.
+      collectYoung = runInNewContext('typeof gc === "function" ? gc : null') as typeof collectYoung;
+    } catch {
+      collectYoung = null;
+    }
+  }
+  collectYoung?.({ type: 'minor' });
+}
+
+/** Counts transfer bytes for the progress bar (terminal only) and the memory relief (always). */
+class Meter {
+  private sinceRelief = 0;
+  constructor(private readonly progress?: Progress) {}
+  restart(): void {
+    this.progress?.restart();
+  }
+  bytes(n: number): void {
+    this.progress?.bytes(n);
+    this.sinceRelief += n;
+    if (this.sinceRelief >= RELIEF_BYTES) {
+      this.sinceRelief = 0;
+      relieve();
+    }
+  }
+  finish(): void {
+    this.progress?.finish();
+  }
+}

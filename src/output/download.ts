@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { StreamResponse } from '../api/client';
+import { NetworkError } from '../api/errors';
+import { UsageError } from '../errors';
+import type { OutStream } from '../io';
+
+/** Where downloaded bytes go: stdout, a named file, or a directory under the service's file name. */
+export type DownloadTarget = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'dir'; dir: string };
+
+/**
+ * Decides the target before any request, so a bad path is exit 2 with nothing sent:
+ * `-O -` is stdout; `-O DIR` (an existing directory, or a path ending in `/`) keeps the service's
+ * file name; `-O FILE` is that file (replaced). Without `-O`: stdout when it is piped, else the
+ * current directory under the service's file name (binary is never written to a terminal).
+ */
+export function downloadTarget(out: string | undefined, cwd: string, stdout: { isTTY?: boolean }): DownloadTarget {
+  if (out === '-') return { kind: 'stdout' };
+  if (out === undefined) return stdout.isTTY ? { kind: 'dir', dir: writableDir(cwd, cwd) } : { kind: 'stdout' };
+  const path = resolve(cwd, out);
+  if (/[/\\]$/.test(out) || isDir(path)) return { kind: 'dir', dir: writableDir(path, out) };
+  writableDir(dirname(path), dirname(out));
+  return { kind: 'file', path };
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function writableDir(path: string, shown: string): string {
+  if (!isDir(path)) throw new UsageError(`cannot write into ${shown}: no such directory`);
+  try {
+    accessSync(path, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write into ${shown}: permission denied`);
+  }
+  return path;
+}
+
+/** The file name a response suggests (RFC 6266 `filename*` first), reduced to a safe base name. */
+export function dispositionName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*utf-8''([^;]+)/i.exec(header)?.[1];
+  let name: string | undefined;
+  if (star) {
+    try {
+      name = decodeURIComponent(star.trim());
+    } catch {
+      name = undefined;
+    }
+  }
+  name ??= /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header)?.[1]?.replace(/\\(.)/g, '$1') ?? /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1];
+  return name === undefined ? undefined : safeName(name);
+}
+
+/** A name the service chose must never leave the directory: base name only, no control characters. */
+export function safeName(name: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  const base = basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return base === '' || base === '.' || base === '..' ? undefined : base;
+}
+
+/** Told of every chunk (progress bar, memory relief) and of the end. */
+export interface TransferMeter {
+  bytes(n: number): void;
+  finish(): void;
+}
+
+export interface SaveOptions {
+  stdout: OutStream;
+  /** The name used under a directory target when the response suggests none. */
+  fallbackName: string;
+  meter?: TransferMeter;
+}
+
+export interface Saved {
+  /** The file written; undefined for stdout. */
+  path?: string;
+  bytes: number;
+}
+
+/** Writes a response body to its target: stdout with backpressure, or a temp file renamed into place at the end. */
+export async function saveBody(res: StreamResponse, target: DownloadTarget, opts: SaveOptions): Promise<Saved> {
+  const expected = res.headers['content-length'] === undefined ? undefined : Number(res.headers['content-length']);
+  let sourceError: unknown;
+  res.body.once('error', (e) => (sourceError = e));
+  const failure = (e: unknown, path?: string): Error => {
+    if (sourceError !== undefined || !(e as NodeJS.ErrnoException).syscall) {
+      const cause = sourceError ?? e;
+      if (cause instanceof UsageError || cause instanceof NetworkError) return cause;
+      const err = cause as { code?: string; message?: string };
+      return new NetworkError(`the download was cut off: ${err.code ?? err.message ?? 'connection lost'}`, cause);
+    }
+    return new UsageError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code}`);
+  };
+  const counted = (): Transform & { bytes: number } => {
+    const t = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        t.bytes += chunk.length;
+        opts.meter?.bytes(chunk.length);
+        cb(null, chunk);
+      },
+    }) as Transform & { bytes: number };
+    t.bytes = 0;
+    return t;
+  };
+  const complete = (bytes: number): void => {
+    if (expected !== undefined && bytes !== expected) throw new NetworkError(`the download was cut off after ${bytes} of ${expected} bytes`);
+  };
+
+  if (target.kind === 'stdout') {
+    let bytes = 0;
+    try {
+      for await (const chunk of res.body) {
+        bytes += (chunk as Buffer).length;
+        opts.meter?.bytes((chunk as Buffer).length);
+        if (!opts.stdout.write(chunk as Buffer)) await new Promise<void>((r) => opts.stdout.once('drain', () => r()));
+      }
+    } catch (e) {
+      throw failure(e);
+    } finally {
+      opts.meter?.finish();
+    }
+    complete(bytes);
+    return { bytes };
+  }
+
+  let path: string;
+  if (target.kind === 'file') path = target.path;
+  else {
+    path = join(target.dir, dispositionName(res.headers['content-disposition']) ?? opts.fallbackName);
+    if (existsSync(path)) {
+      res.body.destroy();
+      throw new UsageError(`not overwriting ${path}: pass -O ${path} to replace it`);
+    }
+  }
+  // Written beside the target and renamed at the end, so the target is never a partial file.
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
+  const counter = counted();
+  try {
+    await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }));
+    complete(counter.bytes);
+    renameSync(temp, path);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw failure(e, path);
+  } finally {
+    opts.meter?.finish();
+  }
+  return { path, bytes: counter.bytes };
+}
