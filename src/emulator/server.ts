@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../wire/limits';
 import { API_VERSION, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER, isFilesPath } from '../wire/version';
 import { registerAdmin } from './admin';
+import { registerSeed } from './seed';
 import { Clock } from './clock';
 import { Credentials, type Credential } from './credentials';
 import { HttpError } from './errors';
@@ -71,6 +72,7 @@ export class Emulator {
     this.webhooks = new Webhooks(options.webhookUrl, (name) => this.faults.count(name), options.log);
     if (options.faults) this.faults.set(options.faults);
     registerAdmin(this);
+    registerSeed(this);
     for (const register of MODULES) register(this);
     if (options.statePath && existsSync(options.statePath)) this.loadSnapshot(options.statePath);
   }

@@ -19,6 +19,13 @@ export interface SessionsService {
   failedIdle(sessionId: string): boolean;
   /** Whether the session's pending-input queue is full (trigger skip reason session_queue_full). */
   queueFull(sessionId: string): boolean;
+  /** Appends `count` finished turns' events straight to the log, the last one `session.status` idle (benchmarks). */
+  seedEvents(sessionId: string, count: number): void;
+}
+
+export interface AgentsService {
+  /** Creates an agent as POST /v1/agents would. Throws HttpError on a bad body. */
+  create(body: Record<string, unknown>): { id: string };
 }
 
 export interface WorkService {
@@ -45,6 +52,7 @@ export interface FilesService {
 }
 
 export interface Services {
+  agents?: AgentsService;
   sessions?: SessionsService;
   work?: WorkService;
   environments?: EnvironmentsService;

@@ -26,6 +26,7 @@ class FakeSessions implements SessionsService {
   send = (id: string, _type: string, events: unknown[]) => (this.sent.push({ id, events }), { event_id: 'evt_1' });
   failedIdle = (id: string) => this.failed.has(id);
   queueFull = (id: string) => this.full.has(id);
+  seedEvents = (): void => undefined;
 }
 
 const message = { type: 'user.message', data: { content: [{ type: 'text', text: 'daily report' }] } };

@@ -2,7 +2,7 @@
 // R-SESS-49, R-SESS-50, R-STREAM-1 — a self-hosted session served by a minimal worker written here, over real HTTP.
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server';
-import { SANDBOX_TOOL_NAMES } from '../../src/emulator/sessions/model';
+import { runsOnWorker } from '../../src/wire/tools';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, send, SseClient, waitSession, waitUntil } from '../helpers/sse';
 
@@ -58,7 +58,7 @@ class MiniWorker {
     const events = this.stream!.events.map((f) => f.json);
     const done = new Set(events.filter((e) => e.type === 'user.tool_result' || e.type === 'agent.tool_result').map((e) => e.data.event_id));
     const allowed = new Set(events.filter((e) => e.type === 'user.tool_confirmation' && e.data.result === 'allow').map((e) => e.data.event_id));
-    return events.filter((e) => e.type === 'agent.tool_use' && SANDBOX_TOOL_NAMES.includes(e.data.name) && !done.has(e.id) && !this.ran.includes(e.id) && (e.data.permission === 'allow' || allowed.has(e.id)));
+    return events.filter((e) => e.type === 'agent.tool_use' && runsOnWorker(e.data) && !done.has(e.id) && !this.ran.includes(e.id) && (e.data.permission === 'allow' || allowed.has(e.id)));
   }
 
   /** Runs the next call (the "sandbox" echoes the command) and writes its result back with the session work token. */

@@ -78,8 +78,9 @@ function snapshot(a: Agent): Record<string, unknown> {
 export function registerAgents(emu: Emulator): void {
   const agents = emu.collection<Agent>('agents', 'agent', 'agent');
 
-  emu.router.post('/v1/agents', (r) => {
-    const body = validate(r.body, AGENT_SCHEMA);
+  /** POST /v1/agents after the body is parsed; also the seed path of benchmarks. */
+  function create(raw: unknown): Agent {
+    const body = validate(raw, AGENT_SCHEMA);
     checkAgentBody(emu, body);
     const { servers, headers } = splitHeaders(body.mcp_servers, {}, false);
     const a = agents.insert({
@@ -92,8 +93,11 @@ export function registerAgents(emu: Emulator): void {
       _mcp_headers: headers,
     } as unknown as Agent);
     a._versions.push(snapshot(a));
-    return { status: 201, body: publicView(a) };
-  }, { idempotent: true });
+    return a;
+  }
+  emu.services.agents = { create: (body) => ({ id: create(body).id }) };
+
+  emu.router.post('/v1/agents', (r) => ({ status: 201, body: publicView(create(r.body)) }), { idempotent: true });
 
   emu.router.get('/v1/agents', (r) => {
     let items = visible(agents.values(), r.query);

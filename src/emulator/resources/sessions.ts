@@ -196,7 +196,7 @@ export function registerSessions(emu: Emulator): void {
     const fresh = [...new Set(fileIds)].filter((id) => !s.resources.some((b) => b.type === 'file' && b.file_id === id));
     if (fresh.length) sessions.touch(s, { resources: [...s.resources, ...fresh.map((file_id) => ({ type: 'file', id: newId('sesrsc'), file_id }))] });
     return { status: 202, body: accepted };
-  }, WORKER);
+  }, { ...WORKER, idempotent: true });
 
   emu.router.get('/v1/sessions/:id/events/pending', (r) => ({ status: 200, body: { items: runtime(sessionOf(r)).queue } }), WORKER);
 
@@ -207,7 +207,7 @@ export function registerSessions(emu: Emulator): void {
   // API-NOTES: thread paths and the Thread object.
   emu.router.get('/v1/sessions/:id/threads', (r) => {
     const s = sessionOf(r);
-    return { status: 200, body: paginate(threads.values().filter((t) => t.session_id === s.id).map(publicView), r.query) };
+    return { status: 200, body: paginate(visible(threads.values().filter((t) => t.session_id === s.id), r.query).map(publicView), r.query) };
   });
 
   emu.router.get('/v1/sessions/:id/threads/:tid', (r) => ({ status: 200, body: publicView(threadOf(sessionOf(r), r.params.tid)) }));
@@ -266,6 +266,11 @@ export function registerSessions(emu: Emulator): void {
     queueFull: (id) => {
       const s = sessions.get(id);
       return s ? runtime(s).queue.length >= LIMITS.pendingInputs : false;
+    },
+    seedEvents: (id, count) => {
+      const rt = runtime(sessions.must(id));
+      for (let i = 1; i < count; i++) rt.emit('agent.message', { content: [{ type: 'text', text: `seeded reply ${i} of ${count}` }] });
+      rt.emit('session.status', { status: 'idle', stop_reason: { type: 'end_turn' } });
     },
   };
   emu.services.sessions = service;

@@ -169,7 +169,7 @@ export function registerTriggers(emu: Emulator): void {
     const t = triggerOf(r);
     if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
     return { status: 201, body: publicView(run(t, { type: 'manual' })) };
-  }, { body: 'none' });
+  }, { body: 'none', idempotent: true });
 
   emu.router.get('/v1/triggers/:id/runs', (r) => {
     const t = triggerOf(r);

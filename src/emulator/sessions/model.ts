@@ -1,5 +1,6 @@
 import type { DeltaEvent, StopReason } from '../../wire/events';
 import { SESSION_ERROR_TYPES } from '../../wire/errors';
+import { runsOnWorker } from '../../wire/tools';
 
 /** Which user reply an awaited call takes. */
 export type ReplyKind = 'user.tool_confirmation' | 'user.custom_tool_result' | 'user.tool_result';
@@ -24,12 +25,6 @@ export interface ModelContext {
   deliverArtifact(name: string): { id: string; version: number } | undefined;
 }
 
-/**
- * Built-in tools that run in the sandbox (API-NOTES: default_toolset names); on a self-hosted environment
- * a worker runs these, answering each `agent.tool_use` with `user.tool_result`. Other names (web_fetch,
- * web_search, image search, MCP tools) run on the platform, so the emulator answers them itself.
- */
-export const SANDBOX_TOOL_NAMES: readonly string[] = ['bash', 'read', 'write', 'edit', 'glob', 'grep'];
 
 export type Outcome = StopReason;
 const END_TURN: Outcome = { type: 'end_turn' };
@@ -162,11 +157,11 @@ async function sandboxTool(ctx: ModelContext, rest: string): Promise<Outcome> {
   return reply(ctx, `Tool ${call.name} finished.`);
 }
 
-/** Runs an allowed call: a worker answers a sandbox tool on a self-hosted environment, the emulator answers the rest. */
+/** Runs an allowed call: on a self-hosted environment a worker answers all but the platform's tools; elsewhere the emulator answers. */
 async function runTool(ctx: ModelContext, id: string, name: string, input: unknown): Promise<void> {
   await ctx.step();
   ctx.emit('agent.tool_started', { event_id: id });
-  if (ctx.selfHosted && SANDBOX_TOOL_NAMES.includes(name)) {
+  if (ctx.selfHosted && runsOnWorker({ name })) {
     ctx.requestWorker();
     const r = (await ctx.awaitReplies([{ id, kind: 'user.tool_result' }])).get(id)!;
     ctx.emit('agent.tool_result', { event_id: id, tool_result: { content: r.content, structured_content: r.content }, ...(r.is_error ? { is_error: true } : {}) });

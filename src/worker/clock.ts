@@ -1,0 +1,23 @@
+/** Time as the worker sees it; injected so tests and callers can shape it. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+  delay(ms: number, signal?: AbortSignal): Promise<void>;
+  random(): number;
+}
+
+export const systemClock: Clock = {
+  now: Date.now,
+  random: Math.random,
+  delay: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+    }),
+};

@@ -1,0 +1,76 @@
+import { realpath, stat } from 'node:fs/promises';
+import type { ApiClient } from '../api/client';
+import { MAX_BLOCK_MS } from '../api/work';
+import type { Follow } from '../api/stream/types';
+import { UsageError } from '../errors';
+import { systemClock, type Clock } from './clock';
+import { WorkerLog, type LogFormat } from './log';
+import { pollLoop } from './poll';
+import { serveRow } from './row';
+import type { OutStream } from '../io';
+
+export interface WorkerOptions {
+  environmentId: string;
+  workerId: string;
+  concurrency: number;
+  once: boolean;
+  workdir: string;
+  /** Heartbeat interval; undefined: a third of each row's lease. */
+  heartbeatMs?: number;
+  logFormat: LogFormat;
+  bashTimeoutMs: number;
+  maxOutputChars: number;
+  blockMs?: number;
+}
+
+export interface WorkerDeps {
+  /** A client for a credential; its requests are not tied to the shutdown signal, so results still go out. */
+  clientFor: (credential: string) => ApiClient;
+  environmentKey: string;
+  follow: Follow;
+  /** Aborted on the first SIGINT/SIGTERM: stop polling, cancel tools, write their results, stop each row. */
+  signal?: AbortSignal;
+  stderr: OutStream;
+  /** The environment `bash` commands get (the worker's own credentials are removed from it). */
+  env: Record<string, string | undefined>;
+  clock?: Clock;
+}
+
+/** The self-hosted worker (`svc worker run`): polls the environment's queue and serves the rows it claims. */
+export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<void> {
+  const clock = deps.clock ?? systemClock;
+  const log = new WorkerLog(deps.stderr, opts.logFormat, clock.now);
+  log.redact(deps.environmentKey);
+  const workdir = await realWorkdir(opts.workdir);
+  const signal = deps.signal ?? new AbortController().signal;
+  const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars };
+  const rowDeps = { clientFor: deps.clientFor, follow: deps.follow, log, clock, tools, heartbeatMs: opts.heartbeatMs };
+  log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.once ? 1 : opts.concurrency, workdir, once: opts.once || undefined });
+  const onSignal = () => log.info('shutting down: no more polling; cancelling tools and stopping rows');
+  signal.addEventListener('abort', onSignal, { once: true });
+  try {
+    await pollLoop(
+      { environmentId: opts.environmentId, workerId: opts.workerId, concurrency: opts.concurrency, once: opts.once, blockMs: opts.blockMs ?? MAX_BLOCK_MS },
+      { client: deps.clientFor(deps.environmentKey), log, clock, serve: (item) => serveRow(item, rowDeps, signal) },
+      signal,
+    );
+  } finally {
+    signal.removeEventListener('abort', onSignal);
+  }
+  log.info('worker stopped', { worker_id: opts.workerId });
+}
+
+async function realWorkdir(dir: string): Promise<string> {
+  try {
+    const real = await realpath(dir);
+    if ((await stat(real)).isDirectory()) return real;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`--workdir ${dir} is not a directory`);
+}
+
+/** Tool commands never see the worker's credentials (SVC_ENVIRONMENT_KEY, SVC_API_KEY, …). */
+function toolEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('SVC_')));
+}

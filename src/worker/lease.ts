@@ -1,0 +1,134 @@
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { work, type WorkItem } from '../api/work';
+import type { Clock } from './clock';
+import type { WorkerLog } from './log';
+
+export type StopOutcome = 'stopped' | 'busy' | 'lost' | 'failed';
+
+/** Attempts at an ack that fails without an answer, inside the delivery window. */
+const ACK_ATTEMPTS = 3;
+
+/**
+ * The lease of one claimed row, held with the row's session work token (R-WORK-8): ack, heartbeats well
+ * inside `lease_ttl_ms`, stop, and fencing. The lease is lost on 412 (a stale generation, R-WORK-18), on 401
+ * (the token was revoked because the row ended or was reclaimed, R-WORK-12), or when no heartbeat has landed
+ * for a whole `lease_ttl_ms` (R-WORK-20: tools run only while the lease is valid). Losing it aborts `lost`.
+ */
+export class Lease {
+  private readonly lostCtl = new AbortController();
+  private readonly closedCtl = new AbortController();
+  private renewedAt = 0;
+  /** Lease calls go one at a time, so a heartbeat in flight never races the stop that ends the row. */
+  private tail: Promise<unknown> = Promise.resolve();
+  readonly ttlMs: number;
+  readonly intervalMs: number;
+
+  constructor(
+    private readonly item: WorkItem,
+    private readonly client: ApiClient,
+    private readonly log: WorkerLog,
+    private readonly clock: Clock,
+    heartbeatMs: number | undefined,
+  ) {
+    this.ttlMs = item.lease_ttl_ms ?? 30_000;
+    // A chosen interval is honoured up to half the lease; the default leaves room for two missed beats.
+    this.intervalMs = Math.max(10, Math.min(heartbeatMs ?? this.ttlMs / 3, this.ttlMs / 2));
+  }
+
+  get lost(): AbortSignal {
+    return this.lostCtl.signal;
+  }
+
+  private get fields() {
+    return { row: this.item.id, session: this.item.session_id, generation: this.item.generation };
+  }
+
+  /** Every tool of the row stops at once and nothing more is written for it. */
+  lose(reason: string): void {
+    if (this.lost.aborted) return;
+    this.log.warn('lease lost; abandoning the row', { ...this.fields, reason });
+    this.lostCtl.abort(new Error(reason));
+    this.close();
+  }
+
+  /** queued → starting, carrying the generation of the claim (R-WORK-16, R-WORK-23). */
+  async ack(): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.serial(() => work.ack(this.client, this.item.environment_id!, this.item.id, this.item.generation));
+        this.renewedAt = this.clock.now();
+        this.log.info('row acknowledged', this.fields);
+        return true;
+      } catch (e) {
+        if (this.fenced(e, 'ack')) return false;
+        if (attempt >= ACK_ATTEMPTS) {
+          this.lose(`ack failed: ${describe(e)}`);
+          return false;
+        }
+        this.log.warn('ack failed; retrying', { ...this.fields, error: describe(e) });
+        await this.clock.delay(250 * attempt);
+      }
+    }
+  }
+
+  /** Heartbeats until closed: the first at once (starting → active), then every interval. */
+  async heartbeats(): Promise<void> {
+    let first = true;
+    while (!this.closedCtl.signal.aborted) {
+      try {
+        const closed = this.closedCtl.signal;
+        const beat = await this.serial(async () => (closed.aborted ? undefined : await work.heartbeat(this.client, this.item.environment_id!, this.item.id, this.item.generation, closed)));
+        if (!beat) return;
+        this.renewedAt = this.clock.now();
+        if (first) this.log.info('lease active', { ...this.fields, heartbeat_ms: Math.round(this.intervalMs) });
+        first = false;
+      } catch (e) {
+        if (this.closedCtl.signal.aborted || this.fenced(e, 'heartbeat')) return;
+        this.log.warn('heartbeat failed', { ...this.fields, error: describe(e) });
+        if (this.clock.now() - this.renewedAt >= this.ttlMs) return this.lose('no heartbeat landed for a whole lease');
+      }
+      await this.clock.delay(this.intervalMs, this.closedCtl.signal);
+    }
+  }
+
+  /**
+   * Without `final`: leased → stopping. With `completed`: the row ends (R-WORK-29, R-WORK-31); 409 means the
+   * session is busy and the lease is still ours to serve (R-WORK-33).
+   */
+  async stop(final?: 'completed'): Promise<StopOutcome> {
+    if (this.lost.aborted) return 'lost';
+    try {
+      await this.serial(() => work.stop(this.client, this.item.environment_id!, this.item.id, this.item.generation, final));
+      if (final) this.close();
+      return 'stopped';
+    } catch (e) {
+      if (this.fenced(e, 'stop')) return 'lost';
+      if (e instanceof ApiError && e.status === 409) return 'busy';
+      this.log.warn('stop failed', { ...this.fields, error: describe(e) });
+      return 'failed';
+    }
+  }
+
+  /** Ends the heartbeats (the row is finished or abandoned). */
+  close(): void {
+    this.closedCtl.abort();
+  }
+
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(op, op);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private fenced(e: unknown, op: string): boolean {
+    if (!(e instanceof ApiError) || (e.status !== 412 && e.status !== 401)) return false;
+    this.lose(e.status === 412 ? `${op}: 412 stale generation` : `${op}: 401 the session work token was revoked`);
+    return true;
+  }
+}
+
+export function describe(e: unknown): string {
+  if (e instanceof ApiError) return `${e.message} (status=${e.status}${e.type ? ` type=${e.type}` : ''})`;
+  return e instanceof Error ? e.message : String(e);
+}

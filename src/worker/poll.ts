@@ -1,0 +1,86 @@
+import type { ApiClient } from '../api/client';
+import { ApiError, NetworkError } from '../api/errors';
+import { work, type WorkItem } from '../api/work';
+import type { Clock } from './clock';
+import { describe } from './lease';
+import type { WorkerLog } from './log';
+import type { RowOutcome } from './row';
+
+export interface PollOptions {
+  environmentId: string;
+  workerId: string;
+  concurrency: number;
+  once: boolean;
+  blockMs: number;
+}
+
+export interface PollDeps {
+  client: ApiClient;
+  log: WorkerLog;
+  clock: Clock;
+  serve: (item: WorkItem) => Promise<RowOutcome>;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
+const EMPTY_CAP_MS = 5_000;
+
+/**
+ * Claims rows with long polls while a slot is free, backing off with jitter when the queue is empty or the
+ * service fails. Ends when `signal` aborts (after every row has stopped) or, with `once`, after one row was
+ * completed; a row abandoned on a lost lease does not count (CLI.md `worker run --once`).
+ */
+export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortSignal): Promise<void> {
+  const rows = new Set<Promise<void>>();
+  let completed = 0;
+  let failures = 0;
+  let empties = 0;
+  const slots = opts.once ? 1 : opts.concurrency;
+  const stopped = aborted(signal);
+  while (!signal.aborted && !(opts.once && completed > 0)) {
+    if (rows.size >= slots) {
+      await Promise.race([...rows, stopped]);
+      continue;
+    }
+    let items: WorkItem[];
+    try {
+      items = (await work.poll(deps.client, opts.environmentId, opts.workerId, opts.blockMs, signal)).items ?? [];
+      failures = 0;
+    } catch (e) {
+      if (signal.aborted) break;
+      if (!transient(e)) throw e;
+      failures++;
+      const ms = jitter(deps.clock, Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1)));
+      deps.log.warn('poll failed; backing off', { error: describe(e), retry_ms: ms });
+      await deps.clock.delay(ms, signal);
+      continue;
+    }
+    if (items.length === 0) {
+      empties++;
+      await deps.clock.delay(jitter(deps.clock, Math.min(EMPTY_CAP_MS, BACKOFF_BASE_MS * 2 ** (empties - 1))), signal);
+      continue;
+    }
+    empties = 0;
+    for (const item of items) {
+      const p: Promise<void> = deps.serve(item).then(
+        (outcome) => {
+          if (outcome === 'completed') completed++;
+        },
+        (e) => deps.log.error('row failed', { row: item.id, error: describe(e) }),
+      ).finally(() => rows.delete(p));
+      rows.add(p);
+    }
+  }
+  await Promise.all(rows);
+}
+
+/** Worth polling again: no answer, a throttle, or a server failure; a refused credential or a bad request is not. */
+function transient(e: unknown): boolean {
+  if (e instanceof NetworkError) return true;
+  return e instanceof ApiError && (e.status >= 500 || e.status === 429 || e.malformed);
+}
+
+/** Between half and all of `ms`, so many workers do not poll in step. */
+const jitter = (clock: Clock, ms: number) => Math.round(ms / 2 + (clock.random() * ms) / 2);
+
+const aborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));

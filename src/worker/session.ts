@@ -1,0 +1,201 @@
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { sessions } from '../api/sessions';
+import type { Follow } from '../api/stream/types';
+import type { SessionEvent } from '../wire/events';
+import { runsOnWorker } from '../wire/tools';
+import type { Clock } from './clock';
+import { describe, type Lease } from './lease';
+import type { Fields, WorkerLog } from './log';
+import { runTool, type ToolContext, type ToolResult } from './tools/index';
+
+interface Call {
+  name: string;
+  input: unknown;
+  ask: boolean;
+}
+
+interface Running {
+  ctl: AbortController;
+  /** Answered by someone else meanwhile: the result is dropped. */
+  superseded: boolean;
+  done: Promise<void>;
+}
+
+export interface SessionDeps {
+  client: ApiClient;
+  follow: Follow;
+  log: WorkerLog;
+  clock: Clock;
+  tools: Omit<ToolContext, 'signal'>;
+}
+
+const HISTORY_PAGE = 1000;
+/** Pause before the stream is followed again after it failed. */
+const REFOLLOW_MS = 1000;
+
+/**
+ * Follows one session with its work token and answers its sandbox tool calls (API-NOTES: environments and
+ * work): each `agent.tool_use` without a result yet runs here and is answered with `user.tool_result`.
+ * When the session is idle with nothing running, the row is stopped as `completed`; a 409 keeps it served.
+ */
+export class SessionWorker {
+  private readonly calls = new Map<string, Call>();
+  private readonly answered = new Set<string>();
+  private readonly allowed = new Set<string>();
+  private readonly running = new Map<string, Running>();
+  private idle = false;
+  /** False while history is replayed: calls start only once it is known which of them are still open. */
+  private live = false;
+  private finishing = false;
+  private readonly doneCtl = new AbortController();
+  private resolveDone!: (completed: boolean) => void;
+  /** Resolves true when the row was completed, false when it ended otherwise (lost, shut down). */
+  readonly done = new Promise<boolean>((r) => (this.resolveDone = r));
+
+  constructor(private readonly sessionId: string, private readonly lease: Lease, private readonly deps: SessionDeps, private readonly fields: Fields) {
+    lease.lost.addEventListener('abort', () => this.end(false), { once: true });
+  }
+
+  /** Reads history, then follows live events until the row is completed, lost or ended. */
+  async serve(): Promise<void> {
+    while (!this.doneCtl.signal.aborted) {
+      try {
+        const cursor = await this.replayHistory();
+        this.goLive();
+        for await (const item of this.deps.follow({ client: this.deps.client, sessionId: this.sessionId, cursor, signal: this.doneCtl.signal })) {
+          if (item.kind === 'event') this.onEvent(item.event);
+        }
+      } catch (e) {
+        if (this.doneCtl.signal.aborted) return;
+        if (e instanceof ApiError && [401, 403, 404].includes(e.status)) return this.lease.lose(`the session refused its work token: ${describe(e)}`);
+        this.deps.log.warn('session stream failed; following it again', { ...this.fields, error: describe(e) });
+      }
+      if (this.doneCtl.signal.aborted) return;
+      this.live = false;
+      await this.deps.clock.delay(REFOLLOW_MS, this.doneCtl.signal);
+    }
+  }
+
+  /** Cancels every running tool; unless the lease is lost, their (cancelled) results are written back. */
+  async cancelTools(): Promise<void> {
+    for (const r of this.running.values()) r.ctl.abort();
+    await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+
+  /** Stops following; `completed` tells whether the row was completed here. */
+  end(completed: boolean): void {
+    if (this.doneCtl.signal.aborted) return;
+    this.doneCtl.abort();
+    for (const r of this.running.values()) if (this.lease.lost.aborted) r.ctl.abort();
+    this.resolveDone(completed);
+  }
+
+  /** The whole history, oldest first; returns the cursor that resumes the stream right after it. */
+  private async replayHistory(): Promise<string | undefined> {
+    let token: string | undefined;
+    let cursor: string | undefined;
+    do {
+      const page = await sessions.historyPage(this.deps.client, this.sessionId, { order: 'asc', page_size: HISTORY_PAGE, page_token: token }, undefined, this.doneCtl.signal);
+      for (const ev of page.items) this.onEvent(ev);
+      cursor = page.stream_cursor ?? cursor;
+      token = page.next_page_token ?? undefined;
+    } while (token);
+    return cursor;
+  }
+
+  private goLive(): void {
+    this.live = true;
+    for (const id of this.calls.keys()) this.maybeRun(id);
+    this.maybeFinish();
+  }
+
+  private onEvent(ev: SessionEvent): void {
+    const data = (ev.data ?? {}) as Record<string, any>;
+    switch (ev.type) {
+      case 'agent.tool_use':
+        // MCP and service-side tools never run on a worker; an unknown name gets an error result from runTool.
+        if (!runsOnWorker(data)) return;
+        this.calls.set(ev.id, { name: String(data.name), input: data.input, ask: data.permission === 'ask' });
+        return this.maybeRun(ev.id);
+      case 'user.tool_confirmation':
+        if (data.result === 'allow') this.allowed.add(data.event_id);
+        else this.answered.add(data.event_id);
+        return this.maybeRun(data.event_id);
+      case 'agent.tool_result':
+      case 'user.tool_result': {
+        this.answered.add(data.event_id);
+        const r = this.running.get(data.event_id);
+        if (r && ev.type === 'agent.tool_result') {
+          r.superseded = true;
+          r.ctl.abort();
+        }
+        return;
+      }
+      case 'session.status':
+        this.idle = data.status === 'idle';
+        return this.maybeFinish();
+    }
+  }
+
+  private maybeRun(id: string): void {
+    const call = this.calls.get(id);
+    if (!call || !this.live || this.answered.has(id) || this.running.has(id)) return;
+    if (call.ask && !this.allowed.has(id)) return;
+    if (this.doneCtl.signal.aborted || this.lease.lost.aborted) return;
+    const ctl = new AbortController();
+    const entry: Running = { ctl, superseded: false, done: Promise.resolve() };
+    this.running.set(id, entry);
+    entry.done = this.run(id, call, entry).finally(() => {
+      this.running.delete(id);
+      this.maybeFinish();
+    });
+  }
+
+  private async run(id: string, call: Call, entry: Running): Promise<void> {
+    const f = { ...this.fields, tool: call.name, event_id: id };
+    const started = this.deps.clock.now();
+    this.deps.log.info('tool started', f);
+    const result = await runTool(call.name, call.input, { ...this.deps.tools, signal: entry.ctl.signal });
+    const ms = this.deps.clock.now() - started;
+    // Fencing: a lost lease writes nothing more (R-WORK-18); a call answered elsewhere keeps that answer.
+    if (this.lease.lost.aborted || entry.superseded) return this.deps.log.info('tool result dropped', { ...f, ms, reason: this.lease.lost.aborted ? 'lease lost' : 'answered elsewhere' });
+    this.deps.log.info('tool finished', { ...f, ms, is_error: Boolean(result.is_error) });
+    await this.writeBack(id, result, f);
+  }
+
+  /** `user.tool_result` carries no generation: the session work token is the fencing (R-WORK-19). */
+  private async writeBack(id: string, result: ToolResult, f: Fields): Promise<void> {
+    try {
+      await sessions.sendEvents(this.deps.client, this.sessionId, { events: [{ type: 'user.tool_result', data: { event_id: id, ...result } }] });
+      this.answered.add(id);
+      this.deps.log.info('tool result written', f);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return this.lease.lose('the session work token was revoked');
+      this.deps.log.error('tool result not written', { ...f, error: describe(e) });
+    }
+  }
+
+  /** Idle with nothing running: complete the row (R-WORK-31); a busy session answers 409 and is served on. */
+  private maybeFinish(): void {
+    if (!this.live || !this.idle || this.running.size > 0 || this.finishing || this.doneCtl.signal.aborted) return;
+    this.finishing = true;
+    void this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    this.deps.log.info('session idle; completing the row', this.fields);
+    const outcome = await this.lease.stop('completed');
+    this.finishing = false;
+    if (outcome === 'stopped') {
+      this.deps.log.info('row completed', this.fields);
+      return this.end(true);
+    }
+    if (outcome === 'busy') this.deps.log.info('session busy; keeping the lease', this.fields);
+    if (outcome === 'failed') {
+      // No answer: try again after a beat, while the lease is still held.
+      await this.deps.clock.delay(this.lease.intervalMs, this.doneCtl.signal);
+      this.maybeFinish();
+    }
+  }
+}

@@ -1,0 +1,172 @@
+// Rules proved here: R-WORK-11 (redaction of log lines)
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { WorkerLog } from '../../src/worker/log';
+import { runTool, type ToolContext } from '../../src/worker/tools/index';
+
+let root: string;
+let workdir: string;
+let outside: string;
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'svc-worker-tools-')));
+  workdir = join(root, 'work');
+  outside = join(root, 'outside');
+  mkdirSync(workdir);
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'secret.txt'), 'top secret\n');
+});
+
+const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({
+  workdir,
+  signal: new AbortController().signal,
+  env: { PATH: process.env.PATH },
+  bashTimeoutMs: 10_000,
+  maxOutputChars: 30_000,
+  ...over,
+});
+const text = (r: { content: Array<{ text: string }> }) => r.content.map((c) => c.text).join('');
+
+describe('worker tools: confinement', () => {
+  it('refuses a read that climbs out with ..', async () => {
+    const r = await runTool('read', { path: '../outside/secret.txt' }, ctx());
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('outside the workdir');
+    expect(text(r)).not.toContain('top secret');
+  });
+
+  it('refuses an absolute path outside the workdir', async () => {
+    const r = await runTool('read', { path: join(outside, 'secret.txt') }, ctx());
+    expect(r).toMatchObject({ is_error: true });
+  });
+
+  it('refuses a symlink that points out of the workdir, for reading and for writing through it', async () => {
+    symlinkSync(join(outside, 'secret.txt'), join(workdir, 'link.txt'));
+    symlinkSync(outside, join(workdir, 'linkdir'));
+    const read = await runTool('read', { path: 'link.txt' }, ctx());
+    expect(read.is_error).toBe(true);
+    expect(text(read)).not.toContain('top secret');
+    const write = await runTool('write', { path: 'linkdir/new.txt', content: 'x' }, ctx());
+    expect(write.is_error).toBe(true);
+    expect(existsSync(join(outside, 'new.txt'))).toBe(false);
+  });
+
+  it('refuses a write through a dangling symlink whose target is outside', async () => {
+    symlinkSync(join(outside, 'created-by-escape.txt'), join(workdir, 'dangling'));
+    const r = await runTool('write', { path: 'dangling', content: 'x' }, ctx());
+    expect(r.is_error).toBe(true);
+    expect(existsSync(join(outside, 'created-by-escape.txt'))).toBe(false);
+  });
+
+  it('grep and glob never list files behind a link that leaves the workdir', async () => {
+    symlinkSync(outside, join(workdir, 'linkdir'));
+    symlinkSync(join(outside, 'secret.txt'), join(workdir, 'link.txt'));
+    writeFileSync(join(workdir, 'mine.txt'), 'not secret\n');
+    expect(text(await runTool('grep', { pattern: 'secret' }, ctx()))).toBe('mine.txt:1:not secret');
+    expect(text(await runTool('glob', { pattern: '**/*.txt' }, ctx()))).toBe('mine.txt');
+  });
+
+  it('allows paths inside the workdir, including a link that stays inside', async () => {
+    mkdirSync(join(workdir, 'sub'));
+    writeFileSync(join(workdir, 'sub', 'a.txt'), 'one\ntwo\nthree\n');
+    symlinkSync(join(workdir, 'sub', 'a.txt'), join(workdir, 'inner-link'));
+    expect(text(await runTool('read', { path: 'inner-link', offset: 2, limit: 1 }, ctx()))).toBe('     2\ttwo\n[1 more lines; read on with offset 3]');
+  });
+});
+
+describe('worker tools: bash', () => {
+  it('runs in the workdir and returns stdout and stderr', async () => {
+    const r = await runTool('bash', { command: 'pwd; echo oops >&2' }, ctx());
+    expect(r.is_error).toBeUndefined();
+    expect(text(r)).toBe(`${workdir}\noops\n`);
+  });
+
+  it('kills a command past its timeout and says so', async () => {
+    const started = Date.now();
+    const r = await runTool('bash', { command: 'echo begun; sleep 10', timeout: 300 }, ctx());
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('begun');
+    expect(text(r)).toContain('[timed out after 300 ms');
+  });
+
+  it('caps long output and marks it as truncated', async () => {
+    const r = await runTool('bash', { command: 'head -c 5000 /dev/zero | tr "\\0" a' }, ctx({ maxOutputChars: 1000 }));
+    expect(text(r)).toBe(`${'a'.repeat(1000)}\n[output truncated: 4000 more characters]`);
+  });
+
+  it('reports a non-zero exit as an error result with the code', async () => {
+    const r = await runTool('bash', { command: 'exit 3' }, ctx());
+    expect(r).toMatchObject({ is_error: true });
+    expect(text(r)).toContain('[exit 3]');
+  });
+
+  it('stops the command at once when cancelled', async () => {
+    const ac = new AbortController();
+    const p = runTool('bash', { command: 'sleep 10' }, ctx({ signal: ac.signal }));
+    setImmediate(() => ac.abort());
+    const r = await p;
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('cancelled');
+  });
+
+  it('does not pass the worker credentials to commands', async () => {
+    const r = await runTool('bash', { command: 'echo "[${SVC_ENVIRONMENT_KEY:-none}]"' }, ctx({ env: { PATH: process.env.PATH } }));
+    expect(text(r)).toBe('[none]\n');
+  });
+});
+
+describe('worker tools: files', () => {
+  it('writes, edits and reads a file, creating folders', async () => {
+    expect((await runTool('write', { path: 'd/e/f.txt', content: 'alpha beta alpha\n' }, ctx())).is_error).toBeUndefined();
+    const dup = await runTool('edit', { path: 'd/e/f.txt', old_string: 'alpha', new_string: 'A' }, ctx());
+    expect(dup.is_error).toBe(true);
+    expect(text(dup)).toContain('occurs 2 times');
+    expect(text(await runTool('edit', { path: 'd/e/f.txt', old_string: 'alpha', new_string: 'A', replace_all: true }, ctx()))).toContain('2 replacements');
+    expect(readFileSync(join(workdir, 'd/e/f.txt'), 'utf8')).toBe('A beta A\n');
+    expect(text(await runTool('read', { path: 'd/e/f.txt' }, ctx()))).toBe('     1\tA beta A');
+  });
+
+  it('globs with ** and braces, and greps with a file-name filter', async () => {
+    mkdirSync(join(workdir, 'src/deep'), { recursive: true });
+    writeFileSync(join(workdir, 'src/a.ts'), 'const x = 1;\n');
+    writeFileSync(join(workdir, 'src/deep/b.ts'), 'let y = 2;\nconst z = 3;\n');
+    writeFileSync(join(workdir, 'src/c.md'), 'const in prose\n');
+    expect(text(await runTool('glob', { pattern: 'src/**/*.{ts,md}' }, ctx())).split('\n')).toEqual(['src/a.ts', 'src/c.md', 'src/deep/b.ts']);
+    expect(text(await runTool('grep', { pattern: '^const', glob: '*.ts' }, ctx())).split('\n')).toEqual(['src/a.ts:1:const x = 1;', 'src/deep/b.ts:2:const z = 3;']);
+    expect(text(await runTool('grep', { pattern: 'y =', path: 'src/deep/b.ts' }, ctx()))).toBe('src/deep/b.ts:1:let y = 2;');
+  });
+
+  it('answers bad input with an error result', async () => {
+    expect(await runTool('read', {}, ctx())).toMatchObject({ is_error: true });
+    expect(await runTool('grep', { pattern: '(' }, ctx())).toMatchObject({ is_error: true });
+    expect(await runTool('read', { path: 'missing.txt' }, ctx())).toMatchObject({ is_error: true });
+    expect(await runTool('bash', 'not an object', ctx())).toMatchObject({ is_error: true });
+  });
+
+  it('answers an unknown tool with an error result, not a crash', async () => {
+    const r = await runTool('frobnicate', { x: 1 }, ctx());
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('unknown tool "frobnicate"');
+    expect(await runTool('constructor', {}, ctx())).toMatchObject({ is_error: true });
+  });
+});
+
+describe('worker log', () => {
+  it('R-WORK-11 replaces every registered secret in text and JSON lines', () => {
+    let out = '';
+    const sink = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
+    const log = new WorkerLog(sink, 'json', () => 0);
+    log.redact('st_secret_token');
+    log.info('tool finished', { output: 'leak st_secret_token here' });
+    const text = new WorkerLog(sink, 'text', () => 0);
+    text.redact('st_secret_token');
+    text.warn('failed', { error: 'Bearer st_secret_token' });
+    expect(out).not.toContain('st_secret_token');
+    expect(JSON.parse(out.split('\n')[0])).toEqual({ time: '1970-01-01T00:00:00.000Z', level: 'info', msg: 'tool finished', output: 'leak [redacted] here' });
+    expect(out.split('\n')[1]).toBe('1970-01-01T00:00:00.000Z warn failed error="Bearer [redacted]"');
+  });
+});
