@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Option, type Command } from 'commander';
-import type { Query } from '../api/client';
+import type { ApiClient, Query } from '../api/client';
 import type { Crud, Obj } from '../api/resources';
 import type { ListOptions } from '../api/paginate';
 import { parseCount } from '../config/settings';
@@ -101,10 +101,33 @@ export interface BodyFlag {
   parse?: (v: string) => unknown;
 }
 
-function addBodyFlags(cmd: Command, flags: BodyFlag[]): Command {
+/**
+ * What a body-taking verb (create, update) may add to `--data` and the one-field flags: flags that build a
+ * nested member (`config`, `schedule`), a shaping step that merges them in, and client-side checks.
+ */
+export interface BodyVerb {
+  flags?: BodyFlag[];
+  /** Adds the composite flags. */
+  addFlags?: (cmd: Command) => Command;
+  /** Merges the composite flags into the body read from --data and the simple flags. */
+  shape?: (body: Record<string, unknown>, opts: Opts) => Record<string, unknown>;
+  /** Throws UsageError for what the client can tell is wrong before any request. */
+  check?: (body: Record<string, unknown>) => void;
+  examples?: string[];
+}
+
+function addBodyFlags(cmd: Command, verb: BodyVerb): Command {
   cmd.option('--data <json|@file|@->', 'request body as JSON or YAML, inline, from a file, or - for stdin');
-  for (const f of flags) cmd.option(f.flags, f.description);
+  for (const f of verb.flags ?? []) cmd.option(f.flags, f.description);
+  verb.addFlags?.(cmd);
   return cmd;
+}
+
+async function verbBody(ctx: Ctx, opts: Opts, verb: BodyVerb): Promise<Record<string, unknown>> {
+  const body = await bodyFrom(ctx, opts, verb.flags ?? []);
+  const shaped = verb.shape ? verb.shape(body, opts) : body;
+  verb.check?.(shaped);
+  return shaped;
 }
 
 export async function bodyFrom(ctx: Ctx, opts: Opts, flags: BodyFlag[]): Promise<Record<string, unknown>> {
@@ -123,14 +146,14 @@ export function idempotencyKey(opts: Opts): string {
   return k;
 }
 
-export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: { flags?: BodyFlag[]; required?: string[]; examples?: string[] } = {}): Command {
+export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: BodyVerb & { required?: string[] } = {}): Command {
   const flags = extra.flags ?? [];
-  const cmd = addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), flags)
+  const cmd = addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra)
     .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
   examples(cmd, extra.examples ?? [`svc ${spec.group} create --data @${spec.noun}.yaml`]);
   return cmd.action(
     kit.action(async (ctx, _args, opts) => {
-      const body = await bodyFrom(ctx, opts, flags);
+      const body = await verbBody(ctx, opts, extra);
       for (const r of extra.required ?? []) {
         if (body[r] !== undefined) continue;
         const flag = flags.find((f) => f.field === r);
@@ -142,15 +165,21 @@ export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: {
   );
 }
 
-export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: { flags?: BodyFlag[]; examples?: string[] } = {}): Command {
-  const flags = extra.flags ?? [];
-  const cmd = addBodyFlags(group.command('update').argument('<id>', `${spec.noun} ID`).description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`), flags);
+/** `send` turns one update into its requests (default: one PATCH) and returns the final object. */
+export function addUpdate(
+  group: Command,
+  kit: Kit,
+  spec: ResourceSpec,
+  extra: BodyVerb & { send?: (c: ApiClient, id: string, body: Record<string, unknown>) => Promise<Obj> } = {},
+): Command {
+  const cmd = addBodyFlags(group.command('update').argument('<id>', `${spec.noun} ID`).description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`), extra);
   examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);
   return cmd.action(
     kit.action(async (ctx, [id], opts) => {
-      const body = await bodyFrom(ctx, opts, flags);
+      const body = await verbBody(ctx, opts, extra);
       if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
-      await ctx.out.item(await spec.api.update(await ctx.api(), id, body), spec.columns);
+      const c = await ctx.api();
+      await ctx.out.item(extra.send ? await extra.send(c, id, body) : await spec.api.update(c, id, body), spec.columns);
     }),
   );
 }
@@ -174,6 +203,6 @@ export async function done(ctx: Ctx, id: string, obj: Obj | undefined, verb: str
   return ctx.out.item({ id, [verb]: true });
 }
 
-function article(noun: string): string {
+export function article(noun: string): string {
   return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`;
 }

@@ -189,3 +189,16 @@ describe('exit codes of the agents slice', () => {
     expect(r.stderr).toMatch(/^error: /);
   });
 });
+
+describe('svc agents: reference checks before any request', () => {
+  const t = useEmulator();
+  it('R-CONF-11 mixing "latest" and an exact version of one skill exits 2 and sends nothing', async () => {
+    const before = (await call(t.emu, 'GET', '/_emulator/stats')).body.requests;
+    const data = JSON.stringify({ name: 'mix', model: 'm', skills: [{ skill_id: 'skl_1', version: 'latest' }, { skill_id: 'skl_1', version: '2' }] });
+    const r = await svc(['agents', 'create', '--data', data], { env: emuEnv(t.emu) });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: .*latest/);
+    expect((await call(t.emu, 'GET', '/_emulator/stats')).body.requests).toBe(before);
+  });
+});

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { addApply } from '../apply';
 import { examples, type Kit } from '../kit';
+import { checkReferences } from '../references';
 import { addArchive, addCreate, addDelete, addGet, addList, addListFlags, addUpdate, listOptions, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
 import { AGENT_COLUMNS } from './columns';
 
@@ -23,12 +24,13 @@ export default function build(group: Command, kit: Kit): void {
   addCreate(group, kit, AGENTS, {
     flags: FLAGS,
     required: ['name', 'model'],
+    check: checkReferences,
     examples: ['svc agents create --data @agent.yaml', 'svc agents create --name reviewer --model claude-sonnet-4-5'],
   });
-  addUpdate(group, kit, AGENTS, { flags: FLAGS, examples: ['svc agents update AGENT_ID --system "Be brief."'] });
+  addUpdate(group, kit, AGENTS, { flags: FLAGS, check: checkReferences, examples: ['svc agents update AGENT_ID --system "Be brief."'] });
   addDelete(group, kit, AGENTS);
   addArchive(group, kit, AGENTS);
-  addApply(group, kit, AGENTS, { required: ['name', 'model'], writeOnly: ['mcp_servers.*.headers'], readOnly: ['version'], examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
+  addApply(group, kit, AGENTS, { required: ['name', 'model'], check: checkReferences, writeOnly: ['mcp_servers.*.headers'], readOnly: ['version'], examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
   const versions = group.command('versions').argument('<id>', 'agent ID').description('List the versions of an agent, newest first');
   addListFlags(versions);
   examples(versions, ['svc agents versions AGENT_ID', 'svc agents versions AGENT_ID -o json --jq ".[].version"']);

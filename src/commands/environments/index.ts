@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { addApply } from '../apply';
 import type { Kit } from '../kit';
-import { addArchive, addDelete, addGet, addList, type BodyFlag, type ResourceSpec } from '../resource';
-import { addShapedCreate, addShapedUpdate, type ShapedOptions } from '../shaped';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type BodyVerb, type ResourceSpec } from '../resource';
 import { ENVIRONMENT_COLUMNS } from './columns';
 import { addConfigFlags, checkEnvironment, configFromFlags } from './config';
 
@@ -14,7 +13,7 @@ const FLAGS: BodyFlag[] = [
   { flags: '--description <text>', description: 'description', field: 'description' },
 ];
 
-const BODY: Omit<ShapedOptions, 'examples'> = {
+const BODY: BodyVerb = {
   flags: FLAGS,
   addFlags: addConfigFlags,
   shape: (body, opts) => {
@@ -30,7 +29,7 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc environments list', 'svc environments list --official-only -o json'],
   });
   addGet(group, kit, ENVIRONMENTS, { examples: ['svc environments get ENV_ID', 'svc environments get ENV_ID --jq .config.type'] });
-  addShapedCreate(group, kit, ENVIRONMENTS, {
+  addCreate(group, kit, ENVIRONMENTS, {
     ...BODY,
     required: ['name'],
     examples: [
@@ -39,7 +38,7 @@ export default function build(group: Command, kit: Kit): void {
       'svc environments create --data @environment.yaml',
     ],
   });
-  addShapedUpdate(group, kit, ENVIRONMENTS, {
+  addUpdate(group, kit, ENVIRONMENTS, {
     ...BODY,
     examples: ['svc environments update ENV_ID --description "CI runners"', 'svc environments update ENV_ID --proxy-mode route_all'],
   });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
 import type { Kit } from '../kit';
+import { checkReferences } from '../references';
 import { addCreate, addDelete, addGet, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
 import { addArchive } from './archive';
 import { SESSION_COLUMNS } from './columns';
@@ -43,13 +44,14 @@ export default function build(group: Command, kit: Kit): void {
   addCreate(group, kit, SESSIONS, {
     flags: CREATE_FLAGS,
     required: ['agent_id'],
+    check: checkReferences,
     examples: [
       'svc sessions create --agent AGENT_ID --title "Nightly triage"',
       'svc sessions create --agent AGENT_ID --agent-version 3 --environment ENV_ID --vault VAULT_A --vault VAULT_B -q',
       'svc sessions create --data @session.yaml --resource-file FILE_ID',
     ],
   });
-  addUpdate(group, kit, SESSIONS, { flags: UPDATE_FLAGS, examples: ['svc sessions update SESSION_ID --title "Renamed"', 'svc sessions update SESSION_ID --data \'{"metadata":{"team":"infra"}}\''] });
+  addUpdate(group, kit, SESSIONS, { flags: UPDATE_FLAGS, check: checkReferences, examples: ['svc sessions update SESSION_ID --title "Renamed"', 'svc sessions update SESSION_ID --data \'{"metadata":{"team":"infra"}}\''] });
   addDelete(group, kit, SESSIONS, { examples: ['svc sessions delete SESSION_ID'] });
   addArchive(group, kit);
   addSend(group, kit);

@@ -2,14 +2,13 @@ import type { Command } from 'commander';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply';
 import { examples, type Kit } from '../kit';
-import { addDelete, addGet, addList, addListFlags, listOptions, type ResourceSpec } from '../resource';
-import { addShapedCreate, addShapedUpdate, type ShapedOptions } from '../shaped';
+import { addCreate, addDelete, addGet, addList, addListFlags, addUpdate, listOptions, type BodyVerb, type ResourceSpec } from '../resource';
 import { applyPatches, addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
 export const TRIGGERS: ResourceSpec = { group: 'triggers', noun: 'trigger', api: triggers, columns: TRIGGER_COLUMNS };
 
-const BODY: Omit<ShapedOptions, 'examples'> = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
+const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
 
 export default function build(group: Command, kit: Kit): void {
@@ -18,7 +17,7 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc triggers list', 'svc triggers list --agent AGENT_ID -o json'],
   });
   addGet(group, kit, TRIGGERS, { examples: ['svc triggers get TRIGGER_ID', 'svc triggers get TRIGGER_ID --jq .paused_reason'] });
-  addShapedCreate(group, kit, TRIGGERS, {
+  addCreate(group, kit, TRIGGERS, {
     ...BODY,
     required: REQUIRED,
     examples: [
@@ -26,12 +25,11 @@ export default function build(group: Command, kit: Kit): void {
       'svc triggers create --data @trigger.yaml',
     ],
   });
-  addShapedUpdate(
+  addUpdate(
     group,
     kit,
     TRIGGERS,
-    { ...BODY, examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'] },
-    updateTrigger,
+    { ...BODY, send: updateTrigger, examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'] },
   );
   addDelete(group, kit, TRIGGERS, { examples: ['svc triggers delete TRIGGER_ID'] });
   addApply(group, kit, TRIGGERS, {
