@@ -59,8 +59,11 @@ export class Ctx {
     return this._api;
   }
 
-  /** A client for any credential (environment work keys, verification of a new key). */
-  async client(credential: string | undefined, baseUrl = this.settings.baseUrl.value): Promise<ApiClient> {
+  /**
+   * A client for any credential (environment work keys, verification of a new key). Requests abort on Ctrl-C
+   * unless `outliveSignal`: a worker writes results and stops rows after the first signal.
+   */
+  async client(credential: string | undefined, baseUrl = this.settings.baseUrl.value, o: { outliveSignal?: boolean } = {}): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client');
     const s = this.settings;
     return new ApiClient({
@@ -74,7 +77,7 @@ export class Ctx {
       warn: (line) => void write(this.io.stderr, line + '\n'),
       sleep: this.sleep,
       now: this.now,
-      signal: this.io.signal,
+      signal: o.outliveSignal ? undefined : this.io.signal,
     });
   }
 }

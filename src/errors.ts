@@ -14,8 +14,16 @@ export class ConfigError extends Error {
 /** No credential anywhere: exit 4. */
 export class NoCredentialError extends Error {
   override name = 'NoCredentialError';
-  constructor(what = 'API key') {
-    super(`no ${what} configured: run \`svc auth login\`, set SVC_API_KEY, or pass --api-key`);
+  constructor(message = 'no API key configured: run `svc auth login`, set SVC_API_KEY, or pass --api-key') {
+    super(message);
+  }
+}
+
+/** A worker-only operation without an environment work key (exit 4, saying where the key goes). */
+export class NoEnvironmentKeyError extends NoCredentialError {
+  override name = 'NoEnvironmentKeyError';
+  constructor() {
+    super('no environment work key configured: set SVC_ENVIRONMENT_KEY or run `svc config set environment_key - < key.txt`');
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ApiClient, Query, RawBody, RequestSpec } from './client';
+import type { ApiClient, Query, RawBody } from './client';
 import { paginate, type ListOptions } from './paginate';
 import type { Obj } from './resources';
 
@@ -10,7 +10,7 @@ const item = (id: string): string => `${PATH}/${encodeURIComponent(id)}`;
  * (Versioning rule 2: 200 instead of 201/204, `status`/`status_details` instead of `extract_status`).
  */
 export const files = {
-  list: (c: ApiClient, query: Query, opts: ListOptions, versioned = true) => paginate<Obj>(versioned ? c : withoutVersionHeader(c), PATH, query, opts),
+  list: (c: ApiClient, query: Query, opts: ListOptions, versioned = true) => paginate<Obj>(c, PATH, query, opts, { versionHeader: versioned }),
   get: async (c: ApiClient, id: string, versioned = true) => (await c.json<Obj>({ method: 'GET', path: item(id), versionHeader: versioned })).data,
   upload: async (c: ApiClient, body: RawBody, idempotencyKey: string, versioned = true) =>
     (await c.json<Obj>({ method: 'POST', path: PATH, body, idempotencyKey, versionHeader: versioned })).data,
@@ -19,9 +19,3 @@ export const files = {
   delete: async (c: ApiClient, id: string, versioned = true) => (await c.json<Obj | undefined>({ method: 'DELETE', path: item(id), versionHeader: versioned })).data,
 };
 
-/** paginate() sends plain GETs; this view of the client sends them without the version header. */
-function withoutVersionHeader(c: ApiClient): ApiClient {
-  const view = Object.create(c) as ApiClient;
-  view.json = <T>(spec: RequestSpec) => c.json<T>({ ...spec, versionHeader: false });
-  return view;
-}

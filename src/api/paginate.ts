@@ -1,4 +1,4 @@
-import type { ApiClient, Query } from './client';
+import type { ApiClient, Query, RequestSpec } from './client';
 
 export interface Page<T> {
   items: T[];
@@ -15,12 +15,13 @@ export interface ListOptions {
 }
 
 /** Yields items page by page (constant memory), following `next_page_token` when asked. */
-export async function* paginate<T>(client: ApiClient, path: string, query: Query, opts: ListOptions): AsyncGenerator<T> {
+/** `spec` adds request options to every page (the files compatibility format leaves out the version header). */
+export async function* paginate<T>(client: ApiClient, path: string, query: Query, opts: ListOptions, spec: Pick<RequestSpec, 'versionHeader'> = {}): AsyncGenerator<T> {
   let token = opts.pageToken;
   let left = opts.limit ?? Infinity;
   const pageSize = opts.pageSize ?? (opts.limit !== undefined && opts.limit <= 1000 && !opts.all ? opts.limit : undefined);
   for (;;) {
-    const { data } = await client.json<Page<T>>({ method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
+    const { data } = await client.json<Page<T>>({ ...spec, method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
     for (const item of data?.items ?? []) {
       if (left-- <= 0) return;
       yield item;

@@ -165,6 +165,6 @@ describe('svc worker run: bad input', () => {
   it('without an environment key exits 4 before any request', async () => {
     const r = await svc(['worker', 'run', '--environment', 'env_1'], { env: { ...offline, SVC_ENVIRONMENT_KEY: undefined } });
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe("error: no environment work key configured: set SVC_ENVIRONMENT_KEY or the profile's environment_key\n");
+    expect(r.stderr).toBe('error: no environment work key configured: set SVC_ENVIRONMENT_KEY or run `svc config set environment_key - < key.txt`\n');
   });
 });

@@ -1,15 +1,7 @@
 import type { ApiClient } from '../../api/client';
 import type { WorkItem } from '../../api/work';
 import type { Ctx } from '../../context';
-import { NoCredentialError } from '../../errors';
-
-/** No environment work key for a worker-only operation: exit 4, saying where the key goes. */
-export class NoEnvironmentKeyError extends NoCredentialError {
-  constructor() {
-    super('environment work key');
-    this.message = 'no environment work key configured: set SVC_ENVIRONMENT_KEY or run `svc config set environment_key - < key.txt`';
-  }
-}
+import { NoEnvironmentKeyError } from '../../errors';
 
 /**
  * The environment work key (SVC_ENVIRONMENT_KEY, else the profile's environment_key). Reads fall back to

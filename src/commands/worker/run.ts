@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { Ctx } from '../../context';
-import { ExitCodeError, UsageError } from '../../errors';
+import type { Ctx } from '../../context';
+import { NoEnvironmentKeyError, UsageError } from '../../errors';
 import type { Opts } from '../kit';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
@@ -33,10 +33,8 @@ export function workerOptions(opts: Opts, cwd: string): WorkerOptions {
 export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> {
   const options = workerOptions(opts, ctx.io.cwd);
   const key = ctx.settings.environmentKey?.value;
-  if (!key) throw new ExitCodeError(4, "no environment work key configured: set SVC_ENVIRONMENT_KEY or the profile's environment_key");
-  // The worker's requests must outlive the first signal: results and stops are written after it.
-  const detached = new Ctx({ ...ctx.io, signal: undefined }, ctx.globals);
-  const base = await detached.client(key);
+  if (!key) throw new NoEnvironmentKeyError();
+  const base = await ctx.client(key, undefined, { outliveSignal: true });
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
