@@ -46,7 +46,6 @@ export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, wh
  * progress bar on a terminal; `send` receives the re-openable body and the key.
  */
 export async function upload<T>(ctx: Ctx, opts: Opts, src: UploadSource, fields: Record<string, string | undefined>, send: (c: ApiClient, body: RawBody, key: string) => Promise<T>): Promise<T> {
-  lowMemoryHttp();
   const meter = new Meter(progressFor(ctx.io.stderr, { label: `upload ${src.filename}`, total: src.size, now: ctx.now }));
   const key = idempotencyKey(opts);
   const c = await ctx.api();
@@ -60,7 +59,6 @@ export async function upload<T>(ctx: Ctx, opts: Opts, src: UploadSource, fields:
 /** Downloads one body per `-O` (target checked before the request) with a progress bar on a terminal. */
 export async function download(ctx: Ctx, opts: Opts, fallbackName: string, fetch: (c: ApiClient) => Promise<StreamResponse>): Promise<void> {
   const target = downloadTarget(opts.outputFile, ctx.io.cwd, ctx.io.stdout);
-  lowMemoryHttp();
   const res = await fetch(await ctx.api());
   const length = res.headers['content-length'];
   const name = dispositionName(res.headers['content-disposition']) ?? fallbackName;
@@ -72,15 +70,6 @@ export async function download(ctx: Ctx, opts: Opts, fallbackName: string, fetch
 function shown(ctx: Ctx, path: string): string {
   const rel = relative(ctx.io.cwd, path);
   return rel && !rel.startsWith('..') ? rel : path;
-}
-
-/**
- * undici parses HTTP with a WebAssembly llhttp, and V8's optimising tier compiling it adds ~35 MB to
- * the peak RSS of the process; the baseline tier parses fast enough for a CLI. It must be set before
- * the first request (undici compiles the module on its first connection).
- */
-function lowMemoryHttp(): void {
-  setFlagsFromString('--liftoff-only');
 }
 
 /** Bytes between two young-generation collections during a transfer. */
