@@ -21,6 +21,17 @@ __svc_takes_value() {
   [[ " $REPLY " == *" $2 "* ]]
 }
 
+# File names for a value of kind $1: file, or @file (a body given as @path).
+__svc_files() {
+  local IFS=$'\\n'
+  compopt -o filenames 2>/dev/null
+  if [[ $1 == @file ]]; then
+    [[ -z $cur || $cur == @* ]] && COMPREPLY=($(compgen -f -P @ -- "\${cur#@}"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+
 # Resource IDs and other values only the service knows: one "value<TAB>description" per line.
 __svc_dynamic() {
   local IFS=$'\\n' line
@@ -33,16 +44,23 @@ _svc() {
   local cur prev words cword
   _init_completion -n =: || return
   COMPREPLY=()
-  local cmdpath='' opt='' i w
+  local cmdpath='' opt='' i w npos=0
   for ((i = 1; i < cword; i++)); do
     w=\${words[i]}
     case $w in
+      -) ((npos++)) ;;
       -*=*) ;;
       -*) if __svc_takes_value "$cmdpath" "$w"; then ((i++)); ((i == cword)) && opt=$w; fi ;;
-      *) __svc_table "C|$cmdpath"; [[ " $REPLY " == *" $w "* ]] && cmdpath=\${cmdpath:+$cmdpath }$w ;;
+      *)
+        __svc_table "C|$cmdpath"
+        if ((npos == 0)) && [[ " $REPLY " == *" $w "* ]]; then cmdpath=\${cmdpath:+$cmdpath }$w; else ((npos++)); fi
+        ;;
     esac
   done
   if [[ -n $opt ]]; then
+    __svc_table "F|$cmdpath|$opt"
+    [[ -z $REPLY ]] && __svc_table "F||$opt"
+    if [[ -n $REPLY ]]; then __svc_files "$REPLY"; return; fi
     __svc_table "E|$cmdpath|$opt"
     [[ -z $REPLY ]] && __svc_table "E||$opt"
     if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); else __svc_dynamic; fi
@@ -57,6 +75,8 @@ _svc() {
   fi
   __svc_table "C|$cmdpath"
   if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); return; fi
+  __svc_table "F|$cmdpath|#$npos"
+  if [[ -n $REPLY ]]; then __svc_files "$REPLY"; return; fi
   __svc_table "A|$cmdpath"
   [[ -n $REPLY ]] && __svc_dynamic
 }

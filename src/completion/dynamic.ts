@@ -7,7 +7,7 @@ import { configDir } from '../config/paths';
 import { Ctx } from '../context';
 import type { Io } from '../io';
 import { CompletionCache, type Candidate } from './cache';
-import { listPathFor } from './resources';
+import { listingFor, type Listing } from './resources';
 import { wantedAt } from './words';
 
 /** The whole answer, node's start included, stays within 300 ms; the service gets what is left, at least the minimum. */
@@ -25,29 +25,29 @@ export async function completeWords(words: string[], io: Io): Promise<Candidate[
     if (group) await loadGroup(program, group, kit);
     const wanted = wantedAt(program, words);
     if (wanted?.choices) return wanted.choices.filter((c) => c.startsWith(wanted.prefix)).map((id) => ({ id, label: '' }));
-    const path = wanted && listPathFor(wanted.group, wanted.name);
-    if (!wanted || !path) return [];
-    const items = await cachedList(new Ctx(quiet, { ...wanted.globals, maxRetries: '0' }), path);
+    const listing = wanted && listingFor(wanted.group, wanted.name, wanted.given, PAGE_SIZE);
+    if (!wanted || !listing) return [];
+    const items = await cachedList(new Ctx(quiet, { ...wanted.globals, maxRetries: '0' }), listing);
     return items.filter((c) => c.id.startsWith(wanted.prefix));
   } catch {
     return [];
   }
 }
 
-/** A fresh cached list, else the first page if it comes within the budget, else whatever the cache has. */
-async function cachedList(ctx: Ctx, path: string): Promise<Candidate[]> {
+/** A fresh cached list (unless volatile), else the first page if it comes within the budget, else whatever the cache has. */
+async function cachedList(ctx: Ctx, listing: Listing): Promise<Candidate[]> {
   const s = ctx.settings;
   const cache = new CompletionCache(configDir(ctx.io.env), ctx.now);
-  const key = `${s.profile.value}|${s.baseUrl.value}|${path}`;
+  const key = `${s.profile.value}|${s.baseUrl.value}|${listing.key}`;
   const cached = cache.read(key);
-  if (cached?.fresh) return cached.items;
+  if (cached?.fresh && !listing.volatile) return cached.items;
   let timer: NodeJS.Timeout | undefined;
   try {
     const client = await ctx.api();
     const abort = new AbortController();
     // performance.now() counts from the process's start, so a real `svc __complete` also pays for node's startup.
     timer = setTimeout(() => abort.abort(), Math.max(MIN_FETCH_MS, ANSWER_BUDGET_MS - performance.now()));
-    const items = await firstPage(client, path, abort.signal);
+    const items = await firstPage(client, listing, abort.signal);
     try {
       cache.write(key, items);
     } catch {
@@ -61,18 +61,8 @@ async function cachedList(ctx: Ctx, path: string): Promise<Candidate[]> {
   }
 }
 
-async function firstPage(client: ApiClient, path: string, signal: AbortSignal): Promise<Candidate[]> {
+async function firstPage(client: ApiClient, listing: Listing, signal: AbortSignal): Promise<Candidate[]> {
   const deadline = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('completion budget elapsed'))));
-  const { data } = await Promise.race([client.json<{ items?: Obj[] }>({ method: 'GET', path, query: { page_size: PAGE_SIZE }, signal }), deadline]);
-  // Lists come oldest first; reversed, rows created in the same instant stay newest first too.
-  return [...(data?.items ?? [])]
-    .reverse()
-    .filter((o): o is Obj & { id: string } => typeof o.id === 'string')
-    .sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')))
-    .map((o) => ({ id: o.id, label: labelOf(o) }));
-}
-
-function labelOf(o: Obj): string {
-  const label = [o.name, o.title, o.filename, o.display_title].find((v) => typeof v === 'string') as string | undefined;
-  return (label ?? '').replace(/\s+/g, ' ');
+  const { data } = await Promise.race([client.json<Obj>({ method: 'GET', path: listing.path, query: listing.query, signal }), deadline]);
+  return data && typeof data === 'object' ? listing.pick(data) : [];
 }

@@ -20,6 +20,17 @@ function __svc_takes_value
     contains -- $argv[2] (__svc_table "V|$argv[1]") (__svc_table "V|")
 end
 
+# File names for a value of kind $argv[1]: file, or @file (a body given as @path).
+function __svc_files
+    set -l cur (commandline -ct)
+    if test "$argv[1]" = @file
+        string match -q -- '@*' "$cur"; or test -z "$cur"; or return
+        __fish_complete_path (string sub -s 2 -- "$cur") | string replace -r '^' '@'
+    else
+        __fish_complete_path "$cur"
+    end
+end
+
 # Resource IDs and other values only the service knows: one "value<TAB>description" per line.
 function __svc_dynamic
     svc __complete -- $argv[2..] (commandline -ct) 2>/dev/null
@@ -29,10 +40,13 @@ function __svc_candidates
     set -l words (commandline -opc)
     set -l cmdpath ''
     set -l opt ''
+    set -l npos 0
     set -l i 2
     while test $i -le (count $words)
         set -l w $words[$i]
         switch $w
+            case '-'
+                set npos (math $npos + 1)
             case '-*=*'
             case '-*'
                 if __svc_takes_value "$cmdpath" $w
@@ -40,13 +54,21 @@ function __svc_candidates
                     test $i -gt (count $words); and set opt $w
                 end
             case '*'
-                if contains -- $w (__svc_table "C|$cmdpath" | string replace -r '\\t.*' '')
+                if test $npos -eq 0; and contains -- $w (__svc_table "C|$cmdpath" | string replace -r '\\t.*' '')
                     set cmdpath (string trim -- "$cmdpath $w")
+                else
+                    set npos (math $npos + 1)
                 end
         end
         set i (math $i + 1)
     end
     if test -n "$opt"
+        set -l kind (__svc_table "F|$cmdpath|$opt")
+        test -z "$kind"; and set kind (__svc_table "F||$opt")
+        if test -n "$kind"
+            __svc_files $kind
+            return
+        end
         set -l values (__svc_table "E|$cmdpath|$opt")
         test -z "$values"; and set values (__svc_table "E||$opt")
         if test -n "$values"
@@ -62,8 +84,11 @@ function __svc_candidates
         return
     end
     set -l commands (__svc_table "C|$cmdpath")
+    set -l kind (__svc_table "F|$cmdpath|#$npos")
     if test -n "$commands"
         printf '%s\\n' $commands
+    else if test -n "$kind"
+        __svc_files $kind
     else if test -n "$(__svc_table "A|$cmdpath")"
         __svc_dynamic $words
     end

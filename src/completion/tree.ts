@@ -1,5 +1,6 @@
 import { Help, type Command, type Option } from 'commander';
 import { OUTPUT_FORMATS } from '../config/settings';
+import { optionValueName, pathKind, type PathKind } from './names';
 
 /** One command of the tree as the completion scripts see it; `path` is '' for svc itself. */
 export interface CommandNode {
@@ -7,6 +8,8 @@ export interface CommandNode {
   commands: Described[];
   options: OptionNode[];
   takesArgs: boolean;
+  /** Per positional argument, whether it is a local path (completed by the shell, not the service). */
+  argPaths: (PathKind | undefined)[];
 }
 
 export interface Described {
@@ -19,6 +22,7 @@ export interface OptionNode {
   description: string;
   takesValue: boolean;
   values: string[];
+  path?: PathKind;
 }
 
 /** Values of options that are checked after parsing rather than by commander's `.choices()`. */
@@ -34,6 +38,7 @@ export function commandNodes(cmd: Command, path = ''): CommandNode[] {
     commands: subs.flatMap((c) => [c.name(), ...c.aliases()].map((name) => ({ name, description: c.description() }))),
     options: help.visibleOptions(cmd).map(optionNode),
     takesArgs: cmd.registeredArguments.length > 0,
+    argPaths: cmd.registeredArguments.map((a) => pathKind(a.name())),
   };
   return [node, ...subs.flatMap((c) => commandNodes(c, path ? `${path} ${c.name()}` : c.name()))];
 }
@@ -44,5 +49,6 @@ function optionNode(o: Option): OptionNode {
     description: o.description,
     takesValue: o.required || o.optional,
     values: [...(o.argChoices ?? (o.long ? VALUES_CHECKED_LATER[o.long] : undefined) ?? [])],
+    path: o.required || o.optional ? pathKind(optionValueName(o)) : undefined,
   };
 }

@@ -24,6 +24,14 @@ __svc_takes_value() {
   (( \${reply[(Ie)$2]} ))
 }
 
+# File names for a value of kind $1: file, or @file (a body given as @path).
+__svc_files() {
+  if [[ $1 == @file ]]; then
+    if [[ $PREFIX == @* ]]; then compset -P '@'; elif [[ -z $PREFIX ]]; then IPREFIX+='@'; else return; fi
+  fi
+  _files
+}
+
 # Resource IDs and other values only the service knows: one "value<TAB>description" per line.
 __svc_dynamic() {
   local -a lines candidates
@@ -37,16 +45,24 @@ __svc_dynamic() {
 
 _svc() {
   local cmdpath='' opt='' i w
+  local -i npos=0
   local -a reply names flags
   for ((i = 2; i < CURRENT; i++)); do
     w=\${words[i]}
     case $w in
+      -) npos+=1 ;;
       -*=*) ;;
       -*) if __svc_takes_value "$cmdpath" "$w"; then ((i++)); ((i == CURRENT)) && opt=$w; fi ;;
-      *) __svc_table "C|$cmdpath"; names=(\${reply%%:*}); (( \${names[(Ie)$w]} )) && cmdpath=\${cmdpath:+$cmdpath }$w ;;
+      *)
+        __svc_table "C|$cmdpath"; names=(\${reply%%:*})
+        if (( npos == 0 && \${names[(Ie)$w]} )); then cmdpath=\${cmdpath:+$cmdpath }$w; else npos+=1; fi
+        ;;
     esac
   done
   if [[ -n $opt ]]; then
+    __svc_table "F|$cmdpath|$opt"
+    (( $#reply )) || __svc_table "F||$opt"
+    if (( $#reply )); then __svc_files $reply[1]; return; fi
     __svc_table "E|$cmdpath|$opt"
     (( $#reply )) || __svc_table "E||$opt"
     if (( $#reply )); then compadd -a reply; else __svc_dynamic; fi
@@ -61,6 +77,8 @@ _svc() {
   fi
   __svc_table "C|$cmdpath"
   if (( $#reply )); then _describe -t commands 'command' reply; return; fi
+  __svc_table "F|$cmdpath|#$npos"
+  if (( $#reply )); then __svc_files $reply[1]; return; fi
   __svc_table "A|$cmdpath"
   (( $#reply )) && __svc_dynamic
 }
