@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, requestCount, useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
@@ -113,11 +113,11 @@ describe('exit codes of the agents slice', () => {
   });
 
   it('2 for an out-of-range page size, before any request', async () => {
-    const before = (await call(t.emu, 'GET', '/_emulator/stats')).body.requests;
+    const before = await requestCount(t.emu);
     const r = await svc(['agents', 'list', '--page-size', '1001'], { env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--page-size');
-    expect((await call(t.emu, 'GET', '/_emulator/stats')).body.requests).toBe(before);
+    expect(await requestCount(t.emu)).toBe(before);
   });
 
   it('2 for an unreadable --data file', async () => {
@@ -193,12 +193,12 @@ describe('exit codes of the agents slice', () => {
 describe('svc agents: reference checks before any request', () => {
   const t = useEmulator();
   it('R-CONF-11 mixing "latest" and an exact version of one skill exits 2 and sends nothing', async () => {
-    const before = (await call(t.emu, 'GET', '/_emulator/stats')).body.requests;
+    const before = await requestCount(t.emu);
     const data = JSON.stringify({ name: 'mix', model: 'm', skills: [{ skill_id: 'skl_1', version: 'latest' }, { skill_id: 'skl_1', version: '2' }] });
     const r = await svc(['agents', 'create', '--data', data], { env: emuEnv(t.emu) });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: .*latest/);
-    expect((await call(t.emu, 'GET', '/_emulator/stats')).body.requests).toBe(before);
+    expect(await requestCount(t.emu)).toBe(before);
   });
 });

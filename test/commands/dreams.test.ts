@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = (extra: Record<string, string> = {}) => emuEnv(t.emu, extra);
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 let n = 0;
 const newStore = async (): Promise<string> => (await call(t.emu, 'POST', '/v1/memory-stores', { body: { name: `dream-store-${++n}-${Date.now()}` } })).body.id;

@@ -1,11 +1,11 @@
 // Rules proved here: R-CONF-28, R-CONF-29, R-AUTH-5
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 describe('svc environments', () => {
   it('creates a self-hosted environment from flags and prints it as JSON when piped', async () => {

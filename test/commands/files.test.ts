@@ -4,12 +4,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFi
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 /** The status lines `--debug` logs, e.g. `201 POST /v1/files`. */
 const statuses = (stderr: string) => [...stderr.matchAll(/< (\d{3}) (\w+) (\S+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MiB } from '../../src/wire/limits';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = (extra: Record<string, string> = {}) => emuEnv(t.emu, extra);
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 let n = 0;

@@ -1,11 +1,11 @@
 // Rules proved here: R-MEM-1, R-MEM-3, R-MEM-4, R-MEM-5, R-MEM-6, R-MEM-7
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 let n = 0;
 async function createStore(extra: string[] = []): Promise<{ id: string; name: string }> {

@@ -2,54 +2,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkReferences } from '../../src/commands/references';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
+import { zip } from '../helpers/zip';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
-
-/** A stored (uncompressed) zip archive of the given entries. */
-function zip(entries: Record<string, string>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, text] of Object.entries(entries)) {
-    const data = Buffer.from(text);
-    const nameBuf = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBuf.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBuf.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBuf, data);
-    centrals.push(central, nameBuf);
-    offset += 30 + nameBuf.length + data.length;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
+const requests = (): Promise<number> => requestCount(t.emu);
 
 function plugin(dir: string, file: string, manifest: Record<string, unknown>): Buffer {
   const bytes = zip({ 'plugin.json': JSON.stringify(manifest), 'skills/README.md': `# ${String(manifest.name)}\n` });

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTranscript } from '../../src/output/transcript';
 import { emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 import { createSession, history, send, waitIdleEvents } from '../helpers/sse';
 
 const t = useEmulator();
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { env: emuEnv(t.emu), ...o });
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 const XSS = '<script>alert("x")</script> & more';
 

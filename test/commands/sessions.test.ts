@@ -4,12 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { epochAtLeast } from '../../src/commands/sessions/poll';
 import { emuEnv, svc, type SvcOptions } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 import { createSession, getSession, history, message, send, waitSession, waitUntil } from '../helpers/sse';
 
 const t = useEmulator();
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { env: emuEnv(t.emu), ...o });
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 /** An interrupted session keeps new input queued until Continue, so pending entries stay put (API-NOTES). */
 async function interruptedSession(): Promise<any> {

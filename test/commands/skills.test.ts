@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { checkReferences } from '../../src/commands/references';
 import { UsageError } from '../../src/errors';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 function pkg(name: string, content: Buffer): { dir: string; path: string } {
   const dir = tempConfigDir();

@@ -1,12 +1,12 @@
 // Rules proved here: R-THREAD-1, R-THREAD-2, R-THREAD-3, R-THREAD-4, R-THREAD-5, R-THREAD-7, R-HIST-1
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, svc, type SvcOptions } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 import { createSession, history, send, waitIdleEvents, waitUntil } from '../helpers/sse';
 
 const t = useEmulator();
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { env: emuEnv(t.emu), ...o });
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 /** A session whose coordinator delegated to two child threads, all finished. */
 let sid: string;

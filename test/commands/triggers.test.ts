@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { RUN_COLUMNS } from '../../src/commands/triggers/columns';
 import { renderTable } from '../../src/output/table';
 import { emuEnv, svc } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 
 async function agent(name: string): Promise<string> {
   return (await call(t.emu, 'POST', '/v1/agents', { body: { name, model: 'scripted-1' } })).body.id;

@@ -3,12 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu);
 const SECRET = 'ghp_ThisIsTheSecretValue42';
-const requests = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = (): Promise<number> => requestCount(t.emu);
 /** What the emulator keeps aside for sessions: the value no endpoint returns. */
 const storedValue = (id: string): string | undefined => t.emu.collection('vault_credentials', 'cred', 'credential').get(id)?._value;
 

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_FILE_NAME } from '../../src/completion/cache';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const fast = useEmulator();
 const slow = useEmulator({ faults: { delay_ms: 2000 } });
 
-const requests = async (emu: typeof fast.emu): Promise<number> => (await call(emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = requestCount;
 
 describe('svc __complete', () => {
   // The built CLI loads the HTTP client in milliseconds; under vitest the first import is transformed and slow.

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_FILE_NAME } from '../../src/completion/cache';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator } from '../helpers/emulator';
+import { call, useEmulator, requestCount } from '../helpers/emulator';
 import { createSession, send, waitSession } from '../helpers/sse';
 
 const t = useEmulator();
 const slow = useEmulator({ faults: { delay_ms: 2000 } });
 const failing = useEmulator({ faults: { rate_limit_every: 1, retry_after: 30 } });
 
-const requests = async (emu: typeof t.emu): Promise<number> => (await call(emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+const requests = requestCount;
 /** `svc __complete -- WORDS…` against the emulator: the candidates as [id, label] pairs. */
 const complete = async (words: string[], env = emuEnv(t.emu)): Promise<string[][]> => {
   const r = await svc(['__complete', '--', ...words], { env });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPluginRefs } from '../../src/emulator/resources/plugins';
 import { MiB } from '../../src/wire/limits';
 import { call, useEmulator } from '../helpers/emulator';
-import { zip } from './zip';
+import { zip } from '../helpers/zip';
 
 const t = useEmulator();
 

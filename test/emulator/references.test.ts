@@ -2,7 +2,7 @@
 // — skill and plugin references on agents and on session agent_overrides, over HTTP.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
-import { zip } from './zip';
+import { zip } from '../helpers/zip';
 
 const t = useEmulator();
 

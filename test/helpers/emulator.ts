@@ -37,3 +37,8 @@ export async function call(emu: Emulator, method: string, path: string, init: { 
   }
   return { status: res.status, headers: res.headers, body };
 }
+
+/** How many API requests the emulator has answered: unchanged across a command proves it sent nothing. */
+export async function requestCount(emu: Emulator): Promise<number> {
+  return (await call(emu, 'GET', '/_emulator/stats')).body.requests ?? 0;
+}
