@@ -1,5 +1,7 @@
 import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
+import type { StreamItem } from '../api/stream/types';
+import type { InStream, OutStream } from '../io';
 
 export interface LiveViewOptions {
   ctx: Ctx;
@@ -19,7 +21,100 @@ export interface LiveViewResult {
   reason: 'quit' | 'idle' | 'error' | 'terminated';
 }
 
-/** Opens the Ink live view on the TTY (placeholder until the live view lands). */
-export async function openLiveView(_opts: LiveViewOptions): Promise<LiveViewResult> {
-  throw new Error('the live view is not built yet');
+/** Events after which the header's session flags and pending-input count are read again. */
+const REFRESH_ON = new Set(['user.message', 'user.interrupt', 'session.status']);
+const SHOW_CURSOR = '\u001b[?25h';
+
+/**
+ * Opens the Ink live view on the TTY and follows the session until the user leaves (q, Ctrl-C) or, with
+ * `untilIdle`, until the turn ends (the caller passes a cursor from before its input so old turns are not
+ * replayed). The session keeps running. The terminal is restored on every way out; a signal (ctx.io.signal)
+ * ends the view with InterruptedError. Ink and React load only here.
+ */
+export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
+  const { ctx, client, sessionId } = opts;
+  const [{ render }, { liveView }, { LiveStore }, { initialState }, { apiSink }, { follow }, { TurnWatch }, { InterruptedError }] =
+    await Promise.all([
+      import('ink'),
+      import('./components/App'),
+      import('./store'),
+      import('./reducer'),
+      import('./api-sink'),
+      import('../api/stream/follow'),
+      import('./outcome'),
+      import('../errors'),
+    ]);
+  const { stdin, stdout, stderr } = ctx.io;
+  const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
+  const stop = new AbortController();
+  let finish!: (outcome: { reason: LiveViewResult['reason'] } | { error: unknown }) => void;
+  const ended = new Promise<{ reason: LiveViewResult['reason'] } | { error: unknown }>((resolve) => (finish = resolve));
+  const sink = apiSink({ client, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
+  const onSignal = () => finish({ error: new InterruptedError() });
+  if (ctx.io.signal?.aborted) onSignal();
+  ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
+  const restore = () => restoreTerminal(stdin, stdout);
+  process.once('exit', restore);
+
+  const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
+  const ink = render(liveView({ store, sink, interactive, color: ctx.useColor(stdout) }), {
+    stdout: stdout as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: stderr as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  ink.waitUntilExit().then(
+    () => finish({ reason: 'quit' }),
+    (error: unknown) => finish({ error }),
+  );
+
+  sink.refresh();
+  const watch = new TurnWatch();
+  // Items that arrive together are reduced together (one copy of the unwritten items per batch, not per event).
+  let arrived: Array<{ item: StreamItem; at: number }> = [];
+  const reduceArrived = () => {
+    if (!arrived.length) return;
+    store.dispatch({ type: 'batch', items: arrived });
+    arrived = [];
+  };
+  void (async () => {
+    try {
+      for await (const item of follow({ client, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
+        if (!arrived.length) setImmediate(reduceArrived);
+        arrived.push({ item, at: ctx.now() });
+        if (item.kind !== 'event') continue;
+        if (REFRESH_ON.has(item.event.type)) sink.refresh();
+        const end = opts.untilIdle ? watch.see(item.event) : undefined;
+        if (end) finish({ reason: end });
+      }
+      if (!stop.signal.aborted) arrived.push({ item: { kind: 'connection', state: { kind: 'closed' } }, at: ctx.now() });
+      reduceArrived();
+    } catch (error) {
+      if (!stop.signal.aborted) finish({ error });
+    }
+  })();
+
+  try {
+    const outcome = await ended;
+    if ('error' in outcome) throw outcome.error;
+    return { reason: outcome.reason };
+  } finally {
+    stop.abort();
+    // The last events are drawn before leaving.
+    reduceArrived();
+    store.publishNow();
+    store.close();
+    ink.unmount();
+    await ink.waitUntilExit().catch(() => undefined);
+    restore();
+    process.removeListener('exit', restore);
+    ctx.io.signal?.removeEventListener('abort', onSignal);
+  }
+}
+
+/** Raw mode off and the cursor shown, whatever Ink managed to do on its way out. */
+function restoreTerminal(stdin: InStream, stdout: OutStream): void {
+  if (stdin.isTTY && stdin.setRawMode) stdin.setRawMode(false);
+  if (stdout.isTTY) stdout.write(SHOW_CURSOR);
 }

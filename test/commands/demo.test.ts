@@ -2,13 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { svc } from '../helpers/cli';
 
 describe('svc demo', () => {
-  it('tours agents against an in-process emulator with real commands, pasteable as shown', async () => {
+  it('without a terminal prints one line per event: two delegated threads, the confirmation answered automatically, then idle', async () => {
     const r = await svc(['demo']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/svc demo: an emulator of the service is running at http:\/\/127\.0\.0\.1:\d+/);
-    expect(r.stdout).toContain("$ svc agents create --name demo-reviewer --model claude-sonnet-4-5 --system 'Review code briefly.' -o id");
-    expect(r.stdout).toMatch(/\$ svc agents versions \S+\n\[/);
-    // The last step reads version 1 back after the update: the tour really changed state.
-    expect(r.stdout).toContain("--version 1 -o json --jq .system\nReview code briefly.\n");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^svc demo: an emulator of the service runs at http:\/\/127\.0\.0\.1:\d+; agent \S+, session \S+$/);
+    expect(lines).toContain('sending: /delegate 2');
+    expect(lines).toContain('you: /delegate 2');
+    // Both child threads start, speak (tagged with their name) and finish.
+    for (const n of [1, 2]) {
+      expect(lines.some((l) => l.startsWith(`[worker-${n}] thread started: worker-${n} `))).toBe(true);
+      expect(lines).toContain(`[worker-${n}] agent: Thread ${n} finished its part.`);
+      expect(lines).toContain(`[worker-${n}] thread idle`);
+    }
+    expect(lines).toContain('agent: All 2 threads finished.');
+    // The always_ask tool waits, is answered by the demo (saying so), then runs.
+    const ask = lines.findIndex((l) => l === 'tool bash: {"command":"ls -la"}  awaiting confirmation');
+    expect(ask).toBeGreaterThan(0);
+    expect(lines.slice(ask).some((l) => /^\(demo\) answering the confirmation automatically: allow \S+$/.test(l))).toBe(true);
+    expect(lines.slice(ask).some((l) => /^allowed: \S+$/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('tool result: bash ran'))).toBe(true);
+    expect(lines).toContain('agent: Done with bash.');
+    // One line per event, ending on the idle of the second turn.
+    expect(lines.filter((l) => l === 'idle: end_turn')).toHaveLength(2);
+    expect(lines.at(-2)).toBe('idle: end_turn');
+    expect(lines.at(-1)).toMatch(/^The session is idle\. Try it yourself/);
+  });
+
+  it('rejects an unexpected argument with exit 2 and one error line, before starting anything', async () => {
+    const r = await svc(['demo', 'extra']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: /);
   });
 });

@@ -1,0 +1,39 @@
+/** `svc demo`: the whole service on this machine — an emulator, an agent, a session that delegates and asks for a confirmation. */
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../../context';
+import { InterruptedError } from '../../errors';
+import { write } from '../../io';
+import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
+
+export async function runDemo(ctx: Ctx): Promise<void> {
+  const tty = Boolean(ctx.io.stdout.isTTY);
+  const [{ startEmulator }, { agents }, { sessions }] = await Promise.all([import('../../emulator/server'), import('../../api/resources'), import('../../api/sessions')]);
+  const say = (line: string) => write(ctx.io.stdout, line + '\n');
+  const emu = await startEmulator({ port: 0, modelStepMs: tty ? TTY_STEP_MS : undefined });
+  try {
+    const client = await ctx.client(emu.apiKey, emu.url);
+    const agent = await agents.create(client, { name: 'demo-coordinator', model: 'scripted-1', description: 'Delegates to two threads, then asks before running a tool.' }, randomUUID());
+    const session = await sessions.create(client, { agent_id: agent.id, title: 'svc demo' }, randomUUID());
+    const sid = String(session.id);
+    await say(`svc demo: an emulator of the service runs at ${emu.url}; agent ${agent.id}, session ${sid}`);
+    for (const text of DEMO_MESSAGES) {
+      await say(`sending: ${text}`);
+      await sessions.sendEvents(client, sid, { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] }, randomUUID());
+    }
+    if (tty) {
+      await say('opening the live view: y allows the tool call when it is asked for, q leaves the demo');
+      const { openLiveView } = await import('../../live/open');
+      await openLiveView({ ctx, client, sessionId: sid, deltas: true });
+      return;
+    }
+    const { printTranscript } = await import('./transcript');
+    const limit = AbortSignal.timeout(TRANSCRIPT_LIMIT_MS);
+    const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, limit]) : limit;
+    await printTranscript({ client, sessionId: sid, turns: DEMO_MESSAGES.length, say, signal });
+    if (ctx.io.signal?.aborted) throw new InterruptedError();
+    if (limit.aborted) throw new Error(`the demo session did not finish within ${TRANSCRIPT_LIMIT_MS / 1000} s`);
+    await say('The session is idle. Try it yourself: `svc emulator` in one shell, `eval` its two export lines in another, then `svc sessions tail SESSION` on a terminal.');
+  } finally {
+    await emu.close();
+  }
+}

@@ -1,0 +1,140 @@
+/** The live view's actions done through the API layer; outcomes go to the store as notices and session reads. */
+import { randomUUID } from 'node:crypto';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { sessions } from '../api/sessions';
+import type { InputMode } from '../wire/events';
+import { compareEpochs } from './epoch';
+import type { ActionSink } from './sink';
+import type { LiveStore } from './store';
+
+/** How often an action's outcome is read back while it settles. */
+export const POLL_MS = 100;
+/** How long a read-back waits for the service to settle before showing what it has. */
+const SETTLE_MS = 15_000;
+
+type Session = Record<string, unknown>;
+
+export interface ApiSink extends ActionSink {
+  /** Reads the session and its pending inputs again (coalesced: one read in flight at a time). */
+  refresh(): void;
+}
+
+export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveStore; signal: AbortSignal; now: () => number; onQuit: () => void }): ApiSink {
+  const { client, sessionId: sid, store, signal } = o;
+  const notice = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'notice', text, level });
+  const failed = (what: string, e: unknown) => {
+    if (signal.aborted) return;
+    const detail = e instanceof ApiError && e.type ? ` (${e.type})` : '';
+    notice(`${what} failed: ${(e as Error).message}${detail}`, 'error');
+  };
+
+  const read = async (): Promise<Session> => {
+    const s = await sessions.get(client, sid);
+    store.dispatch({ type: 'session', session: s });
+    return s;
+  };
+
+  /** Reads the session until `done` holds (or the settle time passes), showing each read. */
+  const settle = async (done: (s: Session) => boolean): Promise<Session> => {
+    const until = o.now() + SETTLE_MS;
+    for (;;) {
+      const s = await read();
+      if (done(s) || o.now() > until || signal.aborted) return s;
+      await pause(POLL_MS, signal);
+    }
+  };
+
+  let reading = false;
+  let again = false;
+  const refresh = (): void => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    void (async () => {
+      try {
+        do {
+          again = false;
+          const [, pending] = await Promise.all([read(), sessions.pending(client, sid)]);
+          store.dispatch({ type: 'pending', count: pending.items.length });
+        } while (again && !signal.aborted);
+      } catch (e) {
+        failed('reading the session', e);
+      } finally {
+        reading = false;
+      }
+    })();
+  };
+
+  return {
+    refresh,
+    interrupt(knownEpoch) {
+      notice(`interrupting (epoch ${knownEpoch ?? 'unknown'})…`);
+      void (async () => {
+        try {
+          const r = await sessions.interrupt(client, sid, knownEpoch);
+          if (r.control_epoch) store.dispatch({ type: 'epoch', epoch: r.control_epoch });
+          // Neither the 202 nor the acknowledgement means completion: read the session back (R-SESS-28).
+          const s = await settle((x) => !x.stopping);
+          notice(s.interrupted ? `interrupted (epoch ${s.control_epoch})` : `interrupt sent; the session is ${s.status}${s.stopping ? ', still stopping' : ''}`);
+        } catch (e) {
+          failed('interrupt', e);
+          if (e instanceof ApiError && e.status === 409) refresh();
+        }
+      })();
+    },
+    continue() {
+      notice('continuing…');
+      void (async () => {
+        try {
+          const { control_epoch } = await sessions.continue(client, sid);
+          // Accepted is not started: poll until continue_pending clears on the returned epoch (R-SESS-37).
+          const s = await settle((x) => !x.continue_pending && typeof x.control_epoch === 'string' && compareEpochs(x.control_epoch, control_epoch) >= 0);
+          notice(s.continue_pending ? `continue pending (epoch ${control_epoch})` : `resumed (epoch ${s.control_epoch})`);
+          refresh();
+        } catch (e) {
+          failed('continue', e);
+        }
+      })();
+    },
+    send(text: string, mode: InputMode) {
+      void (async () => {
+        try {
+          const content = text ? [{ type: 'text', text }] : [];
+          await sessions.sendEvents(client, sid, { type: mode, events: [{ type: 'user.message', data: { content } }] }, randomUUID());
+          notice(`message sent (${mode})`);
+          refresh();
+        } catch (e) {
+          failed('sending the message', e);
+        }
+      })();
+    },
+    confirm(eventId, result) {
+      void (async () => {
+        try {
+          // API-NOTES: user.tool_confirmation is {event_id, result}; sent without session_thread_id (R-SESS-14).
+          await sessions.sendEvents(client, sid, { events: [{ type: 'user.tool_confirmation', data: { event_id: eventId, result } }] });
+          notice(`${result === 'allow' ? 'allowed' : 'denied'} ${eventId}`);
+        } catch (e) {
+          store.dispatch({ type: 'confirmation.answering', eventId, answering: false });
+          failed(`answering ${eventId}`, e);
+        }
+      })();
+    },
+    quit: o.onQuit,
+  };
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

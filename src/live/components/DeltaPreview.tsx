@@ -1,0 +1,29 @@
+import { Box, Text } from 'ink';
+import { passesFilter, type Preview } from '../reducer';
+
+/** Characters of a preview drawn: its tail, so the live area stays a few lines high however long the reply. */
+export const PREVIEW_SHOWN = 240;
+
+const tail = (p: Preview) => (p.cut || p.text.length > PREVIEW_SHOWN ? `…${p.text.slice(-PREVIEW_SHOWN).replace(/\s*\n\s*/g, ' ')}` : p.text.replace(/\s*\n\s*/g, ' '));
+
+/** The live delta previews, replaced by the complete events as they arrive. */
+export function DeltaPreview({ previews, filter, nameOf }: { previews: readonly Preview[]; filter: string; nameOf: (id: string | undefined) => string | undefined }) {
+  const shown = previews.filter((p) => passesFilter(filter, p.threadId));
+  if (!shown.length) return null;
+  return (
+    <Box flexDirection="column">
+      {shown.map((p) => {
+        const name = nameOf(p.threadId);
+        const tag = name ? <Text color="cyan">[{name}] </Text> : null;
+        return (
+          <Text key={`${p.kind}|${p.threadId ?? ''}|${p.toolUseId ?? ''}`} dimColor={p.kind === 'thinking'} italic>
+            {tag}
+            {p.kind === 'tool_use' ? <Text color="yellow">tool {p.name ?? ''} </Text> : null}
+            {tail(p)}
+            <Text dimColor>▍</Text>
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,33 @@
+import { Box, Text } from 'ink';
+import { Fragment } from 'react';
+import { footerKeys } from '../keys';
+import { nextConfirmation, threadName, type ViewState } from '../reducer';
+
+/** The awaited confirmation, the outcome of the last action, and the keys that apply now (from the key table). */
+export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
+  const awaited = nextConfirmation(s);
+  const more = s.confirmations.filter((c) => !c.answering).length - 1;
+  const thread = threadName(s, awaited?.threadId);
+  return (
+    <Box flexDirection="column">
+      {awaited ? (
+        <Text color="yellow" wrap="truncate-end">
+          awaiting confirmation: {thread ? `[${thread}] ` : ''}
+          {awaited.name} {JSON.stringify(awaited.input ?? {})}
+          {more > 0 ? ` (+${more} more)` : ''}
+        </Text>
+      ) : null}
+      {s.notice ? <Text color={s.notice.level === 'error' ? 'red' : 'blue'}>{s.notice.text}</Text> : null}
+      {keys ? (
+        <Text wrap="truncate-end">
+          {footerKeys(s).map((k, i) => (
+          <Fragment key={k.key}>
+            {i > 0 ? <Text dimColor> · </Text> : null}
+            <Text bold>{k.key}</Text> {k.help}
+          </Fragment>
+          ))}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+import { Box, Text } from 'ink';
+import type { ConnectionState } from '../../api/stream/types';
+import { filterName } from '../keys';
+import { FILTER_ALL, type ViewState } from '../reducer';
+
+export function connectionText(c: ConnectionState): { text: string; color: string } {
+  switch (c.kind) {
+    case 'live':
+      return { text: 'live', color: 'green' };
+    case 'reconnecting':
+      return { text: `reconnecting (attempt ${c.attempt})`, color: 'yellow' };
+    case 'backfilling':
+      return { text: 'backfilling', color: 'yellow' };
+    case 'connecting':
+      return { text: 'connecting', color: 'yellow' };
+    case 'closed':
+      return { text: 'closed', color: 'red' };
+  }
+}
+
+export function statusText(s: ViewState): string {
+  const flags = [s.stopping && 'stopping', s.interrupted && 'interrupted', s.continuePending && 'continue pending'].filter(Boolean);
+  const reason = s.status === 'idle' && s.stopReason?.type && s.stopReason.type !== 'interrupted' ? ` (${s.stopReason.type})` : '';
+  return [s.status + reason, ...flags].join(', ');
+}
+
+/** Session, status, epoch, connection, pending inputs, event count, TTFT; then the thread tree. */
+export function Header({ s }: { s: ViewState }) {
+  const conn = connectionText(s.connection);
+  const sep = <Text dimColor> │ </Text>;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>{s.sessionId}</Text>
+        {s.title ? ` "${s.title}"` : ''}
+        {sep}
+        <Text color={s.status === 'running' ? 'green' : s.status === 'terminated' ? 'red' : undefined}>{statusText(s)}</Text>
+        {sep}epoch {s.epoch ?? '?'}
+      </Text>
+      <Text wrap="truncate-end">
+        <Text color={conn.color}>{conn.text}</Text>
+        {sep}pending {s.pendingInputs ?? '?'}
+        {sep}events {s.eventCount}
+        {sep}ttft {s.ttftMs === undefined ? '–' : `${s.ttftMs} ms`}
+      </Text>
+      {s.threads.length > 0 ? (
+        <Text wrap="truncate-end" dimColor>
+          threads: main → {s.threads.map((t) => `${t.name} ${t.status}`).join(', ')}
+          {s.filter !== FILTER_ALL ? ` │ showing ${filterName(s)}` : ''}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,329 @@
+/**
+ * The live view's state: a pure reducer from stream items (src/api/stream/types.ts) and user/command outcomes.
+ * Buffers are capped so a session of a million events keeps memory bounded: finished items stay only until
+ * the view has flushed them to Ink's <Static>, previews keep a bounded tail.
+ */
+import type { ConnectionState, StreamItem } from '../api/stream/types';
+import type { DeltaEvent, InputMode, SessionEvent, StopReason } from '../wire/events';
+import { compareEpochs } from './epoch';
+import { describeEvent, type Item } from './items';
+
+/** Characters of a delta preview kept (its tail); the buffer may grow to twice this before it is cut. */
+export const PREVIEW_CHARS = 4000;
+/** Previews in flight at once (one per thread and kind, one per tool call). */
+export const MAX_PREVIEWS = 32;
+/** Finished items waiting for the view; beyond it the oldest are replaced by a count (the view fell behind). */
+export const MAX_UNFLUSHED = 2000;
+
+export const FILTER_ALL = 'all';
+export const FILTER_MAIN = 'main';
+
+export interface ThreadInfo {
+  id: string;
+  parentId?: string | null;
+  name: string;
+  status: string;
+}
+
+export interface Preview {
+  kind: 'text' | 'thinking' | 'tool_use';
+  threadId?: string;
+  toolUseId?: string;
+  name?: string;
+  text: string;
+  /** The head of the preview was cut (only the tail is kept). */
+  cut: boolean;
+}
+
+export interface Confirmation {
+  eventId: string;
+  name: string;
+  input: unknown;
+  threadId?: string;
+  /** An answer is on its way: y/n move on to the next one. */
+  answering: boolean;
+}
+
+export interface Notice {
+  text: string;
+  level: 'info' | 'error';
+}
+
+export interface ViewState {
+  sessionId: string;
+  title?: string;
+  /** The session's status; `unknown` until the first read or `session.status`. */
+  status: string;
+  stopReason?: StopReason;
+  /** Kept as the digit string the service sent (R-SESS-24). */
+  epoch?: string;
+  stopping: boolean;
+  interrupted: boolean;
+  continuePending: boolean;
+  pendingInputs?: number;
+  /** Complete events received (deltas not counted). */
+  eventCount: number;
+  connection: ConnectionState;
+  /** Time to first token of the last model request, in ms (R-EVT-19). */
+  ttftMs?: number;
+  /** `agent.model_started` times per thread ('' = coordinator) still waiting for their first delta. */
+  modelStarts: Readonly<Record<string, number>>;
+  threads: readonly ThreadInfo[];
+  /** Awaited tool confirmations, oldest first. */
+  confirmations: readonly Confirmation[];
+  /** Finished items not yet flushed to <Static>. */
+  finished: readonly Item[];
+  nextSeq: number;
+  previews: readonly Preview[];
+  showDeltas: boolean;
+  /** FILTER_ALL, FILTER_MAIN (the coordinator) or a thread ID. */
+  filter: string;
+  compose?: { text: string; mode: InputMode };
+  notice?: Notice;
+}
+
+export type Action =
+  | { type: 'stream'; item: StreamItem; at: number }
+  /** Items that arrived together, each with its arrival time: one state change for all of them. */
+  | { type: 'batch'; items: ReadonlyArray<{ item: StreamItem; at: number }> }
+  /** A session object read back from the service (GET): the authority on status, epoch and flags. */
+  | { type: 'session'; session: Record<string, unknown> }
+  | { type: 'pending'; count: number }
+  | { type: 'epoch'; epoch: string }
+  | { type: 'flushed'; through: number }
+  | { type: 'notice'; text: string; level?: Notice['level'] }
+  | { type: 'compose.open' }
+  | { type: 'compose.input'; text: string }
+  | { type: 'compose.backspace' }
+  | { type: 'compose.toggle' }
+  | { type: 'compose.close' }
+  | { type: 'confirmation.answering'; eventId: string; answering: boolean }
+  | { type: 'deltas.toggle' }
+  | { type: 'filter.cycle' };
+
+export function initialState(sessionId: string, o: { showDeltas?: boolean } = {}): ViewState {
+  return {
+    sessionId,
+    status: 'unknown',
+    stopping: false,
+    interrupted: false,
+    continuePending: false,
+    eventCount: 0,
+    connection: { kind: 'connecting' },
+    modelStarts: {},
+    threads: [],
+    confirmations: [],
+    finished: [],
+    nextSeq: 1,
+    previews: [],
+    showDeltas: o.showDeltas ?? true,
+    filter: FILTER_ALL,
+  };
+}
+
+export function reduce(s: ViewState, a: Action): ViewState {
+  switch (a.type) {
+    case 'stream':
+    case 'batch': {
+      // New finished items are collected, then appended once: a batch costs one copy, not one per event.
+      const fresh: Item[] = [];
+      const draft: ViewState = { ...s };
+      for (const { item, at } of a.type === 'stream' ? [a] : a.items) onStreamItem(draft, item, at, fresh);
+      if (fresh.length) draft.finished = capFinished(draft.finished.concat(fresh));
+      return draft;
+    }
+    case 'session':
+      return onSessionRead(s, a.session);
+    case 'pending':
+      return { ...s, pendingInputs: a.count };
+    case 'epoch':
+      return { ...s, epoch: laterEpoch(s.epoch, a.epoch) };
+    case 'flushed':
+      return s.finished.length && s.finished[0].seq <= a.through ? { ...s, finished: s.finished.filter((i) => i.seq > a.through) } : s;
+    case 'notice':
+      return { ...s, notice: { text: a.text, level: a.level ?? 'info' } };
+    case 'compose.open':
+      return s.compose ? s : { ...s, compose: { text: '', mode: 'next_turn' } };
+    case 'compose.input':
+      return s.compose ? { ...s, compose: { ...s.compose, text: s.compose.text + a.text } } : s;
+    case 'compose.backspace':
+      return s.compose ? { ...s, compose: { ...s.compose, text: [...s.compose.text].slice(0, -1).join('') } } : s;
+    case 'compose.toggle':
+      return s.compose ? { ...s, compose: { ...s.compose, mode: s.compose.mode === 'next_turn' ? 'steer' : 'next_turn' } } : s;
+    case 'compose.close':
+      return s.compose ? { ...s, compose: undefined } : s;
+    case 'confirmation.answering':
+      return { ...s, confirmations: s.confirmations.map((c) => (c.eventId === a.eventId ? { ...c, answering: a.answering } : c)) };
+    case 'deltas.toggle':
+      // Hidden previews are not accumulated, so a preview shown again starts at the next delta.
+      return { ...s, showDeltas: !s.showDeltas, previews: [] };
+    case 'filter.cycle': {
+      const options = [FILTER_ALL, FILTER_MAIN, ...s.threads.map((t) => t.id)];
+      return { ...s, filter: options[(options.indexOf(s.filter) + 1) % options.length] };
+    }
+  }
+}
+
+/** The oldest confirmation no answer is on its way for: what y/n answer. */
+export const nextConfirmation = (s: ViewState): Confirmation | undefined => s.confirmations.find((c) => !c.answering);
+
+/** Whether an item or preview of this thread passes the thread filter. */
+export const passesFilter = (filter: string, threadId: string | undefined): boolean =>
+  filter === FILTER_ALL || (filter === FILTER_MAIN ? threadId === undefined : threadId === filter);
+
+export const threadName = (s: ViewState, id: string | undefined): string | undefined =>
+  id === undefined ? undefined : s.threads.find((t) => t.id === id)?.name ?? id;
+
+function laterEpoch(known: string | undefined, seen: string | undefined): string | undefined {
+  if (seen === undefined) return known;
+  return known === undefined || compareEpochs(seen, known) > 0 ? seen : known;
+}
+
+/*
+ * The stream handlers below update a draft: a copy of the state made once per action, whose fields are
+ * replaced (never mutated in place), so the state given to `reduce` is untouched and a batch of events
+ * costs one copy of the state, not one per event.
+ */
+
+function onStreamItem(d: ViewState, item: StreamItem, at: number, fresh: Item[]): void {
+  switch (item.kind) {
+    case 'event':
+      return onEvent(d, item.event, at, fresh);
+    case 'delta':
+      return onDelta(d, item.delta, at);
+    case 'connection':
+      d.connection = item.state;
+      // Anything but `live` may lose fragments: unfinished previews are discarded (R-STREAM-27, R-STREAM-31).
+      if (item.state.kind !== 'live') Object.assign(d, { previews: [], modelStarts: {} });
+  }
+}
+
+function onDelta(d: ViewState, delta: DeltaEvent, at: number): void {
+  const key = delta.session_thread_id ?? '';
+  const started = d.modelStarts[key];
+  if (started !== undefined) {
+    // The first delta of a model request gives its time to first token (R-EVT-19).
+    const { [key]: _, ...modelStarts } = d.modelStarts;
+    Object.assign(d, { ttftMs: Math.max(0, at - started), modelStarts });
+  }
+  if (d.showDeltas && delta.data) d.previews = appendPreview(d.previews, delta);
+}
+
+/** Appends a fragment to its preview (R-EVT-9); tool input fragments are concatenated per tool_use_id, never parsed alone (R-EVT-14). */
+function appendPreview(previews: readonly Preview[], d: DeltaEvent): Preview[] {
+  const data = d.data;
+  const threadId = d.session_thread_id;
+  const toolUseId = data.kind === 'tool_use' ? data.tool_use_id : undefined;
+  const fragment = data.kind === 'tool_use' ? data.input_delta ?? '' : data.delta ?? '';
+  const i = previews.findIndex((p) => p.kind === data.kind && p.threadId === threadId && p.toolUseId === toolUseId);
+  if (i < 0) {
+    const fresh: Preview = { kind: data.kind, threadId, toolUseId, name: data.kind === 'tool_use' ? data.name : undefined, ...capped(fragment, false) };
+    return [...previews, fresh].slice(-MAX_PREVIEWS);
+  }
+  const p = previews[i];
+  const out = previews.slice();
+  out[i] = { ...p, ...capped(p.text + fragment, p.cut) };
+  return out;
+}
+
+function capped(text: string, cut: boolean): { text: string; cut: boolean } {
+  return text.length > 2 * PREVIEW_CHARS ? { text: text.slice(-PREVIEW_CHARS), cut: true } : { text, cut };
+}
+
+function onEvent(n: ViewState, e: SessionEvent, at: number, fresh: Item[]): void {
+  n.eventCount += 1;
+  const d = (e.data ?? {}) as Record<string, any>;
+  const thread = e.session_thread_id;
+  switch (e.type) {
+    // The complete event replaces what its deltas accumulated (R-EVT-15).
+    case 'agent.message':
+      n.previews = n.previews.filter((p) => !(p.kind === 'text' && p.threadId === thread));
+      break;
+    case 'agent.thinking':
+      n.previews = n.previews.filter((p) => !(p.kind === 'thinking' && p.threadId === thread));
+      break;
+    case 'agent.tool_use': {
+      const own = n.previews.some((p) => p.kind === 'tool_use' && p.toolUseId === e.id);
+      n.previews = n.previews.filter((p) => !(p.kind === 'tool_use' && (own ? p.toolUseId === e.id : p.threadId === thread)));
+      if (d.permission === 'ask' && !n.confirmations.some((c) => c.eventId === e.id))
+        n.confirmations = [...n.confirmations, { eventId: e.id, name: String(d.name ?? ''), input: d.input, threadId: thread, answering: false }];
+      break;
+    }
+    case 'agent.model_started':
+      n.modelStarts = { ...n.modelStarts, [thread ?? '']: at };
+      break;
+    case 'user.tool_confirmation':
+    case 'agent.tool_result':
+      if (n.confirmations.some((c) => c.eventId === d.event_id)) n.confirmations = n.confirmations.filter((c) => c.eventId !== d.event_id);
+      break;
+    case 'user.interrupt':
+      // The acknowledgement carries the new epoch; completion is confirmed by reading the session (R-SESS-28).
+      n.epoch = laterEpoch(n.epoch, e.epoch);
+      n.stopping = !n.interrupted;
+      break;
+    case 'session.status':
+      onStatus(n, String(d.status), d.stop_reason as StopReason | undefined);
+      break;
+    case 'session.thread_created':
+      if (typeof d.thread_id === 'string' && !n.threads.some((t) => t.id === d.thread_id))
+        n.threads = [...n.threads, { id: d.thread_id, parentId: d.parent_thread_id, name: String(d.agent_name ?? d.thread_id), status: 'running' }];
+      break;
+    case 'session.thread_status':
+      if (typeof d.thread_id === 'string') {
+        n.threads = upsertThread(n.threads, d.thread_id, String(d.status));
+        if (d.status !== 'running') n.previews = n.previews.filter((p) => p.threadId !== d.thread_id);
+      }
+      break;
+    case 'session.updated':
+      if (typeof d.title === 'string') n.title = d.title;
+      break;
+  }
+  const item = describeEvent(e, n.nextSeq, threadName(n, thread));
+  if (!item || item.quiet) return;
+  n.nextSeq += 1;
+  fresh.push(item);
+}
+
+/** `idle` ends the turn, not the session (R-EVT-20): awaited confirmations are whatever `stop_reason.event_ids` still lists. */
+function onStatus(n: ViewState, status: string, stopReason: StopReason | undefined): void {
+  Object.assign(n, { status, stopReason });
+  if (status === 'running') Object.assign(n, { interrupted: false, stopping: false });
+  if (status === 'idle' && stopReason?.type === 'interrupted') Object.assign(n, { interrupted: true, stopping: false });
+  if (status === 'idle') {
+    // A turn that ended without its complete event (interrupted, failed) leaves no preview behind; child threads
+    // keep theirs unless the whole session was interrupted.
+    const all = stopReason?.type === 'interrupted';
+    n.previews = n.previews.filter((p) => !all && p.threadId !== undefined);
+    const awaited = stopReason?.type === 'requires_action' ? new Set(stopReason.event_ids ?? []) : new Set<string>();
+    n.confirmations = n.confirmations.filter((c) => awaited.has(c.eventId));
+  }
+  if (status === 'terminated') Object.assign(n, { confirmations: [], previews: [], stopping: false });
+}
+
+function upsertThread(threads: readonly ThreadInfo[], id: string, status: string): ThreadInfo[] {
+  return threads.some((t) => t.id === id) ? threads.map((t) => (t.id === id ? { ...t, status } : t)) : [...threads, { id, name: id, status }];
+}
+
+/** Past the cap the oldest unflushed items collapse into one line that says how many were not shown. */
+function capFinished(items: Item[]): Item[] {
+  if (items.length <= MAX_UNFLUSHED) return items;
+  const keep = items.slice(-Math.floor(MAX_UNFLUSHED / 2));
+  const dropped = items.slice(0, items.length - keep.length);
+  const before = dropped[0].kind === 'gap' ? Number(dropped[0].text) - 1 : 0;
+  const count = before + dropped.length;
+  return [{ seq: dropped[dropped.length - 1].seq, kind: 'gap', head: 'events not shown (the view fell behind)', text: String(count) }, ...keep];
+}
+
+function onSessionRead(s: ViewState, o: Record<string, unknown>): ViewState {
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return {
+    ...s,
+    title: str(o.title) ?? s.title,
+    status: str(o.status) ?? s.status,
+    stopReason: (o.stop_reason as StopReason | null) ?? undefined,
+    epoch: str(o.control_epoch) ?? s.epoch,
+    stopping: Boolean(o.stopping),
+    interrupted: Boolean(o.interrupted),
+    continuePending: Boolean(o.continue_pending),
+  };
+}

@@ -1,0 +1,91 @@
+import { execFile as execFileCb, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundle } from '../../scripts/bundle.mjs';
+import { tempConfigDir } from '../helpers/cli';
+import { useEmulator } from '../helpers/emulator';
+import { createSession, getSession, waitUntil } from '../helpers/sse';
+
+const repo = new URL('../..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `live-e2e-${process.pid}`);
+const socket = `svc-live-e2e-${process.pid}`;
+const t = useEmulator({ modelStepMs: 5 });
+const execFile = promisify(execFileCb);
+const tmuxMissing = spawnSync('sh', ['-c', 'command -v tmux']).status === 0 ? undefined : 'tmux is not installed';
+
+/** An empty configuration: tmux reads neither the user's nor the system's. */
+const noConfig = join(work, 'tmux.conf');
+/** tmux on a private socket, with no configuration. */
+const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
+const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'live');
+const paneShows = (what: string | RegExp, timeoutMs = 10_000) =>
+  waitUntil(async () => {
+    const text = await pane();
+    return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+  }, `the pane to show ${what}`, timeoutMs);
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'live', ...k);
+
+describe.skipIf(Boolean(tmuxMissing))(`the live view in a real terminal (tmux)${tmuxMissing ? ` (skipped: ${tmuxMissing})` : ''}`, () => {
+  let server: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    mkdirSync(join(work, 'bin'), { recursive: true });
+    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
+    writeFileSync(noConfig, '');
+    await bundle(join(work, 'dist'), 'error');
+    // A foreground server (-D): it needs no daemon(), and it is ours to stop.
+    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
+    const home = tempConfigDir();
+    const env = [`HOME=${home}`, `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SVC_BASE_URL=${t.emu.url}`, `SVC_API_KEY=${t.emu.apiKey}`, `SVC_CONFIG_DIR=${home}`, 'PS1=PROMPT$ '];
+    await waitUntil(
+      () => tmux('new-session', '-d', '-s', 'live', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(() => true, () => false),
+      'the tmux server',
+    );
+    await paneShows('PROMPT$');
+  }, 90_000);
+
+  afterAll(async () => {
+    await tmux('kill-server').catch(() => undefined);
+    server?.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('sessions tail on a TTY: m sends /slow, i interrupts, c continues, q gives the prompt back with the terminal as it was', async () => {
+    const s = await createSession(t.emu);
+    const before = join(work, 'stty-before');
+    const after = join(work, 'stty-after');
+    await keys('-l', `stty -a > ${before}; node ${join(work, 'bin', 'svc.js')} sessions tail ${s.id} --deltas; code=$?; stty -a > ${after}; echo "END-OF-VIEW exit=$code"`);
+    await keys('Enter');
+    await paneShows(/i interrupt · m message · d hide deltas · q quit/);
+
+    await keys('m');
+    await paneShows('next_turn›');
+    await keys('-l', '/slow 200');
+    await keys('Enter');
+    await paneShows(/word2 word3/);
+    expect((await getSession(t.emu, s.id)).status).toBe('running');
+
+    await keys('i');
+    const interrupted = await paneShows(/interrupted \(epoch (\d+)\)/);
+    const server1 = await getSession(t.emu, s.id);
+    expect(server1).toMatchObject({ status: 'idle', interrupted: true, stopping: false });
+    expect(interrupted).toContain(`interrupted (epoch ${server1.control_epoch})`);
+    expect(interrupted).toMatch(/idle, interrupted │ epoch \d+/);
+
+    await keys('c');
+    const resumed = await paneShows(/resumed \(epoch (\d+)\)/);
+    const server2 = await getSession(t.emu, s.id);
+    expect(server2).toMatchObject({ interrupted: false, continue_pending: false });
+    expect(resumed).toContain(`resumed (epoch ${server2.control_epoch})`);
+
+    await keys('q');
+    const end = await paneShows(/END-OF-VIEW exit=0\nPROMPT\$/);
+    expect(end).toBeTruthy();
+    expect(readFileSync(after, 'utf8')).toBe(readFileSync(before, 'utf8'));
+    // q leaves the session running (not archived).
+    expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
+  }, 60_000);
+});

@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openLiveView } from '../../src/live/open';
+import { InterruptedError } from '../../src/errors';
+import { call, useEmulator } from '../helpers/emulator';
+import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
+import { ttyCtx } from './tty';
+
+const t = useEmulator({ modelStepMs: 5 });
+// Loading Ink (and its layout engine) the first time is slow under the test transform: do it before the clocks start.
+beforeAll(async () => {
+  await Promise.all([import('ink'), import('react'), import('../../src/live/components/App')]);
+});
+
+describe('openLiveView against the emulator', () => {
+  it('R-SESS-27 R-SESS-28 R-SESS-37 i interrupts with the known epoch, c continues, q leaves the session running and restores raw mode', async () => {
+    const s = await createSession(t.emu);
+    const { ctx, stdin, stdout } = ttyCtx(t.emu);
+    const client = await ctx.api();
+    const view = openLiveView({ ctx, client, sessionId: s.id, deltas: true });
+    await send(t.emu, s.id, '/slow 200');
+    await waitUntil(() => /word2 word3/.test(stdout.plain), 'the delta preview');
+    expect(stdout.plain).toContain(s.id);
+    stdin.press('i');
+    const interrupted = await waitSession(t.emu, s.id, (x) => x.interrupted, 'the session interrupted');
+    await waitUntil(() => stdout.plain.includes(`interrupted (epoch ${interrupted.control_epoch})`), 'the interrupt outcome read back');
+    // The interrupt carried the epoch the view knew (the session's epoch before it).
+    const ack = (await history(t.emu, `/v1/sessions/${s.id}`)).find((e) => e.type === 'user.interrupt');
+    expect(ack.data).toEqual({ expected_control_epoch: '0' });
+    // Stopped mid-reply: the complete message never came.
+    expect((await history(t.emu, `/v1/sessions/${s.id}`)).some((e) => e.type === 'agent.message')).toBe(false);
+    stdin.press('c');
+    await waitUntil(() => /resumed \(epoch \d+\)/.test(stdout.plain), 'the resumed notice');
+    const resumed = await getSession(t.emu, s.id);
+    expect(resumed).toMatchObject({ interrupted: false, continue_pending: false });
+    stdin.press('q');
+    await expect(view).resolves.toEqual({ reason: 'quit' });
+    expect(stdin.rawModes.at(0)).toBe(true);
+    expect(stdin.rawModes.at(-1)).toBe(false);
+    expect(stdout.text.endsWith('\u001b[?25h')).toBe(true);
+    expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
+  });
+
+  it('m composes a message that the server receives; y answers the awaited confirmation', async () => {
+    const s = await createSession(t.emu);
+    const { ctx, stdin, stdout } = ttyCtx(t.emu);
+    const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
+    await waitUntil(() => stdout.plain.includes('m message'), 'the footer');
+    for (const k of ['m', ...'/confirm bash {"cmd":"ls"}', '\r']) stdin.press(k);
+    await waitUntil(() => stdout.plain.includes('awaiting confirmation: bash {"cmd":"ls"}'), 'the confirmation prompt');
+    stdin.press('y');
+    await waitSession(t.emu, s.id, (x) => x.status === 'idle' && x.stop_reason?.type === 'end_turn', 'the turn ended');
+    const h = await history(t.emu, `/v1/sessions/${s.id}`);
+    const use = h.find((e) => e.type === 'agent.tool_use');
+    expect(h.find((e) => e.type === 'user.tool_confirmation')?.data).toEqual({ event_id: use.id, result: 'allow' });
+    await waitUntil(() => stdout.plain.includes('Done with bash.'), 'the final message');
+    stdin.press('\u0003');
+    await expect(view).resolves.toEqual({ reason: 'quit' });
+  });
+
+  it('R-EVT-20 untilIdle returns when the turn ends, and as error after session.error', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, '/echo hi');
+    const { ctx } = ttyCtx(t.emu);
+    await expect(openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: true, untilIdle: true })).resolves.toEqual({ reason: 'idle' });
+    const e = await createSession(t.emu);
+    await send(t.emu, e.id, '/error model_overloaded');
+    const second = ttyCtx(t.emu);
+    await expect(openLiveView({ ctx: second.ctx, client: await second.ctx.api(), sessionId: e.id, deltas: true, untilIdle: true })).resolves.toEqual({ reason: 'error' });
+  });
+
+  it('a signal ends the view with InterruptedError and the terminal restored', async () => {
+    const s = await createSession(t.emu);
+    const abort = new AbortController();
+    const { ctx, stdin, stdout } = ttyCtx(t.emu, abort.signal);
+    const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: true });
+    await waitUntil(() => stdout.plain.includes('q quit'), 'the view');
+    abort.abort();
+    await expect(view).rejects.toBeInstanceOf(InterruptedError);
+    expect(stdin.rawModes.at(-1)).toBe(false);
+  });
+
+  it('an unknown session ends the view with the API error (exit 6 upstream), terminal restored', async () => {
+    const { ctx, stdin } = ttyCtx(t.emu);
+    await expect(openLiveView({ ctx, client: await ctx.api(), sessionId: 'sess_missing', deltas: true })).rejects.toMatchObject({ status: 404 });
+    expect(stdin.rawModes.at(-1)).toBe(false);
+    expect((await call(t.emu, 'GET', '/v1/sessions/sess_missing')).status).toBe(404);
+  });
+});
