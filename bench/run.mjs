@@ -108,7 +108,7 @@ try {
   const tail = () => timeRun(node, [svcBin, 'sessions', 'tail', tailSid, '--no-live', '-o', 'ndjson', '--cursor', '0', '--until', 'idle'], baseEnv);
   const tailRounds = Math.max(3, Math.ceil(ROUNDS / 2));
   r = await paired(tailRounds, async () => {
-    await setFaults({ drop_stream_after: FRAMES + 1 });
+    await setFaults({ drop_stream_after: FRAMES });
     const t = curl();
     await setFaults({});
     return t;

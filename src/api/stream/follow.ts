@@ -1,6 +1,191 @@
-import type { Follow } from './types';
+import { ApiError, NetworkError } from '../errors';
+import { CONTROL_FRAME, CURSOR_NOW, CURSOR_START, ERROR_FRAME, type DeltaEvent, type SessionEvent } from '../../wire/events';
+import { LIMITS } from '../../wire/limits';
+import { eventsAfter, historyPages, newestAnchor, type Anchor, type Where } from './backfill';
+import { Connection, DeadConnectionError } from './connection';
+import { Delivered } from './dedupe';
+import type { SseFrame } from './frames';
+import type { ConnectionState, Follow, FollowOptions, StreamItem } from './types';
 
-/** Placeholder until the SSE client lands. */
-export const follow: Follow = () => {
-  throw new Error('the SSE client is not built yet');
-};
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 8000;
+
+/**
+ * Follows a session or thread stream with the spec's resume rules ("Event stream", "Event history"):
+ * history then live, reconnects from the last frame id, expired-cursor recovery, never a complete event twice.
+ */
+export const follow: Follow = (opts) => ({ [Symbol.asyncIterator]: () => followItems(opts) });
+
+const connection = (state: ConnectionState): StreamItem => ({ kind: 'connection', state });
+
+async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem> {
+  const where: Where = { client: o.client, sessionId: o.sessionId, threadId: o.threadId, signal: o.signal };
+  const delivered = new Delivered();
+  const maxRetries = o.maxRetries ?? o.client.maxRetries;
+  const deadAfterMs = 2 * (o.heartbeatMs ?? LIMITS.heartbeatMs);
+  const random = o.random ?? Math.random;
+  const sleep = (ms: number) => abortable(o.sleep ?? ((n) => new Promise((r) => setTimeout(r, n))), ms, o.signal);
+  const aborted = () => o.signal?.aborted === true;
+  const deliver = (e: SessionEvent, raw: string): StreamItem | undefined => {
+    if (delivered.has(e)) return undefined;
+    delivered.add(e);
+    return { kind: 'event', event: e, raw };
+  };
+
+  /** What a backfill starts after when nothing has been delivered yet. */
+  let startAnchor: Anchor | Promise<Anchor> = { kind: 'unknown' };
+  let cursor = o.cursor ?? CURSOR_START;
+  /** Consecutive failed connection attempts (R-STREAM-20, CLI.md: reset on every successful connection). */
+  let failures = 0;
+  /** The cursor expired: the next connection is `cursor=now` followed by a backfill (R-STREAM-27..30). */
+  let recovering = false;
+
+  yield connection({ kind: 'connecting' });
+  try {
+    if (o.cursor === undefined) {
+      // History first, then live from the last page's stream_cursor, never next_page_token (R-HIST-9).
+      let streamCursor: string | undefined;
+      for await (const page of historyPages(where)) {
+        for (const e of page.items) {
+          const item = deliver(e, JSON.stringify(e));
+          if (item) yield item;
+        }
+        streamCursor = page.stream_cursor ?? undefined;
+      }
+      startAnchor = { kind: 'start' };
+      // Without a stream_cursor, replay from the start; everything up to the last history event is a repeat.
+      if (streamCursor === undefined) delivered.seal();
+      cursor = streamCursor ?? CURSOR_START;
+    }
+
+    for (;;) {
+      if (aborted()) break;
+      let conn: Connection | undefined;
+      let reason = 'the stream closed without an error frame';
+      let connected = false;
+      try {
+        conn = await Connection.open({ ...where, cursor: recovering ? CURSOR_NOW : cursor, deltas: o.deltas === true, deadAfterMs });
+        for (;;) {
+          const f = conn.frames.take();
+          if (!f) {
+            if (conn.frames.ended) break;
+            await conn.frames.wait();
+            continue;
+          }
+          if (f.event === CONTROL_FRAME) {
+            cursor = f.id ?? controlCursor(f) ?? cursor;
+            if (o.cursor === CURSOR_NOW && !delivered.last && !(startAnchor instanceof Promise) && startAnchor.kind === 'unknown') {
+              // The newest event before this live-only stream: where a later backfill would start.
+              startAnchor = newestAnchor(where).catch((): Anchor => ({ kind: 'unknown' }));
+            }
+            if (recovering) {
+              const anchor: Anchor = delivered.last ? { kind: 'after', ...delivered.last } : await startAnchor;
+              // Live frames keep arriving into the connection's queue while history is read.
+              for (const e of await eventsAfter(where, anchor)) {
+                const item = deliver(e, JSON.stringify(e));
+                if (item) yield item;
+              }
+              delivered.seal();
+              recovering = false;
+            }
+            connected = true;
+            failures = 0;
+            yield connection({ kind: 'live' });
+            continue;
+          }
+          if (f.event === ERROR_FRAME) {
+            reason = describeErrorFrame(f);
+            break;
+          }
+          if (f.event === 'agent.delta') {
+            if (f.id !== undefined) cursor = f.id;
+            if (o.deltas) yield { kind: 'delta', delta: JSON.parse(f.data) as DeltaEvent, raw: f.data };
+            continue;
+          }
+          const item = deliver(JSON.parse(f.data) as SessionEvent, f.data);
+          // Stored and replayed unchanged, never parsed (R-STREAM-9, R-STREAM-25).
+          if (f.id !== undefined) cursor = f.id;
+          if (item) yield item;
+        }
+        if (conn.dead) reason = conn.dead;
+        else if (conn.frames.failure && !aborted()) reason = `the stream broke: ${describe(conn.frames.failure)}`;
+      } catch (e) {
+        if (aborted()) break;
+        if (!recovering && isExpiredCursor(e)) {
+          recovering = true;
+          // Previews in progress cannot be rebuilt (R-STREAM-27, R-STREAM-31): consumers drop them on this state.
+          yield connection({ kind: 'backfilling' });
+          continue;
+        }
+        if (!isTransient(e)) throw e;
+        reason = describe(e);
+      } finally {
+        conn?.close();
+      }
+      if (aborted()) break;
+      if (!connected && ++failures > maxRetries) throw new NetworkError(`the event stream did not reopen after ${failures} attempts: ${reason}`);
+      // Reconnecting never retries execution: only the stream is reopened.
+      yield connection({ kind: 'reconnecting', attempt: failures + (connected ? 1 : 0), reason });
+      await sleep(backoff(Math.max(1, failures), random));
+    }
+  } catch (e) {
+    if (!aborted()) throw e;
+  }
+  yield connection({ kind: 'closed' });
+}
+
+function controlCursor(f: SseFrame): string | undefined {
+  try {
+    const c = (JSON.parse(f.data) as { cursor?: unknown }).cursor;
+    return typeof c === 'string' ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** R-STREAM-19: the error frame's type and message, for the reconnect notice. */
+function describeErrorFrame(f: SseFrame): string {
+  try {
+    const e = (JSON.parse(f.data) as { error?: { type?: string; message?: string } }).error;
+    if (e) return `stream error ${e.type ?? 'unknown'}: ${e.message ?? ''}`.trim();
+  } catch {
+    // another shape: report it as a bare error frame
+  }
+  return 'stream error';
+}
+
+/** API-NOTES: an expired or unusable cursor is 400 invalid_parameter_error, param `cursor` (or `query.cursor`). */
+function isExpiredCursor(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 400 && e.type === 'invalid_parameter_error' && (e.param === 'cursor' || e.param === 'query.cursor');
+}
+
+/** Worth another connection: no answer, a dead connection, throttling or a server failure. */
+function isTransient(e: unknown): boolean {
+  if (e instanceof NetworkError || e instanceof DeadConnectionError) return true;
+  return e instanceof ApiError && (e.status === 429 || e.status >= 500) && e.type !== 'exceeded_current_quota_error';
+}
+
+function describe(e: unknown): string {
+  if (e instanceof ApiError) return `${e.message} (status ${e.status})`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Exponential back-off with jitter: between half and all of min(cap, base·2^(n-1)). */
+function backoff(attempt: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** A sleep that ends early (without error) when the follow is aborted. */
+function abortable(sleep: (ms: number) => Promise<void>, ms: number, signal?: AbortSignal): Promise<void> {
+  if (!signal) return sleep(ms);
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done);
+    void sleep(ms).then(done, done);
+  });
+}

@@ -39,6 +39,10 @@ export interface FollowOptions {
   heartbeatMs?: number;
   /** Consecutive failed connection attempts before giving up; resets on every successful connection. */
   maxRetries?: number;
+  /** Waits between reconnects (injected by tests); default setTimeout. Aborted by `signal`. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source for the back-off, in [0, 1). */
+  random?: () => number;
 }
 
 /** Follows a session (or thread) stream with the spec's resume rules; never yields a complete event twice. */

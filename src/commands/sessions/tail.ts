@@ -1,5 +1,61 @@
-import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { Option, type Command } from 'commander';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { examples, type Kit, type Opts } from '../kit';
 
-/** `svc sessions tail` (placeholder until the stream work lands). */
-export function addTail(_group: Command, _kit: Kit): void {}
+export interface TailOptions {
+  sessionId: string;
+  threadId?: string;
+  deltas: boolean;
+  /** As FollowOptions.cursor: undefined (history, then live), 'now', or an opaque frame id. */
+  cursor?: string;
+  untilIdle: boolean;
+  /** NDJSON even on a TTY. */
+  noLive: boolean;
+}
+
+/** `svc sessions tail SESSION`: the live view on a TTY, NDJSON events otherwise. */
+export function addTail(group: Command, kit: Kit): Command {
+  const cmd = group
+    .command('tail')
+    .description('Follow a session\'s events: the live view on a TTY, NDJSON when piped or with --no-live')
+    .argument('<session>', 'session ID')
+    .option('--thread <thread>', 'follow one thread\'s stream')
+    .option('--deltas', 'include agent.delta previews')
+    .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
+    .addOption(new Option('--until <state>', 'exit once the session is idle and its events are printed (exit 11 on session.error or termination)').choices(['idle']))
+    .option('--no-live', 'print NDJSON even on a terminal')
+    .action(kit.action((ctx, [session], opts) => runTail(ctx, tailOptions(session, opts))));
+  return examples(cmd, [
+    'svc sessions tail sesn_123',
+    'svc sessions tail sesn_123 --cursor now --deltas --no-live',
+    'svc sessions tail sesn_123 --until idle > events.ndjson',
+  ]);
+}
+
+export function tailOptions(sessionId: string, opts: Opts, threadId?: string): TailOptions {
+  if (opts.cursor !== undefined && opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');
+  return {
+    sessionId,
+    threadId: threadId ?? opts.thread,
+    deltas: Boolean(opts.deltas),
+    cursor: opts.cursor,
+    untilIdle: opts.until === 'idle',
+    noLive: opts.live === false,
+  };
+}
+
+/** The view on a TTY; otherwise the NDJSON pass-through (src/commands/run/tail-ndjson.ts). */
+export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
+  const client = await ctx.api();
+  if (ctx.io.stdout.isTTY && !o.noLive) {
+    const { openLiveView } = await import('../../live/open');
+    const { finish } = await import('../run/outcome');
+    const r = await openLiveView({ ctx, client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle });
+    if (r.reason === 'error') finish(`the session turn ended in session.error (session ${o.sessionId})`);
+    if (r.reason === 'terminated') finish(`session ${o.sessionId} was terminated`);
+    return;
+  }
+  const { tailNdjson } = await import('../run/tail-ndjson');
+  await tailNdjson(ctx, client, o);
+}

@@ -1,5 +1,24 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import type { Ctx } from '../../context';
+import { examples, type Kit } from '../kit';
+import { parseDeadline, verbTimeout } from '../run/deadline';
 
-/** `svc sessions wait` (placeholder until the stream work lands). */
-export function addWait(_group: Command, _kit: Kit): void {}
+/** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
+export function addWait(group: Command, kit: Kit): Command {
+  const cmd = group
+    .command('wait')
+    .description('Wait until a session is idle (exit 11 on session.error, termination or an awaited tool reply; 124 on --timeout)')
+    .argument('<session>', 'session ID')
+    .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
+    .action(kit.action((ctx, [session], _opts) => {
+      const timeoutMs = parseDeadline(verbTimeout(cmd, ctx));
+      return runWait(ctx, session, timeoutMs);
+    }));
+  return examples(cmd, ['svc sessions wait sesn_123 --timeout 10m', 'svc sessions send sesn_123 --text "hi" && svc sessions wait sesn_123']);
+}
+
+export async function runWait(ctx: Ctx, sessionId: string, timeoutMs: number | undefined): Promise<void> {
+  const { waitIdle } = await import('../run/wait-idle');
+  const session = await waitIdle(ctx, await ctx.api(), sessionId, timeoutMs);
+  await ctx.out.item(session);
+}

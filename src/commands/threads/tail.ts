@@ -1,5 +1,17 @@
 import type { Command } from 'commander';
-import type { Kit } from '../kit';
+import { examples, type Kit } from '../kit';
+import { runTail, tailOptions } from '../sessions/tail';
 
-/** `svc threads tail` (placeholder until the stream work lands). */
-export function addThreadTail(_group: Command, _kit: Kit): void {}
+/** `svc threads tail SESSION THREAD`: `sessions tail --thread` under the threads group. */
+export function addThreadTail(group: Command, kit: Kit): Command {
+  const cmd = group
+    .command('tail')
+    .description('Follow one thread\'s events: the live view on a TTY, NDJSON when piped or with --no-live')
+    .argument('<session>', 'session ID')
+    .argument('<thread>', 'thread ID')
+    .option('--deltas', 'include agent.delta previews')
+    .option('--cursor <cursor>', 'start after this frame id of the thread stream, or "now" (default: the thread\'s history, then live)')
+    .option('--no-live', 'print NDJSON even on a terminal')
+    .action(kit.action((ctx, [session, thread], opts) => runTail(ctx, tailOptions(session, opts, thread))));
+  return examples(cmd, ['svc threads tail sesn_123 sthr_456', 'svc threads tail sesn_123 sthr_456 --cursor now --no-live']);
+}

@@ -1,0 +1,73 @@
+import type { ApiClient } from '../client';
+import { sessions } from '../sessions';
+import { FrameQueue } from './frames';
+
+export interface ConnectOptions {
+  client: ApiClient;
+  sessionId: string;
+  threadId?: string;
+  cursor: string;
+  deltas: boolean;
+  signal?: AbortSignal;
+  /** Silence longer than this (no frame, no `: hb`) means the connection is dead. */
+  deadAfterMs: number;
+}
+
+/** One open stream request: its frames, and a watchdog that aborts it when the server falls silent. */
+export class Connection {
+  private constructor(
+    readonly frames: FrameQueue,
+    private readonly abort: AbortController,
+    private readonly timer: NodeJS.Timeout,
+    private readonly state: { dead?: string },
+  ) {}
+
+  /** Opens the stream (R-STREAM-2: Accept text/event-stream); throws ApiError / NetworkError when it does not open. */
+  static async open(o: ConnectOptions): Promise<Connection> {
+    const abort = new AbortController();
+    const signal = o.signal ? AbortSignal.any([o.signal, abort.signal]) : abort.signal;
+    const state: { dead?: string; frames?: FrameQueue } = {};
+    // Runs before the headers too: a server that never answers is as dead as one that stops talking.
+    const timer = setTimeout(function check() {
+      if (state.frames?.paused) {
+        timer.refresh();
+        return;
+      }
+      state.dead = `no keep-alive for ${Math.round(o.deadAfterMs / 1000)}s`;
+      abort.abort();
+    }, o.deadAfterMs);
+    timer.unref();
+    try {
+      const res = await o.client.send({
+        method: 'GET',
+        path: sessions.streamPath(o.sessionId, o.threadId),
+        // The query cursor wins over Last-Event-ID (R-STREAM-13), so only the query is sent.
+        query: { cursor: o.cursor, include_deltas: o.deltas ? true : undefined },
+        accept: 'text/event-stream',
+        timeoutMs: 0,
+        signal,
+      });
+      state.frames = new FrameQueue(res.body, () => timer.refresh());
+      return new Connection(state.frames, abort, timer, state);
+    } catch (e) {
+      clearTimeout(timer);
+      if (state.dead) throw new DeadConnectionError(state.dead);
+      throw e;
+    }
+  }
+
+  /** Why the watchdog killed it, if it did. */
+  get dead(): string | undefined {
+    return this.state.dead;
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.abort.abort();
+  }
+}
+
+/** The server sent nothing for two keep-alive intervals. */
+export class DeadConnectionError extends Error {
+  override name = 'DeadConnectionError';
+}

@@ -1,0 +1,63 @@
+import type { SessionEvent, StopReason } from '../../wire/events';
+import { SessionFailedError } from '../../errors';
+
+/** How a session stands for `run`, `sessions wait` and `tail --until idle`: still going, or settled (with a failure). */
+export type Outcome = { settled: false } | { settled: true; failure?: string };
+
+interface SessionLike {
+  id?: string;
+  status?: unknown;
+  archived_at?: unknown;
+  stop_reason?: StopReason | null;
+}
+
+/** Reads a session object: idle or terminated is settled; an error stop or an awaited reply is a failure (exit 11). */
+export function outcomeOf(s: SessionLike): Outcome {
+  if (s.status === 'terminated') return { settled: true, failure: `session ${s.id} was terminated` };
+  if (s.status !== 'idle') return { settled: false };
+  return { settled: true, failure: stopFailure(s.id ?? '', s.stop_reason ?? undefined) };
+}
+
+/** The outcome an idle `session.status` event announces (its `data.stop_reason`). */
+export function outcomeOfStatus(sessionId: string, e: SessionEvent): Outcome | undefined {
+  if (e.type !== 'session.status') return undefined;
+  const status = e.data?.status;
+  if (status === 'terminated') return { settled: true, failure: `session ${sessionId} was terminated` };
+  if (status !== 'idle') return undefined;
+  return { settled: true, failure: stopFailure(sessionId, e.data?.stop_reason as StopReason | undefined) };
+}
+
+/**
+ * A turn that stopped on an error fails. One that stopped waiting for a tool confirmation or a custom tool
+ * result fails too: nothing unattended will answer it, so the caller is told which events await a reply.
+ */
+function stopFailure(sessionId: string, stop: StopReason | undefined): string | undefined {
+  if (stop?.type === 'error') return `the session turn ended in session.error (session ${sessionId})`;
+  if (stop?.type === 'requires_action') {
+    const ids = stop.event_ids?.length ? stop.event_ids.join(', ') : 'unknown events';
+    return `session ${sessionId} is waiting for a reply to ${ids}: answer with \`svc sessions confirm ${sessionId} EVENT_ID --allow|--deny\` or \`svc sessions tool-result ${sessionId} EVENT_ID --text T\``;
+  }
+  return undefined;
+}
+
+/** Tracks `session.error` within the current turn (a running status starts a new turn). */
+export class TurnErrors {
+  private last?: string;
+
+  see(e: SessionEvent): void {
+    if (e.type === 'session.status' && e.data?.status === 'running') this.last = undefined;
+    if (e.type === 'session.error') {
+      const d = e.data ?? {};
+      this.last = `the session turn ended in session.error: ${String(d.error_type ?? 'unknown')}${d.message ? `: ${String(d.message)}` : ''}`;
+    }
+  }
+
+  get failure(): string | undefined {
+    return this.last;
+  }
+}
+
+/** Ends a command per its outcome: exit 0, or exit 11 with one line. */
+export function finish(failure: string | undefined): void {
+  if (failure) throw new SessionFailedError(failure);
+}

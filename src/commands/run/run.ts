@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ApiClient } from '../../api/client';
+import { sessions } from '../../api/sessions';
+import { follow } from '../../api/stream/follow';
+import type { StreamItem } from '../../api/stream/types';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { readAll, write } from '../../io';
+import { LineBatch } from '../../output/ndjson-tail';
+import type { SessionEvent } from '../../wire/events';
+import { waitSignal } from './deadline';
+import { finish, outcomeOfStatus, TurnErrors } from './outcome';
+import { notice } from './tail-ndjson';
+
+type MessageBody = { events: unknown[] };
+
+export interface RunOptions {
+  agent?: string;
+  environment?: string;
+  session?: string;
+  message?: string;
+  messageFile?: string;
+  /** `-`: the message comes from standard input. */
+  stdin?: string;
+  timeoutMs?: number;
+  deltas: boolean;
+  noLive: boolean;
+  createKey: string;
+}
+
+export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
+  if (!o.agent && !o.session) throw new UsageError('--agent is required (or --session to reuse a session)');
+  const text = await messageText(ctx, o);
+  const client = await ctx.api();
+  const sessionId = o.session ?? (await createSession(ctx, client, o));
+  const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
+  if (ctx.io.stdout.isTTY && !o.noLive) return runLive(ctx, client, sessionId, body, o);
+  await runFollow(ctx, client, sessionId, body, o);
+}
+
+async function messageText(ctx: Ctx, o: RunOptions): Promise<string> {
+  if (o.stdin !== undefined && o.stdin !== '-') throw new UsageError(`unexpected argument "${o.stdin}": only - (standard input) is accepted`);
+  const given = [o.message !== undefined, o.messageFile !== undefined, o.stdin === '-'].filter(Boolean).length;
+  if (given !== 1) throw new UsageError('give the message once: --message T, --message-file F, or - for standard input');
+  if (o.message !== undefined) return o.message;
+  if (o.messageFile !== undefined) {
+    try {
+      return readFileSync(resolve(ctx.io.cwd, o.messageFile), 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read ${o.messageFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  return (await readAll(ctx.io.stdin)).toString('utf8');
+}
+
+async function createSession(ctx: Ctx, client: ApiClient, o: RunOptions): Promise<string> {
+  const s = await sessions.create(client, { agent_id: o.agent, ...(o.environment ? { environment_id: o.environment } : {}) }, o.createKey);
+  await ctx.msg(`session ${s.id}`);
+  return s.id as string;
+}
+
+/**
+ * Subscribes before it sends (the stream's control frame first, then the POST), so no event of the turn is missed.
+ * The turn is ours from our `user.message` (its id is the accepted event_id) to the idle status after it.
+ */
+async function runFollow(ctx: Ctx, client: ApiClient, sessionId: string, body: MessageBody, o: RunOptions): Promise<void> {
+  const ndjson = ctx.format === 'ndjson';
+  const out = new LineBatch(ctx.io.stdout);
+  const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
+  const items = follow({ client, sessionId, cursor: 'now', deltas: ndjson && o.deltas, signal: w.signal, sleep: ctx.sleep })[Symbol.asyncIterator]();
+  const turn = new Turn(sessionId);
+  try {
+    let r: IteratorResult<StreamItem>;
+    while (!(r = await items.next()).done && !(r.value.kind === 'connection' && r.value.state.kind === 'live')) {
+      if (r.value.kind === 'connection') await notice(ctx, r.value.state);
+    }
+    if (r.done) throw w.failure() ?? new Error('the event stream closed before it opened');
+    turn.eventId = (await sessions.sendEvents(client, sessionId, body, randomUUID())).event_id;
+    while (!(r = await items.next()).done) {
+      const it = r.value;
+      if (it.kind === 'connection') {
+        await notice(ctx, it.state);
+        continue;
+      }
+      if (ndjson) {
+        const full = out.line(it.raw);
+        if (full) await full;
+      }
+      if (it.kind === 'event' && turn.see(it.event)) break;
+    }
+  } finally {
+    w.dispose();
+    await items.return?.();
+    await out.flush();
+  }
+  if (!turn.ended) throw w.failure() ?? new Error('the event stream ended before the turn did');
+  finish(turn.failure);
+  if (!ndjson && turn.text !== undefined) await write(ctx.io.stdout, turn.text.endsWith('\n') ? turn.text : turn.text + '\n');
+}
+
+/** On a terminal: the live view, started from a cursor read before sending, so it too misses nothing. */
+async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: MessageBody, o: RunOptions): Promise<void> {
+  const page = await sessions.historyPage(client, sessionId, { page_size: 1, order: 'desc' });
+  await sessions.sendEvents(client, sessionId, body, randomUUID());
+  const { openLiveView } = await import('../../live/open');
+  const r = await openLiveView({ ctx, client, sessionId, cursor: page.stream_cursor ?? 'now', deltas: o.deltas, untilIdle: true });
+  if (r.reason === 'error') finish(`the session turn ended in session.error (session ${sessionId})`);
+  if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
+}
+
+/** Our turn as the stream shows it: its start, the coordinator's last message, and how it ended. */
+class Turn {
+  eventId?: string;
+  text?: string;
+  ended = false;
+  failure?: string;
+  private started = false;
+  private readonly errors = new TurnErrors();
+
+  constructor(private readonly sessionId: string) {}
+
+  /** True when the turn is over. */
+  see(e: SessionEvent): boolean {
+    if (!this.started) {
+      // Without an event_id (no input queue) the first message after sending is ours.
+      const ours = e.type === 'user.message' && (this.eventId === undefined || e.id === this.eventId);
+      // A session terminated before our message ran ends the wait too.
+      if (!ours && !(e.type === 'session.status' && e.data?.status === 'terminated')) return false;
+      this.started = true;
+    }
+    this.errors.see(e);
+    if (e.type === 'agent.message' && e.session_thread_id === undefined) this.text = textOf(e);
+    const end = outcomeOfStatus(this.sessionId, e);
+    if (!end?.settled) return false;
+    this.ended = true;
+    this.failure = end.failure ?? this.errors.failure;
+    return true;
+  }
+}
+
+function textOf(e: SessionEvent): string {
+  const content = (e.data?.content ?? []) as Array<{ type?: string; text?: string }>;
+  return content.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('');
+}

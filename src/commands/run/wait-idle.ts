@@ -1,0 +1,47 @@
+import type { ApiClient } from '../../api/client';
+import type { Obj } from '../../api/resources';
+import { sessions } from '../../api/sessions';
+import { follow } from '../../api/stream/follow';
+import type { Ctx } from '../../context';
+import { waitSignal } from './deadline';
+import { finish, outcomeOf, outcomeOfStatus, TurnErrors } from './outcome';
+import { notice } from './tail-ndjson';
+
+/**
+ * Waits until the session is idle and returns it; exit 11 when it failed or awaits a reply, 124 at the deadline.
+ * A settled session answers at once. Otherwise the live stream is opened first and the session read again once it is
+ * live, so a turn that ends between the first read and the subscription is not missed.
+ */
+export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, timeoutMs: number | undefined): Promise<Obj> {
+  const first = await sessions.get(client, sessionId);
+  const now = outcomeOf(first);
+  if (now.settled) {
+    finish(now.failure);
+    return first;
+  }
+  const w = waitSignal(ctx, timeoutMs, `session ${sessionId} is still running`);
+  const errors = new TurnErrors();
+  let settled: Obj | undefined;
+  const read = async () => {
+    const s = await sessions.get(client, sessionId);
+    return outcomeOf(s).settled ? s : undefined;
+  };
+  try {
+    for await (const it of follow({ client, sessionId, cursor: 'now', signal: w.signal, sleep: ctx.sleep })) {
+      if (it.kind === 'connection') {
+        await notice(ctx, it.state);
+        if (it.state.kind === 'live' && (settled = await read())) break;
+      } else if (it.kind === 'event') {
+        errors.see(it.event);
+        // An idle status is confirmed by a read: queued input may already have started the next turn.
+        if (outcomeOfStatus(sessionId, it.event) && (settled = await read())) break;
+      }
+    }
+  } finally {
+    w.dispose();
+  }
+  if (!settled) throw w.failure() ?? new Error('the event stream ended before the session settled');
+  const end = outcomeOf(settled);
+  finish((end.settled ? end.failure : undefined) ?? errors.failure);
+  return settled;
+}

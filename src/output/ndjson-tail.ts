@@ -1,0 +1,48 @@
+import type { OutStream } from '../io';
+
+const FLUSH_BYTES = 64 * 1024;
+const IDLE_FLUSH_MS = 5;
+
+/**
+ * The tail's pass-through writer: frame data as received plus '\n', no re-serialising, gathered into
+ * ~64 KiB writes. A short idle tick flushes a quiet stream so lines still appear promptly; backpressure
+ * is honoured by making the caller wait for 'drain'.
+ */
+export class LineBatch {
+  private buf = '';
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+
+  constructor(private readonly stream: OutStream) {}
+
+  /** Queues one line; returns a promise only when the caller must wait (stdout is full). */
+  line(text: string): Promise<void> | undefined {
+    this.buf += text + '\n';
+    if (this.buf.length >= FLUSH_BYTES) return this.flush();
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, IDLE_FLUSH_MS);
+    return this.draining;
+  }
+
+  /** Writes what is queued; resolves once stdout has taken it. */
+  flush(): Promise<void> | undefined {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.buf === '') return this.draining;
+    const chunk = this.buf;
+    this.buf = '';
+    if (!this.stream.write(chunk) && !this.draining) {
+      this.draining = new Promise<void>((resolve) =>
+        this.stream.once('drain', () => {
+          this.draining = undefined;
+          resolve();
+        }),
+      );
+    }
+    return this.draining;
+  }
+}

@@ -1,0 +1,91 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { PassThrough, Writable } from 'node:stream';
+import { main } from '../../../src/cli';
+import type { Io } from '../../../src/io';
+import { tempConfigDir } from '../../helpers/cli';
+import { ApiClient } from '../../../src/api/client';
+import { follow } from '../../../src/api/stream/follow';
+import type { FollowOptions, StreamItem } from '../../../src/api/stream/types';
+import type { Emulator } from '../../../src/emulator/server';
+import { call } from '../../helpers/emulator';
+import { waitUntil } from '../../helpers/sse';
+
+export function client(emu: { url: string; apiKey: string }, maxRetries = 3): ApiClient {
+  return new ApiClient({ baseUrl: emu.url, credential: emu.apiKey, apiVersion: '2026-09-01-beta', userAgent: 'svc-test', maxRetries, sleep: async () => {} });
+}
+
+/** Runs follow() in the background and records every item; `stop()` aborts it and waits for the end. */
+export function collect(emu: Emulator, opts: Omit<FollowOptions, 'client' | 'signal'> & { client?: ApiClient }) {
+  const abort = new AbortController();
+  const items: StreamItem[] = [];
+  const state: { error?: unknown; done: boolean } = { done: false };
+  const finished = (async () => {
+    try {
+      for await (const it of follow({ client: client(emu), sleep: async () => {}, ...opts, signal: abort.signal })) items.push(it);
+    } catch (e) {
+      state.error = e;
+    } finally {
+      state.done = true;
+    }
+  })();
+  return {
+    items,
+    state,
+    events: () => items.flatMap((i) => (i.kind === 'event' ? [i.event] : [])),
+    deltas: () => items.flatMap((i) => (i.kind === 'delta' ? [i.delta] : [])),
+    states: () => items.flatMap((i) => (i.kind === 'connection' ? [i.state] : [])),
+    waitFor: (pred: (items: StreamItem[]) => boolean, what = 'items') => waitUntil(() => pred(items) || state.done, what),
+    async stop() {
+      abort.abort();
+      await finished;
+    },
+    finished,
+  };
+}
+
+export const isIdle = (i: StreamItem) => i.kind === 'event' && i.event.type === 'session.status' && (i.event.data as any)?.status === 'idle';
+export const idleCount = (items: StreamItem[]) => items.filter(isIdle).length;
+
+export async function setFaults(emu: Emulator, faults: Record<string, number | string>): Promise<void> {
+  const r = await call(emu, 'POST', '/_emulator/faults', { body: faults });
+  if (r.status !== 200) throw new Error(`faults: ${JSON.stringify(r.body)}`);
+}
+
+export async function stats(emu: Emulator): Promise<Record<string, number>> {
+  return (await call(emu, 'GET', '/_emulator/stats')).body;
+}
+
+/** The emulator's open event streams, seen from its HTTP server: a stream counts once its headers (and control frame) went out. */
+export function trackStreams(emu: Emulator): (sessionId: string, n?: number) => boolean {
+  const open = new Set<{ url: string; res: ServerResponse }>();
+  const server = (emu as unknown as { server: Server }).server;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!req.url?.includes('/events/stream')) return;
+    const entry = { url: req.url, res };
+    open.add(entry);
+    res.once('close', () => open.delete(entry));
+  });
+  return (sessionId, n = 1) => [...open].filter((e) => e.url.includes(sessionId) && e.res.headersSent).length >= n;
+}
+
+/** Runs the CLI in-process in the background with stdout readable while it runs; `stop()` is Ctrl-C. */
+export function background(args: string[], env: Record<string, string | undefined>, opts: { stdoutTTY?: boolean; sleep?: (ms: number) => Promise<void> } = {}) {
+  const abort = new AbortController();
+  const stdout = new Capture();
+  const stderr = new Capture();
+  stdout.isTTY = opts.stdoutTTY;
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stdin.end('');
+  const io: Io = { stdin, stdout, stderr, env: { SVC_CONFIG_DIR: tempConfigDir(), ...env }, cwd: process.cwd(), sleep: opts.sleep ?? (async () => {}), signal: abort.signal };
+  const run = main(args, io).then((code) => ({ code, stdout: stdout.text, stderr: stderr.text }));
+  return { run, stdout, stderr, stop: () => abort.abort() };
+}
+
+class Capture extends Writable {
+  text = '';
+  isTTY?: boolean;
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
+    this.text += chunk.toString();
+    cb();
+  }
+}
