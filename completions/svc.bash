@@ -7,7 +7,7 @@ __svc_table() {
     'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
-    'C|agents') REPLY='list get create update delete archive versions' ;;
+    'C|agents') REPLY='list get create update delete archive apply versions' ;;
     'O|agents') REPLY='-h --help' ;;
     'O|agents list') REPLY='--official-only --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all -h --help' ;;
     'V|agents list') REPLY='--created-after --created-before --updated-after --updated-before --limit --page-size --page-token' ;;
@@ -16,20 +16,39 @@ __svc_table() {
     'A|agents get') REPLY='1' ;;
     'O|agents create') REPLY='--data --name --model --description --system --idempotency-key -h --help' ;;
     'V|agents create') REPLY='--data --name --model --description --system --idempotency-key' ;;
+    'F|agents create|--data') REPLY='@file' ;;
     'O|agents update') REPLY='--data --name --model --description --system -h --help' ;;
     'V|agents update') REPLY='--data --name --model --description --system' ;;
+    'F|agents update|--data') REPLY='@file' ;;
     'A|agents update') REPLY='1' ;;
     'O|agents delete') REPLY='-h --help' ;;
     'A|agents delete') REPLY='1' ;;
     'O|agents archive') REPLY='-h --help' ;;
     'A|agents archive') REPLY='1' ;;
+    'O|agents apply') REPLY='--dry-run --idempotency-key -h --help' ;;
+    'V|agents apply') REPLY='--idempotency-key' ;;
+    'F|agents apply|#0') REPLY='file' ;;
+    'A|agents apply') REPLY='1' ;;
     'O|agents versions') REPLY='--limit --page-size --page-token --all -h --help' ;;
     'V|agents versions') REPLY='--limit --page-size --page-token' ;;
     'A|agents versions') REPLY='1' ;;
     'O|api') REPLY='--data -F --field -H --header --paginate -h --help' ;;
     'V|api') REPLY='--data -F --field -H --header' ;;
+    'F|api|--data') REPLY='@file' ;;
     'A|api') REPLY='1' ;;
+    'C|artifacts') REPLY='list get versions download' ;;
     'O|artifacts') REPLY='-h --help' ;;
+    'O|artifacts list') REPLY='--session --limit --page-size --page-token --all -h --help' ;;
+    'V|artifacts list') REPLY='--session --limit --page-size --page-token' ;;
+    'O|artifacts get') REPLY='-h --help' ;;
+    'A|artifacts get') REPLY='1' ;;
+    'O|artifacts versions') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|artifacts versions') REPLY='--limit --page-size --page-token' ;;
+    'A|artifacts versions') REPLY='1' ;;
+    'O|artifacts download') REPLY='--version -O --output-file -h --help' ;;
+    'V|artifacts download') REPLY='--version -O --output-file' ;;
+    'F|artifacts download|-O'|'F|artifacts download|--output-file') REPLY='file' ;;
+    'A|artifacts download') REPLY='1' ;;
     'C|auth') REPLY='login status logout token' ;;
     'O|auth') REPLY='-h --help' ;;
     'O|auth login') REPLY='--with-token -h --help' ;;
@@ -52,22 +71,319 @@ __svc_table() {
     'O|config profiles') REPLY='-h --help' ;;
     'O|demo') REPLY='-h --help' ;;
     'O|doctor') REPLY='-h --help' ;;
+    'C|dreams') REPLY='list get create cancel' ;;
     'O|dreams') REPLY='-h --help' ;;
+    'O|dreams list') REPLY='--memory-store --limit --page-size --page-token --all -h --help' ;;
+    'V|dreams list') REPLY='--memory-store --limit --page-size --page-token' ;;
+    'O|dreams get') REPLY='-h --help' ;;
+    'A|dreams get') REPLY='1' ;;
+    'O|dreams create') REPLY='--data --memory-store --instructions --idempotency-key -h --help' ;;
+    'V|dreams create') REPLY='--data --memory-store --instructions --idempotency-key' ;;
+    'F|dreams create|--data') REPLY='@file' ;;
+    'O|dreams cancel') REPLY='-h --help' ;;
+    'A|dreams cancel') REPLY='1' ;;
     'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms -h --help' ;;
     'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms' ;;
+    'F|emulator|--state') REPLY='file' ;;
+    'C|environments') REPLY='list get create update delete archive apply' ;;
     'O|environments') REPLY='-h --help' ;;
+    'O|environments list') REPLY='--official-only --limit --page-size --page-token --all -h --help' ;;
+    'V|environments list') REPLY='--limit --page-size --page-token' ;;
+    'O|environments get') REPLY='-h --help' ;;
+    'A|environments get') REPLY='1' ;;
+    'O|environments create') REPLY='--data --name --description --self-hosted --cloud --proxy-mode --proxy-host --idempotency-key -h --help' ;;
+    'V|environments create') REPLY='--data --name --description --proxy-mode --proxy-host --idempotency-key' ;;
+    'E|environments create|--proxy-mode') REPLY='route_all limited' ;;
+    'F|environments create|--data') REPLY='@file' ;;
+    'O|environments update') REPLY='--data --name --description --self-hosted --cloud --proxy-mode --proxy-host -h --help' ;;
+    'V|environments update') REPLY='--data --name --description --proxy-mode --proxy-host' ;;
+    'E|environments update|--proxy-mode') REPLY='route_all limited' ;;
+    'F|environments update|--data') REPLY='@file' ;;
+    'A|environments update') REPLY='1' ;;
+    'O|environments delete') REPLY='-h --help' ;;
+    'A|environments delete') REPLY='1' ;;
+    'O|environments archive') REPLY='-h --help' ;;
+    'A|environments archive') REPLY='1' ;;
+    'O|environments apply') REPLY='--dry-run --idempotency-key -h --help' ;;
+    'V|environments apply') REPLY='--idempotency-key' ;;
+    'F|environments apply|#0') REPLY='file' ;;
+    'A|environments apply') REPLY='1' ;;
+    'C|files') REPLY='list get upload download delete' ;;
     'O|files') REPLY='-h --help' ;;
+    'O|files list') REPLY='--limit --page-size --page-token --all --no-version-header -h --help' ;;
+    'V|files list') REPLY='--limit --page-size --page-token' ;;
+    'O|files get') REPLY='--no-version-header -h --help' ;;
+    'A|files get') REPLY='1' ;;
+    'O|files upload') REPLY='--purpose --idempotency-key --no-version-header -h --help' ;;
+    'V|files upload') REPLY='--purpose --idempotency-key' ;;
+    'E|files upload|--purpose') REPLY='user_data batch' ;;
+    'F|files upload|#0') REPLY='file' ;;
+    'A|files upload') REPLY='1' ;;
+    'O|files download') REPLY='-O --output-file --no-version-header -h --help' ;;
+    'V|files download') REPLY='-O --output-file' ;;
+    'F|files download|-O'|'F|files download|--output-file') REPLY='file' ;;
+    'A|files download') REPLY='1' ;;
+    'O|files delete') REPLY='--no-version-header -h --help' ;;
+    'A|files delete') REPLY='1' ;;
+    'C|memories') REPLY='list get cat write rename delete versions redact' ;;
     'O|memories') REPLY='-h --help' ;;
+    'O|memories list') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|memories list') REPLY='--limit --page-size --page-token' ;;
+    'A|memories list') REPLY='1' ;;
+    'O|memories get') REPLY='-h --help' ;;
+    'A|memories get') REPLY='1' ;;
+    'O|memories cat') REPLY='--version -O --output-file -h --help' ;;
+    'V|memories cat') REPLY='--version -O --output-file' ;;
+    'F|memories cat|-O'|'F|memories cat|--output-file') REPLY='file' ;;
+    'A|memories cat') REPLY='1' ;;
+    'O|memories write') REPLY='--file --text --base-version --idempotency-key -h --help' ;;
+    'V|memories write') REPLY='--file --text --base-version --idempotency-key' ;;
+    'F|memories write|--file') REPLY='file' ;;
+    'A|memories write') REPLY='1' ;;
+    'O|memories rename') REPLY='-h --help' ;;
+    'A|memories rename') REPLY='1' ;;
+    'O|memories delete') REPLY='-h --help' ;;
+    'A|memories delete') REPLY='1' ;;
+    'O|memories versions') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|memories versions') REPLY='--limit --page-size --page-token' ;;
+    'A|memories versions') REPLY='1' ;;
+    'O|memories redact') REPLY='-y --yes -h --help' ;;
+    'A|memories redact') REPLY='1' ;;
+    'C|memory-stores') REPLY='list get create update delete archive' ;;
     'O|memory-stores') REPLY='-h --help' ;;
+    'O|memory-stores list') REPLY='--include-archived --limit --page-size --page-token --all -h --help' ;;
+    'V|memory-stores list') REPLY='--limit --page-size --page-token' ;;
+    'O|memory-stores get') REPLY='-h --help' ;;
+    'A|memory-stores get') REPLY='1' ;;
+    'O|memory-stores create') REPLY='--data --name --description --idempotency-key -h --help' ;;
+    'V|memory-stores create') REPLY='--data --name --description --idempotency-key' ;;
+    'F|memory-stores create|--data') REPLY='@file' ;;
+    'O|memory-stores update') REPLY='--data --name --description -h --help' ;;
+    'V|memory-stores update') REPLY='--data --name --description' ;;
+    'F|memory-stores update|--data') REPLY='@file' ;;
+    'A|memory-stores update') REPLY='1' ;;
+    'O|memory-stores delete') REPLY='-h --help' ;;
+    'A|memory-stores delete') REPLY='1' ;;
+    'O|memory-stores archive') REPLY='-h --help' ;;
+    'A|memory-stores archive') REPLY='1' ;;
+    'C|plugins') REPLY='list get publish validate versions download archive' ;;
     'O|plugins') REPLY='-h --help' ;;
-    'O|run') REPLY='-h --help' ;;
+    'O|plugins list') REPLY='--query --category --scope --limit --page-size --page-token --all -h --help' ;;
+    'V|plugins list') REPLY='--query --category --scope --limit --page-size --page-token' ;;
+    'E|plugins list|--category') REPLY='finance productivity creative_3d dev_tools learning featured' ;;
+    'E|plugins list|--scope') REPLY='official project' ;;
+    'O|plugins get') REPLY='-h --help' ;;
+    'A|plugins get') REPLY='1' ;;
+    'O|plugins publish') REPLY='--plugin --idempotency-key -h --help' ;;
+    'V|plugins publish') REPLY='--plugin --idempotency-key' ;;
+    'F|plugins publish|#0') REPLY='file' ;;
+    'A|plugins publish') REPLY='1' ;;
+    'O|plugins validate') REPLY='--idempotency-key -h --help' ;;
+    'V|plugins validate') REPLY='--idempotency-key' ;;
+    'F|plugins validate|#0') REPLY='file' ;;
+    'A|plugins validate') REPLY='1' ;;
+    'O|plugins versions') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|plugins versions') REPLY='--limit --page-size --page-token' ;;
+    'A|plugins versions') REPLY='1' ;;
+    'O|plugins download') REPLY='--version -O --output-file -h --help' ;;
+    'V|plugins download') REPLY='--version -O --output-file' ;;
+    'F|plugins download|-O'|'F|plugins download|--output-file') REPLY='file' ;;
+    'A|plugins download') REPLY='1' ;;
+    'O|plugins archive') REPLY='-h --help' ;;
+    'A|plugins archive') REPLY='1' ;;
+    'O|run') REPLY='--agent --environment --session --message --message-file --timeout --deltas --no-live --idempotency-key -h --help' ;;
+    'V|run') REPLY='--agent --environment --session --message --message-file --timeout --idempotency-key' ;;
+    'F|run|--message-file') REPLY='file' ;;
+    'A|run') REPLY='1' ;;
+    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait' ;;
     'O|sessions') REPLY='-h --help' ;;
+    'O|sessions list') REPLY='--include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all -h --help' ;;
+    'V|sessions list') REPLY='--created-after --created-before --updated-after --updated-before --limit --page-size --page-token' ;;
+    'O|sessions get') REPLY='-h --help' ;;
+    'A|sessions get') REPLY='1' ;;
+    'O|sessions create') REPLY='--data --agent --agent-id --agent-version --environment --title --vault --resource-file --idempotency-key -h --help' ;;
+    'V|sessions create') REPLY='--data --agent --agent-id --agent-version --environment --title --vault --resource-file --idempotency-key' ;;
+    'F|sessions create|--data') REPLY='@file' ;;
+    'O|sessions update') REPLY='--data --title -h --help' ;;
+    'V|sessions update') REPLY='--data --title' ;;
+    'F|sessions update|--data') REPLY='@file' ;;
+    'A|sessions update') REPLY='1' ;;
+    'O|sessions delete') REPLY='-h --help' ;;
+    'A|sessions delete') REPLY='1' ;;
+    'O|sessions archive') REPLY='-h --help' ;;
+    'A|sessions archive') REPLY='1' ;;
+    'O|sessions send') REPLY='--text --data --steer --file --idempotency-key -h --help' ;;
+    'V|sessions send') REPLY='--text --data --file --idempotency-key' ;;
+    'F|sessions send|--data') REPLY='@file' ;;
+    'A|sessions send') REPLY='1' ;;
+    'O|sessions interrupt') REPLY='--expected-epoch --wait -h --help' ;;
+    'V|sessions interrupt') REPLY='--expected-epoch' ;;
+    'A|sessions interrupt') REPLY='1' ;;
+    'O|sessions continue') REPLY='--wait -h --help' ;;
+    'A|sessions continue') REPLY='1' ;;
+    'O|sessions confirm') REPLY='--allow --deny --message -h --help' ;;
+    'V|sessions confirm') REPLY='--message' ;;
+    'A|sessions confirm') REPLY='1' ;;
+    'O|sessions tool-result') REPLY='--text --data --error -h --help' ;;
+    'V|sessions tool-result') REPLY='--text --data' ;;
+    'F|sessions tool-result|--data') REPLY='@file' ;;
+    'A|sessions tool-result') REPLY='1' ;;
+    'O|sessions pending') REPLY='-h --help' ;;
+    'A|sessions pending') REPLY='1' ;;
+    'C|sessions resources') REPLY='list get' ;;
+    'O|sessions resources') REPLY='-h --help' ;;
+    'O|sessions resources list') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|sessions resources list') REPLY='--limit --page-size --page-token' ;;
+    'A|sessions resources list') REPLY='1' ;;
+    'O|sessions resources get') REPLY='-h --help' ;;
+    'A|sessions resources get') REPLY='1' ;;
+    'O|sessions events') REPLY='--thread --order --limit --page-size --page-token --all -h --help' ;;
+    'V|sessions events') REPLY='--thread --order --limit --page-size --page-token' ;;
+    'E|sessions events|--order') REPLY='asc desc' ;;
+    'A|sessions events') REPLY='1' ;;
+    'O|sessions export') REPLY='--format -O --output-file -h --help' ;;
+    'V|sessions export') REPLY='--format -O --output-file' ;;
+    'E|sessions export|--format') REPLY='md json html' ;;
+    'F|sessions export|-O'|'F|sessions export|--output-file') REPLY='file' ;;
+    'A|sessions export') REPLY='1' ;;
+    'O|sessions tail') REPLY='--thread --deltas --cursor --until --no-live -h --help' ;;
+    'V|sessions tail') REPLY='--thread --cursor --until' ;;
+    'E|sessions tail|--until') REPLY='idle' ;;
+    'A|sessions tail') REPLY='1' ;;
+    'O|sessions wait') REPLY='--timeout -h --help' ;;
+    'V|sessions wait') REPLY='--timeout' ;;
+    'A|sessions wait') REPLY='1' ;;
+    'C|skills') REPLY='list get create create-version versions download archive delete' ;;
     'O|skills') REPLY='-h --help' ;;
+    'O|skills list') REPLY='--category --include-archived --limit --page-size --page-token --all -h --help' ;;
+    'V|skills list') REPLY='--category --limit --page-size --page-token' ;;
+    'O|skills get') REPLY='-h --help' ;;
+    'A|skills get') REPLY='1' ;;
+    'O|skills create') REPLY='--file --name --description --categories --idempotency-key -h --help' ;;
+    'V|skills create') REPLY='--file --name --description --categories --idempotency-key' ;;
+    'F|skills create|--file') REPLY='file' ;;
+    'F|skills create|#0') REPLY='file' ;;
+    'A|skills create') REPLY='1' ;;
+    'O|skills create-version') REPLY='--idempotency-key -h --help' ;;
+    'V|skills create-version') REPLY='--idempotency-key' ;;
+    'F|skills create-version|#1') REPLY='file' ;;
+    'A|skills create-version') REPLY='1' ;;
+    'O|skills versions') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|skills versions') REPLY='--limit --page-size --page-token' ;;
+    'A|skills versions') REPLY='1' ;;
+    'O|skills download') REPLY='--version -O --output-file -h --help' ;;
+    'V|skills download') REPLY='--version -O --output-file' ;;
+    'F|skills download|-O'|'F|skills download|--output-file') REPLY='file' ;;
+    'A|skills download') REPLY='1' ;;
+    'O|skills archive') REPLY='-h --help' ;;
+    'A|skills archive') REPLY='1' ;;
+    'O|skills delete') REPLY='-h --help' ;;
+    'A|skills delete') REPLY='1' ;;
+    'C|threads') REPLY='list get archive tail' ;;
     'O|threads') REPLY='-h --help' ;;
+    'O|threads list') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|threads list') REPLY='--limit --page-size --page-token' ;;
+    'A|threads list') REPLY='1' ;;
+    'O|threads get') REPLY='-h --help' ;;
+    'A|threads get') REPLY='1' ;;
+    'O|threads archive') REPLY='-h --help' ;;
+    'A|threads archive') REPLY='1' ;;
+    'O|threads tail') REPLY='--deltas --cursor --no-live -h --help' ;;
+    'V|threads tail') REPLY='--cursor' ;;
+    'A|threads tail') REPLY='1' ;;
+    'C|triggers') REPLY='list get create update delete apply runs run pause resume' ;;
     'O|triggers') REPLY='-h --help' ;;
+    'O|triggers list') REPLY='--agent --limit --page-size --page-token --all -h --help' ;;
+    'V|triggers list') REPLY='--agent --limit --page-size --page-token' ;;
+    'O|triggers get') REPLY='-h --help' ;;
+    'A|triggers get') REPLY='1' ;;
+    'O|triggers create') REPLY='--data --name --agent --agent-version --environment --session-mode --cron --timezone --message --idempotency-key -h --help' ;;
+    'V|triggers create') REPLY='--data --name --agent --agent-version --environment --session-mode --cron --timezone --message --idempotency-key' ;;
+    'E|triggers create|--session-mode') REPLY='new_session reuse_session' ;;
+    'F|triggers create|--data') REPLY='@file' ;;
+    'O|triggers update') REPLY='--data --name --agent --agent-version --environment --session-mode --cron --timezone --message -h --help' ;;
+    'V|triggers update') REPLY='--data --name --agent --agent-version --environment --session-mode --cron --timezone --message' ;;
+    'E|triggers update|--session-mode') REPLY='new_session reuse_session' ;;
+    'F|triggers update|--data') REPLY='@file' ;;
+    'A|triggers update') REPLY='1' ;;
+    'O|triggers delete') REPLY='-h --help' ;;
+    'A|triggers delete') REPLY='1' ;;
+    'O|triggers apply') REPLY='--dry-run --idempotency-key -h --help' ;;
+    'V|triggers apply') REPLY='--idempotency-key' ;;
+    'F|triggers apply|#0') REPLY='file' ;;
+    'A|triggers apply') REPLY='1' ;;
+    'O|triggers runs') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|triggers runs') REPLY='--limit --page-size --page-token' ;;
+    'A|triggers runs') REPLY='1' ;;
+    'O|triggers run') REPLY='-h --help' ;;
+    'A|triggers run') REPLY='1' ;;
+    'O|triggers pause') REPLY='-h --help' ;;
+    'A|triggers pause') REPLY='1' ;;
+    'O|triggers resume') REPLY='-h --help' ;;
+    'A|triggers resume') REPLY='1' ;;
+    'C|vaults') REPLY='list get create update delete archive credentials' ;;
     'O|vaults') REPLY='-h --help' ;;
+    'O|vaults list') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|vaults list') REPLY='--limit --page-size --page-token' ;;
+    'O|vaults get') REPLY='-h --help' ;;
+    'A|vaults get') REPLY='1' ;;
+    'O|vaults create') REPLY='--data --name --description --idempotency-key -h --help' ;;
+    'V|vaults create') REPLY='--data --name --description --idempotency-key' ;;
+    'F|vaults create|--data') REPLY='@file' ;;
+    'O|vaults update') REPLY='--data --name --description -h --help' ;;
+    'V|vaults update') REPLY='--data --name --description' ;;
+    'F|vaults update|--data') REPLY='@file' ;;
+    'A|vaults update') REPLY='1' ;;
+    'O|vaults delete') REPLY='-h --help' ;;
+    'A|vaults delete') REPLY='1' ;;
+    'O|vaults archive') REPLY='-h --help' ;;
+    'A|vaults archive') REPLY='1' ;;
+    'C|vaults credentials') REPLY='list get create update delete' ;;
+    'O|vaults credentials') REPLY='-h --help' ;;
+    'O|vaults credentials list') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|vaults credentials list') REPLY='--limit --page-size --page-token' ;;
+    'A|vaults credentials list') REPLY='1' ;;
+    'O|vaults credentials get') REPLY='-h --help' ;;
+    'A|vaults credentials get') REPLY='1' ;;
+    'O|vaults credentials create') REPLY='--data --name --type --egress-environment --idempotency-key --value-stdin --value-file --value -h --help' ;;
+    'V|vaults credentials create') REPLY='--data --name --type --egress-environment --idempotency-key --value-file --value' ;;
+    'E|vaults credentials create|--type') REPLY='static_bearer environment_variable mcp_oauth' ;;
+    'F|vaults credentials create|--data') REPLY='@file' ;;
+    'F|vaults credentials create|--value-file') REPLY='file' ;;
+    'A|vaults credentials create') REPLY='1' ;;
+    'O|vaults credentials update') REPLY='--data --name --egress-environment --value-stdin --value-file --value -h --help' ;;
+    'V|vaults credentials update') REPLY='--data --name --egress-environment --value-file --value' ;;
+    'F|vaults credentials update|--data') REPLY='@file' ;;
+    'F|vaults credentials update|--value-file') REPLY='file' ;;
+    'A|vaults credentials update') REPLY='1' ;;
+    'O|vaults credentials delete') REPLY='-h --help' ;;
+    'A|vaults credentials delete') REPLY='1' ;;
+    'C|work') REPLY='list get poll ack heartbeat stop' ;;
     'O|work') REPLY='-h --help' ;;
+    'O|work list') REPLY='--limit --page-size --page-token --all -h --help' ;;
+    'V|work list') REPLY='--limit --page-size --page-token' ;;
+    'A|work list') REPLY='1' ;;
+    'O|work get') REPLY='-h --help' ;;
+    'A|work get') REPLY='1' ;;
+    'O|work poll') REPLY='--block-ms --worker-id --show-secret -h --help' ;;
+    'V|work poll') REPLY='--block-ms --worker-id' ;;
+    'A|work poll') REPLY='1' ;;
+    'O|work ack') REPLY='--generation -h --help' ;;
+    'V|work ack') REPLY='--generation' ;;
+    'A|work ack') REPLY='1' ;;
+    'O|work heartbeat') REPLY='--generation -h --help' ;;
+    'V|work heartbeat') REPLY='--generation' ;;
+    'A|work heartbeat') REPLY='1' ;;
+    'O|work stop') REPLY='--generation --final-status -h --help' ;;
+    'V|work stop') REPLY='--generation --final-status' ;;
+    'E|work stop|--final-status') REPLY='completed' ;;
+    'A|work stop') REPLY='1' ;;
+    'C|worker') REPLY='run' ;;
     'O|worker') REPLY='-h --help' ;;
+    'O|worker run') REPLY='--environment --concurrency --workdir --once --worker-id --heartbeat-interval --log-format -h --help' ;;
+    'V|worker run') REPLY='--environment --concurrency --workdir --worker-id --heartbeat-interval --log-format' ;;
+    'E|worker run|--log-format') REPLY='text json' ;;
+    'F|worker run|--workdir') REPLY='file' ;;
     *) REPLY='' ;;
   esac
 }
@@ -78,6 +394,17 @@ __svc_takes_value() {
   [[ " $REPLY " == *" $2 "* ]] && return 0
   __svc_table "V|"
   [[ " $REPLY " == *" $2 "* ]]
+}
+
+# File names for a value of kind $1: file, or @file (a body given as @path).
+__svc_files() {
+  local IFS=$'\n'
+  compopt -o filenames 2>/dev/null
+  if [[ $1 == @file ]]; then
+    [[ -z $cur || $cur == @* ]] && COMPREPLY=($(compgen -f -P @ -- "${cur#@}"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
 }
 
 # Resource IDs and other values only the service knows: one "value<TAB>description" per line.
@@ -92,16 +419,23 @@ _svc() {
   local cur prev words cword
   _init_completion -n =: || return
   COMPREPLY=()
-  local cmdpath='' opt='' i w
+  local cmdpath='' opt='' i w npos=0
   for ((i = 1; i < cword; i++)); do
     w=${words[i]}
     case $w in
+      -) ((npos++)) ;;
       -*=*) ;;
       -*) if __svc_takes_value "$cmdpath" "$w"; then ((i++)); ((i == cword)) && opt=$w; fi ;;
-      *) __svc_table "C|$cmdpath"; [[ " $REPLY " == *" $w "* ]] && cmdpath=${cmdpath:+$cmdpath }$w ;;
+      *)
+        __svc_table "C|$cmdpath"
+        if ((npos == 0)) && [[ " $REPLY " == *" $w "* ]]; then cmdpath=${cmdpath:+$cmdpath }$w; else ((npos++)); fi
+        ;;
     esac
   done
   if [[ -n $opt ]]; then
+    __svc_table "F|$cmdpath|$opt"
+    [[ -z $REPLY ]] && __svc_table "F||$opt"
+    if [[ -n $REPLY ]]; then __svc_files "$REPLY"; return; fi
     __svc_table "E|$cmdpath|$opt"
     [[ -z $REPLY ]] && __svc_table "E||$opt"
     if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); else __svc_dynamic; fi
@@ -116,6 +450,8 @@ _svc() {
   fi
   __svc_table "C|$cmdpath"
   if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); return; fi
+  __svc_table "F|$cmdpath|#$npos"
+  if [[ -n $REPLY ]]; then __svc_files "$REPLY"; return; fi
   __svc_table "A|$cmdpath"
   [[ -n $REPLY ]] && __svc_dynamic
 }
