@@ -48,7 +48,9 @@ async function startEmulator() {
 
 const { child: emulator, env: emuEnv } = await startEmulator();
 const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-const baseEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: configDir, ...emuEnv };
+// The user's environment, as they would run svc (NODE_EXTRA_CA_CERTS, for one, adds tens of ms to every node start).
+const baseEnv = { ...process.env, SVC_CONFIG_DIR: configDir, ...emuEnv };
+for (const k of Object.keys(baseEnv)) if (k.startsWith('SVC_') && !['SVC_CONFIG_DIR', 'SVC_BASE_URL', 'SVC_API_KEY'].includes(k)) delete baseEnv[k];
 const api = async (method, path, body) => {
   const res = await fetch(emuEnv.SVC_BASE_URL + path, {
     method,
@@ -66,7 +68,7 @@ const svc = (...args) => () => timeRun(node, [svcBin, ...args], baseEnv);
 const floor = () => timeRun(node, ['-e', '0'], baseEnv);
 
 try {
-  process.stderr.write(`node ${process.version}, ${ROUNDS} paired rounds per figure\n`);
+  process.stderr.write(`node ${process.version}, ${ROUNDS} paired rounds per figure${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}\n`);
   const agent = await api('POST', '/v1/agents', { name: 'bench', model: 'scripted-1' });
 
   let r = await paired(ROUNDS, floor, svc('--version'));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import type { ApiClient, Query } from '../api/client';
 import type { Crud, Obj } from '../api/resources';
@@ -141,7 +140,8 @@ export async function bodyFrom(ctx: Ctx, opts: Opts, flags: BodyFlag[]): Promise
 
 /** The Idempotency-Key of one create intent: `--idempotency-key`, else a fresh UUID kept across retries. */
 export function idempotencyKey(opts: Opts): string {
-  const k: string = opts.idempotencyKey ?? randomUUID();
+  // globalThis.crypto loads node's crypto only when a key is made, not on every read command's start-up.
+  const k: string = opts.idempotencyKey ?? globalThis.crypto.randomUUID();
   if (Buffer.byteLength(k) > LIMITS.idempotencyKeyBytes) throw new UsageError(`--idempotency-key is over ${LIMITS.idempotencyKeyBytes} bytes`);
   return k;
 }

@@ -1,0 +1,10 @@
+// Types for the two undici modules src/api/http.ts loads directly (undici types only its package index).
+declare module 'undici/lib/api/api-request.js' {
+  import type { Dispatcher } from 'undici';
+  const request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  export default request;
+}
+declare module 'undici/lib/global.js' {
+  import type { Dispatcher } from 'undici';
+  export function getGlobalDispatcher(): Dispatcher;
+}
