@@ -3,7 +3,7 @@ import type { Ctx } from './context';
 import { errorJson, errorLine, exitCodeFor, InterruptedError, recoveryHint } from './errors';
 import { write, type Io } from './io';
 import { GROUPS, findGroup } from './commands/registry';
-import { makeKit, type Kit } from './commands/kit';
+import { addGroupExamples, makeKit, type Kit } from './commands/kit';
 import { SVC_VERSION } from './version';
 
 /** Global options that take a value, so the group name can be found in argv without parsing it. */
@@ -46,6 +46,7 @@ export async function loadGroup(program: Command, name: string, kit: Kit): Promi
   if (!entry || !cmd) return undefined;
   const { default: build } = await entry.load();
   build(cmd, kit);
+  addGroupExamples(cmd);
   configureTree(cmd, kit.io);
   return cmd;
 }

@@ -28,7 +28,24 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
   };
 }
 
-/** Help text with examples, shown after the options. */
+const EXAMPLES = new WeakMap<Command, string[]>();
+
+const examplesText = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/** Help text with examples, shown after the options; the group's help shows the first of each verb. */
 export function examples(cmd: Command, lines: string[]): Command {
-  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+  EXAMPLES.set(cmd, lines);
+  return cmd.addHelpText('after', examplesText(lines));
+}
+
+/** The first example of every verb below `group` (nested groups included), for the group's own help. */
+export function verbExamples(group: Command): string[] {
+  return group.commands.flatMap((c) => (c.commands.length ? verbExamples(c) : (EXAMPLES.get(c) ?? []).slice(0, 1)));
+}
+
+/** Adds the examples of its verbs to a group's help, unless the group is itself a verb (`svc run`). */
+export function addGroupExamples(group: Command): void {
+  for (const c of group.commands) if (c.commands.length) addGroupExamples(c);
+  const lines = verbExamples(group);
+  if (lines.length && !EXAMPLES.has(group)) group.addHelpText('after', examplesText(lines));
 }
