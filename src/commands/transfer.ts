@@ -1,11 +1,10 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Command } from 'commander';
 import type { ApiClient, RawBody, StreamResponse } from '../api/client';
 import { multipartBody, uploadSource, type UploadSource } from '../api/upload';
 import type { Ctx } from '../context';
+import { Relief } from '../output/relief';
 import { UsageError } from '../errors';
 import { downloadTarget, dispositionName, saveBody } from '../output/download';
 import { formatBytes, progressFor, type Progress } from '../output/progress';
@@ -72,42 +71,16 @@ function shown(ctx: Ctx, path: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
-/** Bytes between two young-generation collections during a transfer. */
-const RELIEF_BYTES = 8 * 1024 * 1024;
-let collectYoung: ((opts: { type: 'minor' }) => void) | null | undefined;
-
-/**
- * Every streamed chunk is a fresh off-heap buffer that V8 frees only at its next collection, and
- * nothing else in a transfer triggers one: ~30 MB of dead chunks pile up over 100 MiB. A minor
- * collection every 8 MiB (about 1 ms) keeps them bounded. Without a usable `gc`, nothing changes.
- */
-function relieve(): void {
-  if (collectYoung === undefined) {
-    try {
-      setFlagsFromString('--expose-gc');
-      // A fresh context gets `gc` without adding it to the CLI's own global object.
-      collectYoung = runInNewContext('typeof gc === "function" ? gc : null') as typeof collectYoung;
-    } catch {
-      collectYoung = null;
-    }
-  }
-  collectYoung?.({ type: 'minor' });
-}
-
 /** Counts transfer bytes for the progress bar (terminal only) and the memory relief (always). */
 class Meter {
-  private sinceRelief = 0;
+  private readonly relief = new Relief();
   constructor(private readonly progress?: Progress) {}
   restart(): void {
     this.progress?.restart();
   }
   bytes(n: number): void {
     this.progress?.bytes(n);
-    this.sinceRelief += n;
-    if (this.sinceRelief >= RELIEF_BYTES) {
-      this.sinceRelief = 0;
-      relieve();
-    }
+    this.relief.bytes(n);
   }
   finish(): void {
     this.progress?.finish();

@@ -1,4 +1,5 @@
 import type { OutStream } from '../io';
+import { Relief } from './relief';
 
 const FLUSH_BYTES = 64 * 1024;
 const IDLE_FLUSH_MS = 5;
@@ -12,6 +13,7 @@ export class LineBatch {
   private buf = '';
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;
+  private readonly relief = new Relief();
 
   constructor(private readonly stream: OutStream) {}
 
@@ -35,6 +37,7 @@ export class LineBatch {
     if (this.buf === '') return this.draining;
     const chunk = this.buf;
     this.buf = '';
+    this.relief.bytes(chunk.length);
     if (!this.stream.write(chunk) && !this.draining) {
       this.draining = new Promise<void>((resolve) =>
         this.stream.once('drain', () => {

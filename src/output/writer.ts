@@ -1,5 +1,6 @@
 import type { OutputFormat } from '../config/settings';
 import { write, type OutStream } from '../io';
+import { Relief } from './relief';
 import { renderRecord, renderTable, type Column } from './table';
 
 export interface WriterOptions {
@@ -90,6 +91,7 @@ export class OutputWriter {
 export class Batch {
   private parts: string[] = [];
   private size = 0;
+  private readonly relief = new Relief();
   constructor(private readonly stream: OutStream) {}
   async add(s: string): Promise<void> {
     this.parts.push(s);
@@ -101,6 +103,7 @@ export class Batch {
     const chunk = this.parts.join('');
     this.parts = [];
     this.size = 0;
+    this.relief.bytes(chunk.length);
     await write(this.stream, chunk);
   }
 }
