@@ -19,7 +19,7 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   const log = (line: string) => void write(ctx.io.stderr, `emulator: ${line}\n`);
   let emu;
   try {
-    emu = await startEmulator({ port, host: opts.host ?? '127.0.0.1', apiKey: ctx.globals.apiKey, faults, statePath: opts.state, heartbeatMs, log });
+    emu = await startEmulator({ port, host: opts.host ?? '127.0.0.1', apiKey: ctx.globals.apiKey, faults, statePath: opts.state, heartbeatMs, webhookUrl: opts.webhookUrl, log });
   } catch (e) {
     throw new UsageError(`cannot listen on ${opts.host ?? '127.0.0.1'}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -39,7 +39,8 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--faults <spec>', 'faults to inject, e.g. rate_limit_every=5,retry_after=1,fail_write_every=3,drop_stream_after=20')
     .option('--state <file>', 'keep state in this JSON snapshot (written atomically)')
-    .option('--heartbeat-ms <ms>', 'interval of stream keep-alives (default 30000)');
+    .option('--heartbeat-ms <ms>', 'interval of stream keep-alives (default 30000)')
+    .option('--webhook-url <url>', 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them');
   examples(cmd, ['eval "$(svc emulator --port 0 &)"', 'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
 }
