@@ -16,8 +16,17 @@ const onSignal = (signal) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const { main, processIo } = await import('../dist/cli.js');
-const code = await main(process.argv.slice(2), processIo(controller.signal));
+const argv = process.argv.slice(2);
+let code;
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  // The bare `svc --version` answers before the command tree (commander and the groups) loads.
+  const { SVC_VERSION } = await import('../dist/version.js');
+  process.stdout.write(`${SVC_VERSION}\n`);
+  code = 0;
+} else {
+  const { main, processIo } = await import('../dist/cli.js');
+  code = await main(argv, processIo(controller.signal));
+}
 // Let stdout and stderr drain before exiting, so piped output is never cut short.
 let pending = 2;
 const finish = () => --pending === 0 && process.exit(code);

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Bundles src/cli.ts into `outdir` (emptied first). */
+/** Bundles src/cli.ts, and src/version.ts for the launcher's `--version` fast path, into `outdir` (emptied first). */
 export async function bundle(outdir, logLevel = 'warning') {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { cli: `${root}src/cli.ts` },
+    entryPoints: { cli: `${root}src/cli.ts`, version: `${root}src/version.ts` },
     outdir,
     bundle: true,
     splitting: true,

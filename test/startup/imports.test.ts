@@ -26,6 +26,10 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')))('start-up imports (needs
   it('svc --version loads neither undici, conf, ink, react, ajv, yaml nor jq', () => {
     const { urls, text } = loadedSources(['--version']);
     expect(urls.some((u) => u.includes('node_modules'))).toBe(false);
+    // The launcher's fast path: the version module, not the command tree.
+    expect(urls.some((u) => u.endsWith('/dist/version.js'))).toBe(true);
+    expect(urls.some((u) => u.endsWith('/dist/cli.js'))).toBe(false);
+    expect(holds(text, 'commander')).toBe(false);
     for (const pkg of HEAVY) expect(holds(text, pkg), pkg).toBe(false);
   });
 
