@@ -32,6 +32,8 @@ export interface RequestSpec {
   signal?: AbortSignal;
   /** Per-request timeout; undefined uses the client's. 0 disables it (long polls, streams). */
   timeoutMs?: number;
+  /** Overrides the client's retries: a stream counts its own reconnect attempts (CLI.md: streams). */
+  maxRetries?: number;
 }
 
 export interface ApiResponse<T> {
@@ -106,7 +108,7 @@ export class ApiClient {
   async send(spec: RequestSpec): Promise<StreamResponse> {
     const retriableWrite = spec.method === 'GET' || spec.idempotencyKey !== undefined;
     for (let attempt = 1; ; attempt++) {
-      const canRetry = attempt <= this.opts.maxRetries;
+      const canRetry = attempt <= (spec.maxRetries ?? this.opts.maxRetries);
       let res: StreamResponse;
       try {
         res = await this.once(spec, attempt);

@@ -45,6 +45,8 @@ export class Connection {
         query: { cursor: o.cursor, include_deltas: o.deltas ? true : undefined },
         accept: 'text/event-stream',
         timeoutMs: 0,
+        // follow() counts reconnect attempts itself, so --max-retries bounds them exactly.
+        maxRetries: 0,
         signal,
       });
       state.frames = new FrameQueue(res.body, () => timer.refresh());

@@ -1,5 +1,6 @@
 // Rules proved here: R-STREAM-2, R-STREAM-9, R-STREAM-10, R-STREAM-14, R-STREAM-16, R-STREAM-19, R-STREAM-20, R-STREAM-25,
 // R-STREAM-26, R-STREAM-27, R-STREAM-28, R-STREAM-29, R-STREAM-30, R-STREAM-31, R-HIST-9, R-HIST-10
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/api/errors';
 import { follow } from '../../../src/api/stream/follow';
@@ -163,6 +164,25 @@ describe('follow()', () => {
     expect(items).toEqual(['connecting', 'reconnecting 1', 'reconnecting 2']);
     // Exponential back-off: half of 250 ms, then half of 500 ms with zero jitter.
     expect(sleeps).toEqual([125, 250]);
+  });
+
+  it('counts connection attempts itself: --max-retries 2 is 3 connections even with a retrying client', async () => {
+    let connections = 0;
+    const server = createNetServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const run = async () => {
+        for await (const _ of follow({ client: client({ url, apiKey: 'k' }, 3), sessionId: 'sesn_x', cursor: 'now', maxRetries: 2, sleep: async () => {}, random: () => 0 }));
+      };
+      await expect(run()).rejects.toBeInstanceOf(NetworkError);
+      expect(connections).toBe(3);
+    } finally {
+      server.close();
+    }
   });
 
   it('throws the service error when the session does not exist', async () => {
