@@ -82,8 +82,8 @@ __svc_table() {
     'F|dreams create|--data') REPLY='@file' ;;
     'O|dreams cancel') REPLY='-h --help' ;;
     'A|dreams cancel') REPLY='1' ;;
-    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms -h --help' ;;
-    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms' ;;
+    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url -h --help' ;;
+    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url' ;;
     'F|emulator|--state') REPLY='file' ;;
     'C|environments') REPLY='list get create update delete archive apply' ;;
     'O|environments') REPLY='-h --help' ;;
