@@ -15,6 +15,10 @@ const onSignal = (signal) => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// A reader that stops early (`svc … | head`) closes the pipe: stop quietly, as shell tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => process.exit(err.code === 'EPIPE' ? 0 : 1));
+}
 
 const argv = process.argv.slice(2);
 let code;
