@@ -1,5 +1,4 @@
 import type { OutStream } from '../io';
-import { Relief } from './relief';
 
 const FLUSH_BYTES = 64 * 1024;
 const IDLE_FLUSH_MS = 5;
@@ -13,7 +12,6 @@ export class LineBatch {
   private buf = '';
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;
-  private readonly relief = new Relief();
 
   constructor(private readonly stream: OutStream) {}
 
@@ -37,7 +35,6 @@ export class LineBatch {
     if (this.buf === '') return this.draining;
     const chunk = this.buf;
     this.buf = '';
-    this.relief.bytes(chunk.length);
     if (!this.stream.write(chunk) && !this.draining) {
       this.draining = new Promise<void>((resolve) =>
         this.stream.once('drain', () => {

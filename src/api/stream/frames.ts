@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Relief } from '../../output/relief';
 
 export type SseFrame = EventSourceMessage;
 
@@ -56,9 +57,12 @@ export class FrameQueue {
   private async pump(body: AsyncIterable<Buffer | Uint8Array>): Promise<void> {
     const parser = createParser({ onEvent: (m) => this.items.push(m) });
     const decoder = new TextDecoder();
+    // Every consumer (tail, live view, run, worker) turns each frame into short-lived objects.
+    const relief = new Relief();
     try {
       for await (const chunk of body) {
         this.onLife();
+        relief.bytes(chunk.length);
         parser.feed(decoder.decode(chunk, { stream: true }));
         if (this.head < this.items.length) this.wake();
         if (this.items.length - this.head >= HIGH_WATER) await new Promise<void>((r) => (this.resume = r));
