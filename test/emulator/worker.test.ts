@@ -28,6 +28,7 @@ const rowsOf = async (env: Env, sessionId: string): Promise<any[]> =>
 class MiniWorker {
   row!: { id: string; session_id: string; generation: number };
   token = '';
+  replayed = 0;
   stream?: SseClient;
   readonly ran: string[] = [];
 
@@ -49,6 +50,9 @@ class MiniWorker {
   async start(): Promise<void> {
     expect((await this.lease('ack')).body.status).toBe('starting');
     expect((await this.lease('heartbeat')).body.status).toBe('active');
+    // The history at start: calls are judged only once the stream has replayed it, as a real worker reads history first.
+    const seen = await call(t.emu, 'GET', `/v1/sessions/${this.row.session_id}/events?page_size=1000`, { headers: bearer(this.token) });
+    this.replayed = seen.body.items.length;
     this.stream = await SseClient.open(t.emu, `/v1/sessions/${this.row.session_id}/events/stream`, {}, this.token);
     expect(this.stream.status).toBe(200);
   }
@@ -56,6 +60,7 @@ class MiniWorker {
   /** Calls this worker must run now: sandbox names, allowed (directly or by a confirmation), with no result yet. */
   runnable(): any[] {
     const events = this.stream!.events.map((f) => f.json);
+    if (events.length < this.replayed) return [];
     const done = new Set(events.filter((e) => e.type === 'user.tool_result' || e.type === 'agent.tool_result').map((e) => e.data.event_id));
     const allowed = new Set(events.filter((e) => e.type === 'user.tool_confirmation' && e.data.result === 'allow').map((e) => e.data.event_id));
     return events.filter((e) => e.type === 'agent.tool_use' && runsOnWorker(e.data) && !done.has(e.id) && !this.ran.includes(e.id) && (e.data.permission === 'allow' || allowed.has(e.id)));
@@ -67,7 +72,7 @@ class MiniWorker {
     this.ran.push(use.id);
     const content = [{ type: 'text', text: `ran ${use.data.name} ${JSON.stringify(use.data.input)}` }];
     const r = await call(t.emu, 'POST', `/v1/sessions/${this.row.session_id}/events`, { body: { events: [{ type: 'user.tool_result', data: { event_id: use.id, content } }] }, headers: bearer(this.token) });
-    expect(r.status).toBe(202);
+    expect(r.status, JSON.stringify(r.body) + JSON.stringify(use)).toBe(202);
     return use;
   }
 
@@ -177,8 +182,11 @@ describe('emulator: a worker serving a self-hosted session', () => {
       // The cancelled call gets an error result, so no worker reading history runs it later.
       const cut = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items.find((e: any) => e.type === 'agent.tool_result');
       expect(cut.data).toMatchObject({ is_error: true, tool_result: { content: [{ type: 'text', text: 'The tool call was cancelled by an interrupt.' }] } });
-      const released = (await call(t.emu, 'GET', `/v1/environments/${env.id}/work/${w.row.id}`)).body;
-      expect(released).toMatchObject({ status: 'completed' });
+      // The release follows the wind-down: wait for it rather than race it.
+      const released = await waitUntil(async () => {
+        const row = (await call(t.emu, 'GET', `/v1/environments/${env.id}/work/${w.row.id}`)).body;
+        return row.status === 'completed' ? row : undefined;
+      }, 'the row released');
       expect(released.stopped_at).toEqual(expect.any(String));
       expect((await w.lease('heartbeat')).status).toBe(401);
 

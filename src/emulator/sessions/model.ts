@@ -159,14 +159,18 @@ async function sandboxTool(ctx: ModelContext, rest: string): Promise<Outcome> {
 
 /** Runs an allowed call: on a self-hosted environment a worker answers all but the platform's tools; elsewhere the emulator answers. */
 async function runTool(ctx: ModelContext, id: string, name: string, input: unknown): Promise<void> {
-  await ctx.step();
-  ctx.emit('agent.tool_started', { event_id: id });
   if (ctx.selfHosted && runsOnWorker({ name })) {
+    // Awaited before anything else happens: a worker may answer as soon as it sees the call runnable.
+    const replied = ctx.awaitReplies([{ id, kind: 'user.tool_result' }]);
     ctx.requestWorker();
-    const r = (await ctx.awaitReplies([{ id, kind: 'user.tool_result' }])).get(id)!;
+    await ctx.step();
+    ctx.emit('agent.tool_started', { event_id: id });
+    const r = (await replied).get(id)!;
     ctx.emit('agent.tool_result', { event_id: id, tool_result: { content: r.content, structured_content: r.content }, ...(r.is_error ? { is_error: true } : {}) });
     return;
   }
+  await ctx.step();
+  ctx.emit('agent.tool_started', { event_id: id });
   await ctx.step();
   const content = textContent(`${name} ran with ${JSON.stringify(input)}`);
   ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
