@@ -30,6 +30,10 @@ export class NoEnvironmentKeyError extends NoCredentialError {
 /** The session turn ended in session.error or the session was terminated: exit 11. */
 export class SessionFailedError extends Error {
   override name = 'SessionFailedError';
+  /** The recovery of the spec's `error_type` table, when the turn's `session.error` named a known type. */
+  constructor(message: string, readonly hint?: string) {
+    super(message);
+  }
 }
 
 /** `--timeout` of run / sessions wait elapsed: exit 124. */
@@ -122,7 +126,8 @@ export function errorJson(err: unknown): string {
 }
 
 export function recoveryHint(err: unknown): string | undefined {
-  if (err instanceof ApiError && err.type) return ERROR_RECOVERY[err.type];
+  if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
+  if (err instanceof SessionFailedError) return err.hint;
   return undefined;
 }
 

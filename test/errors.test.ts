@@ -1,6 +1,8 @@
+// Rules proved here: R-ERR-11, R-ERR-12, R-ERR-16
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../src/api/errors';
-import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, errorLine, exitCodeFor } from '../src/errors';
+import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, errorLine, exitCodeFor, recoveryHint } from '../src/errors';
+import { ERROR_STATUS } from '../src/wire/errors';
 
 const api = (status: number, type?: string) => new ApiError({ status, error: type ? { type, message: 'm', request_id: 'r' } : undefined });
 
@@ -19,12 +21,28 @@ describe('the exit code map of CLI.md', () => {
     expect(exitCodeFor(err)).toBe(code);
   });
 
-  it('formats the one line with every known member', () => {
+  it('R-ERR-12 formats the one line with every known member, the service message shown', () => {
     const e = new ApiError({ status: 400, error: { type: 'invalid_parameter_error', message: 'bad\nname', param: 'body.name', request_id: 'req_1' } });
     expect(errorLine(e)).toBe('error: bad name (type=invalid_parameter_error status=400 param=body.name request_id=req_1)');
   });
 
   it('says a bug is a bug, pointing at --debug', () => {
     expect(errorLine(new TypeError('x is undefined'))).toBe('error: unexpected failure: x is undefined (run with --debug for details)');
+  });
+
+  it('R-ERR-11 exit code and hint follow status and type, never the wording of the message', () => {
+    const misleading = new ApiError({ status: 409, error: { type: 'conflict_error', message: 'rate limit reached: authentication failed, server_error', request_id: 'r' } });
+    const plain = api(409, 'conflict_error');
+    expect(exitCodeFor(misleading)).toBe(exitCodeFor(plain));
+    expect(exitCodeFor(misleading)).toBe(7);
+    expect(recoveryHint(misleading)).toBe(recoveryHint(plain));
+  });
+
+  it('R-ERR-16 every error type of the spec table has its recovery hint; an unknown type has none', () => {
+    for (const type of Object.keys(ERROR_STATUS)) expect(recoveryHint(api(400, type)), type).toMatch(/\S/);
+    expect(recoveryHint(api(403, 'permission_denied_error'))).toBe('Check permissions and credential scope.');
+    expect(recoveryHint(api(429, 'exceeded_current_quota_error'))).toBe('Restore quota or budget.');
+    expect(recoveryHint(api(400, 'toString'))).toBeUndefined();
+    expect(recoveryHint(new SessionFailedError('s', 'Wait and retry.'))).toBe('Wait and retry.');
   });
 });

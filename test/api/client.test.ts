@@ -1,4 +1,5 @@
-// Narrow unit tests of the HTTP layer (MockAgent). Rules: R-VERS-2, R-VERS-10, R-ERR-13, R-ERR-14, R-ERR-17
+// Narrow unit tests of the HTTP layer (MockAgent). Rules: R-VERS-1, R-VERS-2, R-VERS-7, R-VERS-8, R-VERS-10, R-ERR-13, R-ERR-14, R-ERR-17,
+// R-AUTH-1, R-REQ-1, R-REQ-5, R-STREAM-2
 import { MockAgent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
@@ -31,7 +32,7 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
 }
 
 describe('ApiClient', () => {
-  it('R-VERS-2 sends the version header, Bearer credential, User-Agent and Accept', async () => {
+  it('R-VERS-1 R-VERS-2 sends the version header, Bearer credential, User-Agent and Accept', async () => {
     let seen: Record<string, string> = {};
     agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' }).reply((opts) => {
       seen = opts.headers as Record<string, string>;
@@ -60,7 +61,7 @@ describe('ApiClient', () => {
     expect(waits).toEqual([]);
   });
 
-  it('R-ERR-13 an unknown error type is handled by its status', async () => {
+  it('R-ERR-13 R-VERS-8 an unknown error type is handled by its status', async () => {
     agent.get(ORIGIN).intercept({ path: '/v1/agents/x', method: 'GET' }).reply(404, { error: { type: 'brand_new_error', message: 'gone', request_id: 'r' } });
     const err = await client().c.json({ method: 'GET', path: '/v1/agents/x' }).catch((e) => e);
     expect(err.type).toBe('brand_new_error');
@@ -87,5 +88,56 @@ describe('ApiClient', () => {
     const err = await c.json({ method: 'PATCH', path: '/v1/agents/a', json: {} }).catch((e) => e);
     expect(exitCodeFor(err)).toBe(10);
     expect(waits).toEqual([]);
+  });
+
+  it('R-AUTH-1 a /v1/files request without the version header still carries the Bearer credential', async () => {
+    let seen: Record<string, string> = {};
+    agent.get(ORIGIN).intercept({ path: '/v1/files', method: 'GET' }).reply((opts) => {
+      seen = opts.headers as Record<string, string>;
+      return { statusCode: 200, data: '{"data":[]}' };
+    });
+    await client().c.json({ method: 'GET', path: '/v1/files', versionHeader: false });
+    expect(seen.authorization).toBe('Bearer sk_x');
+    expect(seen['svc-api-version']).toBeUndefined();
+  });
+
+  it('R-REQ-1 the /v1 path is appended to a base URL that has a path of its own', async () => {
+    agent.get(ORIGIN).intercept({ path: '/gateway/svc/v1/agents', method: 'GET' }).reply(200, '{"items":[]}');
+    const { data } = await client({ baseUrl: `${ORIGIN}/gateway/svc/` }).c.json({ method: 'GET', path: '/v1/agents' });
+    expect(data).toEqual({ items: [] });
+  });
+
+  it('R-REQ-5 a JSON body is sent as application/json, serialised once', async () => {
+    let seen: { headers: Record<string, string>; body: string } = { headers: {}, body: '' };
+    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'POST' }).reply((opts) => {
+      seen = { headers: opts.headers as Record<string, string>, body: String(opts.body) };
+      return { statusCode: 201, data: '{}' };
+    });
+    await client().c.json({ method: 'POST', path: '/v1/agents', json: { name: 'a', model: 'm' } });
+    expect(seen.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen.body)).toEqual({ name: 'a', model: 'm' });
+  });
+
+  it('R-VERS-7 unknown response headers and members are tolerated and kept', async () => {
+    agent.get(ORIGIN).intercept({ path: '/v1/agents/a', method: 'GET' })
+      .reply(200, '{"id":"a","brand_new":{"x":[1]}}', { headers: { 'x-brand-new-header': 'yes', 'svc-brand-new': '1' } });
+    const r = await client().c.json({ method: 'GET', path: '/v1/agents/a' });
+    expect(r.data).toEqual({ id: 'a', brand_new: { x: [1] } });
+    expect(r.headers['x-brand-new-header']).toBe('yes');
+  });
+
+  it('R-STREAM-2 a stream request sends Accept: text/event-stream', async () => {
+    const { follow } = await import('../../src/api/stream/follow');
+    let accept = '';
+    agent.get(ORIGIN).intercept({ path: (p) => p.startsWith('/v1/sessions/s1/') && p.includes('stream'), method: 'GET' }).reply((opts) => {
+      accept = (opts.headers as Record<string, string>).accept;
+      return { statusCode: 404, data: { error: { type: 'resource_not_found_error', message: 'gone', request_id: 'r' } } };
+    });
+    const items = follow({ client: client().c, sessionId: 's1', cursor: 'now', sleep: async () => {} });
+    const err = await (async () => {
+      for await (const _ of items) void _;
+    })().catch((e) => e);
+    expect(err).toMatchObject({ status: 404 });
+    expect(accept).toBe('text/event-stream');
   });
 });

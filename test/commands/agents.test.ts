@@ -1,4 +1,4 @@
-// Rules proved here: R-ERR-12, R-ERR-15, R-REQ-2, R-REQ-9, R-PAGE-3, R-PAGE-4, R-IDEM-12, R-IDEM-14, R-AUTH-3, R-AUTH-4, R-AUTH-5, R-VERS-2
+// Rules proved here: R-ERR-12, R-ERR-15, R-REQ-3, R-REQ-2, R-REQ-9, R-PAGE-3, R-PAGE-4, R-IDEM-12, R-IDEM-14, R-AUTH-3, R-AUTH-4, R-AUTH-5, R-VERS-2
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,7 +132,7 @@ describe('exit codes of the agents slice', () => {
     expect(r.stderr).toContain('model is required');
   });
 
-  it('R-REQ-9 R-ERR-15 3 for an unknown member, naming param', async () => {
+  it('R-REQ-9 R-ERR-15 R-ERR-12 3 for an unknown member, naming param', async () => {
     const r = await svc(['agents', 'create', '--data', '{"name":"x","model":"m","colour":"red"}'], { env: env() });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: unknown member colour \(type=invalid_parameter_error status=400 param=body.colour request_id=req_\S+\)\n$/);
@@ -157,7 +157,7 @@ describe('exit codes of the agents slice', () => {
     expect(r.stderr).toContain('type=permission_denied_error status=403');
   });
 
-  it('R-AUTH-5 R-REQ-2 6 for an unknown ID, passed whole and unparsed', async () => {
+  it('R-AUTH-5 R-REQ-2 R-REQ-3 6 for an unknown ID, passed whole and unparsed', async () => {
     const r = await svc(['agents', 'get', 'not/an id?'], { env: env() });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('agent not/an id? not found');

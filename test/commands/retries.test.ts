@@ -1,4 +1,4 @@
-// Rules proved here: R-IDEM-14, R-IDEM-4, R-ERR-9, R-ERR-17, R-ERR-20
+// Rules proved here: R-IDEM-14, R-IDEM-4, R-IDEM-10, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -18,7 +18,7 @@ function recorder() {
 }
 
 describe('retries', () => {
-  it('R-IDEM-14 R-IDEM-4 a create answered 500 after it was applied is retried with the same key and bytes, creating one agent', async () => {
+  it('R-IDEM-14 R-IDEM-4 R-IDEM-10 a create answered 500 after it was applied is retried with the same key and bytes, creating one agent', async () => {
     await faults({ fail_write_every: 1 });
     const before = await stats();
     const rec = recorder();
@@ -48,7 +48,7 @@ describe('retries', () => {
     expect(rec.waits).toHaveLength(0);
   });
 
-  it('R-ERR-9 a 429 with Retry-After waits exactly that long (jitter at most +10 %) and succeeds', async () => {
+  it('R-ERR-9 R-LIMIT-7 a 429 with Retry-After waits exactly that long (jitter at most +10 %) and succeeds', async () => {
     await faults({ rate_limit_every: 2, retry_after: 2 });
     const rec = recorder();
     // Two requests: whichever lands on the throttled count is retried.

@@ -1,5 +1,6 @@
 // Rules proved here (emulator core): R-VERS-3, R-VERS-4, R-VERS-5, R-VERS-9, R-AUTH-2, R-AUTH-3, R-AUTH-9, R-ERR-1, R-ERR-2, R-ERR-3, R-ERR-4, R-ERR-5,
-// R-REQ-7, R-REQ-9, R-REQ-11, R-REQ-13, R-REQ-15, R-REQ-16, R-PAGE-1, R-PAGE-2, R-PAGE-3, R-PAGE-4, R-PAGE-5, R-PAGE-7, R-PAGE-9, R-IDEM-2, R-IDEM-5, R-IDEM-7, R-IDEM-8
+// R-REQ-7, R-REQ-9, R-REQ-11, R-REQ-13, R-REQ-15, R-REQ-16, R-PAGE-1, R-PAGE-2, R-PAGE-3, R-PAGE-4, R-PAGE-5, R-PAGE-7, R-PAGE-9, R-IDEM-2, R-IDEM-5, R-IDEM-7, R-IDEM-8,
+// R-IDEM-1, R-IDEM-9, R-LIMIT-6, R-ERR-6, R-ERR-8, R-REQ-4
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
 
@@ -163,5 +164,58 @@ describe('emulator core rules', () => {
 
   it('the admin paths are not under /v1 and need no key', async () => {
     expect((await call(t.emu, 'GET', '/_emulator/stats', { headers: { authorization: undefined } })).status).toBe(200);
+  });
+
+  it('R-IDEM-1 a key of exactly 255 bytes is accepted', async () => {
+    const key = 'k'.repeat(255);
+    const r = await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'idem-255' }, headers: { 'idempotency-key': key } });
+    expect(r.status).toBe(201);
+  });
+
+  it('R-IDEM-9 an authentication failure is not stored: the same key then creates', async () => {
+    const headers = { 'idempotency-key': 'core-auth-first' };
+    const denied = await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'idem-auth' }, headers: { ...headers, authorization: 'Bearer sk_not_a_key' } });
+    expect(denied.status).toBe(401);
+    const r = await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'idem-auth' }, headers });
+    expect(r.status).toBe(201);
+    expect(r.body.name).toBe('idem-auth');
+  });
+
+  it('R-LIMIT-6 throttling is 429 rate_limit_reached_error with Retry-After in integer seconds', async () => {
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { rate_limit_every: 1, retry_after: 3 } });
+    const r = await call(t.emu, 'GET', '/v1/agents');
+    await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+    expect(r.status).toBe(429);
+    expect(r.body.error.type).toBe('rate_limit_reached_error');
+    expect(r.headers.get('retry-after')).toBe('3');
+  });
+
+  it('R-ERR-6 R-ERR-8 each error type comes with its status', async () => {
+    const seen: Array<[string, number]> = [];
+    const add = (r: { status: number; body: any }) => seen.push([r.body.error.type, r.status]);
+    add(await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, colour: 'red' } }));
+    add(await call(t.emu, 'GET', '/v1/agents', { headers: { 'svc-api-version': undefined } }));
+    add(await call(t.emu, 'GET', '/v1/agents', { headers: { authorization: 'Bearer sk_nope' } }));
+    const envKey = t.emu.credentials.issue({ kind: 'environment', environmentId: 'env_x' });
+    add(await call(t.emu, 'GET', '/v1/agents', { headers: { authorization: `Bearer ${envKey}` } }));
+    add(await call(t.emu, 'GET', '/v1/agents/agent_missing'));
+    const key = { 'idempotency-key': 'err-8-conflict' };
+    await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'err-8-a' }, headers: key });
+    add(await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'err-8-b' }, headers: key }));
+    const id = (await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'err-8' } })).body.id;
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { fail_write_every: 1 } });
+    add(await call(t.emu, 'PATCH', `/v1/agents/${id}`, { body: { description: 'x' } }));
+    await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+    expect(seen).toEqual([
+      ['invalid_parameter_error', 400], ['invalid_request_error', 400], ['authentication_error', 401],
+      ['permission_denied_error', 403], ['resource_not_found_error', 404], ['conflict_error', 409], ['server_error', 500],
+    ]);
+  });
+
+  it('R-REQ-4 timestamps are RFC 3339 date-time strings', async () => {
+    const a = (await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'stamped' } })).body;
+    const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+    expect(a.created_at).toMatch(rfc3339);
+    expect(a.updated_at).toMatch(rfc3339);
   });
 });

@@ -9,7 +9,7 @@ const t = useEmulator({ modelStepMs: 1 });
 const types = (h: any[]) => h.map((e) => e.type);
 
 describe('emulator: the scripted model', () => {
-  it('R-EVT-17 R-SESS-26 plain text streams thinking then a message and ends the turn idle with end_turn', async () => {
+  it('R-EVT-8 R-EVT-17 R-SESS-26 plain text streams thinking then a message and ends the turn idle with end_turn', async () => {
     const s = await createSession(t.emu);
     const stream = await SseClient.open(t.emu, `/v1/sessions/${s.id}/events/stream?include_deltas=true`);
     await send(t.emu, s.id, 'hello there');
@@ -24,6 +24,7 @@ describe('emulator: the scripted model', () => {
     const kinds = stream.events.filter((f) => f.event === 'agent.delta').map((f) => f.json.data.kind);
     expect(kinds).toContain('thinking');
     expect(kinds).toContain('text');
+    expect(kinds.every((k) => ['text', 'thinking', 'tool_use'].includes(k))).toBe(true);
     expect(seen.slice(firstText + 1, seen.indexOf('agent.message')).every((x) => x === 'agent.delta')).toBe(true);
     const msg = stream.events.find((f) => f.event === 'agent.message')!.json;
     expect(msg.data.content).toEqual([{ type: 'text', text: 'You said: hello there' }]);

@@ -16,6 +16,8 @@ export interface SvcOptions {
   stdin?: string | Buffer;
   stdinTTY?: boolean;
   stdoutTTY?: boolean;
+  /** A terminal on stderr: the recovery `hint:` line is shown. */
+  stderrTTY?: boolean;
   columns?: number;
   cwd?: string;
   /** Replaces real waits (retries, Retry-After) and records them. */
@@ -44,6 +46,7 @@ export async function svc(args: string[], opts: SvcOptions = {}): Promise<SvcRes
   const stderr = new Capture();
   stdout.isTTY = opts.stdoutTTY;
   stdout.columns = opts.columns;
+  stderr.isTTY = opts.stderrTTY;
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.isTTY = opts.stdinTTY;
   stdin.end(opts.stdin ?? '');

@@ -41,7 +41,7 @@ describe('svc worker run', () => {
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   });
 
-  it('R-WORK-18 R-WORK-20 abandons a row on 412: its tool is killed, nothing is written, and the re-queued row is served afresh', async () => {
+  it('R-WORK-16 R-WORK-18 R-WORK-20 abandons a row on 412: its tool is killed, nothing is written, and the re-queued row is served afresh', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--once']);

@@ -1,8 +1,12 @@
 import type { SessionEvent, StopReason } from '../../wire/events';
+import { SESSION_ERROR_RECOVERY } from '../../wire/errors';
 import { SessionFailedError } from '../../errors';
 
-/** How a session stands for `run`, `sessions wait` and `tail --until idle`: still going, or settled (with a failure). */
-export type Outcome = { settled: false } | { settled: true; failure?: string };
+/**
+ * How a session stands for `run`, `sessions wait` and `tail --until idle`: still going, or settled (with a failure).
+ * `errorStop` marks a turn that stopped on an error, which the turn's own `session.error` explains best.
+ */
+export type Outcome = { settled: false } | { settled: true; failure?: string; errorStop?: boolean };
 
 interface SessionLike {
   id?: string;
@@ -15,7 +19,7 @@ interface SessionLike {
 export function outcomeOf(s: SessionLike): Outcome {
   if (s.status === 'terminated') return { settled: true, failure: `session ${s.id} was terminated` };
   if (s.status !== 'idle') return { settled: false };
-  return { settled: true, failure: stopFailure(s.id ?? '', s.stop_reason ?? undefined) };
+  return { settled: true, failure: stopFailure(s.id ?? '', s.stop_reason ?? undefined), errorStop: s.stop_reason?.type === 'error' };
 }
 
 /** The outcome an idle `session.status` event announces (its `data.stop_reason`). */
@@ -24,7 +28,8 @@ export function outcomeOfStatus(sessionId: string, e: SessionEvent): Outcome | u
   const status = e.data?.status;
   if (status === 'terminated') return { settled: true, failure: `session ${sessionId} was terminated` };
   if (status !== 'idle') return undefined;
-  return { settled: true, failure: stopFailure(sessionId, e.data?.stop_reason as StopReason | undefined) };
+  const stop = e.data?.stop_reason as StopReason | undefined;
+  return { settled: true, failure: stopFailure(sessionId, stop), errorStop: stop?.type === 'error' };
 }
 
 /**
@@ -40,20 +45,35 @@ function stopFailure(sessionId: string, stop: StopReason | undefined): string | 
   return undefined;
 }
 
-/** Tracks `session.error` within the current turn (a running status starts a new turn). */
+/**
+ * Tracks `session.error` within the current turn (a running status starts a new turn). Its `data.error_type` is
+ * the session's own vocabulary, not an HTTP error type (R-EVT-22): an unknown one is reported as it comes (R-ERR-23),
+ * a known one with the spec's recovery as the hint (R-ERR-24).
+ */
 export class TurnErrors {
-  private last?: string;
+  private last?: { type: string; message?: string };
 
   see(e: SessionEvent): void {
     if (e.type === 'session.status' && e.data?.status === 'running') this.last = undefined;
     if (e.type === 'session.error') {
       const d = e.data ?? {};
-      this.last = `the session turn ended in session.error: ${String(d.error_type ?? 'unknown')}${d.message ? `: ${String(d.message)}` : ''}`;
+      this.last = { type: String(d.error_type ?? 'unknown'), message: d.message ? String(d.message) : undefined };
     }
   }
 
   get failure(): string | undefined {
-    return this.last;
+    if (!this.last) return undefined;
+    return `the session turn ended in session.error: ${this.last.type}${this.last.message ? `: ${this.last.message}` : ''}`;
+  }
+
+  /** Ends a settled turn: exit 0, or exit 11 naming the turn's `session.error` when there was one. */
+  finish(end: Outcome): void {
+    const failure = end.settled ? end.failure : undefined;
+    const own = this.failure;
+    if (own && (end.settled && end.errorStop || !failure)) {
+      throw new SessionFailedError(own, Object.hasOwn(SESSION_ERROR_RECOVERY, this.last!.type) ? SESSION_ERROR_RECOVERY[this.last!.type] : undefined);
+    }
+    finish(failure);
   }
 }
 

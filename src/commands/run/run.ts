@@ -11,7 +11,7 @@ import { readAll, write } from '../../io';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
-import { finish, outcomeOfStatus, TurnErrors } from './outcome';
+import { finish, outcomeOfStatus, TurnErrors, type Outcome } from './outcome';
 import { notice } from './tail-ndjson';
 
 type MessageBody = { events: unknown[] };
@@ -36,7 +36,8 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   const client = await ctx.api();
   const sessionId = o.session ?? (await createSession(ctx, client, o));
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
-  if (ctx.io.stdout.isTTY && !o.noLive) return runLive(ctx, client, sessionId, body, o);
+  // `-o ndjson` asks for every event as a line, even on a terminal.
+  if (ctx.io.stdout.isTTY && !o.noLive && ctx.format !== 'ndjson') return runLive(ctx, client, sessionId, body, o);
   await runFollow(ctx, client, sessionId, body, o);
 }
 
@@ -96,18 +97,27 @@ async function runFollow(ctx: Ctx, client: ApiClient, sessionId: string, body: M
     await out.flush();
   }
   if (!turn.ended) throw w.failure() ?? new Error('the event stream ended before the turn did');
-  finish(turn.failure);
+  turn.finish();
   if (!ndjson && turn.text !== undefined) await write(ctx.io.stdout, turn.text.endsWith('\n') ? turn.text : turn.text + '\n');
 }
 
-/** On a terminal: the live view, started from a cursor read before sending, so it too misses nothing. */
+/**
+ * On a terminal: the live view, started from a cursor read before sending, so it too misses nothing; once it
+ * closes at idle, the final message is printed as without a terminal.
+ */
 async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: MessageBody, o: RunOptions): Promise<void> {
   const page = await sessions.historyPage(client, sessionId, { page_size: 1, order: 'desc' });
   await sessions.sendEvents(client, sessionId, body, randomUUID());
   const { openLiveView } = await import('../../live/open');
-  const r = await openLiveView({ ctx, client, sessionId, cursor: page.stream_cursor ?? 'now', deltas: o.deltas, untilIdle: true });
-  if (r.reason === 'error') finish(`the session turn ended in session.error (session ${sessionId})`);
-  if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
+  const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
+  try {
+    const r = await openLiveView({ ctx, client, sessionId, cursor: page.stream_cursor ?? 'now', deltas: o.deltas, untilIdle: true, abort: w });
+    if (r.reason === 'error') finish(`the session turn ended in session.error (session ${sessionId})`);
+    if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
+    if (r.reason === 'idle' && r.message !== undefined) await write(ctx.io.stdout, r.message.endsWith('\n') ? r.message : r.message + '\n');
+  } finally {
+    w.dispose();
+  }
 }
 
 /** Our turn as the stream shows it: its start, the coordinator's last message, and how it ended. */
@@ -115,7 +125,7 @@ class Turn {
   eventId?: string;
   text?: string;
   ended = false;
-  failure?: string;
+  private end?: Outcome;
   private started = false;
   private readonly errors = new TurnErrors();
 
@@ -135,8 +145,13 @@ class Turn {
     const end = outcomeOfStatus(this.sessionId, e);
     if (!end?.settled) return false;
     this.ended = true;
-    this.failure = end.failure ?? this.errors.failure;
+    this.end = end;
     return true;
+  }
+
+  /** Exit 0, or exit 11 with the turn's failure. */
+  finish(): void {
+    if (this.end) this.errors.finish(this.end);
   }
 }
 

@@ -7,7 +7,7 @@ import { InterruptedError } from '../../errors';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import type { TailOptions } from '../sessions/tail';
-import { finish, outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from './outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from './outcome';
 
 /**
  * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the
@@ -37,7 +37,7 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
     await out.flush();
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
-  if (ended?.settled) finish(ended.failure ?? until?.errors.failure);
+  if (ended?.settled) (until?.errors ?? new TurnErrors()).finish(ended);
 }
 
 /** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */

@@ -42,6 +42,6 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
   }
   if (!settled) throw w.failure() ?? new Error('the event stream ended before the session settled');
   const end = outcomeOf(settled);
-  finish((end.settled ? end.failure : undefined) ?? errors.failure);
+  errors.finish(end);
   return settled;
 }
