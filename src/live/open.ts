@@ -14,11 +14,15 @@ export interface LiveViewOptions {
   deltas: boolean;
   /** Leave the view by itself when the session goes idle (`run`). */
   untilIdle?: boolean;
+  /** Ends the view with `failure()` when it aborts (`run --timeout`); default: ctx.io.signal, as InterruptedError. */
+  abort?: { signal: AbortSignal; failure: () => Error | undefined };
 }
 
 export interface LiveViewResult {
   /** `quit`: the user left (q / Ctrl-C); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
   reason: 'quit' | 'idle' | 'error' | 'terminated';
+  /** With untilIdle: the text of the coordinator's last message of the turn, for `run` to print. */
+  message?: string;
 }
 
 /** Events after which the header's session flags and pending-input count are read again. */
@@ -50,14 +54,16 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   let finish!: (outcome: { reason: LiveViewResult['reason'] } | { error: unknown }) => void;
   const ended = new Promise<{ reason: LiveViewResult['reason'] } | { error: unknown }>((resolve) => (finish = resolve));
   const sink = apiSink({ client, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
-  const onSignal = () => finish({ error: new InterruptedError() });
-  if (ctx.io.signal?.aborted) onSignal();
-  ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
+  const abort = opts.abort?.signal ?? ctx.io.signal;
+  const onSignal = () => finish({ error: opts.abort?.failure() ?? new InterruptedError() });
+  if (abort?.aborted) onSignal();
+  abort?.addEventListener('abort', onSignal, { once: true });
   const restore = () => restoreTerminal(stdin, stdout);
   process.once('exit', restore);
 
   const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
-  const ink = render(liveView({ store, sink, interactive, color: ctx.useColor(stdout) }), {
+  const view = liveView({ store, sink, interactive, color: ctx.useColor(stdout) });
+  const ink = render(view, {
     stdout: stdout as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: stderr as NodeJS.WriteStream,
@@ -98,18 +104,22 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   try {
     const outcome = await ended;
     if ('error' in outcome) throw outcome.error;
-    return { reason: outcome.reason };
+    return { reason: outcome.reason, ...(opts.untilIdle && watch.message !== undefined ? { message: watch.message } : {}) };
   } finally {
     stop.abort();
-    // The last events are drawn before leaving.
+    // The last frame stays on the screen: it says the stream is closed (not `live`, nor a reconnect that gave up).
+    arrived.push({ item: { kind: 'connection', state: { kind: 'closed' } }, at: ctx.now() });
+    // The last events are drawn before leaving: React commits a published state on a later tick, which an
+    // unmount now would overtake, so the tree is rendered again synchronously first.
     reduceArrived();
     store.publishNow();
+    ink.rerender(view);
     store.close();
     ink.unmount();
     await ink.waitUntilExit().catch(() => undefined);
     restore();
     process.removeListener('exit', restore);
-    ctx.io.signal?.removeEventListener('abort', onSignal);
+    abort?.removeEventListener('abort', onSignal);
   }
 }
 

@@ -145,7 +145,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'compose.open':
       return s.compose ? s : { ...s, compose: { text: '', mode: 'next_turn' } };
     case 'compose.input':
-      return s.compose ? { ...s, compose: { ...s.compose, text: s.compose.text + a.text } } : s;
+      return s.compose ? { ...s, compose: { ...s.compose, text: s.compose.text + typedText(a.text) } } : s;
     case 'compose.backspace':
       return s.compose ? { ...s, compose: { ...s.compose, text: [...s.compose.text].slice(0, -1).join('') } } : s;
     case 'compose.toggle':
@@ -162,6 +162,15 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, filter: options[(options.indexOf(s.filter) + 1) % options.length] };
     }
   }
+}
+
+/**
+ * Text typed or pasted into the composer: a paste arrives as one chunk, its line breaks as carriage returns
+ * (kept as line breaks of the message, not as Enter); tabs become spaces and other control characters go.
+ */
+function typedText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
 }
 
 /** The oldest confirmation no answer is on its way for: what y/n answer. */
@@ -266,7 +275,7 @@ function onEvent(n: ViewState, e: SessionEvent, at: number, fresh: Item[]): void
       break;
     case 'session.thread_created':
       if (typeof d.thread_id === 'string' && !n.threads.some((t) => t.id === d.thread_id))
-        n.threads = [...n.threads, { id: d.thread_id, parentId: d.parent_thread_id, name: String(d.agent_name ?? d.thread_id), status: 'running' }];
+        n.threads = [...n.threads, { id: d.thread_id, parentId: d.parent_thread_id, name: uniqueName(n.threads, String(d.agent_name ?? d.thread_id)), status: 'running' }];
       break;
     case 'session.thread_status':
       if (typeof d.thread_id === 'string') {
@@ -298,6 +307,15 @@ function onStatus(n: ViewState, status: string, stopReason: StopReason | undefin
     n.confirmations = n.confirmations.filter((c) => awaited.has(c.eventId));
   }
   if (status === 'terminated') Object.assign(n, { confirmations: [], previews: [], stopping: false });
+}
+
+/** A later thread of an agent already seen (another `/delegate`) is told apart in its tag: worker-1, worker-1#2… */
+function uniqueName(threads: readonly ThreadInfo[], name: string): string {
+  const taken = new Set(threads.map((t) => t.name));
+  if (!taken.has(name)) return name;
+  let i = 2;
+  while (taken.has(`${name}#${i}`)) i += 1;
+  return `${name}#${i}`;
 }
 
 function upsertThread(threads: readonly ThreadInfo[], id: string, status: string): ThreadInfo[] {

@@ -216,6 +216,13 @@ describe('live view reducer: session events (R-EVT-4)', () => {
     expect(lines(s)).toEqual(['[worker-1] thread started: worker-1 th_1', '[worker-1] agent: done', '[worker-1] thread idle', '[th_9] thread cancelled']);
   });
 
+  it('R-STREAM-23 a later thread of the same agent (a second /delegate) gets its own tag: worker-1#2', () => {
+    const created = (id: string) => ev('session.thread_created', { thread_id: id, agent_name: 'worker-1' }, { session_thread_id: id });
+    const s = feed(start(), [created('th_1'), created('th_2'), created('th_3'), ev('agent.message', text('second'), { session_thread_id: 'th_2' })]);
+    expect(s.threads.map((t) => t.name)).toEqual(['worker-1', 'worker-1#2', 'worker-1#3']);
+    expect(lines(s).at(-1)).toBe('[worker-1#2] agent: second');
+  });
+
   it('R-EVT-27 R-EVT-29 session.updated shows what changed and takes a new title', () => {
     const s = feed(start(), [ev('session.updated', { title: 'Renamed', agent_overrides: {} })]);
     expect(s.title).toBe('Renamed');

@@ -116,6 +116,15 @@ describe('live view keys (CLI.md "The live view")', () => {
     expect(v.sink.calls).toEqual([]);
   });
 
+  it('a paste into the composer keeps its line breaks as text: nothing is sent until Enter', async () => {
+    const v = mount(session({}));
+    await v.press('m', 'line one\r\nline\ttwo\r');
+    await v.until((f) => f.includes('next_turn› line one\nline two'), 'the pasted draft');
+    expect(v.sink.calls).toEqual([]);
+    await v.press(KEY.enter);
+    expect(v.sink.calls).toEqual([['send', 'line one\nline two\n', 'next_turn']]);
+  });
+
   it('y allows and n denies the oldest awaited confirmation, one after the other (R-SESS-14)', async () => {
     const v = mount(
       session({}),

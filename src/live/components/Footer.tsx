@@ -19,7 +19,8 @@ export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
       ) : null}
       {s.notice ? <Text color={s.notice.level === 'error' ? 'red' : 'blue'}>{s.notice.text}</Text> : null}
       {keys ? (
-        <Text wrap="truncate-end">
+        // Wrapped, never cut: on a narrow terminal every key that applies stays visible (q above all).
+        <Text>
           {footerKeys(s).map((k, i) => (
           <Fragment key={k.key}>
             {i > 0 ? <Text dimColor> · </Text> : null}

@@ -24,20 +24,23 @@ export function statusText(s: ViewState): string {
   return [s.status + reason, ...flags].join(', ');
 }
 
-/** Session, status, epoch, connection, pending inputs, event count, TTFT; then the thread tree. */
+/**
+ * Session, status, epoch, connection, pending inputs, event count, TTFT; then the thread tree. The two state
+ * lines wrap on a narrow terminal (the epoch and connection must stay visible); the thread list is cut.
+ */
 export function Header({ s }: { s: ViewState }) {
   const conn = connectionText(s.connection);
   const sep = <Text dimColor> │ </Text>;
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
+      <Text>
         <Text bold>{s.sessionId}</Text>
         {s.title ? ` "${s.title}"` : ''}
         {sep}
         <Text color={s.status === 'running' ? 'green' : s.status === 'terminated' ? 'red' : undefined}>{statusText(s)}</Text>
         {sep}epoch {s.epoch ?? '?'}
       </Text>
-      <Text wrap="truncate-end">
+      <Text>
         <Text color={conn.color}>{conn.text}</Text>
         {sep}pending {s.pendingInputs ?? '?'}
         {sep}events {s.eventCount}
@@ -45,8 +48,8 @@ export function Header({ s }: { s: ViewState }) {
       </Text>
       {s.threads.length > 0 ? (
         <Text wrap="truncate-end" dimColor>
+          {s.filter !== FILTER_ALL ? `showing ${filterName(s)} │ ` : ''}
           threads: main → {s.threads.map((t) => `${t.name} ${t.status}`).join(', ')}
-          {s.filter !== FILTER_ALL ? ` │ showing ${filterName(s)}` : ''}
         </Text>
       ) : null}
     </Box>

@@ -1,0 +1,77 @@
+/** `svc run` and `svc sessions tail` on a terminal, through main() with TTY streams: what the operator sees around the view. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli';
+import type { Io } from '../../src/io';
+import { tempConfigDir } from '../helpers/cli';
+import { call, useEmulator } from '../helpers/emulator';
+import { createSession, getSession, waitSession } from '../helpers/sse';
+import { FakeTtyIn, FakeTtyOut } from './tty';
+
+const t = useEmulator({ modelStepMs: 5 });
+beforeAll(async () => {
+  await Promise.all([import('ink'), import('react'), import('../../src/live/components/App')]);
+});
+
+/** Runs svc in-process on a fake terminal. */
+async function onTty(args: string[]) {
+  const stdin = new FakeTtyIn();
+  const stdout = new FakeTtyOut();
+  const stderr = new FakeTtyOut();
+  const io: Io = { stdin, stdout, stderr, env: { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: tempConfigDir() }, cwd: process.cwd() };
+  const code = await main(args, io);
+  return { code, stdin, stdout, stderr };
+}
+
+async function agentId(): Promise<string> {
+  const a = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'tty', model: 'scripted-1' } });
+  return a.body.id;
+}
+
+describe('svc run on a terminal', () => {
+  it('the view draws the whole turn (child threads tagged), closes at idle, then the final message is printed', async () => {
+    const r = await onTty(['run', '--agent', await agentId(), '--message', '/delegate 2']);
+    expect(r.stderr.plain).toMatch(/^session sesn_\w+\n$/);
+    expect(r.code).toBe(0);
+    const out = r.stdout.plain;
+    // The last events are drawn before the view leaves: the turn's end is on the screen.
+    expect(out).toContain('you› /delegate 2');
+    expect(out).toMatch(/\[worker-1\] Thread 1 finished its part\./);
+    expect(out).toContain('idle: end_turn');
+    expect(out).toMatch(/idle \(end_turn\) │ epoch 0\nclosed │/);
+    // After the view, the coordinator's final message on its own line, as `run` prints it without a terminal.
+    expect(out.endsWith('All 2 threads finished.\n')).toBe(true);
+    expect(out.indexOf('All 2 threads finished.\n')).toBeLessThan(out.lastIndexOf('closed │'));
+    const sid = r.stderr.plain.trim().split(' ')[1];
+    expect((await getSession(t.emu, sid)).status).toBe('idle');
+  });
+
+  it('--timeout ends the view with exit 124, the session left running and the terminal restored', async () => {
+    const r = await onTty(['run', '--agent', await agentId(), '--message', '/slow 400', '--timeout', '1']);
+    expect(r.code).toBe(124);
+    expect(r.stderr.plain).toMatch(/did not finish the turn after 1s \(--timeout\)/);
+    expect(r.stdin.rawModes.at(-1)).toBe(false);
+    const sid = /session (sesn_\w+)/.exec(r.stderr.plain)![1];
+    expect((await getSession(t.emu, sid)).status).toBe('running');
+    await call(t.emu, 'POST', `/v1/sessions/${sid}/interrupt`, { body: {} });
+  });
+
+  it('-o ndjson prints every event as a line even on a terminal, no view', async () => {
+    const r = await onTty(['run', '--agent', await agentId(), '--message', '/echo hi', '-o', 'ndjson']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.plain.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.type)).toContain('agent.message');
+    expect(r.stdout.plain).not.toContain('q quit');
+  });
+});
+
+describe('svc sessions tail on a terminal', () => {
+  it('--until idle draws the last events before leaving, the header says the stream is closed', async () => {
+    const s = await createSession(t.emu);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/echo bye' }] } }] } });
+    await waitSession(t.emu, s.id, (x) => x.status === 'idle', 'the turn ended');
+    const r = await onTty(['sessions', 'tail', s.id, '--until', 'idle']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.plain).toContain('you› /echo bye\nbye\nidle: end_turn\n');
+    expect(r.stdout.plain).toMatch(/closed │ pending 0 │ events \d+/);
+  });
+});
