@@ -101,7 +101,21 @@ export function exitCodeFor(err: unknown): number {
 }
 
 /** The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`. */
+const NOTE = Symbol('svc.note');
+
+/** Adds a sentence to an error's line (not to its JSON form, which stays the service's error object). */
+export function withNote<E extends object>(err: E, note: string): E {
+  Object.defineProperty(err, NOTE, { value: note, enumerable: false });
+  return err;
+}
+
 export function errorLine(err: unknown): string {
+  const line = baseLine(err);
+  const note = err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined;
+  return note ? `${line}; ${note}` : line;
+}
+
+function baseLine(err: unknown): string {
   if (err instanceof ApiError) {
     const parts: string[] = [];
     if (err.type) parts.push(`type=${err.type}`);

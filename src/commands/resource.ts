@@ -4,7 +4,8 @@ import type { Crud, Obj } from '../api/resources';
 import type { ListOptions } from '../api/paginate';
 import { parseCount } from '../config/settings';
 import type { Ctx } from '../context';
-import { UsageError } from '../errors';
+import { ApiError, NetworkError } from '../api/errors';
+import { UsageError, withNote } from '../errors';
 import { readBody } from '../input/data';
 import type { Column } from '../output/table';
 import { LIMITS } from '../wire/limits';
@@ -160,9 +161,25 @@ export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: B
         throw new UsageError(`${spec.noun} ${r} is required (${flag ? new Option(flag.flags).long : `--${r.replace(/_/g, '-')}`} or --data)`);
       }
       const key = idempotencyKey(opts);
-      await ctx.out.item(await spec.api.create(await ctx.api(), body, key), spec.columns);
+      const created = await unknownOutcome(spec.api.create(await ctx.api(), body, key), `svc ${spec.group} list`, key);
+      await ctx.out.item(created, spec.columns);
     }),
   );
+}
+
+/**
+ * A create that failed with no answer or a 5xx may still have been applied (R-IDEM-15, R-ERR-19): the error
+ * line says how to check, and how to replay the same intent with its key rather than create twice.
+ */
+export async function unknownOutcome<T>(write: Promise<T>, check: string, key: string): Promise<T> {
+  try {
+    return await write;
+  } catch (e) {
+    if (e instanceof NetworkError || (e instanceof ApiError && e.status >= 500)) {
+      throw withNote(e, `it may have been applied: check with \`${check}\`, or run again with --idempotency-key ${key} to replay it instead of creating twice`);
+    }
+    throw e;
+  }
 }
 
 /** `send` turns one update into its requests (default: one PATCH) and returns the final object. */

@@ -9,7 +9,7 @@ import { UsageError } from '../errors';
 import { downloadTarget, dispositionName, saveBody } from '../output/download';
 import { formatBytes, progressFor, type Progress } from '../output/progress';
 import type { Opts } from './kit';
-import { idempotencyKey } from './resource';
+import { idempotencyKey, unknownOutcome } from './resource';
 
 /** `-O`: where a download goes (CLI.md `-O FILE`); `-` is stdout. */
 export function addOutputFileOption(cmd: Command): Command {
@@ -44,12 +44,21 @@ export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, wh
  * Sends one multipart upload with its Idempotency-Key (`--idempotency-key` or a fresh UUID) and a
  * progress bar on a terminal; `send` receives the re-openable body and the key.
  */
-export async function upload<T>(ctx: Ctx, opts: Opts, src: UploadSource, fields: Record<string, string | undefined>, send: (c: ApiClient, body: RawBody, key: string) => Promise<T>): Promise<T> {
+export async function upload<T>(
+  ctx: Ctx,
+  opts: Opts,
+  src: UploadSource,
+  fields: Record<string, string | undefined>,
+  send: (c: ApiClient, body: RawBody, key: string) => Promise<T>,
+  /** The command that shows whether a failed upload was applied after all (none for what stores nothing). */
+  check?: string,
+): Promise<T> {
   const meter = new Meter(progressFor(ctx.io.stderr, { label: `upload ${src.filename}`, total: src.size, now: ctx.now }));
   const key = idempotencyKey(opts);
   const c = await ctx.api();
   try {
-    return await send(c, multipartBody(fields, src, key, meter), key);
+    const sent = send(c, multipartBody(fields, src, key, meter), key);
+    return await (check ? unknownOutcome(sent, check, key) : sent);
   } finally {
     meter.finish();
   }

@@ -1,4 +1,4 @@
-// Rules proved here: R-IDEM-14, R-IDEM-4, R-IDEM-10, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
+// Rules proved here: R-IDEM-14, R-IDEM-4, R-IDEM-10, R-IDEM-15, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -34,6 +34,22 @@ describe('retries', () => {
     const all = (await call(t.emu, 'GET', '/v1/agents?page_size=1000')).body.items;
     expect(all.filter((a: { name: string }) => a.name === 'retried-once')).toHaveLength(1);
     expect(rec.waits).toHaveLength(1);
+  });
+
+  it('R-IDEM-15 a create still failing after its retries says it may have been applied, how to check, and the key that replays it', async () => {
+    await faults({ fail_write_every: 1 });
+    const r = await svc(['agents', 'create', '--name', 'maybe-made', '--model', 'm', '--max-retries', '0', '--idempotency-key', 'intent-7'], { env: emuEnv(t.emu) });
+    await faults({});
+    expect(r.code).toBe(9);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^error: .*\(type=server_error status=500 .*\); it may have been applied: check with `svc agents list`, or run again with --idempotency-key intent-7 to replay it instead of creating twice$/),
+    ]);
+    // Following the advice replays the stored create: still one agent.
+    const again = await svc(['agents', 'create', '--name', 'maybe-made', '--model', 'm', '--idempotency-key', 'intent-7', '-o', 'json'], { env: emuEnv(t.emu) });
+    expect(again.code).toBe(0);
+    const all = (await call(t.emu, 'GET', '/v1/agents?page_size=1000')).body.items;
+    expect(all.filter((a: { name: string }) => a.name === 'maybe-made')).toHaveLength(1);
   });
 
   it('a write without an Idempotency-Key is not retried on 500', async () => {

@@ -12,7 +12,7 @@ const PURPOSES = ['user_data', 'batch'] as const;
 
 export async function runUpload(ctx: Ctx, file: string, opts: Opts): Promise<void> {
   const src = uploadFile(ctx, file, LIMITS.fileUpload, 'file');
-  const created = await upload(ctx, opts, src, { purpose: opts.purpose }, (c, body, key) => files.upload(c, body, key, versioned(opts)));
+  const created = await upload(ctx, opts, src, { purpose: opts.purpose }, (c, body, key) => files.upload(c, body, key, versioned(opts)), 'svc files list');
   await ctx.out.item(created, FILE_COLUMNS);
 }
 

@@ -9,7 +9,7 @@ import { addIdempotencyOption, upload, uploadFile } from '../transfer';
 /** Publishes a `.zip` as a new plugin, or with `--plugin` as a new version of that plugin (R-PLUG-11, R-PLUG-13). */
 export async function runPublish(ctx: Ctx, file: string, opts: Opts): Promise<void> {
   const src = uploadFile(ctx, file, LIMITS.pluginPackage, 'plugin package');
-  const result = await upload(ctx, opts, src, {}, (c, body, key) => (opts.plugin === undefined ? plugins.publish(c, body, key) : plugins.publishVersion(c, opts.plugin, body, key)));
+  const result = await upload(ctx, opts, src, {}, (c, body, key) => (opts.plugin === undefined ? plugins.publish(c, body, key) : plugins.publishVersion(c, opts.plugin, body, key)), 'svc plugins list');
   await ctx.out.item(result);
 }
 

@@ -17,7 +17,7 @@ export async function runCreate(ctx: Ctx, file: string | undefined, opts: Opts):
   const src = uploadFile(ctx, packagePath(file, opts.file), LIMITS.skillPackage, 'skill package');
   // Emulator assumption (not shown in the spec): text fields name, description, and categories comma-separated.
   const fields = { name: opts.name, description: opts.description, categories: opts.categories };
-  await ctx.out.item(await upload(ctx, opts, src, fields, (c, body, key) => skills.upload(c, body, key)), SKILL_COLUMNS);
+  await ctx.out.item(await upload(ctx, opts, src, fields, (c, body, key) => skills.upload(c, body, key), 'svc skills list'), SKILL_COLUMNS);
 }
 
 export function addCreate(group: Command, kit: Kit): Command {
@@ -33,7 +33,7 @@ export function addCreate(group: Command, kit: Kit): Command {
 
 export async function runCreateVersion(ctx: Ctx, id: string, file: string, opts: Opts): Promise<void> {
   const src = uploadFile(ctx, file, LIMITS.skillPackage, 'skill package');
-  await ctx.out.item(await upload(ctx, opts, src, {}, (c, body, key) => skills.uploadVersion(c, id, body, key)));
+  await ctx.out.item(await upload(ctx, opts, src, {}, (c, body, key) => skills.uploadVersion(c, id, body, key), `svc skills versions ${id}`));
 }
 
 export function addCreateVersion(group: Command, kit: Kit): Command {
