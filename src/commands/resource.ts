@@ -82,6 +82,25 @@ export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { f
   );
 }
 
+/** A list under a parent (`agents versions AGENT`, `threads list SESSION`): the list flags, examples, one call. */
+export function addChildList(
+  group: Command,
+  kit: Kit,
+  o: {
+    name: string;
+    parent: { arg: string; description: string };
+    description: string;
+    columns: Column[];
+    examples: string[];
+    items: (ctx: Ctx, parentId: string, lo: ListOptions) => Promise<AsyncIterable<unknown>>;
+  },
+): Command {
+  const cmd = group.command(o.name).argument(o.parent.arg, o.parent.description).description(o.description);
+  addListFlags(cmd);
+  examples(cmd, o.examples);
+  return cmd.action(kit.action(async (ctx, [parentId], opts) => ctx.out.list(await o.items(ctx, parentId, listOptions(opts)), o.columns)));
+}
+
 export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
   const cmd = group.command('get').argument('<id>', `${spec.noun} ID`).description(`Show one ${spec.noun}`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} get ID`, `svc ${spec.group} get ID -o json --jq .name`]);

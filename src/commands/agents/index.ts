@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { addApply } from '../apply';
-import { examples, type Kit } from '../kit';
+import type { Kit } from '../kit';
 import { checkReferences } from '../references';
-import { addArchive, addCreate, addDelete, addGet, addList, addListFlags, addUpdate, listOptions, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
+import { addArchive, addCreate, addDelete, addGet, addChildList, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
 import { AGENT_COLUMNS } from './columns';
 
 export const AGENTS: ResourceSpec = { group: 'agents', noun: 'agent', api: agents, columns: AGENT_COLUMNS };
@@ -31,13 +31,12 @@ export default function build(group: Command, kit: Kit): void {
   addDelete(group, kit, AGENTS);
   addArchive(group, kit, AGENTS);
   addApply(group, kit, AGENTS, { required: ['name', 'model'], check: checkReferences, writeOnly: ['mcp_servers.*.headers'], readOnly: ['version'], examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
-  const versions = group.command('versions').argument('<id>', 'agent ID').description('List the versions of an agent, newest first');
-  addListFlags(versions);
-  examples(versions, ['svc agents versions AGENT_ID', 'svc agents versions AGENT_ID -o json --jq ".[].version"']);
-  versions.action(
-    kit.action(async (ctx, [id], opts) => {
-      const lo = listOptions(opts);
-      await ctx.out.list(agents.versions(await ctx.api(), id, lo), AGENT_COLUMNS);
-    }),
-  );
+  addChildList(group, kit, {
+    name: 'versions',
+    parent: { arg: '<id>', description: 'agent ID' },
+    description: 'List the versions of an agent, newest first',
+    columns: AGENT_COLUMNS,
+    examples: ['svc agents versions AGENT_ID', 'svc agents versions AGENT_ID -o json --jq ".[].version"'],
+    items: async (ctx, id, lo) => agents.versions(await ctx.api(), id, lo),
+  });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { examples, type Kit } from '../kit';
-import { addListFlags, listOptions } from '../resource';
+import { addChildList } from '../resource';
 import { RESOURCE_COLUMNS } from './columns';
 
 /** `svc sessions resources list|get`: the session's resource bindings (files mounted at creation or by message). */
@@ -9,15 +9,14 @@ export function addResources(group: Command, kit: Kit): void {
   const resources = group.command('resources').description('List and show the resources bound to a session');
 
   // Assumption (API-NOTES): `GET /v1/sessions/{id}/resources` lists the bindings as a page.
-  const list = resources.command('list').argument('<session>', 'session ID').description('List the resource bindings of a session');
-  addListFlags(list);
-  examples(list, ['svc sessions resources list SESSION_ID', 'svc sessions resources list SESSION_ID -o json --jq ".[].file_id"']);
-  list.action(
-    kit.action(async (ctx, [sid], opts) => {
-      const lo = listOptions(opts);
-      await ctx.out.list(sessions.resources(await ctx.api(), sid, lo), RESOURCE_COLUMNS);
-    }),
-  );
+  addChildList(resources, kit, {
+    name: 'list',
+    parent: { arg: '<session>', description: 'session ID' },
+    description: 'List the resource bindings of a session',
+    columns: RESOURCE_COLUMNS,
+    examples: ['svc sessions resources list SESSION_ID', 'svc sessions resources list SESSION_ID -o json --jq ".[].file_id"'],
+    items: async (ctx, sid, lo) => sessions.resources(await ctx.api(), sid, lo),
+  });
 
   const get = resources.command('get').argument('<session>', 'session ID').argument('<resource>', 'binding ID (not the file ID)').description('Show one resource binding of a session');
   examples(get, ['svc sessions resources get SESSION_ID RESOURCE_ID']);

@@ -1,21 +1,20 @@
 import type { Command } from 'commander';
 import { threads } from '../../api/sessions';
 import { examples, type Kit } from '../kit';
-import { addListFlags, done, listOptions } from '../resource';
+import { addChildList, done } from '../resource';
 import { THREAD_COLUMNS } from './columns';
 import { addThreadTail } from './tail';
 
 // Assumption (API-NOTES): thread paths, the Thread object, and archive answering 204 (printed as {id, archived}).
 export default function build(group: Command, kit: Kit): void {
-  const list = group.command('list').argument('<session>', 'session ID').description('List the threads of a session: the coordinator and its child threads');
-  addListFlags(list);
-  examples(list, ['svc threads list SESSION_ID', 'svc threads list SESSION_ID -o json --jq ".[] | select(.parent_thread_id != null) | .id"']);
-  list.action(
-    kit.action(async (ctx, [sid], opts) => {
-      const lo = listOptions(opts);
-      await ctx.out.list(threads.list(await ctx.api(), sid, {}, lo), THREAD_COLUMNS);
-    }),
-  );
+  addChildList(group, kit, {
+    name: 'list',
+    parent: { arg: '<session>', description: 'session ID' },
+    description: 'List the threads of a session: the coordinator and its child threads',
+    columns: THREAD_COLUMNS,
+    examples: ['svc threads list SESSION_ID', 'svc threads list SESSION_ID -o json --jq ".[] | select(.parent_thread_id != null) | .id"'],
+    items: async (ctx, sid, lo) => threads.list(await ctx.api(), sid, {}, lo),
+  });
 
   const get = group.command('get').argument('<session>', 'session ID').argument('<thread>', 'thread ID').description('Show one thread of a session');
   examples(get, ['svc threads get SESSION_ID THREAD_ID', 'svc threads get SESSION_ID THREAD_ID -o json --jq .status']);

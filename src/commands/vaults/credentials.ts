@@ -4,7 +4,7 @@ import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../kit';
-import { addListFlags, bodyFrom, done, idempotencyKey, listOptions, type BodyFlag } from '../resource';
+import { addChildList, bodyFrom, done, idempotencyKey, type BodyFlag } from '../resource';
 import { CREDENTIAL_COLUMNS } from './columns';
 import { addValueFlags, checkInlineData, readValue } from './value';
 
@@ -37,15 +37,14 @@ async function credentialBody(ctx: Ctx, opts: Opts, ask: (body: Record<string, u
 export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   const group = vaultsCmd.command('credentials').description('Manage the credentials of a vault (values are write-only)');
 
-  const list = group.command('list').argument('<vault>', 'vault ID').description('List the credentials of a vault');
-  addListFlags(list);
-  examples(list, ['svc vaults credentials list VAULT_ID', 'svc vaults credentials list VAULT_ID -o json --jq ".[].name"']);
-  list.action(
-    kit.action(async (ctx, [vault], opts) => {
-      const lo = listOptions(opts);
-      await ctx.out.list(strip(vaults.credentials.list(await ctx.api(), vault, {}, lo)), CREDENTIAL_COLUMNS);
-    }),
-  );
+  addChildList(group, kit, {
+    name: 'list',
+    parent: { arg: '<vault>', description: 'vault ID' },
+    description: 'List the credentials of a vault',
+    columns: CREDENTIAL_COLUMNS,
+    examples: ['svc vaults credentials list VAULT_ID', 'svc vaults credentials list VAULT_ID -o json --jq ".[].name"'],
+    items: async (ctx, vault, lo) => strip(vaults.credentials.list(await ctx.api(), vault, {}, lo)),
+  });
 
   const get = group.command('get').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Show one credential (never its value)');
   examples(get, ['svc vaults credentials get VAULT_ID CRED_ID']);

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import { examples, type Kit } from '../kit';
-import { addListFlags, listOptions } from '../resource';
+import { addChildList } from '../resource';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addPoll } from './poll';
@@ -16,16 +16,14 @@ const LEASE_HELP: Record<LeaseOp, string> = {
 };
 
 export default function build(group: Command, kit: Kit): void {
-  const list = group.command('list').argument('<env>', 'environment ID').description('List the work rows of an environment');
-  addListFlags(list);
-  examples(list, ['svc work list ENV_ID', 'svc work list ENV_ID --all -o ndjson']);
-  list.action(
-    kit.action(async (ctx, [env], opts) => {
-      const lo = listOptions(opts);
-      const c = await workClient(ctx, true);
-      await ctx.out.list(mapAsync(work.list(c, env, {}, lo), withoutSecret), WORK_COLUMNS);
-    }),
-  );
+  addChildList(group, kit, {
+    name: 'list',
+    parent: { arg: '<env>', description: 'environment ID' },
+    description: 'List the work rows of an environment',
+    columns: WORK_COLUMNS,
+    examples: ['svc work list ENV_ID', 'svc work list ENV_ID --all -o ndjson'],
+    items: async (ctx, env, lo) => mapAsync(work.list(await workClient(ctx, true), env, {}, lo), withoutSecret),
+  });
 
   const get = group.command('get').argument('<env>', 'environment ID').argument('<id>', 'work row ID').description('Show one work row, in any state');
   examples(get, ['svc work get ENV_ID WORK_ID', 'svc work get ENV_ID WORK_ID --jq .status']);
