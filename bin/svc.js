@@ -1,13 +1,8 @@
 #!/usr/bin/env node
 // The launcher: the only place that exits the process.
 import module from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 
 module.enableCompileCache?.();
-// undici parses HTTP with a WebAssembly llhttp; V8's optimising tier compiling it costs ~35 MB of peak RSS
-// and ~50 ms per request command, and the baseline tier parses fast enough (measured: bench/run.mjs).
-// It must be set before undici's first connection compiles the module.
-setFlagsFromString('--liftoff-only');
 const controller = new AbortController();
 const onSignal = (signal) => {
   if (controller.signal.aborted) process.exit(130);

@@ -6,19 +6,36 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * undici's HTTP/1 client requires its HTTP/2 client at load, and with it node:http2, node:tls and node:crypto:
- * a third of a request command's start-up (bench/run.mjs), for connections that are never HTTP/2 unless ALPN
- * picks it over TLS. Loaded on first use instead; the build fails if undici's line ever changes.
+ * Requires that dependencies make at load but need only on paths svc never or rarely takes, turned into
+ * requires on first use; each costs start-up on every command that loads the package (bench/run.mjs).
+ * The build fails if a dependency's line ever changes, so an upgrade cannot silently undo this.
  */
-const lazyHttp2 = {
-  name: 'lazy-undici-http2',
+const LAZY_REQUIRES = [
+  {
+    // undici's HTTP/1 client loads its HTTP/2 client, and with it node:http2, node:tls and node:crypto, for
+    // connections that are HTTP/2 only when ALPN picks it over TLS.
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    eager: "const connectH2 = require('./client-h2.js')",
+    lazy: "const connectH2 = (...a) => require('./client-h2.js')(...a)",
+  },
+  {
+    // commander loads node:child_process for executable subcommands, which svc does not have.
+    file: /commander[\\/]lib[\\/]command\.js$/,
+    eager: "const childProcess = require('node:child_process');",
+    lazy: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+  },
+];
+
+const lazyRequires = {
+  name: 'lazy-requires',
   setup(b) {
-    b.onLoad({ filter: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
-      const eager = "const connectH2 = require('./client-h2.js')";
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(eager)) throw new Error(`lazy-undici-http2: "${eager}" not found in ${args.path}`);
-      return { contents: source.replace(eager, "const connectH2 = (...a) => require('./client-h2.js')(...a)"), loader: 'js' };
-    });
+    for (const { file, eager, lazy } of LAZY_REQUIRES) {
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(eager)) throw new Error(`lazy-requires: "${eager}" not found in ${args.path}`);
+        return { contents: source.replace(eager, lazy), loader: 'js' };
+      });
+    }
   },
 };
 
@@ -40,7 +57,7 @@ export async function bundle(outdir, logLevel = 'warning') {
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [lazyHttp2],
+    plugins: [lazyRequires],
     logLevel,
   });
 }
