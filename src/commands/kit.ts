@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { Ctx } from '../context';
+import type { Ctx } from '../context';
 import type { GlobalOptions } from '../config/settings';
 import type { Io } from '../io';
 
@@ -20,6 +20,8 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
     action: (run) => async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
       const opts = cmd.opts();
+      // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
+      const { Ctx } = await import('../context');
       const ctx = new Ctx(io, cmd.optsWithGlobals() as GlobalOptions);
       onCtx(ctx);
       const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
