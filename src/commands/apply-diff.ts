@@ -22,6 +22,29 @@ export function isEmpty(v: unknown): boolean {
   return isObject(v) && Object.keys(v).length === 0;
 }
 
+/** The empty value of a field, after the type of its live value: "", [] or {}; undefined when none is defined. */
+function emptyOf(have: unknown): unknown {
+  if (typeof have === 'string') return '';
+  if (Array.isArray(have)) return [];
+  return isObject(have) ? {} : undefined;
+}
+
+/**
+ * R-REQ-12: a PATCH clears a field with the empty value that field defines, never null. A null in the file
+ * (YAML's `description:` with no value is one) becomes "", [] or {} after the live value; with nothing live to
+ * go by, the member is left out, as absent and empty mean the same. Array elements are sent as written.
+ */
+export function withoutNulls(want: unknown, have: unknown): unknown {
+  if (want === null) return emptyOf(have);
+  if (!isObject(want)) return want;
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(want)) {
+    const cleared = withoutNulls(v, isObject(have) ? have[k] : undefined);
+    if (cleared !== undefined) out[k] = cleared;
+  }
+  return out;
+}
+
 const childPath = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
 /**

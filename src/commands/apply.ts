@@ -5,7 +5,7 @@ import type { Ctx } from '../context';
 import { ExitCodeError, UsageError } from '../errors';
 import { write } from '../io';
 import { readData } from '../input/data';
-import { diffValue, hasWriteOnly, maskWriteOnly, renderChange, stripWriteOnly, type Change, type WriteOnly } from './apply-diff';
+import { diffValue, hasWriteOnly, maskWriteOnly, renderChange, stripWriteOnly, withoutNulls, type Change, type WriteOnly } from './apply-diff';
 import { examples, type Kit, type Opts } from './kit';
 import { idempotencyKey, type ResourceSpec } from './resource';
 
@@ -98,6 +98,7 @@ async function findByName(c: ApiClient, spec: ResourceSpec, name: string): Promi
  * Compares only the members the file gives, each deeply (see diffValue); a member that differs anywhere is
  * PATCHed whole, as the file has it, because PATCH replaces a member. Write-only members cannot be read
  * back, so they are not compared: they are sent when their member is PATCHed for another difference.
+ * A null in the file is sent as the field's empty value (withoutNulls).
  */
 export function plan(doc: Doc, live: Obj, writeOnly: WriteOnly): { patch: Doc; diff: Change[] } {
   const want = stripWriteOnly(doc, writeOnly);
@@ -106,8 +107,9 @@ export function plan(doc: Doc, live: Obj, writeOnly: WriteOnly): { patch: Doc; d
   const diff: Change[] = [];
   for (const k of Object.keys(want)) {
     const changes = diffValue(k, want[k], have[k]);
-    if (changes.length) {
-      patch[k] = doc[k];
+    const sent = withoutNulls(doc[k], live[k]);
+    if (changes.length && sent !== undefined) {
+      patch[k] = sent;
       diff.push(...changes);
     }
   }

@@ -4,7 +4,8 @@ import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
 import type { Ctx } from '../../context';
 import { waitSignal } from './deadline';
-import { finish, outcomeOf, outcomeOfStatus, TurnErrors } from './outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors } from './outcome';
+import { addRecentError } from './recent-error';
 import { notice } from './tail-ndjson';
 
 /**
@@ -16,7 +17,9 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
   const first = await sessions.get(client, sessionId);
   const now = outcomeOf(first);
   if (now.settled) {
-    finish(now.failure);
+    const earlier = new TurnErrors();
+    await addRecentError(client, sessionId, earlier, now);
+    earlier.finish(now);
     return first;
   }
   const w = waitSignal(ctx, timeoutMs, `session ${sessionId} is still running`);
@@ -42,6 +45,7 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
   }
   if (!settled) throw w.failure() ?? new Error('the event stream ended before the session settled');
   const end = outcomeOf(settled);
+  await addRecentError(client, sessionId, errors, end);
   errors.finish(end);
   return settled;
 }

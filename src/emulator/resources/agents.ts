@@ -5,6 +5,7 @@ import { filterTime, nowIso, paginate, publicView, visible, type Rec } from '../
 import { queryBool, validate, type Field, type Schema } from '../validate';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
+import { checkHeaderNames, MCP_SERVER, splitHeaders, type StoredHeaders } from './mcp-headers';
 
 const TOOL_TYPES = ['default_toolset_20260901', 'mcp_toolset', 'custom'] as const;
 
@@ -20,10 +21,7 @@ export const AGENT_SCHEMA: Schema = {
   description: { type: 'string' },
   system: { type: 'string' },
   tools: { type: 'array', items: { type: 'object', fields: undefined } },
-  mcp_servers: {
-    type: 'array',
-    items: { type: 'object', fields: { type: { type: 'string', required: true, enum: ['url'] }, name: { type: 'string', required: true }, url: { type: 'string', required: true }, headers: { type: 'map' } } },
-  },
+  mcp_servers: { type: 'array', items: MCP_SERVER },
   skills: { type: 'array', items: SKILL_REF },
   plugins: { type: 'array', items: PLUGIN_REF },
   roster: { type: 'array', items: { type: 'any' } },
@@ -32,8 +30,7 @@ export const AGENT_SCHEMA: Schema = {
 
 const CONFIG_FIELDS = Object.keys(AGENT_SCHEMA);
 
-type McpServer = { type: string; name: string; url: string; headers?: Record<string, string> };
-export type Agent = Rec & { name: string; version: number; archived_at: string | null; _versions: Record<string, unknown>[]; _mcp_headers: Record<string, Record<string, string>> };
+export type Agent = Rec & { name: string; version: number; archived_at: string | null; _versions: Record<string, unknown>[]; _mcp_headers: StoredHeaders };
 
 /** Checks tool entries and MCP header names, the parts a field schema cannot say; resolves skill and plugin references. */
 function checkAgentBody(emu: Emulator, body: Record<string, any>): void {
@@ -43,31 +40,7 @@ function checkAgentBody(emu: Emulator, body: Record<string, any>): void {
   (body.tools ?? []).forEach((t: any, i: number) => {
     if (!TOOL_TYPES.includes(t?.type)) invalidParam(`body.tools[${i}].type`, `type must be one of ${TOOL_TYPES.join(', ')}`);
   });
-  (body.mcp_servers ?? []).forEach((s: McpServer, i: number) => {
-    const seen = new Set<string>();
-    for (const k of Object.keys(s.headers ?? {})) {
-      if (seen.has(k.toLowerCase())) invalidParam(`body.mcp_servers[${i}].headers`, `header names differing only in case: ${k}`);
-      seen.add(k.toLowerCase());
-    }
-  });
-}
-
-/** MCP server `headers` are write-only: kept aside by server name, never returned (spec rule 7, API-NOTES). */
-function splitHeaders(servers: McpServer[] | undefined, stored: Record<string, Record<string, string>>, update: boolean): { servers?: McpServer[]; headers: Record<string, Record<string, string>> } {
-  if (!servers) return { servers, headers: stored };
-  const headers: Record<string, Record<string, string>> = {};
-  const out = servers.map(({ headers: h, ...rest }) => {
-    const prev = update ? stored[rest.name] ?? {} : {};
-    const merged = { ...prev };
-    // API-NOTES: non-empty headers merge key by key; an empty-string value deletes that key.
-    for (const [k, v] of Object.entries(h ?? {})) {
-      for (const old of Object.keys(merged)) if (old.toLowerCase() === k.toLowerCase()) delete merged[old];
-      if (v !== '') merged[k] = v;
-    }
-    headers[rest.name] = merged;
-    return rest;
-  });
-  return { servers: out, headers };
+  checkHeaderNames(body.mcp_servers, 'body.mcp_servers');
 }
 
 function snapshot(a: Agent): Record<string, unknown> {
@@ -82,11 +55,11 @@ export function registerAgents(emu: Emulator): void {
   function create(raw: unknown): Agent {
     const body = validate(raw, AGENT_SCHEMA);
     checkAgentBody(emu, body);
-    const { servers, headers } = splitHeaders(body.mcp_servers, {}, false);
+    const { servers, headers } = splitHeaders(body.mcp_servers ?? [], {});
     const a = agents.insert({
-      description: '', system: '', tools: [], mcp_servers: [], skills: [], plugins: [], roster: [], metadata: {},
+      description: '', system: '', tools: [], skills: [], plugins: [], roster: [], metadata: {},
       ...body,
-      ...(servers ? { mcp_servers: servers } : {}),
+      mcp_servers: servers,
       version: 1,
       archived_at: null,
       _versions: [],
@@ -128,7 +101,8 @@ export function registerAgents(emu: Emulator): void {
     if (a.archived_at) precondition('the agent is archived');
     const body = validate(r.body, AGENT_SCHEMA, { patch: true });
     checkAgentBody(emu, body);
-    const { servers, headers } = splitHeaders(body.mcp_servers, a._mcp_headers, true);
+    // Omitted mcp_servers keep the servers and their headers.
+    const { servers, headers } = body.mcp_servers ? splitHeaders(body.mcp_servers, a._mcp_headers) : { servers: undefined, headers: a._mcp_headers };
     const next: Record<string, unknown> = { ...body, ...(servers ? { mcp_servers: servers } : {}) };
     const changed = CONFIG_FIELDS.some((k) => k in next && !isDeepStrictEqual(next[k], a[k])) || !isDeepStrictEqual(headers, a._mcp_headers);
     if (!changed) return { status: 200, body: publicView(a) };

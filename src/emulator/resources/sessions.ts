@@ -9,6 +9,7 @@ import { queryBool, validate } from '../validate';
 import type { Agent } from './agents';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
+import { checkHeaderNames, splitHeaders, type StoredHeaders } from './mcp-headers';
 import { checkSystemTemplate, CREATE_SCHEMA, parseSendBody, UPDATE_SCHEMA, type UserEvent } from '../sessions/input';
 import { historyPage } from '../sessions/history';
 import { EventLog, type LogView } from '../sessions/log';
@@ -85,6 +86,15 @@ export function registerSessions(emu: Emulator): void {
   function resolveOverrides(overrides: Record<string, any> | undefined, param: string): void {
     if (overrides?.skills) overrides.skills = checkSkillRefs(emu, overrides.skills, `${param}.skills`);
     if (overrides?.plugins) overrides.plugins = checkPluginRefs(emu, overrides.plugins, `${param}.plugins`);
+    checkHeaderNames(overrides?.mcp_servers, `${param}.mcp_servers`);
+  }
+
+  /** Takes the write-only headers out of `mcp_servers` overrides (config rule 7), against those stored. */
+  function overrideHeaders(overrides: Record<string, any> | undefined, stored: StoredHeaders): StoredHeaders {
+    if (!overrides?.mcp_servers) return {};
+    const { servers, headers } = splitHeaders(overrides.mcp_servers, stored);
+    overrides.mcp_servers = servers;
+    return headers;
   }
 
   const effectiveAgent = (s: SessionRec, overrides: Record<string, unknown>): Record<string, unknown> => {
@@ -107,7 +117,9 @@ export function registerSessions(emu: Emulator): void {
     if (version > agent.version) invalidParam('body.agent_version', `agent ${agent.id} has no version ${version}`);
     if (body.environment_id !== undefined && emu.services.environments && !emu.services.environments.get(body.environment_id)) notFound('environment', body.environment_id);
     const resources = (body.resources ?? []).map((res: Record<string, any>, i: number) => bindResource(res, `body.resources[${i}]`));
+    const mcpHeaders = overrideHeaders(body.agent_overrides, {});
     const s = sessions.insert({
+      _mcp_headers: mcpHeaders,
       agent_id: agent.id, agent_version: version, environment_id: body.environment_id ?? null, title: body.title ?? '',
       status: 'idle', stopping: false, interrupted: false, control_epoch: '0', continue_pending: false, requires_action: false, stop_reason: null,
       agent_overrides: body.agent_overrides ?? {}, resources, vault_ids: body.vault_ids ?? [], metadata: body.metadata ?? {}, archived_at: null,
@@ -138,8 +150,12 @@ export function registerSessions(emu: Emulator): void {
     if (body.metadata !== undefined && !isDeepStrictEqual(body.metadata, s.metadata)) changes.metadata = changed.metadata = body.metadata;
     if (body.agent_overrides !== undefined) {
       // The override document is replaced as a whole; the creation-time roster stays (R-CONF-4).
+      const headers = overrideHeaders(body.agent_overrides, s._mcp_headers ?? {});
       const next = { ...body.agent_overrides, ...(s.agent_overrides.roster !== undefined ? { roster: s.agent_overrides.roster } : {}) };
-      if (!isDeepStrictEqual(next, s.agent_overrides)) {
+      const newHeaders = !isDeepStrictEqual(headers, s._mcp_headers ?? {});
+      if (newHeaders) changes._mcp_headers = headers;
+      // A change of write-only headers alone is still a change of the overrides.
+      if (newHeaders || !isDeepStrictEqual(next, s.agent_overrides)) {
         changes.agent_overrides = changed.agent_overrides = next;
         changed.agent = effectiveAgent(s, next);
       }

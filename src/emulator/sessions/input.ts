@@ -3,6 +3,7 @@ import { INPUT_MODES, type InputMode } from '../../wire/events';
 import { invalidParam } from '../errors';
 import { checkValue, validate, type Field, type Schema } from '../validate';
 import { PLUGIN_REF, SKILL_REF } from '../resources/agents';
+import { MCP_SERVER } from '../resources/mcp-headers';
 
 const listOfObjects: Field = { type: 'array', items: { type: 'object' } };
 
@@ -10,7 +11,7 @@ const listOfObjects: Field = { type: 'array', items: { type: 'object' } };
 const OVERRIDES: Field = {
   type: 'object',
   fields: {
-    mcp_servers: listOfObjects,
+    mcp_servers: { type: 'array', items: MCP_SERVER },
     skills: { type: 'array', items: SKILL_REF, nullable: true },
     plugins: { type: 'array', items: PLUGIN_REF, nullable: true },
     tools: listOfObjects,

@@ -26,6 +26,8 @@ export type SessionRec = Rec & {
   vault_ids: string[];
   metadata: Record<string, string>;
   archived_at: string | null;
+  /** Write-only headers of the `agent_overrides.mcp_servers`, by server identity (R-CONF-22). */
+  _mcp_headers?: Record<string, Record<string, string>>;
 };
 
 export type ThreadRec = Rec & {

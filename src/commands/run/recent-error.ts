@@ -1,0 +1,24 @@
+import type { ApiClient } from '../../api/client';
+import { ApiError, NetworkError } from '../../api/errors';
+import { sessions } from '../../api/sessions';
+import type { Outcome, TurnErrors } from './outcome';
+
+/** One page, newest first: a turn's `session.error` sits just before its idle status. */
+const RECENT_EVENTS = 50;
+
+/**
+ * R-ERR-25: the session read decides the outcome, but it can show an error stop before the stream delivered the
+ * turn's `session.error` (or with no stream at all, for a session already settled). The error is then read from
+ * one page of history, newest first, and fed to `errors` oldest first, so a running status of a later turn
+ * resets it as on the stream and exit 11 names the latest turn's error.
+ */
+export async function addRecentError(client: ApiClient, sessionId: string, errors: TurnErrors, end: Outcome): Promise<void> {
+  if (!end.settled || !end.errorStop || errors.failure) return;
+  try {
+    const page = await sessions.historyPage(client, sessionId, { order: 'desc', page_size: RECENT_EVENTS });
+    for (const e of [...(page.items ?? [])].reverse()) errors.see(e);
+  } catch (e) {
+    // The outcome is already known (exit 11); without the history the line stays generic rather than failing otherwise.
+    if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
+  }
+}
