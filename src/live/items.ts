@@ -16,7 +16,9 @@ export type ItemKind =
   | 'updated'
   | 'progress'
   /** Items the view dropped because it fell behind; `text` holds how many. */
-  | 'gap';
+  | 'gap'
+  /** The thread filter changed: lines from here on are of `text` (a filter of the reducer) only. */
+  | 'filter';
 
 export interface Item {
   /** Position in the transcript; the live view acknowledges flushed items by it. */

@@ -1,5 +1,5 @@
 /** The live view's keys as named commands in one table; the footer is derived from it (only the keys that apply now). */
-import { FILTER_ALL, FILTER_MAIN, nextConfirmation, threadName, type ViewState } from './reducer';
+import { filterName, nextConfirmation, type ViewState } from './reducer';
 
 export type Command =
   | 'interrupt'
@@ -43,6 +43,12 @@ const letter = (ch: string) => (input: string, k: KeyPress) => input === ch && !
 const viewing = (s: ViewState) => !s.compose;
 const composing = (s: ViewState) => Boolean(s.compose);
 const open = (s: ViewState) => s.status !== 'terminated';
+/**
+ * The spec accepts an interrupt on an idle session too (R-SESS-27), but there it stops nothing: `i` is offered
+ * only while a turn runs or one is about to start (queued input, a continue in progress).
+ */
+const interruptible = (s: ViewState) =>
+  open(s) && !s.interrupted && !s.stopping && (s.status === 'running' || s.status === 'rescheduling' || s.continuePending || (s.pendingInputs ?? 0) > 0);
 
 export const KEYS: readonly KeyBinding[] = [
   {
@@ -50,7 +56,7 @@ export const KEYS: readonly KeyBinding[] = [
     key: 'i',
     help: () => 'interrupt',
     matches: letter('i'),
-    when: (s) => viewing(s) && open(s) && !s.interrupted && !s.stopping,
+    when: (s) => viewing(s) && interruptible(s),
   },
   {
     command: 'continue',
@@ -104,11 +110,4 @@ export function commandFor(input: string, k: KeyPress, s: ViewState): Command | 
 /** The footer: the keys that apply now, with what they do. */
 export function footerKeys(s: ViewState): Array<{ key: string; help: string }> {
   return KEYS.filter((b) => b.when(s) && !b.hidden?.(s)).map((b) => ({ key: b.key, help: b.help(s) }));
-}
-
-/** The thread filter as the header and footer name it. */
-export function filterName(s: ViewState): string {
-  if (s.filter === FILTER_ALL) return 'all';
-  if (s.filter === FILTER_MAIN) return 'main';
-  return threadName(s, s.filter) ?? s.filter;
 }

@@ -29,6 +29,8 @@ export function itemLines(item: Item, c: Paint): string {
       return tag + c.red(`${item.head}: ${text}`);
     case 'gap':
       return c.yellow(`… ${text} ${item.head}`);
+    case 'filter':
+      return c.dim(`── ${item.head} ──`);
     default: {
       const line = `${item.head}${text ? `: ${text}` : ''}`;
       return tag + (item.error ? c.red(line) : c.dim(line));

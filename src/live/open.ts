@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
 import type { StreamItem } from '../api/stream/types';
 import type { InStream, OutStream } from '../io';
+import type { TurnError } from '../commands/run/outcome';
 
 export interface LiveViewOptions {
   ctx: Ctx;
@@ -23,11 +24,15 @@ export interface LiveViewResult {
   reason: 'quit' | 'idle' | 'error' | 'terminated';
   /** With untilIdle: the text of the coordinator's last message of the turn, for `run` to print. */
   message?: string;
+  /** With reason `error`: the turn's `session.error`, when the view saw one (its type names the recovery). */
+  sessionError?: TurnError;
 }
 
 /** Events after which the header's session flags and pending-input count are read again. */
 const REFRESH_ON = new Set(['user.message', 'user.interrupt', 'session.status']);
 const SHOW_CURSOR = '\u001b[?25h';
+/** Stream items reduced together at most. */
+const BATCH_ITEMS = 256;
 
 /**
  * Opens the Ink live view on the TTY and follows the session until the user leaves (q, Ctrl-C) or, with
@@ -51,11 +56,12 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   const { stdin, stdout, stderr } = ctx.io;
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
   const stop = new AbortController();
-  let finish!: (outcome: { reason: LiveViewResult['reason'] } | { error: unknown }) => void;
-  const ended = new Promise<{ reason: LiveViewResult['reason'] } | { error: unknown }>((resolve) => (finish = resolve));
+  let finish!: (outcome: Outcome) => void;
+  const ended = new Promise<Outcome>((resolve) => (finish = resolve));
+  let outcome: Outcome | undefined;
   const sink = apiSink({ client, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
   const abort = opts.abort?.signal ?? ctx.io.signal;
-  const onSignal = () => finish({ error: opts.abort?.failure() ?? new InterruptedError() });
+  const onSignal = () => finish({ error: opts.abort?.failure() ?? new InterruptedError(), left: true });
   if (abort?.aborted) onSignal();
   abort?.addEventListener('abort', onSignal, { once: true });
   const restore = () => restoreTerminal(stdin, stdout);
@@ -78,6 +84,8 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   sink.refresh();
   const watch = new TurnWatch();
   // Items that arrive together are reduced together (one copy of the unwritten items per batch, not per event).
+  // A batch is also cut at BATCH_ITEMS: a socket with a backlog is read for many chunks before setImmediate runs,
+  // and whole parsed events held that long outlive young-generation collections (bench/live-memory.mjs).
   let arrived: Array<{ item: StreamItem; at: number }> = [];
   const reduceArrived = () => {
     if (!arrived.length) return;
@@ -88,7 +96,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     try {
       for await (const item of follow({ client, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
         if (!arrived.length) setImmediate(reduceArrived);
-        arrived.push({ item, at: ctx.now() });
+        if (arrived.push({ item, at: ctx.now() }) >= BATCH_ITEMS) reduceArrived();
         if (item.kind !== 'event') continue;
         if (REFRESH_ON.has(item.event.type)) sink.refresh();
         const end = opts.untilIdle ? watch.see(item.event) : undefined;
@@ -102,9 +110,13 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   })();
 
   try {
-    const outcome = await ended;
+    outcome = await ended;
     if ('error' in outcome) throw outcome.error;
-    return { reason: outcome.reason, ...(opts.untilIdle && watch.message !== undefined ? { message: watch.message } : {}) };
+    return {
+      reason: outcome.reason,
+      ...(opts.untilIdle && watch.message !== undefined ? { message: watch.message } : {}),
+      ...(outcome.reason === 'error' && watch.error ? { sessionError: watch.error } : {}),
+    };
   } finally {
     stop.abort();
     // The last frame stays on the screen: it says the stream is closed (not `live`, nor a reconnect that gave up).
@@ -112,6 +124,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     // The last events are drawn before leaving: React commits a published state on a later tick, which an
     // unmount now would overtake, so the tree is rendered again synchronously first.
     reduceArrived();
+    store.dispatch({ type: 'ended', text: endNote(outcome) });
     store.publishNow();
     ink.rerender(view);
     store.close();
@@ -120,6 +133,24 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     restore();
     process.removeListener('exit', restore);
     abort?.removeEventListener('abort', onSignal);
+  }
+}
+
+/** How the view ended, or an error: `left` when the user or the deadline ended it (the session is untouched). */
+type Outcome = { reason: LiveViewResult['reason'] } | { error: unknown; left?: boolean };
+
+/** The last frame's footer: how the view ended, instead of keys that no longer work. */
+function endNote(o: Outcome | undefined): string {
+  if (!o || 'error' in o) return o?.left ? 'left the view; the session keeps running' : 'left the view';
+  switch (o.reason) {
+    case 'quit':
+      return 'left the view; the session keeps running';
+    case 'idle':
+      return 'the turn ended; the session is idle';
+    case 'error':
+      return 'the turn ended in session.error';
+    case 'terminated':
+      return 'the session was terminated';
   }
 }
 

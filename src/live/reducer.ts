@@ -80,6 +80,8 @@ export interface ViewState {
   filter: string;
   compose?: { text: string; mode: InputMode };
   notice?: Notice;
+  /** The view has closed: the last frame says how, in place of keys that no longer work. */
+  ended?: string;
 }
 
 export type Action =
@@ -99,7 +101,8 @@ export type Action =
   | { type: 'compose.close' }
   | { type: 'confirmation.answering'; eventId: string; answering: boolean }
   | { type: 'deltas.toggle' }
-  | { type: 'filter.cycle' };
+  | { type: 'filter.cycle' }
+  | { type: 'ended'; text: string };
 
 export function initialState(sessionId: string, o: { showDeltas?: boolean } = {}): ViewState {
   return {
@@ -157,9 +160,14 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'deltas.toggle':
       // Hidden previews are not accumulated, so a preview shown again starts at the next delta.
       return { ...s, showDeltas: !s.showDeltas, previews: [] };
+    case 'ended':
+      return { ...s, ended: a.text, compose: undefined };
     case 'filter.cycle': {
       const options = [FILTER_ALL, FILTER_MAIN, ...s.threads.map((t) => t.id)];
-      return { ...s, filter: options[(options.indexOf(s.filter) + 1) % options.length] };
+      const filter = options[(options.indexOf(s.filter) + 1) % options.length];
+      // Lines already written stay as they are: a marker in the transcript says where the filter changed.
+      const marker: Item = { seq: s.nextSeq, kind: 'filter', head: `showing ${filterLabel(s, filter)} from here`, text: filter };
+      return { ...s, filter, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, marker]) };
     }
   }
 }
@@ -182,6 +190,16 @@ export const passesFilter = (filter: string, threadId: string | undefined): bool
 
 export const threadName = (s: ViewState, id: string | undefined): string | undefined =>
   id === undefined ? undefined : s.threads.find((t) => t.id === id)?.name ?? id;
+
+/** A thread filter as the header and the transcript's markers name it. */
+export function filterName(s: ViewState, filter = s.filter): string {
+  if (filter === FILTER_ALL) return 'all';
+  if (filter === FILTER_MAIN) return 'main';
+  return threadName(s, filter) ?? filter;
+}
+
+const filterLabel = (s: ViewState, filter: string): string =>
+  filter === FILTER_ALL ? 'all threads' : filter === FILTER_MAIN ? 'the main thread' : `thread ${filterName(s, filter)}`;
 
 function laterEpoch(known: string | undefined, seen: string | undefined): string | undefined {
   if (seen === undefined) return known;

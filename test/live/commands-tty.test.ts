@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
 import type { Io } from '../../src/io';
-import { tempConfigDir } from '../helpers/cli';
+import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, waitSession } from '../helpers/sse';
 import { FakeTtyIn, FakeTtyOut } from './tty';
@@ -55,6 +55,19 @@ describe('svc run on a terminal', () => {
     await call(t.emu, 'POST', `/v1/sessions/${sid}/interrupt`, { body: {} });
   });
 
+  it('R-ERR-24 a turn ending in session.error exits 11 with the same error line and recovery hint as without a terminal', async () => {
+    const r = await onTty(['run', '--agent', await agentId(), '--message', '/error rate_limited']);
+    expect(r.code).toBe(11);
+    const [, ...lines] = r.stderr.plain.trim().split('\n');
+    expect(lines).toEqual(['error: the session turn ended in session.error: rate_limited: error injected by /error rate_limited', 'hint: Wait and retry.']);
+    // The view closed on the failed turn and says so.
+    expect(r.stdout.plain).toContain('error rate_limited: error injected by /error rate_limited');
+    expect(r.stdout.plain).toContain('the turn ended in session.error');
+    const piped = await svc(['run', '--agent', await agentId(), '--message', '/error rate_limited'], { env: emuEnv(t.emu), stderrTTY: true });
+    expect(piped.code).toBe(11);
+    expect(piped.stderr.trim().split('\n').slice(1)).toEqual(lines);
+  });
+
   it('-o ndjson prints every event as a line even on a terminal, no view', async () => {
     const r = await onTty(['run', '--agent', await agentId(), '--message', '/echo hi', '-o', 'ndjson']);
     expect(r.code).toBe(0);
@@ -73,5 +86,14 @@ describe('svc sessions tail on a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.plain).toContain('you› /echo bye\nbye\nidle: end_turn\n');
     expect(r.stdout.plain).toMatch(/closed │ pending 0 │ events \d+/);
+  });
+
+  it('R-ERR-23 --until idle after session.error names the error type (exit 11), as the NDJSON tail does', async () => {
+    const s = await createSession(t.emu);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/error odd_failure' }] } }] } });
+    await waitSession(t.emu, s.id, (x) => x.status === 'idle', 'the turn ended');
+    const r = await onTty(['sessions', 'tail', s.id, '--until', 'idle']);
+    expect(r.code).toBe(11);
+    expect(r.stderr.plain).toBe('error: the session turn ended in session.error: odd_failure: unknown error type; error injected by /error odd_failure\n');
   });
 });

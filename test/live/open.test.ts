@@ -34,6 +34,9 @@ describe('openLiveView against the emulator', () => {
     expect(resumed).toMatchObject({ interrupted: false, continue_pending: false });
     stdin.press('q');
     await expect(view).resolves.toEqual({ reason: 'quit' });
+    const last = stdout.plain.slice(stdout.plain.lastIndexOf(s.id));
+    expect(last).toContain('left the view; the session keeps running');
+    expect(last).not.toMatch(/m message|q quit/);
     expect(stdin.rawModes.at(0)).toBe(true);
     expect(stdin.rawModes.at(-1)).toBe(false);
     expect(stdout.text.endsWith('\u001b[?25h')).toBe(true);
@@ -65,7 +68,14 @@ describe('openLiveView against the emulator', () => {
     const e = await createSession(t.emu);
     await send(t.emu, e.id, '/error model_overloaded');
     const second = ttyCtx(t.emu);
-    await expect(openLiveView({ ctx: second.ctx, client: await second.ctx.api(), sessionId: e.id, deltas: true, untilIdle: true })).resolves.toEqual({ reason: 'error' });
+    await expect(openLiveView({ ctx: second.ctx, client: await second.ctx.api(), sessionId: e.id, deltas: true, untilIdle: true })).resolves.toEqual({
+      reason: 'error',
+      sessionError: { type: 'model_overloaded', message: 'unknown error type; error injected by /error model_overloaded' },
+    });
+    // The last frame says how the view ended, with no keys left on the screen.
+    const last = second.stdout.plain.slice(second.stdout.plain.lastIndexOf(e.id));
+    expect(last).toContain('the turn ended in session.error');
+    expect(last).not.toContain('q quit');
   });
 
   it('a signal ends the view with InterruptedError and the terminal restored', async () => {

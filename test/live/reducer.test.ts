@@ -299,6 +299,15 @@ describe('live view reducer: connection and bounds', () => {
     const seen = [s.filter];
     for (let i = 0; i < 4; i++) seen.push((s = apply(s, { type: 'filter.cycle' })).filter);
     expect(seen).toEqual([FILTER_ALL, FILTER_MAIN, 'th_1', 'th_2', FILTER_ALL]);
+    // Each change leaves a marker in the transcript, after the items received before it.
+    const markers = s.finished.filter((i) => i.kind === 'filter').map((i) => [i.head, i.text]);
+    expect(markers).toEqual([
+      ['showing the main thread from here', FILTER_MAIN],
+      ['showing thread w1 from here', 'th_1'],
+      ['showing thread w2 from here', 'th_2'],
+      ['showing all threads from here', FILTER_ALL],
+    ]);
+    expect(s.finished.map((i) => i.seq)).toEqual([...s.finished.map((i) => i.seq)].sort((a, b) => a - b));
   });
 
   it('compose edits the draft, Tab switches next_turn and steer, close drops it', () => {

@@ -79,6 +79,20 @@ describe('live view keys (CLI.md "The live view")', () => {
     expect(v.sink.calls).toEqual([['continue']]);
   });
 
+  it('R-SESS-27 i is neither offered nor taken on an idle session with nothing to stop; queued input makes it apply', async () => {
+    const v = mount(session({ status: 'idle', stop_reason: { type: 'end_turn' } }), { type: 'pending', count: 0 });
+    await v.until((f) => f.includes('idle (end_turn)'), 'the idle session');
+    expect(v.footer()).toBe('m message · d hide deltas · q quit');
+    await v.press('i');
+    expect(v.sink.calls).toEqual([]);
+    // A queued message is about to start a turn: now an interrupt has something to stop.
+    v.store.dispatch({ type: 'pending', count: 1 });
+    await v.until((f) => f.includes('pending 1'), 'the queued input');
+    expect(v.footer()).toContain('i interrupt');
+    await v.press('i');
+    expect(v.sink.calls).toEqual([['interrupt', '3']]);
+  });
+
   it('c does not apply while continue is pending', async () => {
     const v = mount(session({ status: 'idle', interrupted: true, continue_pending: true }));
     expect(v.frame()).toContain('continue pending');
@@ -170,6 +184,29 @@ describe('live view keys (CLI.md "The live view")', () => {
     expect(v.sink.calls).toEqual([]);
   });
 
+  it('a filter change writes a marker into the transcript; lines received before it keep the old filter', async () => {
+    const v = mount(
+      session({}),
+      stream(ev('session.thread_created', { thread_id: 'th_1', agent_name: 'worker-1' }, { session_thread_id: 'th_1' })),
+      stream(ev('session.thread_created', { thread_id: 'th_2', agent_name: 'worker-2' }, { session_thread_id: 'th_2' })),
+    );
+    await v.until((f) => f.includes('showing all │ threads: main → worker-1 running'), 'the header naming the filter');
+    await v.press('t');
+    await v.untilWritten((f) => f.includes('── showing the main thread from here ──'), 'the main marker');
+    await v.until((f) => f.includes('showing main │ threads:'), 'the header on main');
+    await v.press('t');
+    await v.untilWritten((f) => f.includes('── showing thread worker-1 from here ──'), 'the worker-1 marker');
+    // Received under worker-1, then the filter moves on to worker-2 before the next frame: each line keeps its own filter.
+    v.store.dispatch(stream(ev('agent.message', text('two, before'), { session_thread_id: 'th_2' })));
+    v.store.dispatch({ type: 'filter.cycle' });
+    v.store.dispatch(stream(ev('agent.message', text('two, after'), { session_thread_id: 'th_2' })));
+    await v.untilWritten((f) => f.includes('[worker-2] two, after'), 'the worker-2 message');
+    await v.until((f) => f.includes('showing worker-2 │ threads:'), 'the header on worker-2');
+    const all = v.all();
+    expect(all).not.toContain('two, before');
+    expect(all.indexOf('── showing thread worker-2 from here ──')).toBeLessThan(all.indexOf('[worker-2] two, after'));
+  });
+
   it('t does not apply without child threads', async () => {
     const v = mount(session({}));
     expect(v.footer()).not.toContain('thread');
@@ -209,6 +246,15 @@ describe('live view footer and body', () => {
     expect(v.footer()).toBe('i interrupt · m message · d hide deltas · q quit');
     const visible = KEYS.filter((k) => !k.hidden?.(v.store.getState()) && k.when(v.store.getState())).map((k) => k.key);
     expect(visible).toEqual(['i', 'm', 'd', 'q']);
+  });
+
+  it('once the view has closed, the last frame says how instead of showing keys', async () => {
+    const v = mount(session({}), { type: 'compose.open' });
+    await v.until((f) => f.includes('next_turn›'), 'the composer');
+    v.store.dispatch({ type: 'ended', text: 'left the view; the session keeps running' });
+    await v.until((f) => f.includes('left the view'), 'the closing frame');
+    expect(v.footer()).toBe('left the view; the session keeps running');
+    expect(v.frame()).not.toMatch(/next_turn›|q quit|Ctrl-C/);
   });
 
   it('a terminated session offers neither interrupt, continue nor message', async () => {

@@ -51,30 +51,49 @@ function stopFailure(sessionId: string, stop: StopReason | undefined): string | 
  * a known one with the spec's recovery as the hint (R-ERR-24).
  */
 export class TurnErrors {
-  private last?: { type: string; message?: string };
+  private last?: TurnError;
 
   see(e: SessionEvent): void {
     if (e.type === 'session.status' && e.data?.status === 'running') this.last = undefined;
-    if (e.type === 'session.error') {
-      const d = e.data ?? {};
-      this.last = { type: String(d.error_type ?? 'unknown'), message: d.message ? String(d.message) : undefined };
-    }
+    if (e.type === 'session.error') this.last = turnErrorOf(e);
   }
 
   get failure(): string | undefined {
-    if (!this.last) return undefined;
-    return `the session turn ended in session.error: ${this.last.type}${this.last.message ? `: ${this.last.message}` : ''}`;
+    return this.last && turnFailed(this.last).message;
   }
 
   /** Ends a settled turn: exit 0, or exit 11 naming the turn's `session.error` when there was one. */
   finish(end: Outcome): void {
     const failure = end.settled ? end.failure : undefined;
-    const own = this.failure;
-    if (own && (end.settled && end.errorStop || !failure)) {
-      throw new SessionFailedError(own, Object.hasOwn(SESSION_ERROR_RECOVERY, this.last!.type) ? SESSION_ERROR_RECOVERY[this.last!.type] : undefined);
-    }
+    if (this.last && (end.settled && end.errorStop || !failure)) throw turnFailed(this.last);
     finish(failure);
   }
+}
+
+/** What a turn's `session.error` says: its type and message. */
+export interface TurnError {
+  type: string;
+  message?: string;
+}
+
+export function turnErrorOf(e: SessionEvent): TurnError {
+  const d = e.data ?? {};
+  return { type: String(d.error_type ?? 'unknown'), message: d.message ? String(d.message) : undefined };
+}
+
+/** Exit 11 naming the `session.error`, with the spec's recovery as the hint when the type is known. */
+export function turnFailed(last: TurnError): SessionFailedError {
+  const line = `the session turn ended in session.error: ${last.type}${last.message ? `: ${last.message}` : ''}`;
+  return new SessionFailedError(line, Object.hasOwn(SESSION_ERROR_RECOVERY, last.type) ? SESSION_ERROR_RECOVERY[last.type] : undefined);
+}
+
+/**
+ * How the live view ended (`run`, `tail --until idle` on a terminal), as without a terminal: exit 0, or exit 11
+ * naming the turn's `session.error` when the view saw one.
+ */
+export function viewEnd(sessionId: string, r: { reason: string; sessionError?: TurnError }): void {
+  if (r.reason === 'error') throw r.sessionError ? turnFailed(r.sessionError) : new SessionFailedError(`the session turn ended in session.error (session ${sessionId})`);
+  if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
 }
 
 /** Ends a command per its outcome: exit 0, or exit 11 with one line. */

@@ -11,7 +11,7 @@ import { readAll, write } from '../../io';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
-import { finish, outcomeOfStatus, TurnErrors, type Outcome } from './outcome';
+import { outcomeOfStatus, TurnErrors, viewEnd, type Outcome } from './outcome';
 import { notice } from './tail-ndjson';
 
 type MessageBody = { events: unknown[] };
@@ -112,8 +112,7 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
   const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
   try {
     const r = await openLiveView({ ctx, client, sessionId, cursor: page.stream_cursor ?? 'now', deltas: o.deltas, untilIdle: true, abort: w });
-    if (r.reason === 'error') finish(`the session turn ended in session.error (session ${sessionId})`);
-    if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
+    viewEnd(sessionId, r);
     if (r.reason === 'idle' && r.message !== undefined) await write(ctx.io.stdout, r.message.endsWith('\n') ? r.message : r.message + '\n');
   } finally {
     w.dispose();

@@ -50,10 +50,8 @@ export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
   const client = await ctx.api();
   if (ctx.io.stdout.isTTY && !o.noLive) {
     const { openLiveView } = await import('../../live/open');
-    const { finish } = await import('../run/outcome');
-    const r = await openLiveView({ ctx, client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle });
-    if (r.reason === 'error') finish(`the session turn ended in session.error (session ${o.sessionId})`);
-    if (r.reason === 'terminated') finish(`session ${o.sessionId} was terminated`);
+    const { viewEnd } = await import('../run/outcome');
+    viewEnd(o.sessionId, await openLiveView({ ctx, client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle }));
     return;
   }
   const { tailNdjson } = await import('../run/tail-ndjson');

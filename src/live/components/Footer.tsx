@@ -3,7 +3,10 @@ import { Fragment } from 'react';
 import { footerKeys } from '../keys';
 import { nextConfirmation, threadName, type ViewState } from '../reducer';
 
-/** The awaited confirmation, the outcome of the last action, and the keys that apply now (from the key table). */
+/**
+ * The awaited confirmation, the outcome of the last action, and the keys that apply now (from the key table);
+ * once the view has closed, how it ended instead of the keys.
+ */
 export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
   const awaited = nextConfirmation(s);
   const more = s.confirmations.filter((c) => !c.answering).length - 1;
@@ -18,7 +21,9 @@ export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
         </Text>
       ) : null}
       {s.notice ? <Text color={s.notice.level === 'error' ? 'red' : 'blue'}>{s.notice.text}</Text> : null}
-      {keys ? (
+      {s.ended ? (
+        <Text dimColor>{s.ended}</Text>
+      ) : keys ? (
         // Wrapped, never cut: on a narrow terminal every key that applies stays visible (q above all).
         <Text>
           {footerKeys(s).map((k, i) => (

@@ -1,7 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ConnectionState } from '../../api/stream/types';
-import { filterName } from '../keys';
-import { FILTER_ALL, type ViewState } from '../reducer';
+import { filterName, type ViewState } from '../reducer';
 
 export function connectionText(c: ConnectionState): { text: string; color: string } {
   switch (c.kind) {
@@ -25,7 +24,7 @@ export function statusText(s: ViewState): string {
 }
 
 /**
- * Session, status, epoch, connection, pending inputs, event count, TTFT; then the thread tree. The two state
+ * Session, status, epoch, connection, pending inputs, event count, TTFT; then the thread filter and tree. The two state
  * lines wrap on a narrow terminal (the epoch and connection must stay visible); the thread list is cut.
  */
 export function Header({ s }: { s: ViewState }) {
@@ -48,7 +47,7 @@ export function Header({ s }: { s: ViewState }) {
       </Text>
       {s.threads.length > 0 ? (
         <Text wrap="truncate-end" dimColor>
-          {s.filter !== FILTER_ALL ? `showing ${filterName(s)} │ ` : ''}
+          showing {filterName(s)} │ 
           threads: main → {s.threads.map((t) => `${t.name} ${t.status}`).join(', ')}
         </Text>
       ) : null}

@@ -13,12 +13,21 @@ import { passesFilter } from '../reducer';
 export function Transcript({ items, filter, paint, onFlushed }: { items: readonly Item[]; filter: string; paint: Paint; onFlushed: (seq: number) => void }) {
   const { write } = useStdout();
   const written = useRef(0);
+  /** The filter the lines being written were received under: each filter marker switches it, in order. */
+  const writing = useRef(filter);
   // Not state copied into state: the terminal now holds these items, so the store may forget them.
   useLayoutEffect(() => {
     const last = items.at(-1)?.seq;
     if (last === undefined || last <= written.current) return;
-    const shown = items.filter((i) => i.seq > written.current && passesFilter(filter, i.threadId));
-    if (shown.length) write(shown.map((i) => itemLines(i, paint)).join('\n') + '\n');
+    const lines: string[] = [];
+    for (const i of items) {
+      if (i.seq <= written.current) continue;
+      if (i.kind === 'filter') writing.current = i.text ?? filter;
+      if (i.kind === 'filter' || passesFilter(writing.current, i.threadId)) lines.push(itemLines(i, paint));
+    }
+    // A marker dropped while the view fell behind must not leave an old filter in force.
+    writing.current = filter;
+    if (lines.length) write(lines.join('\n') + '\n');
     written.current = last;
     onFlushed(last);
   }, [items, filter, paint, write, onFlushed]);
