@@ -1,10 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Ctx } from './context';
-import { errorJson, errorLine, exitCodeFor, InterruptedError, recoveryHint } from './errors';
 import { write, type Io } from './io';
 import { GROUPS, findGroup } from './commands/registry';
 import { addGroupExamples, makeKit, type Kit } from './commands/kit';
-import { SVC_VERSION } from './version';
 
 /** Global options that take a value, so the group name can be found in argv without parsing it. */
 const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--api-key', '-o', '--output', '--jq', '--timeout', '--max-retries']);
@@ -87,6 +85,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const target = targetGroup(argv);
     // Only the bare `svc --version` prints the version: `agents get --version N` is a verb's own flag.
     if (!target && (argv.includes('--version') || argv.includes('-V'))) {
+      const { SVC_VERSION } = await import('./version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
     }
@@ -98,13 +97,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) return 0;
       return 2;
     }
-    const e = io.signal?.aborted && !(err instanceof Error && err.name === 'UsageError') ? new InterruptedError() : err;
-    await report(e, io, ctx, argv);
-    return exitCodeFor(e);
+    // Loaded on failure only: help and successful commands never need the error map.
+    const errors = await import('./errors');
+    const e = io.signal?.aborted && !(err instanceof Error && err.name === 'UsageError') ? new errors.InterruptedError() : err;
+    await report(errors, e, io, ctx, argv);
+    return errors.exitCodeFor(e);
   }
 }
 
-async function report(err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
+async function report(errors: typeof import('./errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
+  const { errorJson, errorLine, exitCodeFor, recoveryHint } = errors;
   let explicitJson = false;
   let debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
   try {
