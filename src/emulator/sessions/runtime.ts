@@ -8,6 +8,7 @@ import { messageText, type MessageEvent, type ReplyEvent, type UserEvent } from 
 import { EventLog } from './log';
 import { childReply, runScript, type ModelContext, type ReplyData, type ReplyKind } from './model';
 import { StreamHub } from './stream';
+import { runsOnWorker } from '../../wire/tools';
 
 export type SessionRec = Rec & {
   agent_id: string;
@@ -102,6 +103,11 @@ export class SessionRuntime {
   readonly queue: PendingInput[] = [];
   private readonly waits = new Map<string, Wait>();
   private readonly answered = new Set<string>();
+  /** Worker-run calls of a self-hosted session, by id, with their thread: a worker may answer them. */
+  private readonly workerCalls = new Map<string, string | undefined>();
+  /** Worker-run calls that are runnable (allowed) but not yet awaited by the model, and results that came first. */
+  private readonly runnable = new Set<string>();
+  private readonly early = new Map<string, ReplyData>();
   /** Running child threads; an entry stays until its execution has wound down. */
   private readonly children = new Map<string, { exec: Execution; done: Promise<void> }>();
   private turn?: { exec: Execution; steered: string[] };
@@ -172,6 +178,7 @@ export class SessionRuntime {
   private checkReply(e: ReplyEvent, i: number): void {
     const w = this.waits.get(e.data.event_id);
     if (!w && this.answered.has(e.data.event_id)) return;
+    if (!w && e.type === 'user.tool_result' && this.runnable.has(e.data.event_id)) return;
     if (!w) invalidParam(`body.events[${i}].data.event_id`, `no call of this session awaits ${e.type} for ${e.data.event_id}`);
     if (w!.kind !== e.type) invalidParam(`body.events[${i}].data.event_id`, `${e.data.event_id} awaits ${w!.kind}, not ${e.type}`);
   }
@@ -179,10 +186,18 @@ export class SessionRuntime {
   /** The first valid reply for a call wins; later ones change nothing (R-SESS-52). */
   private reply(e: ReplyEvent): string | undefined {
     const w = this.waits.get(e.data.event_id);
+    if (!w && e.type === 'user.tool_result' && this.runnable.delete(e.data.event_id)) {
+      // A worker answered a runnable call before the model awaited it: kept for the model.
+      this.answered.add(e.data.event_id);
+      this.early.set(e.data.event_id, e.data);
+      return this.emit(e.type, e.data, { threadId: this.workerCalls.get(e.data.event_id) });
+    }
     if (!w) return undefined;
     this.waits.delete(e.data.event_id);
     this.answered.add(e.data.event_id);
     const id = this.emit(e.type, e.data, { threadId: w.threadId });
+    // An allowed worker-run call is runnable from here, before the model gets to await its result.
+    if (e.type === 'user.tool_confirmation' && e.data.result === 'allow' && this.workerCalls.has(e.data.event_id)) this.runnable.add(e.data.event_id);
     w.resolve(e.data);
     this.refreshRequiresAction();
     return id;
@@ -255,7 +270,15 @@ export class SessionRuntime {
         await exec.step(ms);
         if (threadId === undefined) this.takeSteers();
       },
-      emit: (type, data, id) => this.emit(type, data, { threadId, id }),
+      emit: (type, data, id) => {
+        const emitted = this.emit(type, data, { threadId, id });
+        if (type === 'agent.tool_use' && this.selfHosted && runsOnWorker(data ?? {})) {
+          this.workerCalls.set(emitted, threadId);
+          // An allowed call is runnable the moment it is seen: a worker may answer before the model awaits it.
+          if (data?.permission === 'allow') this.runnable.add(emitted);
+        }
+        return emitted;
+      },
       delta: (data) => this.delta(threadId, data),
       newEventId: () => newId('sevt'),
       awaitReplies: (calls) => this.awaitReplies(exec, threadId, calls),
@@ -266,7 +289,15 @@ export class SessionRuntime {
   }
 
   private async awaitReplies(exec: Execution, threadId: string | undefined, calls: Array<{ id: string; kind: ReplyKind }>): Promise<Map<string, ReplyData>> {
-    const results = calls.map((c) => new Promise<[string, ReplyData]>((resolve) => this.waits.set(c.id, { kind: c.kind, threadId, resolve: (d) => resolve([c.id, d]) })));
+    const results = calls.map((c) => {
+      this.runnable.delete(c.id);
+      const first = this.early.get(c.id);
+      if (first) {
+        this.early.delete(c.id);
+        return Promise.resolve<[string, ReplyData]>([c.id, first]);
+      }
+      return new Promise<[string, ReplyData]>((resolve) => this.waits.set(c.id, { kind: c.kind, threadId, resolve: (d) => resolve([c.id, d]) }));
+    });
     this.refreshRequiresAction();
     try {
       return new Map(await exec.wait(Promise.all(results)));
@@ -359,13 +390,20 @@ export class SessionRuntime {
    * arrives later is accepted and changes nothing, like any second reply (R-SESS-52).
    */
   private cancelToolCalls(): void {
+    const content = [{ type: 'text', text: 'The tool call was cancelled by an interrupt.' }];
+    const cancelled = (id: string, threadId: string | undefined) => {
+      this.answered.add(id);
+      this.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content }, is_error: true }, { threadId });
+    };
     for (const [id, w] of this.waits) {
       if (w.kind === 'user.custom_tool_result') continue;
       this.waits.delete(id);
-      this.answered.add(id);
-      const content = [{ type: 'text', text: 'The tool call was cancelled by an interrupt.' }];
-      this.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content }, is_error: true }, { threadId: w.threadId });
+      cancelled(id, w.threadId);
     }
+    // Runnable worker calls the model had not awaited yet end the same way; early results are dropped with the turn.
+    for (const id of this.runnable) cancelled(id, this.workerCalls.get(id));
+    this.runnable.clear();
+    this.early.clear();
   }
 
   private finishStop(): void {
