@@ -1,4 +1,4 @@
-// Rules proved here: R-THREAD-1, R-THREAD-2, R-THREAD-3, R-THREAD-4, R-THREAD-5, R-THREAD-6, R-THREAD-7, R-STREAM-22, R-STREAM-23,
+// Rules proved here: R-CONF-27, R-THREAD-1, R-THREAD-2, R-THREAD-3, R-THREAD-4, R-THREAD-5, R-THREAD-6, R-THREAD-7, R-STREAM-22, R-STREAM-23,
 // R-STREAM-24, R-HIST-1
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
@@ -106,5 +106,20 @@ describe('emulator: threads', () => {
     const r = await call(t.emu, 'POST', `/v1/sessions/${s.id}/threads/${coordinator.id}/archive`);
     expect(r.status).toBe(400);
     expect(r.body.error.type).toBe('failed_precondition_error');
+  });
+
+  it('R-CONF-27 a session without a sub-agent roster has no orchestration tools: /delegate starts no thread', async () => {
+    const bare = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'solo', model: 'scripted-1' } });
+    const s = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: bare.body.id } })).body;
+    await send(t.emu, s.id, '/delegate 2');
+    const h = await waitIdleEvents(t.emu, s.id, 1);
+    expect(h.filter((e) => e.type === 'session.thread_created')).toEqual([]);
+    expect((await threadsOf(s.id)).map((x) => x.parent_thread_id)).toEqual([null]);
+    expect(h.find((e) => e.type === 'agent.message').data.content[0].text).toMatch(/no sub-agent roster/);
+    // A roster given at creation (agent_overrides) is what makes the tools appear.
+    const withRoster = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: bare.body.id, agent_overrides: { roster: [{ name: 'worker' }] } } })).body;
+    await send(t.emu, withRoster.id, '/delegate 1');
+    const h2 = await waitIdleEvents(t.emu, withRoster.id, 1);
+    expect(h2.filter((e) => e.type === 'session.thread_created')).toHaveLength(1);
   });
 });

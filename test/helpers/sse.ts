@@ -14,8 +14,9 @@ export async function waitUntil<T>(check: () => T | undefined | false | Promise<
   }
 }
 
+/** A session of an agent with a sub-agent roster, so `/delegate` can start threads (R-CONF-27). */
 export async function createSession(emu: Emulator, extra: Record<string, unknown> = {}): Promise<any> {
-  const agent = await call(emu, 'POST', '/v1/agents', { body: { name: 'helper', model: 'scripted-1' } });
+  const agent = await call(emu, 'POST', '/v1/agents', { body: { name: 'helper', model: 'scripted-1', roster: [{ name: 'worker' }] } });
   expect(agent.status).toBe(201);
   const s = await call(emu, 'POST', '/v1/sessions', { body: { agent_id: agent.body.id, ...extra } });
   expect(s.status).toBe(201);

@@ -23,7 +23,7 @@ async function onTty(args: string[]) {
 }
 
 async function agentId(): Promise<string> {
-  const a = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'tty', model: 'scripted-1' } });
+  const a = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'tty', model: 'scripted-1', roster: [{ name: 'worker' }] } });
   return a.body.id;
 }
 

@@ -12,7 +12,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
   const emu = await startEmulator({ port: 0, modelStepMs: tty ? TTY_STEP_MS : undefined });
   try {
     const client = await ctx.client(emu.apiKey, emu.url);
-    const agent = await agents.create(client, { name: 'demo-coordinator', model: 'scripted-1', description: 'Delegates to two threads, then asks before running a tool.' }, randomUUID());
+    const agent = await agents.create(client, { name: 'demo-coordinator', model: 'scripted-1', description: 'Delegates to two threads, then asks before running a tool.', roster: [{ name: 'worker' }] }, randomUUID());
     const session = await sessions.create(client, { agent_id: agent.id, title: 'svc demo' }, randomUUID());
     const sid = String(session.id);
     await say(`svc demo: an emulator of the service runs at ${emu.url}; agent ${agent.id}, session ${sid}`);

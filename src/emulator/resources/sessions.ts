@@ -34,6 +34,11 @@ export function registerSessions(emu: Emulator): void {
     return typeof m === 'string' ? m : (m as { id?: string } | undefined)?.id ?? 'emulator-model';
   };
 
+  const rosterOf = (s: SessionRec): unknown[] => {
+    const r = s.agent_overrides.roster ?? agentSnapshot(s).roster;
+    return Array.isArray(r) ? r : [];
+  };
+
   /** The runtime of a session; rebuilt from the --state snapshot on first use after a restart. */
   function runtime(s: SessionRec): SessionRuntime {
     let rt = runtimes.get(s.id);
@@ -42,7 +47,7 @@ export function registerSessions(emu: Emulator): void {
     const log = restored.logs[s.id] ? EventLog.load(restored.logs[s.id]) : undefined;
     // A snapshot cannot resume an execution: a turn cut by the restart ends interrupted.
     if (s.status === 'running' || s.stopping) sessions.touch(s, { status: 'idle', stopping: false, interrupted: true, requires_action: false, continue_pending: false, stop_reason: { type: 'interrupted' } });
-    rt = new SessionRuntime(s, coordinator, { sessions, threads, services: emu.services, faults: emu.faults, heartbeatMs: emu.heartbeatMs, stepMs: emu.options.modelStepMs ?? DEFAULT_STEP_MS, model: modelName(s) }, log);
+    rt = new SessionRuntime(s, coordinator, { sessions, threads, services: emu.services, faults: emu.faults, heartbeatMs: emu.heartbeatMs, stepMs: emu.options.modelStepMs ?? DEFAULT_STEP_MS, model: modelName(s), roster: rosterOf(s) }, log);
     rt.queue.push(...(restored.queues[s.id] ?? []));
     runtimes.set(s.id, rt);
     return rt;

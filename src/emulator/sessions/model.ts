@@ -11,6 +11,8 @@ export interface ModelContext {
   readonly model: string;
   /** The environment is self-hosted: sandbox tools run on a worker. */
   readonly selfHosted: boolean;
+  /** The session has a sub-agent roster: without one it has no orchestration tools (R-CONF-27). */
+  readonly canDelegate: boolean;
   /** Waits one model step (or `ms`), then throws if the execution was cancelled: a step boundary. */
   step(ms?: number): Promise<void>;
   emit(type: string, data?: Record<string, unknown>, id?: string): string;
@@ -208,6 +210,8 @@ async function delegate(ctx: ModelContext, arg: string): Promise<Outcome> {
   const m = /^(\d+)(?:\s+(\d+))?$/.exec(arg.trim());
   const n = Number(m?.[1]);
   if (!m || n < 1 || n > MAX_CHILDREN) return sessionError(ctx, 'invalid_request', `/delegate takes N (1 to ${MAX_CHILDREN}) and an optional MS, got "${arg}"`);
+  // Assumption: the scripted model answers in words when it has no delegation tool, as a model would.
+  if (!ctx.canDelegate) return reply(ctx, 'I cannot delegate: this session has no sub-agent roster.');
   ctx.emit('agent.model_started', { model: ctx.model });
   await streamText(ctx, 'text', `Delegating to ${n} threads.`);
   await ctx.delegate(n, m[2] === undefined ? undefined : Number(m[2]));

@@ -56,6 +56,8 @@ export interface RuntimeDeps {
   heartbeatMs: number;
   stepMs: number;
   model: string;
+  /** The session's effective sub-agent roster (overrides, else the agent version's). */
+  roster: unknown[];
 }
 
 /** How long a Continue takes to start: long enough for a client to see `continue_pending` (R-SESS-32). */
@@ -266,6 +268,7 @@ export class SessionRuntime {
     return {
       model: this.deps.model,
       selfHosted: this.selfHosted,
+      canDelegate: this.deps.roster.length > 0,
       step: async (ms = this.deps.stepMs) => {
         await exec.step(ms);
         if (threadId === undefined) this.takeSteers();
