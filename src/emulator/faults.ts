@@ -4,6 +4,8 @@ export interface FaultConfig {
   rate_limit_every?: number;
   /** Retry-After seconds sent with those 429s. */
   retry_after?: number;
+  /** Answer 429 exceeded_current_quota_error (no Retry-After) on every Kth /v1 request. */
+  quota_every?: number;
   /** Answer 500 on every Kth write, after applying it. */
   fail_write_every?: number;
   /** Delay every /v1 response by this many ms. */
@@ -18,7 +20,7 @@ export interface FaultConfig {
   lose_worker?: string;
 }
 
-const NUMERIC = ['rate_limit_every', 'retry_after', 'fail_write_every', 'delay_ms', 'drop_stream_after', 'error_stream_after', 'expire_cursors_older_than'] as const;
+const NUMERIC = ['rate_limit_every', 'retry_after', 'quota_every', 'fail_write_every', 'delay_ms', 'drop_stream_after', 'error_stream_after', 'expire_cursors_older_than'] as const;
 
 /** Parses `--faults` text: `key=value,key=value`. */
 export function parseFaults(text: string): FaultConfig {
@@ -55,6 +57,11 @@ export class Faults {
   /** Called once per /v1 request: true when this one is to be throttled. */
   rateLimitNow(): boolean {
     return this.everyKth(++this.requests, this.config.rate_limit_every, 'rate_limited');
+  }
+
+  /** Called once per /v1 request (counted with rate limits): true when this one is over quota. */
+  overQuotaNow(): boolean {
+    return this.everyKth(this.requests, this.config.quota_every, 'over_quota');
   }
 
   /** Called once per applied write: true when its answer is to be replaced with a 500. */

@@ -147,6 +147,8 @@ export class Emulator {
         'Retry-After': String(this.faults.config.retry_after ?? 1),
       });
     }
+    // Quota is not a rate: no Retry-After, and waiting does not help (R-ERR-10).
+    if (this.faults.overQuotaNow()) throw new HttpError(429, 'exceeded_current_quota_error', 'the project is over its quota (injected)');
     const auth = req.headers.authorization;
     const m = auth ? /^Bearer (\S+)$/.exec(auth) : null;
     if (!m) throw new HttpError(401, 'authentication_error', auth ? 'the Authorization header is not a Bearer credential' : 'the Authorization header is missing');

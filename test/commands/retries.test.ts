@@ -1,4 +1,4 @@
-// Rules proved here: R-IDEM-14, R-IDEM-4, R-IDEM-10, R-IDEM-15, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
+// Rules proved here: R-ERR-10, R-ERR-17, R-IDEM-14, R-IDEM-4, R-IDEM-10, R-IDEM-15, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -50,6 +50,23 @@ describe('retries', () => {
     expect(again.code).toBe(0);
     const all = (await call(t.emu, 'GET', '/v1/agents?page_size=1000')).body.items;
     expect(all.filter((a: { name: string }) => a.name === 'maybe-made')).toHaveLength(1);
+  });
+
+  it('R-ERR-10 R-ERR-17 over quota: a 429 without Retry-After that svc never retries, exit 8', async () => {
+    await faults({ quota_every: 1 });
+    const raw = await call(t.emu, 'GET', '/v1/agents');
+    const before = await stats();
+    const rec = recorder();
+    const r = await svc(['agents', 'list'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    const after = await stats();
+    await faults({});
+    expect(raw.status).toBe(429);
+    expect(raw.body.error.type).toBe('exceeded_current_quota_error');
+    expect(raw.headers.get('retry-after')).toBeNull();
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/^error: .*type=exceeded_current_quota_error status=429/);
+    expect(after.over_quota - before.over_quota).toBe(1);
+    expect(rec.waits).toEqual([]);
   });
 
   it('a write without an Idempotency-Key is not retried on 500', async () => {
