@@ -24,7 +24,7 @@ const sessions = new Collection<SessionRec>('sesn', 'session');
 const threads = new Collection<ThreadRec>('sthr', 'thread');
 const rec = sessions.insert({ status: 'idle', control_epoch: '0', agent_overrides: {}, resources: [] } as unknown as SessionRec);
 const coordinator = threads.insert({ session_id: rec.id, parent_thread_id: null } as unknown as ThreadRec);
-const rt = new SessionRuntime(rec, coordinator, { sessions, threads, services: {}, faults: new Faults(), heartbeatMs: 30_000, stepMs: 1, model: 'bench', roster: [] });
+const rt = new SessionRuntime(rec, coordinator, { sessions, threads, services: {}, faults: new Faults(), heartbeatMs: 30_000, stepMs: 1, model: 'bench', roster: [], mcpServers: [] });
 
 const base = heap();
 let jsonBytes = 0;

@@ -1,5 +1,5 @@
 // Rules proved here (the scripted model, EMULATOR.md): R-SESS-8, R-SESS-26, R-EVT-1, R-EVT-2, R-EVT-3, R-EVT-4, R-EVT-6, R-EVT-7,
-// R-EVT-8, R-EVT-9, R-EVT-10, R-EVT-11, R-EVT-12, R-EVT-16, R-EVT-17, R-EVT-21, R-EVT-22, R-ERR-22
+// R-EVT-8, R-EVT-9, R-EVT-10, R-EVT-11, R-EVT-12, R-EVT-16, R-EVT-17, R-EVT-21, R-EVT-22, R-ERR-22, R-EVT-13
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, history, send, SseClient, waitIdleEvents } from '../helpers/sse';
@@ -131,5 +131,33 @@ describe('emulator: the scripted model', () => {
     await send(t.emu, s.id, '/delegate 2');
     const h = await waitIdleEvents(t.emu, s.id, 1);
     expect(types(h).filter((x) => !known.has(x))).toEqual([]);
+  });
+});
+
+describe('emulator: MCP tools of the scripted model', () => {
+  const m = useEmulator({ modelStepMs: 1 });
+  it('R-EVT-13 R-EVT-12 an MCP tool call carries mcp on its first tool_use fragment and mcp_server_name on the event; the platform answers it', async () => {
+    const agent = await call(m.emu, 'POST', '/v1/agents', { body: { name: 'mcp', model: 'scripted-1', mcp_servers: [{ type: 'url', name: 'docs', url: 'https://mcp.example.com' }] } });
+    expect(agent.status).toBe(201);
+    const s = (await call(m.emu, 'POST', '/v1/sessions', { body: { agent_id: agent.body.id } })).body;
+    const sub = await SseClient.open(m.emu, `/v1/sessions/${s.id}/events/stream?include_deltas=true`);
+    await send(m.emu, s.id, '/mcp docs search {"q":"streams"}');
+    await sub.waitFor((f) => f.json.type === 'session.status' && f.json.data.status === 'idle', 'idle');
+    sub.close();
+    const fragments = sub.events.map((f) => f.json).filter((e) => e.type === 'agent.delta' && e.data.kind === 'tool_use');
+    expect(fragments.length).toBeGreaterThan(1);
+    expect(fragments[0].data).toMatchObject({ name: 'search', mcp: { server_name: 'docs' } });
+    for (const f of fragments.slice(1)) expect(f.data.mcp).toBeUndefined();
+    const h = await history(m.emu, `/v1/sessions/${s.id}`);
+    const use = h.find((e) => e.type === 'agent.tool_use');
+    expect(use.data).toMatchObject({ name: 'search', input: { q: 'streams' }, mcp_server_name: 'docs' });
+    expect(h.find((e) => e.type === 'agent.tool_result').data.event_id).toBe(use.id);
+  });
+
+  it('an MCP server the agent does not have ends the turn in session.error mcp_connection_failed naming it', async () => {
+    const s = await createSession(m.emu);
+    await send(m.emu, s.id, '/mcp nowhere search {}');
+    const h = await waitIdleEvents(m.emu, s.id, 1);
+    expect(h.find((e) => e.type === 'session.error').data).toMatchObject({ error_type: 'mcp_connection_failed', mcp_server_name: 'nowhere' });
   });
 });

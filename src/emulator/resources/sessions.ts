@@ -39,6 +39,11 @@ export function registerSessions(emu: Emulator): void {
     return Array.isArray(r) ? r : [];
   };
 
+  const mcpServersOf = (s: SessionRec): string[] => {
+    const list = s.agent_overrides.mcp_servers ?? agentSnapshot(s).mcp_servers;
+    return Array.isArray(list) ? list.map((m: { name?: unknown }) => String(m?.name)) : [];
+  };
+
   /** The runtime of a session; rebuilt from the --state snapshot on first use after a restart. */
   function runtime(s: SessionRec): SessionRuntime {
     let rt = runtimes.get(s.id);
@@ -47,7 +52,23 @@ export function registerSessions(emu: Emulator): void {
     const log = restored.logs[s.id] ? EventLog.load(restored.logs[s.id]) : undefined;
     // A snapshot cannot resume an execution: a turn cut by the restart ends interrupted.
     if (s.status === 'running' || s.stopping) sessions.touch(s, { status: 'idle', stopping: false, interrupted: true, requires_action: false, continue_pending: false, stop_reason: { type: 'interrupted' } });
-    rt = new SessionRuntime(s, coordinator, { sessions, threads, services: emu.services, faults: emu.faults, heartbeatMs: emu.heartbeatMs, stepMs: emu.options.modelStepMs ?? DEFAULT_STEP_MS, model: modelName(s), roster: rosterOf(s) }, log);
+    const deps = {
+      sessions,
+      threads,
+      services: emu.services,
+      faults: emu.faults,
+      heartbeatMs: emu.heartbeatMs,
+      stepMs: emu.options.modelStepMs ?? DEFAULT_STEP_MS,
+      model: modelName(s),
+      // Read at each turn: overrides may change the MCP servers after creation.
+      get roster() {
+        return rosterOf(s);
+      },
+      get mcpServers() {
+        return mcpServersOf(s);
+      },
+    };
+    rt = new SessionRuntime(s, coordinator, deps, log);
     rt.queue.push(...(restored.queues[s.id] ?? []));
     runtimes.set(s.id, rt);
     return rt;

@@ -13,6 +13,8 @@ export interface ModelContext {
   readonly selfHosted: boolean;
   /** The session has a sub-agent roster: without one it has no orchestration tools (R-CONF-27). */
   readonly canDelegate: boolean;
+  /** Names of the MCP servers of the session's effective agent. */
+  readonly mcpServers: readonly string[];
   /** Waits one model step (or `ms`), then throws if the execution was cancelled: a step boundary. */
   step(ms?: number): Promise<void>;
   emit(type: string, data?: Record<string, unknown>, id?: string): string;
@@ -49,6 +51,8 @@ export async function runScript(ctx: ModelContext, text: string): Promise<Outcom
       return slow(ctx, d.rest);
     case 'tool':
       return sandboxTool(ctx, d.rest);
+    case 'mcp':
+      return mcpTool(ctx, d.rest);
     case 'confirm':
     case 'custom':
       return waitingCalls(ctx, [d]);
@@ -70,7 +74,7 @@ export async function childReply(ctx: ModelContext, index: number, stepMs?: numb
 }
 
 function parseDirective(text: string): { name?: string; rest: string } {
-  const m = /^\/(echo|long|slow|tool|confirm|custom|delegate|error|artifact)(?:\s+([\s\S]*))?$/.exec(text);
+  const m = /^\/(echo|long|slow|tool|mcp|confirm|custom|delegate|error|artifact)(?:\s+([\s\S]*))?$/.exec(text);
   return m ? { name: m[1], rest: m[2] ?? '' } : { rest: text };
 }
 
@@ -136,16 +140,34 @@ function parseCall(rest: string): { name: string; input: unknown } | undefined {
 }
 
 /** `agent.tool_use` preceded by its `tool_use` deltas: the same tool_use_id on each, the name on the first (R-EVT-10, R-EVT-12). */
-async function toolUse(ctx: ModelContext, name: string, input: unknown, permission: 'allow' | 'ask'): Promise<string> {
+async function toolUse(ctx: ModelContext, name: string, input: unknown, permission: 'allow' | 'ask', mcpServer?: string): Promise<string> {
   const id = ctx.newEventId();
   const json = JSON.stringify(input);
   const third = Math.ceil(json.length / 3);
+  // Assumption: the `mcp` member of the first fragment is `{server_name}` (the spec names it, not its shape).
+  const first = { name, ...(mcpServer !== undefined ? { mcp: { server_name: mcpServer } } : {}) };
   for (let i = 0; i < json.length; i += third) {
     await ctx.step();
-    ctx.delta({ kind: 'tool_use', tool_use_id: id, input_delta: json.slice(i, i + third), ...(i === 0 ? { name } : {}) });
+    ctx.delta({ kind: 'tool_use', tool_use_id: id, input_delta: json.slice(i, i + third), ...(i === 0 ? first : {}) });
   }
-  ctx.emit('agent.tool_use', { name, input, permission }, id);
+  ctx.emit('agent.tool_use', { name, input, permission, ...(mcpServer !== undefined ? { mcp_server_name: mcpServer } : {}) }, id);
   return id;
+}
+
+/** `/mcp SERVER TOOL JSON`: a tool of one of the agent's MCP servers, run by the platform (R-EVT-13). */
+async function mcpTool(ctx: ModelContext, rest: string): Promise<Outcome> {
+  const m = /^(\S+)\s+([\s\S]+)$/.exec(rest.trim());
+  const call = m ? parseCall(m[2]) : undefined;
+  if (!m || !call) return sessionError(ctx, 'invalid_request', `/mcp takes SERVER TOOL JSON, got "${rest}"`);
+  if (!ctx.mcpServers.includes(m[1])) return sessionError(ctx, 'mcp_connection_failed', `the agent has no MCP server named "${m[1]}"`, m[1]);
+  ctx.emit('agent.model_started', { model: ctx.model });
+  const id = await toolUse(ctx, call.name, call.input, 'allow', m[1]);
+  await ctx.step();
+  ctx.emit('agent.tool_started', { event_id: id });
+  await ctx.step();
+  const content = textContent(`${m[1]}.${call.name} ran with ${JSON.stringify(call.input)}`);
+  ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
+  return reply(ctx, `Tool ${call.name} of ${m[1]} finished.`);
 }
 
 const textContent = (text: string) => [{ type: 'text', text }];
@@ -218,9 +240,9 @@ async function delegate(ctx: ModelContext, arg: string): Promise<Outcome> {
   return reply(ctx, `All ${n} threads finished.`);
 }
 
-async function sessionError(ctx: ModelContext, errorType: string, message?: string): Promise<Outcome> {
+async function sessionError(ctx: ModelContext, errorType: string, message?: string, mcpServer = 'emulator-mcp'): Promise<Outcome> {
   await ctx.step();
-  const mcp = errorType.startsWith('mcp_') ? { mcp_server_name: 'emulator-mcp' } : {};
+  const mcp = errorType.startsWith('mcp_') ? { mcp_server_name: mcpServer } : {};
   const known = SESSION_ERROR_TYPES.includes(errorType);
   ctx.emit('session.error', { error_type: errorType, message: message ?? `${known ? '' : 'unknown error type; '}error injected by /error ${errorType}`, ...mcp });
   return { type: errorType === 'max_steps' ? 'max_steps' : 'error' };

@@ -58,6 +58,8 @@ export interface RuntimeDeps {
   model: string;
   /** The session's effective sub-agent roster (overrides, else the agent version's). */
   roster: unknown[];
+  /** Names of the effective agent's MCP servers. */
+  mcpServers: string[];
 }
 
 /** How long a Continue takes to start: long enough for a client to see `continue_pending` (R-SESS-32). */
@@ -269,6 +271,7 @@ export class SessionRuntime {
       model: this.deps.model,
       selfHosted: this.selfHosted,
       canDelegate: this.deps.roster.length > 0,
+      mcpServers: this.deps.mcpServers,
       step: async (ms = this.deps.stepMs) => {
         await exec.step(ms);
         if (threadId === undefined) this.takeSteers();
