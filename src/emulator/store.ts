@@ -43,6 +43,12 @@ export class Collection<T extends Rec = Rec> {
     return rec;
   }
 
+  /** Sets `archived_at` once: archiving again changes nothing (API-NOTES: common shapes). */
+  archive(rec: T): T {
+    if (!rec.archived_at) this.touch(rec, { archived_at: nowIso() } as unknown as Partial<T>);
+    return rec;
+  }
+
   delete(id: string): boolean {
     return this.items.delete(id);
   }
@@ -83,6 +89,17 @@ export function paginate<T>(sorted: T[], q: URLSearchParams, keyOf: (t: T) => st
   const items = sorted.slice(start, start + size);
   const more = start + size < sorted.length;
   return { items, next_page_token: more ? encodeToken(keyOf(items[items.length - 1])) : null };
+}
+
+/** The 200 answer of a list endpoint: one page of `items`, each shown through `view` (default: without `_` members). */
+export function listReply<T>(
+  items: T[],
+  q: URLSearchParams,
+  view: (t: T) => unknown = (t) => publicView(t as Record<string, any>),
+  keyOf?: (t: T) => string,
+): { status: 200; body: PageResult<unknown> } {
+  const page = paginate(items, q, keyOf);
+  return { status: 200, body: { ...page, items: page.items.map((t) => view(t)) } };
 }
 
 export function encodeToken(key: string): string {

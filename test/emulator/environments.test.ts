@@ -60,6 +60,12 @@ describe('emulator: environments', () => {
     const r = await call(t.emu, 'POST', `/v1/environments/${env.id}/archive`);
     expect(r.status).toBe(200);
     expect(typeof r.body.archived_at).toBe('string');
+    // Archiving again answers the object unchanged: the first archived_at stays (the clock has moved on, so a re-stamp would show).
+    while (new Date().toISOString() === r.body.archived_at) await new Promise((done) => setTimeout(done, 1));
+    const again = await call(t.emu, 'POST', `/v1/environments/${env.id}/archive`);
+    expect(again.status).toBe(200);
+    expect(again.body.archived_at).toBe(r.body.archived_at);
+    expect(again.body.updated_at).toBe(r.body.updated_at);
     const ids = async (q: string) => (await call(t.emu, 'GET', `/v1/environments?page_size=1000${q}`)).body.items.map((e: { id: string }) => e.id);
     expect(await ids('')).not.toContain(env.id);
     expect(await ids('&include_archived=true')).toContain(env.id);

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fail, invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { filterTime, nowIso, paginate, publicView, visible, type Rec } from '../store';
+import { filterTime, listReply, paginate, publicView, visible, type Rec } from '../store';
 import { queryBool, validate, type Field, type Schema } from '../validate';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
@@ -43,11 +43,6 @@ function checkAgentBody(emu: Emulator, body: Record<string, any>): void {
   checkHeaderNames(body.mcp_servers, 'body.mcp_servers');
 }
 
-function snapshot(a: Agent): Record<string, unknown> {
-  const s = publicView(a) as Record<string, unknown>;
-  return { ...s };
-}
-
 export function registerAgents(emu: Emulator): void {
   const agents = emu.collection<Agent>('agents', 'agent', 'agent');
 
@@ -65,7 +60,7 @@ export function registerAgents(emu: Emulator): void {
       _versions: [],
       _mcp_headers: headers,
     } as unknown as Agent);
-    a._versions.push(snapshot(a));
+    a._versions.push(publicView(a));
     return a;
   }
   emu.services.agents = { create: (body) => ({ id: create(body).id }) };
@@ -75,9 +70,7 @@ export function registerAgents(emu: Emulator): void {
   emu.router.get('/v1/agents', (r) => {
     let items = visible(agents.values(), r.query);
     if (queryBool(r.query, 'official_only')) items = items.filter((a) => a.official === true);
-    items = filterTime(items, r.query);
-    const page = paginate(items, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(filterTime(items, r.query), r.query);
   });
 
   emu.router.get('/v1/agents/:id', (r) => {
@@ -107,7 +100,7 @@ export function registerAgents(emu: Emulator): void {
     const changed = CONFIG_FIELDS.some((k) => k in next && !isDeepStrictEqual(next[k], a[k])) || !isDeepStrictEqual(headers, a._mcp_headers);
     if (!changed) return { status: 200, body: publicView(a) };
     agents.touch(a, { ...next, version: a.version + 1, _mcp_headers: headers } as Partial<Agent>);
-    a._versions.push(snapshot(a));
+    a._versions.push(publicView(a));
     return { status: 200, body: publicView(a) };
   });
 
@@ -118,8 +111,6 @@ export function registerAgents(emu: Emulator): void {
   });
 
   emu.router.post('/v1/agents/:id/archive', (r) => {
-    const a = agents.must(r.params.id);
-    if (!a.archived_at) agents.touch(a, { archived_at: nowIso() } as Partial<Agent>);
-    return { status: 200, body: publicView(a) };
+    return { status: 200, body: publicView(agents.archive(agents.must(r.params.id))) };
   }, { body: 'none' });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { fail, invalidParam } from '../errors';
 import { sendContent } from '../multipart';
 import type { Emulator } from '../server';
-import { nowIso, paginate, publicView, type Rec } from '../store';
+import { listReply, nowIso, publicView, type Rec } from '../store';
 
 type ArtifactVersion = { version: number; size_bytes: number; sha256: string; mime_type: string; created_at: string; _base64: string };
 type Artifact = Rec & { session_id: string; name: string; mime_type: string; latest_version: number; _versions: ArtifactVersion[] };
@@ -27,16 +27,14 @@ export function registerArtifacts(emu: Emulator): void {
 
   emu.router.get('/v1/artifacts', (r) => {
     const sessionId = r.query.get('session_id');
-    const page = paginate(artifacts.values().filter((a) => sessionId === null || a.session_id === sessionId), r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(artifacts.values().filter((a) => sessionId === null || a.session_id === sessionId), r.query);
   });
 
   emu.router.get('/v1/artifacts/:id', (r) => ({ status: 200, body: publicView(artifacts.must(r.params.id)) }));
 
   emu.router.get('/v1/artifacts/:id/versions', (r) => {
     const a = artifacts.must(r.params.id);
-    const page = paginate([...a._versions].reverse(), r.query, (v) => String(v.version));
-    return { status: 200, body: { ...page, items: page.items.map((v) => versionView(a, v)) } };
+    return listReply([...a._versions].reverse(), r.query, (v) => versionView(a, v), (v) => String(v.version));
   });
 
   emu.router.get('/v1/artifacts/:id/content', (r) => {

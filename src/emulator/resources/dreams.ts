@@ -1,6 +1,6 @@
 import { fail, invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { paginate, publicView, type Rec } from '../store';
+import { listReply, nowIso, publicView, type Rec } from '../store';
 import { validate } from '../validate';
 
 /**
@@ -23,8 +23,7 @@ export function registerDreams(emu: Emulator): void {
 
   emu.router.get('/v1/dreams', (r) => {
     const storeId = r.query.get('memory_store_id');
-    const page = paginate(dreams.values().filter((d) => storeId === null || d.memory_store_id === storeId), r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(dreams.values().filter((d) => storeId === null || d.memory_store_id === storeId), r.query);
   });
 
   emu.router.get('/v1/dreams/:id', (r) => ({ status: 200, body: publicView(dreams.must(r.params.id)) }));
@@ -32,7 +31,7 @@ export function registerDreams(emu: Emulator): void {
   emu.router.post('/v1/dreams/:id/cancel', (r) => {
     const d = dreams.must(r.params.id);
     if (d.status !== 'running') fail('failed_precondition_error', `dream ${d.id} is ${d.status}`);
-    dreams.touch(d, { status: 'cancelled', cancelled_at: new Date().toISOString() } as Partial<Dream>);
+    dreams.touch(d, { status: 'cancelled', cancelled_at: nowIso() } as Partial<Dream>);
     return { status: 200, body: publicView(d) };
   }, { body: 'none' });
 }

@@ -1,7 +1,7 @@
 import { STREAMED } from '../router';
 import { invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { nowIso, paginate, publicView, visible, type Collection, type Rec } from '../store';
+import { listReply, publicView, visible, type Collection, type Rec } from '../store';
 import { queryBool, validate, type Schema } from '../validate';
 
 export type EnvironmentConfig = { type: 'cloud'; proxy?: { mode: 'route_all' | 'limited'; hosts: string[] } } | { type: 'self_hosted' };
@@ -60,9 +60,7 @@ export function registerEnvironments(emu: Emulator): void {
 
   emu.router.get('/v1/environments', (r) => {
     // The emulator holds no platform-provided (official) environments, so official_only=true lists none.
-    const items = queryBool(r.query, 'official_only') ? [] : visible(environments.values(), r.query);
-    const page = paginate(items, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(queryBool(r.query, 'official_only') ? [] : visible(environments.values(), r.query), r.query);
   });
 
   emu.router.get('/v1/environments/:id', (r) => ({ status: 200, body: publicView(environments.must(r.params.id)) }));
@@ -83,9 +81,7 @@ export function registerEnvironments(emu: Emulator): void {
   });
 
   emu.router.post('/v1/environments/:id/archive', (r) => {
-    const env = environments.must(r.params.id);
-    if (!env.archived_at) environments.touch(env, { archived_at: nowIso() } as Partial<Environment>);
-    return { status: 200, body: publicView(env) };
+    return { status: 200, body: publicView(environments.archive(environments.must(r.params.id))) };
   }, { body: 'none' });
 }
 

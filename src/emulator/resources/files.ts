@@ -3,7 +3,7 @@ import { invalidParam } from '../errors';
 import { acceptUpload, removeBlob, sendContent } from '../multipart';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { paginate, publicView, type Rec } from '../store';
+import { listReply, publicView, type Rec } from '../store';
 
 /**
  * Emulator assumption: a multipart `purpose` field makes a file `batch`; the default is `user_data`.
@@ -44,8 +44,7 @@ export function registerFiles(emu: Emulator): void {
     }), { body: 'raw' });
 
   emu.router.get('/v1/files', (r) => {
-    const page = paginate(files.values(), r.query);
-    return { status: 200, body: { ...page, items: page.items.map((f) => fileView(f, r.versioned)) } };
+    return listReply(files.values(), r.query, (f) => fileView(f, r.versioned));
   });
 
   emu.router.get('/v1/files/:id', (r: EmuRequest) => ({ status: 200, body: fileView(files.must(r.params.id), r.versioned) }));

@@ -3,7 +3,7 @@ import { LIMITS } from '../../wire/limits';
 import { fail, invalidParam, notFound, precondition } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { nowIso, paginate, publicView, visible, type Rec } from '../store';
+import { listReply, nowIso, publicView, visible, type Rec } from '../store';
 import { validate, type Schema } from '../validate';
 
 type Store = Rec & { name: string; description: string; archived_at: string | null };
@@ -157,10 +157,6 @@ export function registerMemory(emu: Emulator): void {
   modules.set(emu, mem);
   const { stores, memories, versions } = mem;
   const storeOf = (r: EmuRequest) => stores.must(r.params.id);
-  const list = <T extends Rec>(r: EmuRequest, items: T[], view: (t: T) => Record<string, unknown>) => {
-    const page = paginate(items, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(view) } };
-  };
   const nameTaken = (name: string, except?: string) => {
     // Unique across active and archived stores (Memory store; API-NOTES: duplicate name on create is 409).
     if (stores.values().some((s) => s.name === name && s.id !== except)) fail('conflict_error', `a memory store named ${name} exists`);
@@ -172,7 +168,7 @@ export function registerMemory(emu: Emulator): void {
     return { status: 201, body: publicView(stores.insert({ description: '', ...body, name: body.name, archived_at: null })) };
   }, { idempotent: true });
 
-  emu.router.get('/v1/memory-stores', (r) => list(r, newestFirst(visible(stores.values(), r.query)), publicView));
+  emu.router.get('/v1/memory-stores', (r) => listReply(newestFirst(visible(stores.values(), r.query)), r.query));
   emu.router.get('/v1/memory-stores/:id', (r) => ({ status: 200, body: publicView(storeOf(r)) }));
 
   emu.router.patch('/v1/memory-stores/:id', (r) => {
@@ -185,9 +181,7 @@ export function registerMemory(emu: Emulator): void {
   });
 
   emu.router.post('/v1/memory-stores/:id/archive', (r) => {
-    const s = storeOf(r);
-    if (!s.archived_at) stores.touch(s, { archived_at: nowIso() } as Partial<Store>);
-    return { status: 200, body: publicView(s) };
+    return { status: 200, body: publicView(stores.archive(storeOf(r))) };
   }, { body: 'none' });
 
   emu.router.delete('/v1/memory-stores/:id', (r) => {
@@ -208,7 +202,7 @@ export function registerMemory(emu: Emulator): void {
   emu.router.get('/v1/memory-stores/:id/memories', (r) => {
     storeOf(r);
     const items = memories.values().filter((m) => m.memory_store_id === r.params.id && !m._deleted);
-    return list(r, newestFirst(items), (m) => memoryView(m, false));
+    return listReply(newestFirst(items), r.query, (m) => memoryView(m, false));
   });
 
   emu.router.get('/v1/memory-stores/:id/memories/:memory_id', (r) => ({ status: 200, body: memoryView(mem.memory(r.params.id, r.params.memory_id), true) }));
@@ -232,7 +226,7 @@ export function registerMemory(emu: Emulator): void {
 
   emu.router.get('/v1/memory-stores/:id/memories/:memory_id/versions', (r) => {
     const m = mem.history(r.params.id, r.params.memory_id);
-    return list(r, newestFirst(versions.values().filter((v) => v.memory_id === m.id)), versionView);
+    return listReply(newestFirst(versions.values().filter((v) => v.memory_id === m.id)), r.query, versionView);
   });
 
   emu.router.get('/v1/memory-stores/:id/memories/:memory_id/versions/:version_id', (r) => {

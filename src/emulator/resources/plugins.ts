@@ -4,7 +4,7 @@ import { LIMITS, PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits
 import { fail, invalidParam } from '../errors';
 import { acceptUpload, removeBlob, type Form, type UploadedFile } from '../multipart';
 import type { Emulator } from '../server';
-import { paginate, publicView, nowIso, type Rec } from '../store';
+import { listReply, publicView, nowIso, type Rec } from '../store';
 import { queryEnum } from '../validate';
 import { downloadVersion, packageVersion, type PackageVersion } from './skills';
 
@@ -188,8 +188,7 @@ export function registerPlugins(emu: Emulator): void {
       !p.archived_at && (!scope || p.scope === scope) && (!category || p.categories?.includes(category))
       && (!text || [p.name, p.description, ...p.keywords].some((s) => s.toLowerCase().includes(text))));
     items.sort((a, b) => (a.id < b.id ? -1 : 1));
-    const page = paginate(items, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(items, r.query);
   });
 
   emu.router.get('/v1/plugins/:id', (r) => ({ status: 200, body: publicView(active(r.params.id)) }));
@@ -197,8 +196,7 @@ export function registerPlugins(emu: Emulator): void {
   emu.router.get('/v1/plugins/:id/versions', (r) => {
     const p = active(r.params.id);
     const newestFirst = [...p._versions].sort((a, b) => compareSemver(String(b.version), String(a.version)));
-    const page = paginate(newestFirst, r.query, (v) => String(v.version));
-    return { status: 200, body: { ...page, items: page.items.map((v) => ({ plugin_id: p.id, ...publicView(v) })) } };
+    return listReply(newestFirst, r.query, (v) => ({ plugin_id: p.id, ...publicView(v) }), (v) => String(v.version));
   });
 
   emu.router.get('/v1/plugins/:id/versions/:version/content', (r) => {

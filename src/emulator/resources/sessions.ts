@@ -4,7 +4,7 @@ import { fail, invalidParam, notFound, precondition } from '../errors';
 import { STREAMED, type EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { filterTime, newId, paginate, publicView, visible } from '../store';
+import { filterTime, listReply, newId, paginate, publicView, visible } from '../store';
 import { queryBool, validate } from '../validate';
 import type { Agent } from './agents';
 import { checkPluginRefs } from './plugins';
@@ -156,9 +156,7 @@ export function registerSessions(emu: Emulator): void {
   }
 
   emu.router.get('/v1/sessions', (r) => {
-    const newestFirst = filterTime(visible(sessions.values(), r.query), r.query).reverse();
-    const page = paginate(newestFirst, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(filterTime(visible(sessions.values(), r.query), r.query).reverse(), r.query);
   });
 
   emu.router.get('/v1/sessions/:id', (r) => ({ status: 200, body: publicView(sessionOf(r)) }), WORKER);
@@ -249,7 +247,7 @@ export function registerSessions(emu: Emulator): void {
   // API-NOTES: thread paths and the Thread object.
   emu.router.get('/v1/sessions/:id/threads', (r) => {
     const s = sessionOf(r);
-    return { status: 200, body: paginate(visible(threads.values().filter((t) => t.session_id === s.id), r.query).map(publicView), r.query) };
+    return listReply(visible(threads.values().filter((t) => t.session_id === s.id), r.query), r.query);
   });
 
   emu.router.get('/v1/sessions/:id/threads/:tid', (r) => ({ status: 200, body: publicView(threadOf(sessionOf(r), r.params.tid)) }));

@@ -3,7 +3,7 @@ import { fail, invalidParam } from '../errors';
 import { acceptUpload, removeBlob, sendContent, type Form } from '../multipart';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { nowIso, paginate, publicView, visible, type Rec } from '../store';
+import { listReply, nowIso, publicView, visible, type Rec } from '../store';
 import { queryEnum } from '../validate';
 
 /** One immutable uploaded package version; `_path` is its blob on disk. */
@@ -64,17 +64,14 @@ export function registerSkills(emu: Emulator): void {
 
   emu.router.get('/v1/skills', (r) => {
     const category = queryEnum(r.query, 'category', PLUGIN_CATEGORIES);
-    const items = visible(skills.values(), r.query).filter((s) => !category || s.categories?.includes(category));
-    const page = paginate(items, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(visible(skills.values(), r.query).filter((s) => !category || s.categories?.includes(category)), r.query);
   });
 
   emu.router.get('/v1/skills/:id', (r) => ({ status: 200, body: publicView(skills.must(r.params.id)) }));
 
   emu.router.get('/v1/skills/:id/versions', (r) => {
     const s = skills.must(r.params.id);
-    const page = paginate([...s._versions].reverse(), r.query, (v) => String(v.version));
-    return { status: 200, body: { ...page, items: page.items.map((v) => ({ skill_id: s.id, ...publicView(v) })) } };
+    return listReply([...s._versions].reverse(), r.query, (v) => ({ skill_id: s.id, ...publicView(v) }), (v) => String(v.version));
   });
 
   emu.router.get('/v1/skills/:id/versions/:version', (r) => {
@@ -88,9 +85,7 @@ export function registerSkills(emu: Emulator): void {
   });
 
   emu.router.post('/v1/skills/:id/archive', (r) => {
-    const s = skills.must(r.params.id);
-    if (!s.archived_at) skills.touch(s, { archived_at: nowIso() } as Partial<Skill>);
-    return { status: 200, body: publicView(s) };
+    return { status: 200, body: publicView(skills.archive(skills.must(r.params.id))) };
   }, { body: 'none' });
 
   emu.router.delete('/v1/skills/:id', (r) => {

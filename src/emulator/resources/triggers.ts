@@ -4,7 +4,7 @@ import { HttpError, invalidParam, precondition } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { paginate, publicView, type Collection, type Rec } from '../store';
+import { listReply, publicView, type Collection, type Rec } from '../store';
 import { validate, type Schema } from '../validate';
 import { checkSchedule, TriggerScheduler, type Schedule } from './trigger-schedule';
 
@@ -136,8 +136,7 @@ export function registerTriggers(emu: Emulator): void {
 
   emu.router.get('/v1/triggers', (r) => {
     const agentId = r.query.get('agent_id');
-    const page = paginate(triggers.values().filter((t) => agentId === null || t.agent_id === agentId), r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(triggers.values().filter((t) => agentId === null || t.agent_id === agentId), r.query);
   });
 
   emu.router.get('/v1/triggers/:id', (r) => ({ status: 200, body: publicView(triggerOf(r)) }));
@@ -173,9 +172,7 @@ export function registerTriggers(emu: Emulator): void {
 
   emu.router.get('/v1/triggers/:id/runs', (r) => {
     const t = triggerOf(r);
-    const newestFirst = runs.values().filter((x) => x.trigger_id === t.id).reverse();
-    const page = paginate(newestFirst, r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(runs.values().filter((x) => x.trigger_id === t.id).reverse(), r.query);
   });
 
   emu.router.post('/v1/triggers/:id/pause', (r) => {

@@ -1,7 +1,7 @@
 import { invalidParam, notFound } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { nowIso, paginate, publicView, visible, type Rec } from '../store';
+import { listReply, publicView, visible, type Rec } from '../store';
 import { validate, type Schema } from '../validate';
 
 const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_oauth'] as const;
@@ -42,8 +42,7 @@ export function registerVaults(emu: Emulator): void {
     return { status: 201, body: publicView(vaults.insert({ description: '', metadata: {}, ...body, name: body.name, archived_at: null })) };
   }, { idempotent: true });
   emu.router.get('/v1/vaults', (r) => {
-    const page = paginate(visible(vaults.values(), r.query), r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(visible(vaults.values(), r.query), r.query);
   });
   emu.router.get('/v1/vaults/:id', (r) => ({ status: 200, body: publicView(vaultOf(r)) }));
   emu.router.patch('/v1/vaults/:id', (r) => {
@@ -51,9 +50,7 @@ export function registerVaults(emu: Emulator): void {
     return { status: 200, body: publicView(vaults.touch(v, validate(r.body, VAULT_SCHEMA, { patch: true }) as Partial<Vault>)) };
   });
   emu.router.post('/v1/vaults/:id/archive', (r) => {
-    const v = vaultOf(r);
-    if (!v.archived_at) vaults.touch(v, { archived_at: nowIso() } as Partial<Vault>);
-    return { status: 200, body: publicView(v) };
+    return { status: 200, body: publicView(vaults.archive(vaultOf(r))) };
   }, { body: 'none' });
   emu.router.delete('/v1/vaults/:id', (r) => {
     const v = vaultOf(r);
@@ -72,8 +69,7 @@ export function registerVaults(emu: Emulator): void {
   }, { idempotent: true });
   emu.router.get('/v1/vaults/:id/credentials', (r) => {
     const v = vaultOf(r);
-    const page = paginate(credentials.values().filter((c) => c.vault_id === v.id), r.query);
-    return { status: 200, body: { ...page, items: page.items.map(publicView) } };
+    return listReply(credentials.values().filter((c) => c.vault_id === v.id), r.query);
   });
   emu.router.get('/v1/vaults/:id/credentials/:credential_id', (r) => ({ status: 200, body: publicView(credentialOf(r)) }));
   emu.router.patch('/v1/vaults/:id/credentials/:credential_id', (r) => {

@@ -2,7 +2,7 @@ import type { CredentialKind } from '../credentials';
 import { fail, invalidParam } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { paginate } from '../store';
+import { listReply } from '../store';
 import { validate, type Schema } from '../validate';
 import { WorkQueue } from '../work/queue';
 import { encodeSecret, workItem, type WorkRow } from '../work/row';
@@ -81,8 +81,7 @@ export function registerWork(emu: Emulator): void {
   emu.router.get('/v1/environments/:env/work', (r) => {
     checkScope(r, r.params.env);
     environments.must(r.params.env);
-    const page = paginate(queue.list(r.params.env), r.query);
-    return { status: 200, body: { ...page, items: page.items.map(workItem) } };
+    return listReply(queue.list(r.params.env), r.query, workItem);
   }, { auth: ['api', 'environment'] });
 
   // API-NOTES: get work row accepts the API key or the environment work key.

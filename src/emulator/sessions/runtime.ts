@@ -150,7 +150,8 @@ export class SessionRuntime {
     if (o.threadId !== undefined) ev.session_thread_id = o.threadId;
     if (o.epoch !== undefined) ev.epoch = o.epoch;
     if (data !== undefined) ev.data = data;
-    this.hub.publish(this.log.append(JSON.stringify(ev), type, o.threadId));
+    const json = JSON.stringify(ev);
+    this.hub.publish(this.log.append(json, type, o.threadId), type, json);
     return ev.id as string;
   }
 

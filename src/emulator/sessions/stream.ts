@@ -145,8 +145,12 @@ export class StreamHub {
     sub.live = true;
   }
 
-  /** A new event was appended at `pos`: one frame string per view, shared by every live subscriber. */
-  publish(pos: number): void {
+  /**
+   * A new event (`type`, `json`) was appended at `pos`: one frame string per view, shared by every live
+   * subscriber. The caller passes the JSON it just logged so the hot path never decodes it back from the log.
+   */
+  publish(pos: number, type: string, json: string): void {
+    if (this.subs.size === 0) return;
     const i = pos - 1;
     const cache = new Map<string | undefined, string>();
     for (const sub of this.subs) {
@@ -154,7 +158,7 @@ export class StreamHub {
       sub.next = pos;
       if (!viewIncludes(this.log, sub.view, i)) continue;
       let text = cache.get(sub.view.threadId);
-      if (text === undefined) cache.set(sub.view.threadId, (text = frame(encodeCursor(sub.view, pos), this.log.typeAt(i), this.log.jsonAt(i))));
+      if (text === undefined) cache.set(sub.view.threadId, (text = frame(encodeCursor(sub.view, pos), type, json)));
       sub.send(text);
     }
   }
