@@ -100,7 +100,6 @@ export function exitCodeFor(err: unknown): number {
   return 1;
 }
 
-/** The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`. */
 const NOTE = Symbol('svc.note');
 
 /** Adds a sentence to an error's line (not to its JSON form, which stays the service's error object). */
@@ -109,6 +108,7 @@ export function withNote<E extends object>(err: E, note: string): E {
   return err;
 }
 
+/** The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. */
 export function errorLine(err: unknown): string {
   const line = baseLine(err);
   const note = err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined;

@@ -26,7 +26,7 @@ export interface Io {
 }
 
 /** Writes and waits for drain when the stream's buffer is full. */
-export function write(stream: OutStream, chunk: string): Promise<void> | void {
+export function write(stream: OutStream, chunk: string | Uint8Array): Promise<void> | void {
   if (!stream.write(chunk)) return new Promise((resolve) => stream.once('drain', () => resolve()));
 }
 

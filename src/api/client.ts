@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { request } from './http';
 import type { ErrorObject } from '../wire/errors';
 import { IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from '../wire/version';
+import { backoffMs } from './backoff';
 import { ApiError, NetworkError } from './errors';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -66,8 +67,6 @@ export interface ClientOptions {
 }
 
 const MAX_RETRY_AFTER_SECONDS = 60;
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_CAP_MS = 8000;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -144,8 +143,7 @@ export class ApiClient {
   }
 
   private async backoff(attempt: number, why: string): Promise<void> {
-    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-    const ms = Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+    const ms = backoffMs(attempt, this.random);
     this.log(`retry in ${ms}ms (${why})`);
     await this.sleep(ms);
   }

@@ -14,8 +14,10 @@ export interface ListOptions {
   all?: boolean;
 }
 
-/** Yields items page by page (constant memory), following `next_page_token` when asked. */
-/** `spec` adds request options to every page (the files compatibility format leaves out the version header). */
+/**
+ * Yields items page by page (constant memory), following `next_page_token` when asked. `spec` adds request
+ * options to every page (the files compatibility format leaves out the version header).
+ */
 export async function* paginate<T>(client: ApiClient, path: string, query: Query, opts: ListOptions, spec: Pick<RequestSpec, 'versionHeader'> = {}): AsyncGenerator<T> {
   let token = opts.pageToken;
   let left = opts.limit ?? Infinity;

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { StreamResponse } from '../api/client';
 import { NetworkError } from '../api/errors';
 import { UsageError } from '../errors';
-import type { OutStream } from '../io';
+import { write, type OutStream } from '../io';
 
 /** Where downloaded bytes go: stdout, a named file, or a directory under the service's file name. */
 export type DownloadTarget = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'dir'; dir: string };
@@ -121,7 +121,7 @@ export async function saveBody(res: StreamResponse, target: DownloadTarget, opts
       for await (const chunk of res.body) {
         bytes += (chunk as Buffer).length;
         opts.meter?.bytes((chunk as Buffer).length);
-        if (!opts.stdout.write(chunk as Buffer)) await new Promise<void>((r) => opts.stdout.once('drain', () => r()));
+        await write(opts.stdout, chunk as Buffer);
       }
     } catch (e) {
       throw failure(e);

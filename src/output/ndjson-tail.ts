@@ -1,4 +1,4 @@
-import type { OutStream } from '../io';
+import { write, type OutStream } from '../io';
 
 const FLUSH_BYTES = 64 * 1024;
 const IDLE_FLUSH_MS = 5;
@@ -35,14 +35,9 @@ export class LineBatch {
     if (this.buf === '') return this.draining;
     const chunk = this.buf;
     this.buf = '';
-    if (!this.stream.write(chunk) && !this.draining) {
-      this.draining = new Promise<void>((resolve) =>
-        this.stream.once('drain', () => {
-          this.draining = undefined;
-          resolve();
-        }),
-      );
-    }
+    // Already waiting for 'drain': queue the chunk behind it without another listener.
+    if (this.draining) this.stream.write(chunk);
+    else this.draining = write(this.stream, chunk)?.then(() => (this.draining = undefined));
     return this.draining;
   }
 }

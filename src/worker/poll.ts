@@ -1,3 +1,4 @@
+import { backoffMs } from '../api/backoff';
 import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError } from '../api/errors';
 import { work, type WorkItem } from '../api/work';
@@ -35,10 +36,9 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
   let completed = 0;
   let failures = 0;
   let empties = 0;
-  const slots = opts.once ? 1 : opts.concurrency;
   const stopped = aborted(signal);
   while (!signal.aborted && !(opts.once && completed > 0)) {
-    if (rows.size >= slots) {
+    if (rows.size >= opts.concurrency) {
       await Promise.race([...rows, stopped]);
       continue;
     }
@@ -50,14 +50,14 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
       if (signal.aborted) break;
       if (!transient(e)) throw e;
       failures++;
-      const ms = jitter(deps.clock, Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (failures - 1)));
+      const ms = backoff(deps.clock, failures, BACKOFF_CAP_MS);
       deps.log.warn('poll failed; backing off', { error: describe(e), retry_ms: ms });
       await deps.clock.delay(ms, signal);
       continue;
     }
     if (items.length === 0) {
       empties++;
-      await deps.clock.delay(jitter(deps.clock, Math.min(EMPTY_CAP_MS, BACKOFF_BASE_MS * 2 ** (empties - 1))), signal);
+      await deps.clock.delay(backoff(deps.clock, empties, EMPTY_CAP_MS), signal);
       continue;
     }
     empties = 0;
@@ -77,10 +77,10 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
 /** Worth polling again: no answer, a throttle, or a server failure; a refused credential or a bad request is not. */
 function transient(e: unknown): boolean {
   if (e instanceof NetworkError) return true;
-  return e instanceof ApiError && (e.status >= 500 || e.status === 429 || e.malformed);
+  // Over quota is not a rate limit: waiting does not help (R-ERR-17), so the worker stops and says so.
+  return e instanceof ApiError && e.type !== 'exceeded_current_quota_error' && (e.status >= 500 || e.status === 429 || e.malformed);
 }
 
-/** Between half and all of `ms`, so many workers do not poll in step. */
-const jitter = (clock: Clock, ms: number) => Math.round(ms / 2 + (clock.random() * ms) / 2);
+const backoff = (clock: Clock, attempt: number, capMs: number): number => backoffMs(attempt, clock.random, BACKOFF_BASE_MS, capMs);
 
 const aborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));

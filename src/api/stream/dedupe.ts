@@ -7,8 +7,7 @@ const WINDOW = 8192;
 export class Delivered {
   private recent = new Set<string>();
   private older = new Set<string>();
-  /** The newest delivered event; undefined before the first. */
-  last?: { id: string; at: number };
+  private newest?: SessionEvent;
   /**
    * After a seam (a backfill, or a replay from the start), live events older than the newest delivered one are
    * repeats (history is ordered by processed_at); the ID window alone could miss them when many arrived meanwhile.
@@ -26,6 +25,11 @@ export class Delivered {
     return false;
   }
 
+  /** The newest delivered event; undefined before the first. Read at seams only, so its time is parsed there, not per event. */
+  get last(): { id: string; at: number } | undefined {
+    return this.newest && { id: this.newest.id, at: time(this.newest) };
+  }
+
   add(e: SessionEvent): void {
     // Two generations of WINDOW ids: constant memory on a stream of any length.
     if (this.recent.size >= WINDOW) {
@@ -33,7 +37,7 @@ export class Delivered {
       this.recent = new Set();
     }
     this.recent.add(e.id);
-    this.last = { id: e.id, at: time(e) };
+    this.newest = e;
   }
 
   /** Marks a seam at the newest delivered event (R-STREAM-30, R-HIST-10). */

@@ -1,3 +1,4 @@
+import { backoffMs } from '../backoff';
 import { ApiError, NetworkError } from '../errors';
 import { CONTROL_FRAME, CURSOR_NOW, CURSOR_START, ERROR_FRAME, type DeltaEvent, type SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
@@ -7,8 +8,6 @@ import { Delivered } from './dedupe';
 import type { SseFrame } from './frames';
 import type { ConnectionState, Follow, FollowOptions, StreamItem } from './types';
 
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_CAP_MS = 8000;
 
 /**
  * Follows a session or thread stream with the spec's resume rules ("Event stream", "Event history"):
@@ -126,7 +125,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem> {
       if (!connected && ++failures > maxRetries) throw new NetworkError(`the event stream did not reopen after ${failures} attempts: ${reason}`);
       // Reconnecting never retries execution: only the stream is reopened.
       yield connection({ kind: 'reconnecting', attempt: failures + (connected ? 1 : 0), reason });
-      await sleep(backoff(Math.max(1, failures), random));
+      await sleep(backoffMs(Math.max(1, failures), random));
     }
   } catch (e) {
     if (!aborted()) throw e;
@@ -168,12 +167,6 @@ function isTransient(e: unknown): boolean {
 function describe(e: unknown): string {
   if (e instanceof ApiError) return `${e.message} (status ${e.status})`;
   return e instanceof Error ? e.message : String(e);
-}
-
-/** Exponential back-off with jitter: between half and all of min(cap, base·2^(n-1)). */
-function backoff(attempt: number, random: () => number): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /** A sleep that ends early (without error) when the follow is aborted. */
