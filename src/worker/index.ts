@@ -20,7 +20,6 @@ export interface WorkerOptions {
   logFormat: LogFormat;
   bashTimeoutMs: number;
   maxOutputChars: number;
-  blockMs?: number;
 }
 
 export interface WorkerDeps {
@@ -45,12 +44,12 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
   const signal = deps.signal ?? new AbortController().signal;
   const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars };
   const rowDeps = { clientFor: deps.clientFor, follow: deps.follow, log, clock, tools, heartbeatMs: opts.heartbeatMs };
-  log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.once ? 1 : opts.concurrency, workdir, once: opts.once || undefined });
+  log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.concurrency, workdir, once: opts.once || undefined });
   const onSignal = () => log.info('shutting down: no more polling; cancelling tools and stopping rows');
   signal.addEventListener('abort', onSignal, { once: true });
   try {
     await pollLoop(
-      { environmentId: opts.environmentId, workerId: opts.workerId, concurrency: opts.concurrency, once: opts.once, blockMs: opts.blockMs ?? MAX_BLOCK_MS },
+      { environmentId: opts.environmentId, workerId: opts.workerId, concurrency: opts.concurrency, once: opts.once, blockMs: MAX_BLOCK_MS },
       { client: deps.clientFor(deps.environmentKey), log, clock, serve: (item) => serveRow(item, rowDeps, signal) },
       signal,
     );
@@ -71,6 +70,6 @@ async function realWorkdir(dir: string): Promise<string> {
 }
 
 /** Tool commands never see the worker's credentials (SVC_ENVIRONMENT_KEY, SVC_API_KEY, …). */
-function toolEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+export function toolEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('SVC_')));
 }

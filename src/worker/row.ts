@@ -42,7 +42,7 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
   deps.log.redact(token);
   deps.log.info('row claimed', { ...fields, lease_ttl_ms: item.lease_ttl_ms });
   const client = deps.clientFor(token);
-  const lease = new Lease(item as WorkItem, client, deps.log, deps.clock, deps.heartbeatMs);
+  const lease = new Lease(item, client, deps.log, deps.clock, deps.heartbeatMs);
   if (shutdown.aborted || !(await lease.ack())) return 'abandoned';
   const heartbeats = lease.heartbeats();
   const session = new SessionWorker(item.session_id, lease, { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools }, fields);

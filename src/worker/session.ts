@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { sessions } from '../api/sessions';
+import { historyPages } from '../api/stream/backfill';
 import type { Follow } from '../api/stream/types';
 import type { SessionEvent } from '../wire/events';
 import { runsOnWorker } from '../wire/tools';
@@ -30,7 +31,6 @@ export interface SessionDeps {
   tools: Omit<ToolContext, 'signal'>;
 }
 
-const HISTORY_PAGE = 1000;
 /** Pause before the stream is followed again after it failed. */
 const REFOLLOW_MS = 1000;
 
@@ -87,20 +87,18 @@ export class SessionWorker {
   end(completed: boolean): void {
     if (this.doneCtl.signal.aborted) return;
     this.doneCtl.abort();
-    for (const r of this.running.values()) if (this.lease.lost.aborted) r.ctl.abort();
+    // On a lost lease tools stop at once; on shutdown they run on until cancelTools() after the first stop.
+    if (this.lease.lost.aborted) for (const r of this.running.values()) r.ctl.abort();
     this.resolveDone(completed);
   }
 
   /** The whole history, oldest first; returns the cursor that resumes the stream right after it. */
   private async replayHistory(): Promise<string | undefined> {
-    let token: string | undefined;
     let cursor: string | undefined;
-    do {
-      const page = await sessions.historyPage(this.deps.client, this.sessionId, { order: 'asc', page_size: HISTORY_PAGE, page_token: token }, undefined, this.doneCtl.signal);
+    for await (const page of historyPages({ client: this.deps.client, sessionId: this.sessionId, signal: this.doneCtl.signal })) {
       for (const ev of page.items) this.onEvent(ev);
       cursor = page.stream_cursor ?? cursor;
-      token = page.next_page_token ?? undefined;
-    } while (token);
+    }
     return cursor;
   }
 

@@ -110,7 +110,7 @@ describe('svc worker run: the secret bundle and the lease', () => {
       await waitUntil(() => stopsWhileBusy.includes(sid), 'the idle stop to be refused');
       const before = await rowOf(t.emu, env.id, sid);
       expect(before).toMatchObject({ status: 'active', generation: 1 });
-      // Still served: the heartbeats go on past a whole lease after the 409.
+      // Still served: a heartbeat lands after the 409.
       await waitRow(t.emu, env.id, sid, (w) => w.latest_heartbeat_at > before.latest_heartbeat_at, 'a heartbeat after the 409');
       forceBusy = false;
       await send(t.emu, sid, '/tool bash {"command":"echo two"}');

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
-import { useEmulator } from '../helpers/emulator';
+import { call, useEmulator } from '../helpers/emulator';
 import { history, waitUntil } from '../helpers/sse';
 import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, rowsOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
 
@@ -140,6 +140,21 @@ describe('svc worker run', () => {
     expect(res.data.is_error).toBe(true);
     expect(resultText(res)).toMatch(/teleport/);
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
+  });
+});
+
+describe('svc worker run: over quota', () => {
+  it('R-ERR-17 stops at once with exit 8 when the project is over quota, instead of polling on', async () => {
+    const env = await selfHostedEnvironment(t.emu);
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { quota_every: 1 } });
+    try {
+      const r = await worker(env.key, ['--environment', env.id, '--workdir', workdir()]);
+      expect(r.code).toBe(8);
+      expect(r.stderr).toMatch(/exceeded_current_quota_error/);
+      expect(r.stderr).not.toMatch(/backing off/);
+    } finally {
+      await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { toolEnv } from '../../src/worker/index';
 import { WorkerLog } from '../../src/worker/log';
 import { runTool, type ToolContext } from '../../src/worker/tools/index';
 
@@ -114,8 +115,10 @@ describe('worker tools: bash', () => {
   });
 
   it('does not pass the worker credentials to commands', async () => {
-    const r = await runTool('bash', { command: 'echo "[${SVC_ENVIRONMENT_KEY:-none}]"' }, ctx({ env: { PATH: process.env.PATH } }));
-    expect(text(r)).toBe('[none]\n');
+    // The worker's own environment, credentials included, filtered the way runWorker filters it.
+    const env = toolEnv({ PATH: process.env.PATH, SVC_ENVIRONMENT_KEY: 'ek_leak', SVC_API_KEY: 'sk_leak', KEEP_ME: 'kept' });
+    const r = await runTool('bash', { command: 'echo "[${SVC_ENVIRONMENT_KEY:-none}] [${SVC_API_KEY:-none}] [$KEEP_ME]"' }, ctx({ env }));
+    expect(text(r)).toBe('[none] [none] [kept]\n');
   });
 });
 

@@ -11,7 +11,7 @@ const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 const MAX_OUTPUT_CHARS = 30_000;
 
 /** `svc worker run` options → WorkerOptions; every check happens before any request. */
-export function workerOptions(opts: Opts, cwd: string): WorkerOptions {
+function workerOptions(opts: Opts, cwd: string): WorkerOptions {
   const concurrency = int(opts.concurrency ?? '1', '--concurrency', 1, 1000);
   if (opts.once && concurrency !== 1) throw new UsageError('--once serves one row; it cannot be combined with --concurrency');
   const heartbeat = opts.heartbeatInterval === undefined ? undefined : seconds(opts.heartbeatInterval, '--heartbeat-interval');

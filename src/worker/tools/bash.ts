@@ -3,7 +3,7 @@ import type { ToolContext } from './context';
 import { failed, truncated, ok, optInt, str, type Input, type ToolResult } from './result';
 
 /** Longest `timeout` a call may ask for (ms). */
-export const MAX_BASH_TIMEOUT_MS = 600_000;
+const MAX_BASH_TIMEOUT_MS = 600_000;
 
 /**
  * `bash {command, timeout?}` (timeout in ms) in the workdir, stdout and stderr interleaved. The command runs

@@ -13,7 +13,7 @@ export type { ToolResult } from './result';
 type Tool = (input: Input, ctx: ToolContext) => Promise<ToolResult>;
 
 /** The sandbox tools of the built-in toolset (API-NOTES: agents, built-in names) that run on a worker. */
-export const SANDBOX_TOOLS: Readonly<Record<string, Tool>> = { bash, read, write, edit, glob, grep };
+const SANDBOX_TOOLS: Readonly<Record<string, Tool>> = { bash, read, write, edit, glob, grep };
 
 /** Runs one call; every failure, an unknown tool included, becomes an error result. */
 export async function runTool(name: string, input: unknown, ctx: ToolContext): Promise<ToolResult> {
