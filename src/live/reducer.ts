@@ -264,14 +264,14 @@ function onEvent(n: ViewState, e: SessionEvent, at: number, fresh: Item[]): void
   switch (e.type) {
     // The complete event replaces what its deltas accumulated (R-EVT-15).
     case 'agent.message':
-      n.previews = n.previews.filter((p) => !(p.kind === 'text' && p.threadId === thread));
+      n.previews = without(n.previews, (p) => p.kind === 'text' && p.threadId === thread);
       break;
     case 'agent.thinking':
-      n.previews = n.previews.filter((p) => !(p.kind === 'thinking' && p.threadId === thread));
+      n.previews = without(n.previews, (p) => p.kind === 'thinking' && p.threadId === thread);
       break;
     case 'agent.tool_use': {
       const own = n.previews.some((p) => p.kind === 'tool_use' && p.toolUseId === e.id);
-      n.previews = n.previews.filter((p) => !(p.kind === 'tool_use' && (own ? p.toolUseId === e.id : p.threadId === thread)));
+      n.previews = without(n.previews, (p) => p.kind === 'tool_use' && (own ? p.toolUseId === e.id : p.threadId === thread));
       if (d.permission === 'ask' && !n.confirmations.some((c) => c.eventId === e.id))
         n.confirmations = [...n.confirmations, { eventId: e.id, name: String(d.name ?? ''), input: d.input, threadId: thread, answering: false }];
       break;
@@ -298,7 +298,7 @@ function onEvent(n: ViewState, e: SessionEvent, at: number, fresh: Item[]): void
     case 'session.thread_status':
       if (typeof d.thread_id === 'string') {
         n.threads = upsertThread(n.threads, d.thread_id, String(d.status));
-        if (d.status !== 'running') n.previews = n.previews.filter((p) => p.threadId !== d.thread_id);
+        if (d.status !== 'running') n.previews = without(n.previews, (p) => p.threadId === d.thread_id);
       }
       break;
     case 'session.updated':
@@ -309,6 +309,11 @@ function onEvent(n: ViewState, e: SessionEvent, at: number, fresh: Item[]): void
   if (!item || item.quiet) return;
   n.nextSeq += 1;
   fresh.push(item);
+}
+
+/** The previews but those `gone` matches; the same array when none does, so most events copy nothing. */
+function without(previews: readonly Preview[], gone: (p: Preview) => boolean): readonly Preview[] {
+  return previews.some(gone) ? previews.filter((p) => !gone(p)) : previews;
 }
 
 /** `idle` ends the turn, not the session (R-EVT-20): awaited confirmations are whatever `stop_reason.event_ids` still lists. */

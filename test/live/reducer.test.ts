@@ -116,6 +116,13 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
     expect(lines(s)).toEqual(['agent: Hello world!']);
   });
 
+  it('R-EVT-15 a complete event with no preview of its own keeps the previews as they are (no copy per event)', () => {
+    const s = feed(start(), [delta({ kind: 'text', delta: 'par' })]);
+    const after = feed(s, [ev('agent.thinking', text('hmm.')), ev('agent.message', text('child'), { session_thread_id: 'th_1' })]);
+    expect(after.previews).toBe(s.previews);
+    expect(lines(after)).toEqual(['thinking: hmm.', '[th_1] agent: child']);
+  });
+
   it('R-EVT-15 the complete agent.thinking replaces only the thinking preview of its thread', () => {
     let s = feed(start(), [delta({ kind: 'thinking', delta: 'hmm' }), delta({ kind: 'text', delta: 'par' }), delta({ kind: 'thinking', delta: 'child' }, 'th_1')]);
     s = feed(s, [ev('agent.thinking', text('hmm.'))]);

@@ -22,14 +22,11 @@ export function outcomeOf(s: SessionLike): Outcome {
   return { settled: true, failure: stopFailure(s.id ?? '', s.stop_reason ?? undefined), errorStop: s.stop_reason?.type === 'error' };
 }
 
-/** The outcome an idle `session.status` event announces (its `data.stop_reason`). */
+/** The outcome an idle or terminated `session.status` event announces, read as `outcomeOf` reads a session; undefined otherwise. */
 export function outcomeOfStatus(sessionId: string, e: SessionEvent): Outcome | undefined {
   if (e.type !== 'session.status') return undefined;
-  const status = e.data?.status;
-  if (status === 'terminated') return { settled: true, failure: `session ${sessionId} was terminated` };
-  if (status !== 'idle') return undefined;
-  const stop = e.data?.stop_reason as StopReason | undefined;
-  return { settled: true, failure: stopFailure(sessionId, stop), errorStop: stop?.type === 'error' };
+  const end = outcomeOf({ id: sessionId, status: e.data?.status, stop_reason: e.data?.stop_reason as StopReason | undefined });
+  return end.settled ? end : undefined;
 }
 
 /**
@@ -37,13 +34,16 @@ export function outcomeOfStatus(sessionId: string, e: SessionEvent): Outcome | u
  * result fails too: nothing unattended will answer it, so the caller is told which events await a reply.
  */
 function stopFailure(sessionId: string, stop: StopReason | undefined): string | undefined {
-  if (stop?.type === 'error') return `the session turn ended in session.error (session ${sessionId})`;
+  if (stop?.type === 'error') return errorStopLine(sessionId);
   if (stop?.type === 'requires_action') {
     const ids = stop.event_ids?.length ? stop.event_ids.join(', ') : 'unknown events';
     return `session ${sessionId} is waiting for a reply to ${ids}: answer with \`svc sessions confirm ${sessionId} EVENT_ID --allow|--deny\` or \`svc sessions tool-result ${sessionId} EVENT_ID --text T\``;
   }
   return undefined;
 }
+
+/** An error stop whose `session.error` was not seen. */
+const errorStopLine = (sessionId: string): string => `the session turn ended in session.error (session ${sessionId})`;
 
 /**
  * Tracks `session.error` within the current turn (a running status starts a new turn). Its `data.error_type` is
@@ -56,6 +56,11 @@ export class TurnErrors {
   see(e: SessionEvent): void {
     if (e.type === 'session.status' && e.data?.status === 'running') this.last = undefined;
     if (e.type === 'session.error') this.last = turnErrorOf(e);
+  }
+
+  /** The current turn's last `session.error`, if any. */
+  get error(): TurnError | undefined {
+    return this.last;
   }
 
   get failure(): string | undefined {
@@ -92,11 +97,17 @@ export function turnFailed(last: TurnError): SessionFailedError {
  * naming the turn's `session.error` when the view saw one.
  */
 export function viewEnd(sessionId: string, r: { reason: string; sessionError?: TurnError }): void {
-  if (r.reason === 'error') throw r.sessionError ? turnFailed(r.sessionError) : new SessionFailedError(`the session turn ended in session.error (session ${sessionId})`);
+  if (r.reason === 'error') throw r.sessionError ? turnFailed(r.sessionError) : new SessionFailedError(errorStopLine(sessionId));
   if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
 }
 
 /** Ends a command per its outcome: exit 0, or exit 11 with one line. */
 export function finish(failure: string | undefined): void {
   if (failure) throw new SessionFailedError(failure);
+}
+
+/** The text blocks of a message's content joined, as `run` prints the coordinator's last message. */
+export function textOfMessage(content: unknown): string {
+  const blocks = Array.isArray(content) ? (content as Array<{ type?: string; text?: unknown }>) : [];
+  return blocks.map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
 }

@@ -11,7 +11,7 @@ import { readAll, write } from '../../io';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
-import { outcomeOfStatus, TurnErrors, viewEnd, type Outcome } from './outcome';
+import { outcomeOfStatus, textOfMessage, TurnErrors, viewEnd, type Outcome } from './outcome';
 import { notice } from './tail-ndjson';
 
 type MessageBody = { events: unknown[] };
@@ -123,7 +123,6 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
 class Turn {
   eventId?: string;
   text?: string;
-  ended = false;
   private end?: Outcome;
   private started = false;
   private readonly errors = new TurnErrors();
@@ -140,21 +139,17 @@ class Turn {
       this.started = true;
     }
     this.errors.see(e);
-    if (e.type === 'agent.message' && e.session_thread_id === undefined) this.text = textOf(e);
-    const end = outcomeOfStatus(this.sessionId, e);
-    if (!end?.settled) return false;
-    this.ended = true;
-    this.end = end;
-    return true;
+    if (e.type === 'agent.message' && e.session_thread_id === undefined) this.text = textOfMessage(e.data?.content);
+    this.end ??= outcomeOfStatus(this.sessionId, e);
+    return this.ended;
+  }
+
+  get ended(): boolean {
+    return this.end !== undefined;
   }
 
   /** Exit 0, or exit 11 with the turn's failure. */
   finish(): void {
     if (this.end) this.errors.finish(this.end);
   }
-}
-
-function textOf(e: SessionEvent): string {
-  const content = (e.data?.content ?? []) as Array<{ type?: string; text?: string }>;
-  return content.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('');
 }

@@ -37,7 +37,8 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
     await out.flush();
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
-  if (ended?.settled) (until?.errors ?? new TurnErrors()).finish(ended);
+  // Only `--until idle` ends the tail by itself.
+  if (until && ended?.settled) until.errors.finish(ended);
 }
 
 /** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */

@@ -34,7 +34,7 @@ export function addTail(group: Command, kit: Kit): Command {
 }
 
 export function tailOptions(sessionId: string, opts: Opts, threadId?: string): TailOptions {
-  if (opts.cursor !== undefined && opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');
+  if (opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');
   return {
     sessionId,
     threadId: threadId ?? opts.thread,
