@@ -7,7 +7,7 @@ import { write } from '../io';
 import { readData } from '../input/data';
 import { diffValue, hasWriteOnly, maskWriteOnly, renderChange, stripWriteOnly, withoutNulls, type Change, type WriteOnly } from './apply-diff';
 import { examples, type Kit, type Opts } from './kit';
-import { idempotencyKey, type ResourceSpec } from './resource';
+import { addIdempotencyOption, article, idempotencyKey, type ResourceSpec } from './resource';
 
 type Doc = Record<string, unknown>;
 
@@ -40,9 +40,9 @@ export function addApply(group: Command, kit: Kit, spec: ResourceSpec, options: 
   const cmd = group
     .command('apply')
     .argument('<file>', `${spec.noun} as JSON or YAML, or - for standard input`)
-    .description(`Create or update ${/^[aeiou]/.test(spec.noun) ? 'an' : 'a'} ${spec.noun} from a file, found by name; PATCHes only what differs`)
-    .option('--dry-run', 'print the difference and send no write')
-    .option('--idempotency-key <key>', 'Idempotency-Key of the create (default: a fresh UUID)');
+    .description(`Create or update ${article(spec.noun)} from a file, found by name; PATCHes only what differs`)
+    .option('--dry-run', 'print the difference and send no write');
+  addIdempotencyOption(cmd, 'Idempotency-Key of the create (default: a fresh UUID)');
   examples(cmd, options.examples ?? [`svc ${spec.group} apply ${spec.noun}.yaml --dry-run`, `svc ${spec.group} apply ${spec.noun}.yaml -o json`]);
   return cmd.action(kit.action(async (ctx, [file], opts) => runApply(ctx, spec, options, file, opts)));
 }

@@ -82,6 +82,11 @@ export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { f
   );
 }
 
+/** Each item of a listing passed through `f` as it streams (a secret dropped before printing). */
+export async function* mapAsync<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncGenerator<U> {
+  for await (const t of items) yield f(t);
+}
+
 /** A list under a parent (`agents versions AGENT`, `threads list SESSION`): the list flags, examples, one call. */
 export function addChildList(
   group: Command,
@@ -158,6 +163,11 @@ export async function bodyFrom(ctx: Ctx, opts: Opts, flags: BodyFlag[]): Promise
   return readBody(opts.data, values, ctx.io.stdin, ctx.io.cwd);
 }
 
+/** `--idempotency-key` on every verb that creates (CLI.md "HTTP behaviour"); read back with idempotencyKey. */
+export function addIdempotencyOption(cmd: Command, description = 'Idempotency-Key to send (default: a fresh UUID)'): Command {
+  return cmd.option('--idempotency-key <key>', description);
+}
+
 /** The Idempotency-Key of one create intent: `--idempotency-key`, else a fresh UUID kept across retries. */
 export function idempotencyKey(opts: Opts): string {
   // globalThis.crypto loads node's crypto only when a key is made, not on every read command's start-up.
@@ -168,8 +178,7 @@ export function idempotencyKey(opts: Opts): string {
 
 export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: BodyVerb & { required?: string[] } = {}): Command {
   const flags = extra.flags ?? [];
-  const cmd = addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra)
-    .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+  const cmd = addIdempotencyOption(addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra));
   examples(cmd, extra.examples ?? [`svc ${spec.group} create --data @${spec.noun}.yaml`]);
   return cmd.action(
     kit.action(async (ctx, _args, opts) => {

@@ -16,11 +16,6 @@ export function addOutputFileOption(cmd: Command): Command {
   return cmd.option('-O, --output-file <path>', 'write to this file, or into this directory under the service\'s file name; - for stdout');
 }
 
-/** `--idempotency-key` on every upload and publish (CLI.md "HTTP behaviour"). */
-export function addIdempotencyOption(cmd: Command): Command {
-  return cmd.option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
-}
-
 /** Checks the file to upload before any request: it is a readable regular file within the service's limit. */
 export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, what: string): UploadSource {
   if (file === undefined || file === '') throw new UsageError(`give the ${what} to upload`);

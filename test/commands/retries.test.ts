@@ -2,15 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
+import { stats as emulatorStats, setFaults } from '../api/stream/helpers';
 
 const t = useEmulator();
 
-async function faults(body: Record<string, number>) {
-  await call(t.emu, 'POST', '/_emulator/faults', { body });
-}
-async function stats(): Promise<Record<string, number>> {
-  return (await call(t.emu, 'GET', '/_emulator/stats')).body;
-}
+const faults = (body: Record<string, number>) => setFaults(t.emu, body);
+const stats = () => emulatorStats(t.emu);
 
 function recorder() {
   const waits: number[] = [];

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
+import { withoutSecret } from '../../src/commands/work/credential';
+import { mapAsync } from '../../src/commands/resource';
 
 const t = useEmulator();
 let envId = '';
@@ -142,5 +144,17 @@ describe('svc work', () => {
     for (const verb of ['list', 'get', 'poll', 'ack', 'heartbeat', 'stop']) {
       expect((await svc(['work', verb, '--help'])).stdout, verb).toMatch(/Examples:\n\s+\$ svc work /);
     }
+  });
+});
+
+describe('work list stripping (R-WORK-11)', () => {
+  it('drops the secret of every listed row, in order, as the rows stream', async () => {
+    async function* rows() {
+      yield { id: 'w1', secret: { sessions_token: 'tok1' } };
+      yield { id: 'w2', secret: { sessions_token: 'tok2' } };
+    }
+    const out: unknown[] = [];
+    for await (const r of mapAsync(rows() as AsyncIterable<any>, withoutSecret)) out.push(r);
+    expect(out).toEqual([{ id: 'w1' }, { id: 'w2' }]);
   });
 });

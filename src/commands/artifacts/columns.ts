@@ -1,5 +1,5 @@
 import type { Column } from '../../output/table';
-import { formatBytes } from '../../output/progress';
+import { sizeCell } from '../cells';
 
 export const ARTIFACT_COLUMNS: Column[] = [
   { header: 'ID', get: (a) => a.id },
@@ -12,7 +12,7 @@ export const ARTIFACT_COLUMNS: Column[] = [
 
 export const ARTIFACT_VERSION_COLUMNS: Column[] = [
   { header: 'VERSION', get: (v) => v.version },
-  { header: 'SIZE', get: (v) => (typeof v.size_bytes === 'number' ? formatBytes(v.size_bytes) : v.size_bytes) },
+  { header: 'SIZE', get: (v) => sizeCell(v.size_bytes) },
   { header: 'TYPE', get: (v) => v.mime_type },
   { header: 'CREATED', get: (v) => v.created_at },
 ];

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { artifacts } from '../../api/artifacts';
 import { examples, type Kit } from '../kit';
-import { addGet, addList, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import { addChildList, addGet, addList, type ResourceSpec } from '../resource';
 import { addOutputFileOption, download } from '../transfer';
 import { ARTIFACT_COLUMNS, ARTIFACT_VERSION_COLUMNS } from './columns';
 
@@ -13,12 +13,14 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc artifacts list --session SESSION_ID', 'svc artifacts list --all -o ndjson'],
   });
   addGet(group, kit, ARTIFACTS, { examples: ['svc artifacts get ARTIFACT_ID', 'svc artifacts get ARTIFACT_ID --jq .latest_version'] });
-  const versions = addListFlags(group.command('versions').argument('<artifact>', 'artifact ID').description('List the versions of an artifact, newest first'));
-  examples(versions, ['svc artifacts versions ARTIFACT_ID']);
-  versions.action(kit.action(async (ctx, [id], opts) => {
-    const lo = listOptions(opts);
-    await ctx.out.list(artifacts.versions(await ctx.api(), id, lo), ARTIFACT_VERSION_COLUMNS);
-  }));
+  addChildList(group, kit, {
+    name: 'versions',
+    parent: { arg: '<artifact>', description: 'artifact ID' },
+    description: 'List the versions of an artifact, newest first',
+    columns: ARTIFACT_VERSION_COLUMNS,
+    examples: ['svc artifacts versions ARTIFACT_ID'],
+    items: async (ctx, id, lo) => artifacts.versions(await ctx.api(), id, lo),
+  });
   const dl = group.command('download').argument('<artifact>', 'artifact ID').description('Download an artifact (the latest version unless --version; to stdout when piped)')
     .option('--version <v>', 'the version to download');
   addOutputFileOption(dl);

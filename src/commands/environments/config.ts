@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { ENVIRONMENT_TYPES, PROXY_MODES } from '../../api/environments';
 import { UsageError } from '../../errors';
+import { collect } from '../flags';
 import type { Opts } from '../kit';
 
 type Doc = Record<string, any>;
@@ -12,7 +13,7 @@ export function addConfigFlags(cmd: Command): Command {
     .addOption(new Option('--self-hosted', 'sandbox tools run on your own worker (config.type self_hosted)').conflicts('cloud'))
     .addOption(new Option('--cloud', 'sandbox tools run in the service (config.type cloud)'))
     .addOption(new Option('--proxy-mode <mode>', 'outbound proxy of a cloud environment').choices(PROXY_MODES))
-    .addOption(new Option('--proxy-host <host>', 'host of the proxy list (repeatable)').argParser((v: string, prev: string[] = []) => [...prev, v]));
+    .addOption(new Option('--proxy-host <host>', 'host of the proxy list (repeatable)').argParser(collect));
 }
 
 /**

@@ -1,13 +1,11 @@
 import type { Column } from '../../output/table';
-import { formatBytes } from '../../output/progress';
-
-const size = (n: unknown): unknown => (typeof n === 'number' ? formatBytes(n) : n);
+import { sizeCell } from '../cells';
 
 /** `STATUS` shows `extract_status`, or `status` of the compatibility format. */
 export const FILE_COLUMNS: Column[] = [
   { header: 'ID', get: (f) => f.id },
   { header: 'FILENAME', get: (f) => f.filename },
-  { header: 'SIZE', get: (f) => size(f.size_bytes) },
+  { header: 'SIZE', get: (f) => sizeCell(f.size_bytes) },
   { header: 'TYPE', get: (f) => f.mime_type },
   { header: 'STATUS', get: (f) => f.extract_status ?? f.status },
   { header: 'CREATED', get: (f) => f.created_at },

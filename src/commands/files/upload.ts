@@ -3,7 +3,8 @@ import { files } from '../../api/files';
 import type { Ctx } from '../../context';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption, upload, uploadFile } from '../transfer';
+import { addIdempotencyOption } from '../resource';
+import { upload, uploadFile } from '../transfer';
 import { FILE_COLUMNS } from './columns';
 import { addCompatOption, versioned } from './options';
 

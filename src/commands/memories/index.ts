@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { memories } from '../../api/memory';
 import { examples, type Kit } from '../kit';
-import { addListFlags, done, listOptions } from '../resource';
+import { addChildList, addIdempotencyOption, addListFlags, done } from '../resource';
 import { runCat } from './cat';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { runRedact } from './redact';
@@ -13,13 +13,14 @@ import { runWrite } from './write';
  * body's exact bytes. MEMORY is a memory ID; `write` takes a PATH and creates or changes the memory there.
  */
 export default function build(group: Command, kit: Kit): void {
-  const list = group.command('list').argument('<store>', 'memory store ID').description('List the memories of a store, newest first');
-  addListFlags(list);
-  examples(list, ['svc memories list STORE_ID', 'svc memories list STORE_ID --all -o json --jq ".[].path"']);
-  list.action(kit.action(async (ctx, [store], opts) => {
-    const lo = listOptions(opts);
-    await ctx.out.list(memories.list(await ctx.api(), store, {}, lo), MEMORY_COLUMNS);
-  }));
+  addChildList(group, kit, {
+    name: 'list',
+    parent: { arg: '<store>', description: 'memory store ID' },
+    description: 'List the memories of a store, newest first',
+    columns: MEMORY_COLUMNS,
+    examples: ['svc memories list STORE_ID', 'svc memories list STORE_ID --all -o json --jq ".[].path"'],
+    items: async (ctx, store, lo) => memories.list(await ctx.api(), store, {}, lo),
+  });
 
   const get = group.command('get').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').description('Show a memory (the body only in json, ndjson and yaml; see cat)');
   examples(get, ['svc memories get STORE_ID MEMORY_ID', 'svc memories get STORE_ID MEMORY_ID -o json --jq .content_sha256']);
@@ -40,8 +41,8 @@ export default function build(group: Command, kit: Kit): void {
     .description('Create or change the memory at PATH (text is sent as content, other bytes base64; at most 28 MiB per request)')
     .option('--file <file>', 'read the content from FILE (- for standard input)')
     .option('--text <text>', 'the content as text')
-    .option('--base-version <version>', 'base the change on this version; a stale one is recorded out of order and exits 7')
-    .option('--idempotency-key <key>', 'Idempotency-Key for a create (default: a fresh UUID)');
+    .option('--base-version <version>', 'base the change on this version; a stale one is recorded out of order and exits 7');
+  addIdempotencyOption(write, 'Idempotency-Key for a create (default: a fresh UUID)');
   examples(write, [
     'svc memories write STORE_ID /notes/today.md --text "Ship on Friday"',
     'svc memories write STORE_ID /images/logo.png --file logo.png',

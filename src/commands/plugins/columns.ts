@@ -1,4 +1,5 @@
 import type { Column } from '../../output/table';
+import { listCell } from '../cells';
 
 export const PLUGIN_COLUMNS: Column[] = [
   { header: 'ID', get: (p) => p.id },
@@ -6,5 +7,5 @@ export const PLUGIN_COLUMNS: Column[] = [
   { header: 'SCOPE', get: (p) => p.scope },
   { header: 'STATUS', get: (p) => p.status },
   { header: 'LATEST', get: (p) => p.latest_version },
-  { header: 'CATEGORIES', get: (p) => (Array.isArray(p.categories) ? p.categories.join(',') : p.categories) },
+  { header: 'CATEGORIES', get: (p) => listCell(p.categories) },
 ];

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
-import { examples, type Kit } from '../kit';
-import { addArchive, addGet, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import type { Kit } from '../kit';
+import { addArchive, addChildList, addGet, type ResourceSpec } from '../resource';
 import { PACKAGE_VERSION_COLUMNS } from '../skills/columns';
 import { PLUGIN_COLUMNS } from './columns';
 import { addDownload } from './download';
@@ -15,12 +15,14 @@ export default function build(group: Command, kit: Kit): void {
   addGet(group, kit, PLUGINS, { examples: ['svc plugins get PLUGIN_ID', 'svc plugins get PLUGIN_ID --jq .latest_version'] });
   addPublish(group, kit);
   addValidate(group, kit);
-  const versions = addListFlags(group.command('versions').argument('<plugin>', 'plugin ID').description('List the versions of a plugin, newest first by semantic version'));
-  examples(versions, ['svc plugins versions PLUGIN_ID', 'svc plugins versions PLUGIN_ID -o json --jq ".[].version"']);
-  versions.action(kit.action(async (ctx, [id], opts) => {
-    const lo = listOptions(opts);
-    await ctx.out.list(plugins.versions(await ctx.api(), id, lo), PACKAGE_VERSION_COLUMNS);
-  }));
+  addChildList(group, kit, {
+    name: 'versions',
+    parent: { arg: '<plugin>', description: 'plugin ID' },
+    description: 'List the versions of a plugin, newest first by semantic version',
+    columns: PACKAGE_VERSION_COLUMNS,
+    examples: ['svc plugins versions PLUGIN_ID', 'svc plugins versions PLUGIN_ID -o json --jq ".[].version"'],
+    items: async (ctx, id, lo) => plugins.versions(await ctx.api(), id, lo),
+  });
   addDownload(group, kit);
   // Official plugins are read-only: the service refuses (R-PLUG-1).
   addArchive(group, kit, PLUGINS, { examples: ['svc plugins archive PLUGIN_ID'] });

@@ -4,7 +4,8 @@ import type { Ctx } from '../../context';
 import { ExitCodeError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption, upload, uploadFile } from '../transfer';
+import { addIdempotencyOption } from '../resource';
+import { upload, uploadFile } from '../transfer';
 
 /** Publishes a `.zip` as a new plugin, or with `--plugin` as a new version of that plugin (R-PLUG-11, R-PLUG-13). */
 export async function runPublish(ctx: Ctx, file: string, opts: Opts): Promise<void> {

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../kit';
 import { printAccepted } from './accepted';
-import { oneOf } from './flags';
+import { oneOf } from '../flags';
 
 export function addConfirm(group: Command, kit: Kit): void {
   const cmd = group

@@ -6,9 +6,9 @@ import { readData } from '../../input/data';
 import { readAll } from '../../io';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../kit';
-import { idempotencyKey } from '../resource';
+import { addIdempotencyOption, idempotencyKey } from '../resource';
 import { printAccepted } from './accepted';
-import { collect, oneOf } from './flags';
+import { collect, oneOf } from '../flags';
 
 export function addSend(group: Command, kit: Kit): void {
   const cmd = group
@@ -18,8 +18,8 @@ export function addSend(group: Command, kit: Kit): void {
     .option('--text <text>', 'message text; - reads it from standard input (also read when piped and no --text/--data)')
     .option('--data <json|@file|@->', 'the whole request body {type?, events: [...]} or an events array, JSON or YAML')
     .option('--steer', 'inject into the running turn at its next step instead of queuing a new turn')
-    .option('--file <file_id>', 'attach an uploaded file as a file block (repeatable)', collect)
-    .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)');
+    .option('--file <file_id>', 'attach an uploaded file as a file block (repeatable)', collect);
+  addIdempotencyOption(cmd);
   examples(cmd, [
     'svc sessions send SESSION_ID --text "Summarise the report"',
     'git diff | svc sessions send SESSION_ID',

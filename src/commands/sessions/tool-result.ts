@@ -5,7 +5,7 @@ import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
 import { examples, type Kit, type Opts } from '../kit';
 import { printAccepted } from './accepted';
-import { oneOf } from './flags';
+import { oneOf } from '../flags';
 
 export function addToolResult(group: Command, kit: Kit): void {
   const cmd = group

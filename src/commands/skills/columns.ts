@@ -1,13 +1,11 @@
 import type { Column } from '../../output/table';
-import { formatBytes } from '../../output/progress';
-
-const list = (v: unknown): unknown => (Array.isArray(v) ? v.join(',') : v);
+import { listCell, sizeCell } from '../cells';
 
 export const SKILL_COLUMNS: Column[] = [
   { header: 'ID', get: (s) => s.id },
   { header: 'NAME', get: (s) => s.name },
   { header: 'LATEST', get: (s) => s.latest_version },
-  { header: 'CATEGORIES', get: (s) => list(s.categories) },
+  { header: 'CATEGORIES', get: (s) => listCell(s.categories) },
   { header: 'UPDATED', get: (s) => s.updated_at },
 ];
 
@@ -15,6 +13,6 @@ export const SKILL_COLUMNS: Column[] = [
 export const PACKAGE_VERSION_COLUMNS: Column[] = [
   { header: 'VERSION', get: (v) => v.version },
   { header: 'FILENAME', get: (v) => v.filename },
-  { header: 'SIZE', get: (v) => (typeof v.size_bytes === 'number' ? formatBytes(v.size_bytes) : v.size_bytes) },
+  { header: 'SIZE', get: (v) => sizeCell(v.size_bytes) },
   { header: 'CREATED', get: (v) => v.created_at },
 ];

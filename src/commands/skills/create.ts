@@ -4,7 +4,8 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption, upload, uploadFile } from '../transfer';
+import { addIdempotencyOption } from '../resource';
+import { upload, uploadFile } from '../transfer';
 import { SKILL_COLUMNS } from './columns';
 
 /** The package path: the argument or `--file`, not two different ones. */

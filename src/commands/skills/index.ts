@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { skills } from '../../api/skills';
-import { examples, type Kit } from '../kit';
-import { addArchive, addDelete, addGet, addList, addListFlags, listOptions, type ResourceSpec } from '../resource';
+import type { Kit } from '../kit';
+import { addArchive, addChildList, addDelete, addGet, addList, type ResourceSpec } from '../resource';
 import { PACKAGE_VERSION_COLUMNS, SKILL_COLUMNS } from './columns';
 import { addCreate, addCreateVersion } from './create';
 import { addDownload } from './download';
@@ -19,12 +19,14 @@ export default function build(group: Command, kit: Kit): void {
   addGet(group, kit, SKILLS, { examples: ['svc skills get SKILL_ID', 'svc skills get SKILL_ID --jq .latest_version'] });
   addCreate(group, kit);
   addCreateVersion(group, kit);
-  const versions = addListFlags(group.command('versions').argument('<skill>', 'skill ID').description('List the versions of a skill, newest first'));
-  examples(versions, ['svc skills versions SKILL_ID', 'svc skills versions SKILL_ID -o json --jq ".[].version"']);
-  versions.action(kit.action(async (ctx, [id], opts) => {
-    const lo = listOptions(opts);
-    await ctx.out.list(skills.versions(await ctx.api(), id, lo), PACKAGE_VERSION_COLUMNS);
-  }));
+  addChildList(group, kit, {
+    name: 'versions',
+    parent: { arg: '<skill>', description: 'skill ID' },
+    description: 'List the versions of a skill, newest first',
+    columns: PACKAGE_VERSION_COLUMNS,
+    examples: ['svc skills versions SKILL_ID', 'svc skills versions SKILL_ID -o json --jq ".[].version"'],
+    items: async (ctx, id, lo) => skills.versions(await ctx.api(), id, lo),
+  });
   addDownload(group, kit);
   addArchive(group, kit, SKILLS, { examples: ['svc skills archive SKILL_ID'] });
   addDelete(group, kit, SKILLS, { examples: ['svc skills delete SKILL_ID'] });

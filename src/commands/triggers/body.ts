@@ -4,6 +4,7 @@ import type { Obj } from '../../api/resources';
 import { SESSION_MODES, SESSION_SHAPING, triggers } from '../../api/triggers';
 import { parseCount } from '../../config/settings';
 import { ExitCodeError, UsageError } from '../../errors';
+import { collect } from '../flags';
 import type { Opts } from '../kit';
 import type { BodyFlag } from '../resource';
 
@@ -23,7 +24,7 @@ export function addTriggerFlags(cmd: Command): Command {
     .addOption(new Option('--session-mode <mode>', 'how runs find their session').choices(SESSION_MODES))
     .option('--cron <expression>', 'run on this cron schedule, e.g. "0 9 * * 1-5"')
     .option('--timezone <tz>', 'time zone of the schedule, e.g. Europe/Paris')
-    .option('--message <text>', 'a user message sent on every run (repeatable; becomes initial_events)', (v: string, prev: string[] = []) => [...prev, v]);
+    .option('--message <text>', 'a user message sent on every run (repeatable; becomes initial_events)', collect);
 }
 
 /** Merges the composite flags over the body from --data and the simple flags. */

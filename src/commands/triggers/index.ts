@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply';
 import { examples, type Kit } from '../kit';
-import { addCreate, addDelete, addGet, addList, addListFlags, addUpdate, listOptions, type BodyVerb, type ResourceSpec } from '../resource';
+import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../resource';
 import { applyPatches, addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
@@ -40,10 +40,14 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'],
   });
 
-  const runs = group.command('runs').argument('<trigger>', 'trigger ID').description('List the runs of a trigger, newest first');
-  addListFlags(runs);
-  examples(runs, ['svc triggers runs TRIGGER_ID', 'svc triggers runs TRIGGER_ID --all -o ndjson']);
-  runs.action(kit.action(async (ctx, [id], opts) => ctx.out.list(triggers.runs(await ctx.api(), id, listOptions(opts)), RUN_COLUMNS)));
+  addChildList(group, kit, {
+    name: 'runs',
+    parent: { arg: '<trigger>', description: 'trigger ID' },
+    description: 'List the runs of a trigger, newest first',
+    columns: RUN_COLUMNS,
+    examples: ['svc triggers runs TRIGGER_ID', 'svc triggers runs TRIGGER_ID --all -o ndjson'],
+    items: async (ctx, id, lo) => triggers.runs(await ctx.api(), id, lo),
+  });
 
   const run = group.command('run').argument('<trigger>', 'trigger ID').description('Run a trigger now (a manual TriggerRun)');
   examples(run, ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id']);

@@ -4,7 +4,7 @@ import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../kit';
-import { addChildList, bodyFrom, done, idempotencyKey, type BodyFlag } from '../resource';
+import { addChildList, addIdempotencyOption, bodyFrom, done, idempotencyKey, mapAsync, type BodyFlag } from '../resource';
 import { CREDENTIAL_COLUMNS } from './columns';
 import { addValueFlags, checkInlineData, readValue } from './value';
 
@@ -43,7 +43,7 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
     description: 'List the credentials of a vault',
     columns: CREDENTIAL_COLUMNS,
     examples: ['svc vaults credentials list VAULT_ID', 'svc vaults credentials list VAULT_ID -o json --jq ".[].name"'],
-    items: async (ctx, vault, lo) => strip(vaults.credentials.list(await ctx.api(), vault, {}, lo)),
+    items: async (ctx, vault, lo) => mapAsync(vaults.credentials.list(await ctx.api(), vault, {}, lo), (c) => shown(c)!),
   });
 
   const get = group.command('get').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Show one credential (never its value)');
@@ -51,15 +51,16 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   get.action(kit.action(async (ctx, [vault, id]) => ctx.out.item(shown(await vaults.credentials.get(await ctx.api(), vault, id)), CREDENTIAL_COLUMNS)));
 
   const create = addValueFlags(
-    group
-      .command('create')
-      .argument('<vault>', 'vault ID')
-      .description('Create a credential; the value comes from standard input, a file or a hidden prompt, never the command line')
-      .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
-      .option(FLAGS[0].flags, FLAGS[0].description)
-      .addOption(new Option('--type <type>', 'credential type').choices(CREDENTIAL_TYPES))
-      .option(FLAGS[1].flags, FLAGS[1].description)
-      .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a fresh UUID)'),
+    addIdempotencyOption(
+      group
+        .command('create')
+        .argument('<vault>', 'vault ID')
+        .description('Create a credential; the value comes from standard input, a file or a hidden prompt, never the command line')
+        .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
+        .option(FLAGS[0].flags, FLAGS[0].description)
+        .addOption(new Option('--type <type>', 'credential type').choices(CREDENTIAL_TYPES))
+        .option(FLAGS[1].flags, FLAGS[1].description),
+    ),
   );
   examples(create, [
     'printf %s "$TOKEN" | svc vaults credentials create VAULT_ID --name github --type static_bearer --value-stdin',
@@ -99,8 +100,4 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   const del = group.command('delete').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Delete a credential');
   examples(del, ['svc vaults credentials delete VAULT_ID CRED_ID']);
   del.action(kit.action(async (ctx, [vault, id]) => done(ctx, id, shown(await vaults.credentials.delete(await ctx.api(), vault, id)), 'deleted')));
-}
-
-async function* strip(items: AsyncIterable<Obj>): AsyncGenerator<Obj> {
-  for await (const c of items) yield shown(c)!;
 }

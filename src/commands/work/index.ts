@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import { examples, type Kit } from '../kit';
-import { addChildList } from '../resource';
+import { addChildList, mapAsync } from '../resource';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addPoll } from './poll';
@@ -54,8 +54,4 @@ function addLeaseOp(group: Command, kit: Kit, op: LeaseOp): Command {
       await ctx.out.item(withoutSecret(row), WORK_COLUMNS);
     }),
   );
-}
-
-async function* mapAsync<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncGenerator<U> {
-  for await (const t of items) yield f(t);
 }
