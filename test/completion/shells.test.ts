@@ -79,7 +79,8 @@ function lines(out: string): string[] {
 
 for (const [shell, s] of Object.entries(SHELLS)) {
   const skip = !has(s.bin) ? `${s.bin} is not installed` : s.ready();
-  describe.skipIf(Boolean(skip))(`${shell} completion${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  // CI installs every shell (.ci/run): there a missing one fails instead of skipping.
+  describe.skipIf(Boolean(skip) && !process.env.CI)(`${shell} completion${skip ? ` (skipped: ${skip})` : ''}`, () => {
     it('svc ag<TAB> offers agents', async () => {
       expect(await s.complete('svc ag')).toEqual(['agents']);
     });

@@ -1,18 +1,15 @@
 // Rules proved here: R-REQ-8, R-AUTH-6, R-WORK-2, R-ERR-21 — general server rules over HTTP.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { call, useEmulator } from '../helpers/emulator';
+import { bearer, call, useEmulator } from '../helpers/emulator';
+import { selfHostedEnvironment } from '../worker/helpers';
 
 const t = useEmulator();
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const WORK_STATUSES = ['queued', 'starting', 'active', 'stopping', 'completed', 'failed', 'cancelled'];
 /** The worker operations: an environment work key or a session work token, never an API key (R-AUTH-9). */
 const WORKER_ONLY = /\/work\/(poll|:id\/(ack|heartbeat|stop))$/;
 
-async function selfHosted(): Promise<{ id: string; key: string }> {
-  const env = await call(t.emu, 'POST', '/v1/environments', { body: { name: `w-${randomUUID()}`, config: { type: 'self_hosted' } } });
-  return { id: env.body.id, key: (await call(t.emu, 'POST', `/_emulator/environments/${env.body.id}/keys`)).body.key };
-}
+const selfHosted = () => selfHostedEnvironment(t.emu);
 
 describe('emulator: request format errors', () => {
   it('R-REQ-8 malformed JSON, a wrong content type, a wrong method and an unknown version are 400 invalid_request_error', async () => {

@@ -4,12 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, history, send, SseClient, waitIdleEvents, waitUntil, type Frame } from '../helpers/sse';
+import { stats as emulatorStats, setFaults as setEmulatorFaults } from '../api/stream/helpers';
 
 const t = useEmulator({ modelStepMs: 1, heartbeatMs: 40 });
 
 const streamPath = (sid: string, q = '') => `/v1/sessions/${sid}/events/stream${q}`;
-const setFaults = (body: Record<string, number>) => call(t.emu, 'POST', '/_emulator/faults', { body });
-const stats = async () => (await call(t.emu, 'GET', '/_emulator/stats')).body as Record<string, number>;
+const setFaults = (body: Record<string, number>) => setEmulatorFaults(t.emu, body);
+const stats = () => emulatorStats(t.emu);
 const idleFrame = (f: Frame) => f.event === 'session.status' && f.json.data.status === 'idle';
 
 /** A session that ran one /echo turn to idle; returns it with its history. */

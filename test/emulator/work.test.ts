@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server';
 import type { SessionsService } from '../../src/emulator/services';
-import { call, useEmulator } from '../helpers/emulator';
+import { bearer, call, useEmulator } from '../helpers/emulator';
+import { selfHostedEnvironment } from '../worker/helpers';
 
 /** Long windows: the state walk never races a timer. */
 const t = useEmulator();
@@ -14,14 +15,8 @@ const fast = useEmulator({ leaseTtlMs: 300, deliveryWindowMs: 300 });
 type Env = { id: string; key: string };
 type Claim = { item: Record<string, any>; token: string; secret: Record<string, unknown> };
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
 /** A fresh self-hosted environment and a work key, so each test owns its queue. */
-async function selfHosted(emu: Emulator): Promise<Env> {
-  const env = await call(emu, 'POST', '/v1/environments', { body: { name: 'workers', config: { type: 'self_hosted' } } });
-  const res = await fetch(`${emu.url}/_emulator/environments/${env.body.id}/keys`, { method: 'POST' });
-  return { id: env.body.id, key: ((await res.json()) as { key: string }).key };
-}
+const selfHosted = selfHostedEnvironment;
 
 const poll = (emu: Emulator, env: Env, worker = 'w1', query = '', headers: Record<string, string> = bearer(env.key)) =>
   call(emu, 'GET', `/v1/environments/${env.id}/work/poll${query}`, { headers: { ...headers, 'svc-worker-id': worker } });

@@ -1,11 +1,10 @@
 // Rules proved here: R-WORK-8
 import { describe, expect, it } from 'vitest';
-import { call, useEmulator } from '../helpers/emulator';
+import { bearer, call, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
 
 // A slow model step makes the window between `agent.tool_use` and the next model step wide and certain.
 const t = useEmulator({ modelStepMs: 300 });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('emulator: a worker that answers at once', () => {
   it('R-WORK-8 a user.tool_result sent the instant the agent.tool_use appears is accepted, not refused as unexpected', async () => {

@@ -1,21 +1,15 @@
 // Rules proved here: R-WORK-8, R-WORK-9, R-WORK-12, R-WORK-19, R-WORK-23, R-WORK-24, R-WORK-31, R-WORK-39, R-WORK-40,
 // R-SESS-49, R-SESS-50, R-STREAM-1 — a self-hosted session served by a minimal worker written here, over real HTTP.
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/server';
 import { runsOnWorker } from '../../src/wire/tools';
-import { call, useEmulator } from '../helpers/emulator';
+import { bearer, call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, send, SseClient, waitSession, waitUntil } from '../helpers/sse';
+import { selfHostedEnvironment } from '../worker/helpers';
 
 const t = useEmulator({ modelStepMs: 2 });
 
 type Env = { id: string; key: string };
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function selfHosted(emu: Emulator): Promise<Env> {
-  const env = await call(emu, 'POST', '/v1/environments', { body: { name: 'workers', config: { type: 'self_hosted' } } });
-  const key = (await call(emu, 'POST', `/_emulator/environments/${env.body.id}/keys`)).body.key;
-  return { id: env.body.id, key };
-}
+const selfHosted = selfHostedEnvironment;
 
 const rowsOf = async (env: Env, sessionId: string): Promise<any[]> =>
   (await call(t.emu, 'GET', `/v1/environments/${env.id}/work?page_size=1000`)).body.items.filter((r: any) => r.session_id === sessionId);

@@ -13,6 +13,9 @@ export function useEmulator(options: EmulatorOptions = {}): { readonly emu: Emul
   return holder;
 }
 
+/** An Authorization header for a worker credential (environment work key or session work token). */
+export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
 /** A raw request to the emulator with the version header and API key unless overridden. */
 export async function call(emu: Emulator, method: string, path: string, init: { body?: unknown; headers?: Record<string, string | undefined>; raw?: string | Buffer } = {}): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = {};

@@ -22,7 +22,8 @@ function loadedSources(args: string[]): { urls: string[]; text: string; status: 
 // The bundle keeps esbuild's `// node_modules/<pkg>/…` path comments: they show which packages a chunk holds.
 const holds = (text: string, pkg: string) => new RegExp(`^// .*node_modules/${pkg.replace('/', '\\/')}/`, 'm').test(text);
 
-describe.skipIf(!existsSync(join(root, 'dist/cli.js')))('start-up imports (needs `npm run build`)', () => {
+// CI builds dist/ first: there a missing build fails these tests instead of skipping them.
+describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('start-up imports (needs `npm run build`)', () => {
   it('svc --version loads neither undici, conf, ink, react, ajv, yaml nor jq', () => {
     const { urls, text } = loadedSources(['--version']);
     expect(urls.some((u) => u.includes('node_modules'))).toBe(false);
