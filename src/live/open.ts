@@ -42,10 +42,9 @@ const BATCH_ITEMS = 256;
  */
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, client, sessionId } = opts;
-  const [{ render }, { liveView }, { LiveStore }, { initialState }, { apiSink }, { follow }, { TurnWatch }, { InterruptedError }] =
+  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink }, { follow }, { TurnWatch }, { InterruptedError }] =
     await Promise.all([
-      import('ink'),
-      import('./components/App'),
+      import('./load-ink').then((m) => m.loadInk()),
       import('./store'),
       import('./reducer'),
       import('./api-sink'),

@@ -41,7 +41,8 @@ describe.skipIf(Boolean(tmuxMissing) && !process.env.CI)(`the live view in a rea
     // A foreground server (-D): it needs no daemon(), and it is ours to stop.
     server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
     const home = tempConfigDir();
-    const env = [`HOME=${home}`, `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SVC_BASE_URL=${t.emu.url}`, `SVC_API_KEY=${t.emu.apiKey}`, `SVC_CONFIG_DIR=${home}`, 'PS1=PROMPT$ '];
+    // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the view must still be live.
+    const env = ['CI=true', `HOME=${home}`, `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SVC_BASE_URL=${t.emu.url}`, `SVC_API_KEY=${t.emu.apiKey}`, `SVC_CONFIG_DIR=${home}`, 'PS1=PROMPT$ '];
     await waitUntil(
       () => tmux('new-session', '-d', '-s', 'live', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(() => true, () => false),
       'the tmux server',

@@ -8,7 +8,7 @@ import { ttyCtx } from './tty';
 const t = useEmulator({ modelStepMs: 5 });
 // Loading Ink (and its layout engine) the first time is slow under the test transform: do it before the clocks start.
 beforeAll(async () => {
-  await Promise.all([import('ink'), import('react'), import('../../src/live/components/App')]);
+  await (await import('../../src/live/load-ink')).loadInk();
 });
 
 describe('openLiveView against the emulator', () => {
