@@ -9,6 +9,7 @@ import { UsageError, withNote } from '../errors';
 import { readBody } from '../input/data';
 import type { Column } from '../output/table';
 import { LIMITS } from '../wire/limits';
+import { confirmedWrite, readDeleted, showsUpdate, type Seen } from './confirm-write';
 import { examples, type Kit, type Opts } from './kit';
 
 /** One resource as the generic verbs see it. */
@@ -224,7 +225,12 @@ export function addUpdate(
       const body = await verbBody(ctx, opts, extra);
       if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
       const c = await ctx.api();
-      await ctx.out.item(extra.send ? await extra.send(c, id, body) : await spec.api.update(c, id, body), spec.columns);
+      const update = () => (extra.send ? extra.send(c, id, body) : spec.api.update(c, id, body));
+      const read = async (): Promise<Seen<Obj>> => {
+        const current = await spec.api.get(c, id);
+        return showsUpdate(body, current) ? { applied: true, result: current } : { applied: false };
+      };
+      await ctx.out.item(await confirmedWrite(ctx, c, update, read, `${spec.noun} ${id}`), spec.columns);
     }),
   );
 }
@@ -232,13 +238,28 @@ export function addUpdate(
 export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
   const cmd = group.command('delete').argument('<id>', `${spec.noun} ID`).description(`Delete ${article(spec.noun)}`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
-  return cmd.action(kit.action(async (ctx, [id]) => done(ctx, id, await spec.api.delete(await ctx.api(), id), 'deleted')));
+  return cmd.action(
+    kit.action(async (ctx, [id]) => {
+      const c = await ctx.api();
+      const deleted = await confirmedWrite(ctx, c, () => spec.api.delete(c, id), () => readDeleted(() => spec.api.get(c, id)), `${spec.noun} ${id}`);
+      await done(ctx, id, deleted, 'deleted');
+    }),
+  );
 }
 
 export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
   const cmd = group.command('archive').argument('<id>', `${spec.noun} ID`).description(`Archive ${article(spec.noun)}`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`]);
-  return cmd.action(kit.action(async (ctx, [id]) => done(ctx, id, await spec.api.archive(await ctx.api(), id), 'archived')));
+  return cmd.action(
+    kit.action(async (ctx, [id]) => {
+      const c = await ctx.api();
+      const read = async (): Promise<Seen<Obj>> => {
+        const current = await spec.api.get(c, id);
+        return current.archived_at ? { applied: true, result: current } : { applied: false };
+      };
+      await done(ctx, id, await confirmedWrite(ctx, c, () => spec.api.archive(c, id), read, `${spec.noun} ${id}`), 'archived');
+    }),
+  );
 }
 
 /** Prints the returned object, or for an empty 204 `{id, <verb>: true}` so scripts see a result. */

@@ -8,6 +8,8 @@ export interface FaultConfig {
   quota_every?: number;
   /** Answer 500 on every Kth write, after applying it. */
   fail_write_every?: number;
+  /** Answer 500 on every Kth write, without applying it. */
+  reject_write_every?: number;
   /** Delay every /v1 response by this many ms. */
   delay_ms?: number;
   /** Drop a stream after N frames without an error frame. */
@@ -20,7 +22,7 @@ export interface FaultConfig {
   lose_worker?: string;
 }
 
-const NUMERIC = ['rate_limit_every', 'retry_after', 'quota_every', 'fail_write_every', 'delay_ms', 'drop_stream_after', 'error_stream_after', 'expire_cursors_older_than'] as const;
+const NUMERIC = ['rate_limit_every', 'retry_after', 'quota_every', 'fail_write_every', 'reject_write_every', 'delay_ms', 'drop_stream_after', 'error_stream_after', 'expire_cursors_older_than'] as const;
 
 /** Parses `--faults` text: `key=value,key=value`. */
 export function parseFaults(text: string): FaultConfig {
@@ -42,12 +44,14 @@ export class Faults {
   readonly stats: Record<string, number> = {};
   private requests = 0;
   private writes = 0;
+  private attemptedWrites = 0;
 
   /** Replaces the faults; "every Kth" counts from here. */
   set(config: FaultConfig): void {
     this.config = { ...config };
     this.requests = 0;
     this.writes = 0;
+    this.attemptedWrites = 0;
   }
 
   count(name: string, n = 1): void {
@@ -67,6 +71,11 @@ export class Faults {
   /** Called once per applied write: true when its answer is to be replaced with a 500. */
   failWriteNow(): boolean {
     return this.everyKth(++this.writes, this.config.fail_write_every, 'write_failures');
+  }
+
+  /** Called once per write before it is applied: true when it is to be refused with a 500 instead. */
+  rejectWriteNow(): boolean {
+    return this.everyKth(++this.attemptedWrites, this.config.reject_write_every, 'write_rejections');
   }
 
   private everyKth(n: number, k: number | undefined, stat: string): boolean {

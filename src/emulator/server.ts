@@ -189,6 +189,7 @@ export class Emulator {
     const r: EmuRequest = { method, path, params, query, headers: req.headers, body, req, res, cred, token, requestId, versioned: version !== undefined };
     let reply: Reply;
     try {
+      if (method !== 'GET' && this.faults.rejectWriteNow()) throw new HttpError(500, 'server_error', 'internal error before the write was applied (injected)');
       reply = await route.handler(r);
     } catch (e) {
       if (key !== undefined) this.idempotency.finish(scope, key, e instanceof HttpError ? e.status : 500, e instanceof HttpError ? errorBody(e, requestId) : undefined);

@@ -28,11 +28,11 @@ describe('recovery hints on a terminal', () => {
 
   it('R-ERR-18 R-ERR-16 a server_error shows its request ID and says to confirm the write before retrying', async () => {
     const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'five-hundred', model: 'm' } })).body.id;
-    await call(t.emu, 'POST', '/_emulator/faults', { body: { fail_write_every: 1 } });
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { reject_write_every: 1 } });
     const r = await svc(['agents', 'update', id, '--system', 'x'], { env: env(), stderrTTY: true });
     await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
     expect(r.code).toBe(9);
-    expect(r.stderr).toMatch(/^error: .*\(type=server_error status=500 request_id=req_\S+\)\n/);
+    expect(r.stderr).toMatch(/^error: .*\(type=server_error status=500 request_id=req_\S+\)$/m);
     expect(hintOf(r.stderr)).toBe('hint: Note the request ID; confirm the outcome of writes before retrying.');
   });
 

@@ -1,4 +1,4 @@
-// Rules proved here: R-ERR-10, R-ERR-17, R-IDEM-14, R-IDEM-4, R-IDEM-10, R-IDEM-15, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
+// Rules proved here: R-ERR-19, R-ERR-10, R-ERR-17, R-IDEM-14, R-IDEM-4, R-IDEM-10, R-IDEM-15, R-ERR-9, R-ERR-17, R-ERR-20, R-LIMIT-7
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -66,16 +66,50 @@ describe('retries', () => {
     expect(rec.waits).toEqual([]);
   });
 
-  it('a write without an Idempotency-Key is not retried on 500', async () => {
+  it('R-ERR-19 an update answered server_error after it was applied is confirmed by reading the resource, not sent again', async () => {
     const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'patch-me', model: 'm' } })).body.id;
     await faults({ fail_write_every: 1 });
     const rec = recorder();
-    const r = await svc(['agents', 'update', id, '--system', 'x', '--debug'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    const r = await svc(['agents', 'update', id, '--system', 'x', '--debug', '-o', 'json'], { env: emuEnv(t.emu), sleep: rec.sleep });
+    await faults({});
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, system: 'x' });
+    // One PATCH, then the confirming GET; nothing written twice, no back-off.
+    expect([...r.stderr.matchAll(/^debug: > (\w+) /gm)].map((m) => m[1])).toEqual(['PATCH', 'GET']);
+    expect(r.stderr).toMatch(/^note: the service answered server_error \(request_id=req_\S+\), but reading agent \S+ back shows the write was applied$/m);
+    expect(rec.waits).toHaveLength(0);
+  });
+
+  it('R-ERR-19 an update answered server_error before it was applied is read back first, then sent once more', async () => {
+    const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'patch-me-later', model: 'm' } })).body.id;
+    // Every second write is refused unapplied: this one passes, the update's first PATCH is refused, its second passes.
+    await faults({ reject_write_every: 2 });
+    await call(t.emu, 'POST', '/v1/agents', { body: { name: 'counted', model: 'm' } });
+    const r = await svc(['agents', 'update', id, '--system', 'y', '--debug', '-o', 'json'], { env: emuEnv(t.emu) });
+    const s = await stats();
+    await faults({});
+    expect(r.code).toBe(0);
+    expect([...r.stderr.matchAll(/^debug: > (\w+) /gm)].map((m) => m[1])).toEqual(['PATCH', 'GET', 'PATCH']);
+    expect(r.stderr).toContain('reading agent ' + id + ' back shows the write was not applied, so it is sent again');
+    expect(s.write_rejections).toBe(1);
+    expect((await call(t.emu, 'GET', `/v1/agents/${id}`)).body.system).toBe('y');
+  });
+
+  it('R-ERR-19 with --max-retries 0 an unapplied update is reported, not sent again; a delete answered server_error is confirmed by a 404', async () => {
+    const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'stays', model: 'm' } })).body.id;
+    await faults({ reject_write_every: 1 });
+    const r = await svc(['agents', 'update', id, '--system', 'z', '--debug', '--max-retries', '0'], { env: emuEnv(t.emu) });
     await faults({});
     expect(r.code).toBe(9);
-    expect(r.stderr).toContain('type=server_error status=500');
-    expect([...r.stderr.matchAll(/> PATCH/g)]).toHaveLength(1);
-    expect(rec.waits).toHaveLength(0);
+    expect([...r.stderr.matchAll(/^debug: > (\w+) /gm)].map((m) => m[1])).toEqual(['PATCH', 'GET']);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: .*\(type=server_error status=500 .*\); reading agent \S+ back shows the write was not applied$/);
+
+    await faults({ fail_write_every: 1 });
+    const d = await svc(['agents', 'delete', id, '-o', 'json'], { env: emuEnv(t.emu) });
+    await faults({});
+    expect(d.code).toBe(0);
+    expect(JSON.parse(d.stdout)).toEqual({ id, deleted: true });
+    expect((await call(t.emu, 'GET', `/v1/agents/${id}`)).status).toBe(404);
   });
 
   it('R-ERR-9 R-LIMIT-7 a 429 with Retry-After waits exactly that long (jitter at most +10 %) and succeeds', async () => {
