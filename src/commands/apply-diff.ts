@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isObject } from '../is-object';
 
 /** One difference between the file and the live object, at a readable path (`config.proxy.mode`, `tools[0].name`). */
 export interface Change {
@@ -12,8 +13,6 @@ type Doc = Record<string, unknown>;
 
 /** Shown instead of a write-only value. */
 export const MASK = '***';
-
-const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Absent, null, "", [] and {} all mean "nothing": a server filling in an empty default is no difference. */
 export function isEmpty(v: unknown): boolean {

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors';
+import { isObject } from '../is-object';
 
 export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -72,8 +73,4 @@ export async function updateConfig(file: string, change: (data: ConfigData) => v
   change(data);
   await writeConfig(file, data);
   return data;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -2,6 +2,7 @@ import type { OutputFormat } from '../config/settings';
 import { write, type OutStream } from '../io';
 import { Relief } from './relief';
 import { renderRecord, renderTable, type Column } from './table';
+import { isObject } from '../is-object';
 
 export interface WriterOptions {
   format: OutputFormat;
@@ -32,8 +33,8 @@ export class OutputWriter {
       case 'id':
         return write(this.stdout, idOf(obj) + '\n');
       case 'table':
-        if (columns && !isRecord(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
-        return write(this.stdout, isRecord(obj) ? renderRecord(obj, await this.style()) : JSON.stringify(obj) + '\n');
+        if (columns && !isObject(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
+        return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : JSON.stringify(obj) + '\n');
     }
   }
 
@@ -128,11 +129,7 @@ async function toYaml(v: unknown): Promise<string> {
 }
 
 function idOf(o: unknown): string {
-  return isRecord(o) && o.id !== undefined ? String(o.id) : '';
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return isObject(o) && o.id !== undefined ? String(o.id) : '';
 }
 
 function indent(s: string): string {

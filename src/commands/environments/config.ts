@@ -3,9 +3,9 @@ import { ENVIRONMENT_TYPES, PROXY_MODES } from '../../api/environments';
 import { UsageError } from '../../errors';
 import { collect } from '../flags';
 import type { Opts } from '../kit';
+import { isObject } from '../../is-object';
 
 type Doc = Record<string, any>;
-const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `--self-hosted` / `--cloud`, `--proxy-mode`, `--proxy-host` (repeatable): the flags that build `config`. */
 export function addConfigFlags(cmd: Command): Command {

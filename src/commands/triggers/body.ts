@@ -7,9 +7,9 @@ import { ExitCodeError, UsageError } from '../../errors';
 import { collect } from '../flags';
 import type { Opts } from '../kit';
 import type { BodyFlag } from '../resource';
+import { isObject } from '../../is-object';
 
 type Doc = Record<string, any>;
-const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const TRIGGER_FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'trigger name', field: 'name' },
