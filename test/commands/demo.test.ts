@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client';
+import { printTranscript } from '../../src/commands/demo/transcript';
 import { svc } from '../helpers/cli';
+import { call, useEmulator } from '../helpers/emulator';
+import { createSession, send, waitUntil } from '../helpers/sse';
+
+const t = useEmulator({ modelStepMs: 5 });
 
 describe('svc demo', () => {
   it('without a terminal prints one line per event: two delegated threads, the confirmation answered automatically, then idle', async () => {
@@ -36,5 +42,19 @@ describe('svc demo', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: /);
+  });
+
+  it('the transcript ends as soon as the session is terminated, instead of waiting out its time limit', async () => {
+    const s = await createSession(t.emu);
+    const client = new ApiClient({ baseUrl: t.emu.url, credential: t.emu.apiKey, apiVersion: '2026-09-01-beta', userAgent: 'test', maxRetries: 0 });
+    await send(t.emu, s.id, '/echo first of two turns');
+    const lines: string[] = [];
+    const limit = AbortSignal.timeout(5_000);
+    const done = printTranscript({ client, sessionId: s.id, turns: 2, say: (l) => void lines.push(l), signal: limit });
+    // The first turn ends; the session is archived (terminated) before a second one.
+    await waitUntil(() => lines.includes('idle: end_turn'), 'the first turn to end');
+    expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`)).status).toBe(200);
+    await expect(done).resolves.toBe('terminated');
+    expect(limit.aborted).toBe(false);
   });
 });

@@ -29,9 +29,10 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     const { printTranscript } = await import('./transcript');
     const limit = AbortSignal.timeout(TRANSCRIPT_LIMIT_MS);
     const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, limit]) : limit;
-    await printTranscript({ client, sessionId: sid, turns: DEMO_MESSAGES.length, say, signal });
+    const end = await printTranscript({ client, sessionId: sid, turns: DEMO_MESSAGES.length, say, signal });
     if (ctx.io.signal?.aborted) throw new InterruptedError();
     if (limit.aborted) throw new Error(`the demo session did not finish within ${TRANSCRIPT_LIMIT_MS / 1000} s`);
+    if (end === 'terminated') throw new Error('the demo session was terminated');
     await say('The session is idle. Try it yourself: `svc emulator` in one shell, `eval` its two export lines in another, then `svc sessions tail SESSION` on a terminal.');
   } finally {
     await emu.close();
