@@ -1,12 +1,17 @@
 import type { Emulator } from './server';
 import { parseFaults, type FaultConfig } from './faults';
-import { HttpError } from './errors';
+import { HttpError, notFound } from './errors';
 
 /**
  * `/_emulator/*`: fault injection and stats (EMULATOR.md), and `GET /_emulator/webhooks` → `{items}`,
  * the webhooks sent so far, oldest first (see webhooks.ts). Trigger schedule paths are in triggers.ts.
+ * `GET /_emulator/sessions/{id}/model-requests` and `…/mcp` → `{items}`, oldest first: what the platform
+ * did around the scripted model that no event shows (see sessions/platform.ts).
  */
 export function registerAdmin(emu: Emulator): void {
+  const platform = (id: string) => emu.services.sessions?.platform?.(id) ?? notFound('session', id);
+  emu.admin.get('/_emulator/sessions/:id/model-requests', (r) => ({ status: 200, body: { items: platform(r.params.id).tools.requests } }));
+  emu.admin.get('/_emulator/sessions/:id/mcp', (r) => ({ status: 200, body: { items: platform(r.params.id).mcp.log } }));
   emu.admin.get('/_emulator/stats', () => ({ status: 200, body: { ...emu.faults.stats } }));
   emu.admin.get('/_emulator/webhooks', () => ({ status: 200, body: { items: emu.webhooks.outbox } }));
   emu.admin.get('/_emulator/faults', () => ({ status: 200, body: emu.faults.config }));

@@ -1,3 +1,5 @@
+import type { SessionPlatform } from './sessions/platform';
+
 /**
  * What emulator modules offer each other, so sessions, the work queue, environments, artifacts,
  * files and triggers can be built and tested apart. Each module sets its entry on `emu.services`
@@ -19,6 +21,8 @@ export interface SessionsService {
   failedIdle(sessionId: string): boolean;
   /** Whether the session's pending-input queue is full (trigger skip reason session_queue_full). */
   queueFull(sessionId: string): boolean;
+  /** What the platform did around the session's model (MCP traffic, model requests' tools), for admin paths. */
+  platform?(sessionId: string): SessionPlatform | undefined;
   /** Appends `count` finished turns' events straight to the log, the last one `session.status` idle (benchmarks). */
   seedEvents(sessionId: string, count: number): void;
 }

@@ -67,6 +67,10 @@ export function registerSessions(emu: Emulator): void {
       get mcpServers() {
         return mcpServersOf(s);
       },
+      get tools() {
+        const tools = effectiveAgent(s, s.agent_overrides).tools;
+        return Array.isArray(tools) ? tools : [];
+      },
     };
     rt = new SessionRuntime(s, coordinator, deps, log);
     rt.queue.push(...(restored.queues[s.id] ?? []));
@@ -306,6 +310,10 @@ export function registerSessions(emu: Emulator): void {
     queueFull: (id) => {
       const s = sessions.get(id);
       return s ? runtime(s).queue.length >= LIMITS.pendingInputs : false;
+    },
+    platform: (id) => {
+      const s = sessions.get(id);
+      return s && runtime(s).platform;
     },
     seedEvents: (id, count) => {
       const rt = runtime(sessions.must(id));

@@ -7,6 +7,7 @@ import { newId, nowIso, type Collection, type Rec } from '../store';
 import { messageText, type MessageEvent, type ReplyEvent, type UserEvent } from './input';
 import { EventLog } from './log';
 import { childReply, runScript, type ModelContext, type ReplyData, type ReplyKind } from './model';
+import { SessionPlatform } from './platform';
 import { StreamHub } from './stream';
 import { runsOnWorker } from '../../wire/tools';
 
@@ -60,6 +61,8 @@ export interface RuntimeDeps {
   roster: unknown[];
   /** Names of the effective agent's MCP servers. */
   mcpServers: string[];
+  /** The effective agent's `tools` entries (none when omitted). */
+  tools?: unknown[];
 }
 
 /** How long a Continue takes to start: long enough for a client to see `continue_pending` (R-SESS-32). */
@@ -105,6 +108,8 @@ export class SessionRuntime {
   readonly log: EventLog;
   readonly hub: StreamHub;
   readonly queue: PendingInput[] = [];
+  /** MCP connections and tool loading, kept for the session's life (admin paths). */
+  readonly platform = new SessionPlatform();
   private readonly waits = new Map<string, Wait>();
   private readonly answered = new Set<string>();
   /** Worker-run calls of a self-hosted session, by id, with their thread: a worker may answer them. */
@@ -273,6 +278,8 @@ export class SessionRuntime {
       selfHosted: this.selfHosted,
       canDelegate: this.deps.roster.length > 0,
       mcpServers: this.deps.mcpServers,
+      tools: this.deps.tools ?? [],
+      platform: this.platform,
       step: async (ms = this.deps.stepMs) => {
         await exec.step(ms);
         if (threadId === undefined) this.takeSteers();
