@@ -5,43 +5,102 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** A module-level Intl.Segmenter, created on first use: the first one built loads ICU's break-iterator data (~10 ms). */
+const lazySegmenter = (options) =>
+  `(() => { let made; return { segment: (text) => (made ??= new Intl.Segmenter(${options})).segment(text) }; })()`;
+
 /**
- * Work dependencies do at load for paths svc never or rarely takes, deferred to first use. Each costs start-up on
- * every command that loads the package (bench/run.mjs). The build fails if a dependency's text ever changes, so an
- * upgrade cannot silently undo one.
+ * Characters of the live view's own frame (separators, arrows, ellipsis, the preview bar) that string-width may count
+ * as one column each without segmenting: each is checked against string-width itself before the build patches it.
+ */
+const NARROW_UI = '\u00B7\u2502\u2013\u2026\u203A\u2192\u21B3\u2500\u258D\u232B';
+
+/**
+ * Work dependencies do at load (or on a first use that every frame makes) for paths svc never or rarely takes,
+ * deferred or skipped. Each costs start-up on every command that loads the package (bench/run.mjs). The build fails if
+ * a dependency's text ever changes, so an upgrade cannot silently undo one.
  */
 const SOURCE_PATCHES = [
   {
     // undici's HTTP/1 client loads its HTTP/2 client, and with it node:http2, node:tls and node:crypto, for
     // connections that are HTTP/2 only when ALPN picks it over TLS.
     file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    from: "const connectH2 = require('./client-h2.js')",
-    to: "const connectH2 = (...a) => require('./client-h2.js')(...a)",
+    edits: [{ from: "const connectH2 = require('./client-h2.js')", to: "const connectH2 = (...a) => require('./client-h2.js')(...a)" }],
   },
   {
     // commander loads node:child_process for executable subcommands, which svc does not have.
     file: /commander[\\/]lib[\\/]command\.js$/,
-    from: "const childProcess = require('node:child_process');",
-    to: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+    edits: [
+      {
+        from: "const childProcess = require('node:child_process');",
+        to: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+      },
+    ],
   },
   {
     // Ink's layout engine (yoga) asks `typeof fetch` before decoding its embedded wasm, which makes Node load its
     // own copy of undici for the global fetch (~60 ms of the live view's first frame); the embedded binary never
     // needs fetching.
     file: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
-    from: 'function ya(){return w||"function"!=typeof fetch?',
-    to: 'function ya(){return true?',
+    edits: [{ from: 'function ya(){return w||"function"!=typeof fetch?', to: 'function ya(){return true?' }],
+  },
+  {
+    // Ink measures every text node with string-width: segmenters made at load, and for any character outside
+    // printable ASCII a grapheme segmentation plus a `\p{RGI_Emoji}` regex, whose first use costs ~10 ms more. The
+    // live view's frame uses a few such characters (NARROW_UI), one column each, so they take the ASCII path.
+    file: /node_modules[\\/]string-width[\\/]index\.js$/,
+    unless: /wrap-ansi[\\/]node_modules/,
+    edits: [
+      { from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` },
+      { from: 'if (/^[\\u0020-\\u007E]*$/.test(string)) {', to: `if (/^[\\u0020-\\u007E${NARROW_UI}]*$/.test(string)) {` },
+    ],
+  },
+  {
+    // wrap-ansi's own string-width, and the grapheme tokenizers of slice-ansi and Ink's output: segmenters made at load.
+    file: /wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
+    edits: [{ from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` }],
+  },
+  {
+    file: /slice-ansi[\\/]tokenize-ansi\.js$/,
+    edits: [
+      {
+        from: "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
+        to: `const GRAPHEME_SEGMENTER = ${lazySegmenter("undefined, {granularity: 'grapheme'}")};`,
+      },
+    ],
+  },
+  {
+    file: /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
+    edits: [
+      {
+        from: 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+        to: `const segmenter = ${lazySegmenter('undefined, { granularity: "grapheme" }')};`,
+      },
+    ],
   },
 ];
+
+/** The string-width patch holds only while string-width itself gives each NARROW_UI character one column. */
+async function checkNarrowUi() {
+  const { default: stringWidth } = await import('string-width');
+  for (const ch of NARROW_UI) {
+    if (stringWidth(ch) !== 1 || stringWidth(`a${ch}b`) !== 3) throw new Error(`source-patches: string-width no longer counts U+${ch.codePointAt(0).toString(16)} as one column`);
+  }
+}
 
 const sourcePatches = {
   name: 'source-patches',
   setup(b) {
-    for (const { file, from, to } of SOURCE_PATCHES) {
+    for (const { file, unless, edits } of SOURCE_PATCHES) {
+      // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path to the next patch.
       b.onLoad({ filter: file }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        if (!source.includes(from)) throw new Error(`source-patches: "${from}" not found in ${args.path}`);
-        return { contents: source.replace(from, to), loader: 'js' };
+        if (unless?.test(args.path)) return undefined;
+        let source = readFileSync(args.path, 'utf8');
+        for (const { from, to } of edits) {
+          if (!source.includes(from)) throw new Error(`source-patches: "${from}" not found in ${args.path}`);
+          source = source.replace(from, to);
+        }
+        return { contents: source, loader: 'js' };
       });
     }
   },
@@ -49,6 +108,7 @@ const sourcePatches = {
 
 /** Bundles src/cli.ts, and src/version.ts for the launcher's `--version` fast path, into `outdir` (emptied first). */
 export async function bundle(outdir, logLevel = 'warning') {
+  await checkNarrowUi();
   rmSync(outdir, { recursive: true, force: true });
   await build({
     entryPoints: { cli: `${root}src/cli.ts`, version: `${root}src/version.ts` },

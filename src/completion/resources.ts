@@ -127,7 +127,12 @@ export function listingFor(group: string, argName: string, given: Record<string,
 
 /** Items with an ID, newest first: an oldest-first list is reversed, so rows created in the same instant stay newest first too. */
 function byId(items: Obj[], newestFirst: boolean): Candidate[] {
-  const ordered = newestFirst ? items : [...items].reverse().sort((a, b) => String(b.created_at ?? '').localeCompare(String(a.created_at ?? '')));
+  // Timestamps are ISO 8601 in one format: code unit order is time order (localeCompare would start ICU's collator).
+  const newer = (a: Obj, b: Obj) => {
+    const [x, y] = [String(a.created_at ?? ''), String(b.created_at ?? '')];
+    return x > y ? -1 : x < y ? 1 : 0;
+  };
+  const ordered = newestFirst ? items : [...items].reverse().sort(newer);
   return ordered.filter((o): o is Obj & { id: string } => typeof o.id === 'string').map((o) => ({ id: o.id, label: labelOf(o) }));
 }
 
