@@ -5,13 +5,14 @@ import { HttpError, notFound } from './errors';
 /**
  * `/_emulator/*`: fault injection and stats (EMULATOR.md), and `GET /_emulator/webhooks` → `{items}`,
  * the webhooks sent so far, oldest first (see webhooks.ts). Trigger schedule paths are in triggers.ts.
- * `GET /_emulator/sessions/{id}/model-requests` and `…/mcp` → `{items}`, oldest first: what the platform
- * did around the scripted model that no event shows (see sessions/platform.ts).
+ * `GET /_emulator/sessions/{id}/model-requests`, `…/mcp` and `…/egress` → `{items}`, oldest first: what the
+ * platform did around the scripted model that no event shows (see sessions/platform.ts, sessions/egress.ts).
  */
 export function registerAdmin(emu: Emulator): void {
   const platform = (id: string) => emu.services.sessions?.platform?.(id) ?? notFound('session', id);
   emu.admin.get('/_emulator/sessions/:id/model-requests', (r) => ({ status: 200, body: { items: platform(r.params.id).tools.requests } }));
   emu.admin.get('/_emulator/sessions/:id/mcp', (r) => ({ status: 200, body: { items: platform(r.params.id).mcp.log } }));
+  emu.admin.get('/_emulator/sessions/:id/egress', (r) => ({ status: 200, body: { items: platform(r.params.id).egress.log } }));
   emu.admin.get('/_emulator/stats', () => ({ status: 200, body: { ...emu.faults.stats } }));
   emu.admin.get('/_emulator/webhooks', () => ({ status: 200, body: { items: emu.webhooks.outbox } }));
   emu.admin.get('/_emulator/faults', () => ({ status: 200, body: emu.faults.config }));

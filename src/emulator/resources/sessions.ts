@@ -4,9 +4,10 @@ import { fail, invalidParam, notFound, precondition } from '../errors';
 import { STREAMED, type EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { filterTime, listReply, newId, paginate, publicView, visible } from '../store';
+import { filterTime, listReply, newId, paginate, publicView, visible, type Rec } from '../store';
 import { queryBool, validate } from '../validate';
 import type { Agent } from './agents';
+import type { Environment } from './environments';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
 import { checkHeaderNames, splitHeaders, type StoredHeaders } from './mcp-headers';
@@ -14,17 +15,22 @@ import { checkSystemTemplate, CREATE_SCHEMA, parseSendBody, UPDATE_SCHEMA, type 
 import { historyPage } from '../sessions/history';
 import { EventLog, type LogView } from '../sessions/log';
 import { SessionRuntime, type PendingInput, type SessionRec, type ThreadRec } from '../sessions/runtime';
+import type { EgressLookup } from '../sessions/platform';
 
 const DEFAULT_STEP_MS = 10;
 /** Routes a session work token may call, on its own session only (R-WORK-9). */
 const WORKER = { auth: ['api', 'session'] as Array<'api' | 'session'> };
 
 type Binding = SessionRec['resources'][number];
+/** The members of a vault credential (vaults.ts) that say how an MCP server's OAuth traffic leaves. */
+type CredentialRoute = Rec & { vault_id: string; name: string; type: string; egress_environment_id: string | null };
 
 export function registerSessions(emu: Emulator): void {
   const sessions = emu.collection<SessionRec>('sessions', 'sesn', 'session');
   const threads = emu.collection<ThreadRec>('session_threads', 'sthr', 'thread');
   const agents = emu.collection<Agent>('agents', 'agent', 'agent');
+  const environments = emu.collection<Environment>('environments', 'env', 'environment');
+  const credentials = emu.collection<CredentialRoute>('vault_credentials', 'cred', 'credential');
   const runtimes = new Map<string, SessionRuntime>();
   const restored: { logs: Record<string, ReturnType<EventLog['dump']>>; queues: Record<string, PendingInput[]> } = { logs: {}, queues: {} };
 
@@ -39,10 +45,25 @@ export function registerSessions(emu: Emulator): void {
     return Array.isArray(r) ? r : [];
   };
 
-  const mcpServersOf = (s: SessionRec): string[] => {
+  const mcpServerList = (s: SessionRec): Array<{ name?: unknown; url?: unknown }> => {
     const list = s.agent_overrides.mcp_servers ?? agentSnapshot(s).mcp_servers;
-    return Array.isArray(list) ? list.map((m: { name?: unknown }) => String(m?.name)) : [];
+    return Array.isArray(list) ? list : [];
   };
+  const mcpServersOf = (s: SessionRec): string[] => mcpServerList(s).map((m) => String(m?.name));
+
+  /**
+   * Read at each outbound request (R-CONF-30, R-CONF-33). Assumption: the spec does not say which credential an
+   * MCP server uses; here it is the first `mcp_oauth` credential named like the server in the session's `vault_ids`, in order.
+   */
+  const egressLookup = (s: SessionRec): EgressLookup => ({
+    environment: () => (s.environment_id ? environments.get(s.environment_id) : undefined),
+    environmentById: (id) => environments.get(id),
+    mcpServerUrl: (server) => {
+      const url = mcpServerList(s).find((m) => m?.name === server)?.url;
+      return typeof url === 'string' ? url : undefined;
+    },
+    oauthCredential: (server) => (s.vault_ids ?? []).flatMap((v) => credentials.values().filter((c) => c.vault_id === v && c.type === 'mcp_oauth' && c.name === server))[0],
+  });
 
   /** The runtime of a session; rebuilt from the --state snapshot on first use after a restart. */
   function runtime(s: SessionRec): SessionRuntime {
@@ -71,6 +92,7 @@ export function registerSessions(emu: Emulator): void {
         const tools = effectiveAgent(s, s.agent_overrides).tools;
         return Array.isArray(tools) ? tools : [];
       },
+      egress: egressLookup(s),
     };
     rt = new SessionRuntime(s, coordinator, deps, log);
     rt.queue.push(...(restored.queues[s.id] ?? []));

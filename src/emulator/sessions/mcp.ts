@@ -1,5 +1,6 @@
 // The scripted model's MCP directives. The platform runs MCP tools itself (R-EVT-13); what it does on the
-// way (calls, credential refreshes, retries) is logged per session for `GET /_emulator/sessions/{id}/mcp`.
+// way (calls, credential refreshes, retries) is logged per session for `GET /_emulator/sessions/{id}/mcp`, and
+// each outbound request it makes with its route for `…/egress` (see egress.ts).
 import type { ModelContext } from './model';
 import { emitSessionError, modelRequest, parseCall, reply, sessionError, textContent, toolUse, type Outcome } from './steps';
 
@@ -24,6 +25,7 @@ export async function mcpTool(ctx: ModelContext, rest: string): Promise<Outcome>
   await ctx.step();
   ctx.emit('agent.tool_started', { event_id: id });
   await ctx.step();
+  ctx.platform.egress.mcpCall(server, id);
   ctx.platform.mcp.record({ server, action: 'call', outcome: 'ok', tool: call.name, event_id: id });
   const content = textContent(`${server}.${call.name} ran with ${JSON.stringify(call.input)}`);
   ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
@@ -45,7 +47,7 @@ export async function mcpFail(ctx: ModelContext, rest: string): Promise<Outcome>
   const m = /^(\S+)\s+(\S+)(?:\s+(\S+))?$/.exec(rest.trim());
   if (!m || !FAILURES.includes(m[2] as Failure)) return sessionError(ctx, 'invalid_request', `/mcp-fail takes SERVER ${FAILURES.join('|')} [TOOL], got "${rest}"`);
   const [, server, failure, tool = 'search'] = m;
-  const mcp = ctx.platform.mcp;
+  const { mcp, egress } = ctx.platform;
   if (!ctx.mcpServers.includes(server)) return noSuchServer(ctx, server);
   if (!mcp.available(server)) return unavailable(ctx, server);
   modelRequest(ctx);
@@ -54,6 +56,7 @@ export async function mcpFail(ctx: ModelContext, rest: string): Promise<Outcome>
   ctx.emit('agent.tool_started', { event_id: id });
   await ctx.step();
   const log = (action: 'call' | 'credential_refresh' | 'retry', outcome: 'rejected' | 'ok' | 'failed' | 'connection_lost') => mcp.record({ server, action, outcome, tool, event_id: id });
+  egress.mcpCall(server, id);
   let error: { type: string; message: string } | undefined;
   if (failure === 'connection') {
     log('call', 'connection_lost');
@@ -61,9 +64,11 @@ export async function mcpFail(ctx: ModelContext, rest: string): Promise<Outcome>
   } else {
     log('call', 'rejected');
     await ctx.step();
+    egress.credentialRefresh(server, id);
     if (failure === 'auth') {
       log('credential_refresh', 'ok');
       await ctx.step();
+      egress.mcpCall(server, id);
       log('retry', 'rejected');
       error = { type: 'mcp_authentication_failed', message: `MCP server "${server}" still rejected the credential after a credential refresh and one retry; renew or reconnect it` };
     } else {

@@ -7,7 +7,7 @@ import { newId, nowIso, type Collection, type Rec } from '../store';
 import { messageText, type MessageEvent, type ReplyEvent, type UserEvent } from './input';
 import { EventLog } from './log';
 import { childReply, runScript, type ModelContext, type ReplyData, type ReplyKind } from './model';
-import { SessionPlatform } from './platform';
+import { SessionPlatform, type EgressLookup } from './platform';
 import { StreamHub } from './stream';
 import { runsOnWorker } from '../../wire/tools';
 
@@ -63,6 +63,8 @@ export interface RuntimeDeps {
   mcpServers: string[];
   /** The effective agent's `tools` entries (none when omitted). */
   tools?: unknown[];
+  /** What the routes of the session's outbound requests depend on (none: every request goes direct). */
+  egress?: EgressLookup;
 }
 
 /** How long a Continue takes to start: long enough for a client to see `continue_pending` (R-SESS-32). */
@@ -108,8 +110,8 @@ export class SessionRuntime {
   readonly log: EventLog;
   readonly hub: StreamHub;
   readonly queue: PendingInput[] = [];
-  /** MCP connections and tool loading, kept for the session's life (admin paths). */
-  readonly platform = new SessionPlatform();
+  /** MCP connections, tool loading and outbound requests, kept for the session's life (admin paths). */
+  readonly platform: SessionPlatform;
   private readonly waits = new Map<string, Wait>();
   private readonly answered = new Set<string>();
   /** Worker-run calls of a self-hosted session, by id, with their thread: a worker may answer them. */
@@ -128,6 +130,7 @@ export class SessionRuntime {
     log?: EventLog,
   ) {
     this.log = log ?? new EventLog();
+    this.platform = new SessionPlatform(deps.egress);
     this.hub = new StreamHub(this.log, deps.faults, deps.heartbeatMs);
   }
 

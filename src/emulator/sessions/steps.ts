@@ -21,11 +21,12 @@ export function parseCall(rest: string): { name: string; input: unknown } | unde
 /** The effective agent's tools as the next model request sees them: an unavailable MCP server's are gone (R-ERR-26). */
 const agentTools = (ctx: ModelContext) => ({ model: ctx.model, tools: ctx.tools, mcpServers: ctx.mcpServers.filter((s) => ctx.platform.mcp.available(s)) });
 
-/** `agent.model_started`: one model request, recorded with the tool definitions it carries (R-CONF-17..21). */
+/** `agent.model_started`: one model request, recorded with the tool definitions it carries (R-CONF-17..21) and its route (R-CONF-30). */
 export function modelRequest(ctx: ModelContext): void {
   const tools = ctx.platform.tools.definitions(agentTools(ctx));
   const id = ctx.emit('agent.model_started', { model: ctx.model });
   ctx.platform.tools.requests.push({ event_id: id, model: ctx.model, tools });
+  ctx.platform.egress.modelRequest(id);
 }
 
 /**
