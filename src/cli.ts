@@ -134,7 +134,10 @@ async function report(errors: typeof import('./errors'), err: unknown, io: Io, c
 /** The process's own IO; the signal aborts on the first SIGINT/SIGTERM (bin/ handles the second). */
 export function processIo(signal: AbortSignal): Io {
   return {
-    stdin: process.stdin,
+    // A getter: the first read of process.stdin builds its stream (~1 ms), which most commands never read.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

@@ -17,7 +17,8 @@ const PAGE_SIZE = 100;
 
 /** Candidates for the last of `words` (the words after `svc`). Never throws, never waits past the budget. */
 export async function completeWords(words: string[], io: Io): Promise<Candidate[]> {
-  const quiet: Io = { ...io, stderr: new Writable({ write: (_c, _e, cb) => cb() }) };
+  // Everything of io but stderr, without reading io.stdin (a getter that builds the stream).
+  const quiet: Io = Object.assign(Object.create(io) as Io, { stderr: new Writable({ write: (_c, _e, cb) => cb() }) });
   try {
     const kit = makeKit(quiet, () => {});
     const program = buildProgram(quiet, kit);
