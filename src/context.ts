@@ -50,12 +50,16 @@ export class Ctx {
     return !this.settings.noInput;
   }
 
-  /** The API client with the resolved API key; no key is exit 4 before any request. */
+  /** The resolved API key; none is exit 4, before any request (or view) starts. */
+  apiKey(): string {
+    const key = this.settings.apiKey;
+    if (!key) throw new NoCredentialError();
+    return key.value;
+  }
+
+  /** The API client with the resolved API key. */
   async api(): Promise<ApiClient> {
-    if (this._api) return this._api;
-    const s = this.settings;
-    if (!s.apiKey) throw new NoCredentialError();
-    this._api = await this.client(s.apiKey.value);
+    this._api ??= await this.client(this.apiKey());
     return this._api;
   }
 

@@ -1,5 +1,4 @@
 /** The live view's actions done through the API layer; outcomes go to the store as notices and session reads. */
-import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { sessions } from '../api/sessions';
@@ -20,8 +19,23 @@ export interface ApiSink extends ActionSink {
   refresh(): void;
 }
 
-export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveStore; signal: AbortSignal; now: () => number; onQuit: () => void }): ApiSink {
-  const { client, sessionId: sid, store, signal } = o;
+/** How long a message or a continue waits for the stream to be live, so the reply's deltas are not missed. */
+const LIVE_WAIT_MS = 2_000;
+
+/**
+ * `client` settles once the view has drawn its first frame (open.ts); every action waits for it. `streaming` settles
+ * when the stream is first live: deltas are never in history, so what starts a reply (send, continue) waits for it too.
+ */
+export function apiSink(o: {
+  client: Promise<ApiClient>;
+  streaming: Promise<void>;
+  sessionId: string;
+  store: LiveStore;
+  signal: AbortSignal;
+  now: () => number;
+  onQuit: () => void;
+}): ApiSink {
+  const { sessionId: sid, store, signal } = o;
   const notice = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'notice', text, level });
   const failed = (what: string, e: unknown) => {
     if (signal.aborted) return;
@@ -30,7 +44,7 @@ export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveSt
   };
 
   const read = async (): Promise<Session> => {
-    const s = await sessions.get(client, sid);
+    const s = await sessions.get(await o.client, sid);
     store.dispatch({ type: 'session', session: s });
     return s;
   };
@@ -57,7 +71,7 @@ export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveSt
       try {
         do {
           again = false;
-          const [, pending] = await Promise.all([read(), sessions.pending(client, sid)]);
+          const [, pending] = await Promise.all([read(), sessions.pending(await o.client, sid)]);
           store.dispatch({ type: 'pending', count: pending.items.length });
         } while (again && !signal.aborted);
       } catch (e) {
@@ -74,7 +88,7 @@ export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveSt
       notice(`interrupting (epoch ${knownEpoch ?? 'unknown'})…`);
       void (async () => {
         try {
-          const r = await sessions.interrupt(client, sid, knownEpoch);
+          const r = await sessions.interrupt(await o.client, sid, knownEpoch);
           if (r.control_epoch) store.dispatch({ type: 'epoch', epoch: r.control_epoch });
           // Neither the 202 nor the acknowledgement means completion: read the session back (R-SESS-28).
           const s = await settle((x) => !x.stopping);
@@ -89,7 +103,8 @@ export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveSt
       notice('continuing…');
       void (async () => {
         try {
-          const { control_epoch } = await sessions.continue(client, sid);
+          await Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
+          const { control_epoch } = await sessions.continue(await o.client, sid);
           // Accepted is not started: poll until continue_pending clears on the returned epoch (R-SESS-37).
           const s = await settle((x) => !x.continue_pending && typeof x.control_epoch === 'string' && compareEpochs(x.control_epoch, control_epoch) >= 0);
           notice(s.continue_pending ? `continue pending (epoch ${control_epoch})` : `resumed (epoch ${s.control_epoch})`);
@@ -103,7 +118,8 @@ export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveSt
       void (async () => {
         try {
           const content = text ? [{ type: 'text', text }] : [];
-          await sessions.sendEvents(client, sid, { type: mode, events: [{ type: 'user.message', data: { content } }] }, randomUUID());
+          await Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
+          await sessions.sendEvents(await o.client, sid, { type: mode, events: [{ type: 'user.message', data: { content } }] }, globalThis.crypto.randomUUID());
           notice(`message sent (${mode})`);
           refresh();
         } catch (e) {
@@ -115,7 +131,7 @@ export function apiSink(o: { client: ApiClient; sessionId: string; store: LiveSt
       void (async () => {
         try {
           // API-NOTES: user.tool_confirmation is {event_id, result}; sent without session_thread_id (R-SESS-14).
-          await sessions.sendEvents(client, sid, { events: [{ type: 'user.tool_confirmation', data: { event_id: eventId, result } }] });
+          await sessions.sendEvents(await o.client, sid, { events: [{ type: 'user.tool_confirmation', data: { event_id: eventId, result } }] });
           notice(`${result === 'allow' ? 'allowed' : 'denied'} ${eventId}`);
         } catch (e) {
           store.dispatch({ type: 'confirmation.answering', eventId, answering: false });

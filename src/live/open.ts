@@ -6,7 +6,8 @@ import type { TurnError } from '../commands/run/outcome';
 
 export interface LiveViewOptions {
   ctx: Ctx;
-  client: ApiClient;
+  /** Omitted: `ctx.api()`, loaded after the first frame is drawn (the HTTP client is a third of the start-up). */
+  client?: ApiClient;
   sessionId: string;
   threadId?: string;
   /** As FollowOptions.cursor. */
@@ -41,7 +42,8 @@ const BATCH_ITEMS = 256;
  * ends the view with InterruptedError. Ink and React load only here.
  */
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
-  const { ctx, client, sessionId } = opts;
+  const { ctx, sessionId } = opts;
+  if (!opts.client) ctx.apiKey();
   const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink }, { follow }, { TurnWatch }, { InterruptedError }] =
     await Promise.all([
       import('./load-ink').then((m) => m.loadInk()),
@@ -58,7 +60,11 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   let finish!: (outcome: Outcome) => void;
   const ended = new Promise<Outcome>((resolve) => (finish = resolve));
   let outcome: Outcome | undefined;
-  const sink = apiSink({ client, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
+  let connect!: (client: ApiClient) => void;
+  const client = new Promise<ApiClient>((resolve) => (connect = resolve));
+  let live!: () => void;
+  const streaming = new Promise<void>((resolve) => (live = resolve));
+  const sink = apiSink({ client, streaming, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
   const abort = opts.abort?.signal ?? ctx.io.signal;
   const onSignal = () => finish({ error: opts.abort?.failure() ?? new InterruptedError(), left: true });
   if (abort?.aborted) onSignal();
@@ -80,6 +86,8 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     (error: unknown) => finish({ error }),
   );
 
+  // The first frame is on the screen: now the client (and the stream after it).
+  void (opts.client ? Promise.resolve(opts.client) : ctx.api()).then(connect, (error: unknown) => finish({ error }));
   sink.refresh();
   const watch = new TurnWatch();
   // Items that arrive together are reduced together (one copy of the unwritten items per batch, not per event).
@@ -93,9 +101,10 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   };
   void (async () => {
     try {
-      for await (const item of follow({ client, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
+      for await (const item of follow({ client: await client, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
         if (!arrived.length) setImmediate(reduceArrived);
         if (arrived.push({ item, at: ctx.now() }) >= BATCH_ITEMS) reduceArrived();
+        if (item.kind === 'connection' && item.state.kind === 'live') live();
         if (item.kind !== 'event') continue;
         if (REFRESH_ON.has(item.event.type)) sink.refresh();
         const end = opts.untilIdle ? watch.see(item.event) : undefined;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openLiveView } from '../../src/live/open';
-import { InterruptedError } from '../../src/errors';
+import { InterruptedError, NoCredentialError } from '../../src/errors';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 import { ttyCtx } from './tty';
@@ -94,5 +94,29 @@ describe('openLiveView against the emulator', () => {
     await expect(openLiveView({ ctx, client: await ctx.api(), sessionId: 'sess_missing', deltas: true })).rejects.toMatchObject({ status: 404 });
     expect(stdin.rawModes.at(-1)).toBe(false);
     expect((await call(t.emu, 'GET', '/v1/sessions/sess_missing')).status).toBe(404);
+  });
+
+  it('without a client the first frame is drawn before the HTTP client loads; without an API key nothing is drawn', async () => {
+    const s = await createSession(t.emu);
+    const { ctx, stdin, stdout } = ttyCtx(t.emu);
+    const api = ctx.api.bind(ctx);
+    let drawnWhenLoaded: string | undefined;
+    ctx.api = () => {
+      drawnWhenLoaded ??= stdout.plain;
+      return api();
+    };
+    const view = openLiveView({ ctx, sessionId: s.id, deltas: true });
+    await send(t.emu, s.id, '/echo streamed after the client');
+    await waitUntil(() => stdout.plain.includes('streamed after the client'), 'the reply');
+    expect(drawnWhenLoaded).toContain(s.id);
+    expect(drawnWhenLoaded).toContain('q quit');
+    stdin.press('q');
+    await expect(view).resolves.toEqual({ reason: 'quit' });
+
+    const keyless = ttyCtx(t.emu);
+    delete keyless.ctx.io.env.SVC_API_KEY;
+    await expect(openLiveView({ ctx: keyless.ctx, sessionId: s.id, deltas: true })).rejects.toBeInstanceOf(NoCredentialError);
+    expect(keyless.stdout.text).toBe('');
+    expect(keyless.stdin.rawModes).toEqual([]);
   });
 });

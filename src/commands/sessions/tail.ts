@@ -47,13 +47,13 @@ export function tailOptions(sessionId: string, opts: Opts, threadId?: string): T
 
 /** The view on a TTY; otherwise the NDJSON pass-through (src/commands/run/tail-ndjson.ts). */
 export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
-  const client = await ctx.api();
   if (ctx.io.stdout.isTTY && !o.noLive) {
+    // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
     const { viewEnd } = await import('../run/outcome');
-    viewEnd(o.sessionId, await openLiveView({ ctx, client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle }));
+    viewEnd(o.sessionId, await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle }));
     return;
   }
   const { tailNdjson } = await import('../run/tail-ndjson');
-  await tailNdjson(ctx, client, o);
+  await tailNdjson(ctx, await ctx.api(), o);
 }
