@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { ApiClient, RawBody, StreamResponse } from '../api/client';
 import { multipartBody, uploadSource, type UploadSource } from '../api/upload';
 import type { Ctx } from '../context';
-import { Relief } from '../output/relief';
+import { Relief } from '../relief';
 import { UsageError } from '../errors';
 import { downloadTarget, dispositionName, saveBody } from '../output/download';
 import { formatBytes, progressFor, type Progress } from '../output/progress';

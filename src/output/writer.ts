@@ -1,6 +1,6 @@
 import type { OutputFormat } from '../config/settings';
 import { write, type OutStream } from '../io';
-import { Relief } from './relief';
+import { Relief } from '../relief';
 import { renderRecord, renderTable, type Column } from './table';
 import { isObject } from '../is-object';
 

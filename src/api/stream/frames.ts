@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { Relief } from '../../output/relief';
+import { Relief } from '../../relief';
 
 export type SseFrame = EventSourceMessage;
 
