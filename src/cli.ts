@@ -30,7 +30,7 @@ export function buildProgram(io: Io, kit: Kit): Command {
 
 /**
  * Subcommands in help, by name. Commander's own sorting (`sortSubcommands`) compares with localeCompare, whose
- * first use starts ICU's collator: a fifth of `svc --help`'s time (bench/run.mjs). Names are ASCII, so code
+ * first use starts ICU's collator (~7 ms of a 45 ms CPU profile of `svc --help`). Names are ASCII, so code
  * point order is the same order.
  */
 function visibleCommands(this: Help, cmd: Command): Command[] {

@@ -36,6 +36,14 @@ export async function confirmedWrite<T>(ctx: Ctx, c: ApiClient, write: () => Pro
   }
 }
 
+/** Reads the resource: the write is applied when `shows` holds of it, and then it is the result. */
+export function readBack(get: () => Promise<Obj>, shows: (current: Obj) => boolean): () => Promise<Seen<Obj>> {
+  return async () => {
+    const current = await get();
+    return shows(current) ? { applied: true, result: current } : { applied: false };
+  };
+}
+
 /** An update shows when every field sent reads back as sent (members the service adds beside them do not count). */
 export function showsUpdate(sent: Obj, current: Obj): boolean {
   return diffValue('', sent, current).every((change) => change.op === 'remove');

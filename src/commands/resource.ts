@@ -9,7 +9,7 @@ import { UsageError, withNote } from '../errors';
 import { readBody } from '../input/data';
 import type { Column } from '../output/table';
 import { LIMITS } from '../wire/limits';
-import { confirmedWrite, readDeleted, showsUpdate, type Seen } from './confirm-write';
+import { confirmedWrite, readBack, readDeleted, showsUpdate } from './confirm-write';
 import { examples, type Kit, type Opts } from './kit';
 
 /** One resource as the generic verbs see it. */
@@ -226,10 +226,7 @@ export function addUpdate(
       if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
       const c = await ctx.api();
       const update = () => (extra.send ? extra.send(c, id, body) : spec.api.update(c, id, body));
-      const read = async (): Promise<Seen<Obj>> => {
-        const current = await spec.api.get(c, id);
-        return showsUpdate(body, current) ? { applied: true, result: current } : { applied: false };
-      };
+      const read = readBack(() => spec.api.get(c, id), (current) => showsUpdate(body, current));
       await ctx.out.item(await confirmedWrite(ctx, c, update, read, `${spec.noun} ${id}`), spec.columns);
     }),
   );
@@ -253,10 +250,7 @@ export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: 
   return cmd.action(
     kit.action(async (ctx, [id]) => {
       const c = await ctx.api();
-      const read = async (): Promise<Seen<Obj>> => {
-        const current = await spec.api.get(c, id);
-        return current.archived_at ? { applied: true, result: current } : { applied: false };
-      };
+      const read = readBack(() => spec.api.get(c, id), (current) => Boolean(current.archived_at));
       await done(ctx, id, await confirmedWrite(ctx, c, () => spec.api.archive(c, id), read, `${spec.noun} ${id}`), 'archived');
     }),
   );

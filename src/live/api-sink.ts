@@ -36,6 +36,7 @@ export function apiSink(o: {
   onQuit: () => void;
 }): ApiSink {
   const { sessionId: sid, store, signal } = o;
+  const streamLive = () => Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
   const notice = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'notice', text, level });
   const failed = (what: string, e: unknown) => {
     if (signal.aborted) return;
@@ -103,7 +104,7 @@ export function apiSink(o: {
       notice('continuing…');
       void (async () => {
         try {
-          await Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
+          await streamLive();
           const { control_epoch } = await sessions.continue(await o.client, sid);
           // Accepted is not started: poll until continue_pending clears on the returned epoch (R-SESS-37).
           const s = await settle((x) => !x.continue_pending && typeof x.control_epoch === 'string' && compareEpochs(x.control_epoch, control_epoch) >= 0);
@@ -118,7 +119,7 @@ export function apiSink(o: {
       void (async () => {
         try {
           const content = text ? [{ type: 'text', text }] : [];
-          await Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
+          await streamLive();
           await sessions.sendEvents(await o.client, sid, { type: mode, events: [{ type: 'user.message', data: { content } }] }, globalThis.crypto.randomUUID());
           notice(`message sent (${mode})`);
           refresh();

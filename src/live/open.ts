@@ -57,13 +57,11 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   const { stdin, stdout, stderr } = ctx.io;
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
   const stop = new AbortController();
-  let finish!: (outcome: Outcome) => void;
-  const ended = new Promise<Outcome>((resolve) => (finish = resolve));
+  const [ended, finish] = settable<Outcome>();
   let outcome: Outcome | undefined;
-  let connect!: (client: ApiClient) => void;
-  const client = new Promise<ApiClient>((resolve) => (connect = resolve));
-  let live!: () => void;
-  const streaming = new Promise<void>((resolve) => (live = resolve));
+  // The client arrives after the first frame; `streaming` settles when the stream is first live.
+  const [client, connect] = settable<ApiClient>();
+  const [streaming, live] = settable<void>();
   const sink = apiSink({ client, streaming, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
   const abort = opts.abort?.signal ?? ctx.io.signal;
   const onSignal = () => finish({ error: opts.abort?.failure() ?? new InterruptedError(), left: true });
@@ -166,4 +164,11 @@ function endNote(o: Outcome | undefined): string {
 function restoreTerminal(stdin: InStream, stdout: OutStream): void {
   if (stdin.isTTY && stdin.setRawMode) stdin.setRawMode(false);
   if (stdout.isTTY) stdout.write(SHOW_CURSOR);
+}
+
+/** A promise and the function that settles it. */
+function settable<T>(): [Promise<T>, (value: T) => void] {
+  let settle!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (settle = resolve));
+  return [promise, settle];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client';
 import { printTranscript } from '../../src/commands/demo/transcript';
+import { client as emulatorClient } from '../api/stream/helpers';
 import { svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
@@ -46,7 +46,7 @@ describe('svc demo', () => {
 
   it('the transcript ends as soon as the session is terminated, instead of waiting out its time limit', async () => {
     const s = await createSession(t.emu);
-    const client = new ApiClient({ baseUrl: t.emu.url, credential: t.emu.apiKey, apiVersion: '2026-09-01-beta', userAgent: 'test', maxRetries: 0 });
+    const client = emulatorClient(t.emu, 0);
     await send(t.emu, s.id, '/echo first of two turns');
     const lines: string[] = [];
     const limit = AbortSignal.timeout(5_000);

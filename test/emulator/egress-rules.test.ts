@@ -2,7 +2,7 @@
 // R-CONF-30, R-CONF-33, R-CONF-34
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
-import { history, send, waitIdleEvents } from '../helpers/sse';
+import { agentSession, history, turn as sseTurn } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 1 });
 
@@ -16,13 +16,7 @@ async function environment(name: string, proxy?: { mode: 'route_all' | 'limited'
 }
 
 /** A session of an agent with the docs MCP server. */
-async function session(body: Record<string, unknown>): Promise<string> {
-  const a = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'egress', model: 'scripted-1', mcp_servers: [DOCS] } });
-  expect(a.status).toBe(201);
-  const s = await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: a.body.id, ...body } });
-  expect(s.status).toBe(201);
-  return s.body.id;
-}
+const session = async (body: Record<string, unknown>): Promise<string> => (await agentSession(t.emu, { mcp_servers: [DOCS] }, body)).id;
 
 /** A vault holding an mcp_oauth credential for the docs server, bound to `egressEnv` when given. */
 async function oauthVault(egressEnv?: string): Promise<{ vault: string; credentialPath: string }> {
@@ -32,10 +26,7 @@ async function oauthVault(egressEnv?: string): Promise<{ vault: string; credenti
   return { vault: v.body.id, credentialPath: `/v1/vaults/${v.body.id}/credentials/${c.body.id}` };
 }
 
-const turn = async (sid: string, text: string, n: number) => {
-  await send(t.emu, sid, text);
-  await waitIdleEvents(t.emu, sid, n);
-};
+const turn = (sid: string, text: string, n: number) => sseTurn(t.emu, sid, text, n);
 const egress = async (sid: string): Promise<any[]> => {
   const r = await call(t.emu, 'GET', `/_emulator/sessions/${sid}/egress`);
   expect(r.status).toBe(200);

@@ -2,7 +2,7 @@
 // R-EVT-18, R-ERR-26, R-ERR-27, R-ERR-28, R-CONF-17, R-CONF-18, R-CONF-19, R-CONF-20, R-CONF-21
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
-import { history, send, SseClient, waitIdleEvents, waitUntil } from '../helpers/sse';
+import { agentSession, history, SseClient, turn as sseTurn, waitUntil } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 1 });
 
@@ -11,19 +11,8 @@ const TRACKER = { type: 'url', name: 'tracker', url: 'https://tracker.mcp.exampl
 const toolset = (server: string, ...names: string[]) => ({ type: 'mcp_toolset', mcp_server_name: server, configs: names.map((name) => ({ name })) });
 
 /** A session of a fresh agent with this configuration. */
-async function session(agent: Record<string, unknown>): Promise<string> {
-  const a = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'rules', model: 'scripted-1', ...agent } });
-  expect(a.status).toBe(201);
-  const s = await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: a.body.id } });
-  expect(s.status).toBe(201);
-  return s.body.id;
-}
-
-/** Sends `text` as the session's `turn`-th message and returns the history once that turn is idle. */
-async function turn(sid: string, text: string, n: number): Promise<any[]> {
-  await send(t.emu, sid, text);
-  return waitIdleEvents(t.emu, sid, n);
-}
+const session = async (agent: Record<string, unknown>): Promise<string> => (await agentSession(t.emu, agent)).id;
+const turn = (sid: string, text: string, n: number) => sseTurn(t.emu, sid, text, n);
 
 const since = (h: any[], text: string) => h.slice(h.findIndex((e) => e.type === 'user.message' && e.data.content[0].text === text));
 const lastIdle = (h: any[]) => h.filter((e) => e.type === 'session.status' && e.data.status === 'idle').at(-1);

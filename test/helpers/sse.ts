@@ -14,14 +14,17 @@ export async function waitUntil<T>(check: () => T | undefined | false | Promise<
   }
 }
 
-/** A session of an agent with a sub-agent roster, so `/delegate` can start threads (R-CONF-27). */
-export async function createSession(emu: Emulator, extra: Record<string, unknown> = {}): Promise<any> {
-  const agent = await call(emu, 'POST', '/v1/agents', { body: { name: 'helper', model: 'scripted-1', roster: [{ name: 'worker' }] } });
-  expect(agent.status).toBe(201);
-  const s = await call(emu, 'POST', '/v1/sessions', { body: { agent_id: agent.body.id, ...extra } });
+/** A session (with `extra` members) of a fresh agent of the scripted model, configured by `agent`. */
+export async function agentSession(emu: Emulator, agent: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<any> {
+  const a = await call(emu, 'POST', '/v1/agents', { body: { name: 'helper', model: 'scripted-1', ...agent } });
+  expect(a.status).toBe(201);
+  const s = await call(emu, 'POST', '/v1/sessions', { body: { agent_id: a.body.id, ...extra } });
   expect(s.status).toBe(201);
   return s.body;
 }
+
+/** A session of an agent with a sub-agent roster, so `/delegate` can start threads (R-CONF-27). */
+export const createSession = (emu: Emulator, extra: Record<string, unknown> = {}): Promise<any> => agentSession(emu, { roster: [{ name: 'worker' }] }, extra);
 
 export const message = (text: string) => ({ type: 'user.message', data: { content: [{ type: 'text', text }] } });
 
@@ -52,6 +55,12 @@ export async function history(emu: Emulator, path: string): Promise<any[]> {
     token = r.body.next_page_token;
   } while (token);
   return out;
+}
+
+/** Sends `text` as the session's `n`-th turn and returns the history once that turn is idle. */
+export async function turn(emu: Emulator, sid: string, text: string, n: number): Promise<any[]> {
+  await send(emu, sid, text);
+  return waitIdleEvents(emu, sid, n);
 }
 
 /** Waits until the number of `session.status` idle events of the session reaches `n`. */

@@ -12,20 +12,33 @@ const unavailable = (ctx: ModelContext, server: string) => reply(ctx, `I cannot 
 
 const noSuchServer = (ctx: ModelContext, server: string) => sessionError(ctx, 'mcp_connection_failed', `the agent has no MCP server named "${server}"`, server);
 
+/** Why a call to `server` cannot start: the agent has no such server, or its tools are gone; undefined when it can. */
+function refusal(ctx: ModelContext, server: string): Promise<Outcome> | undefined {
+  if (!ctx.mcpServers.includes(server)) return noSuchServer(ctx, server);
+  if (!ctx.platform.mcp.available(server)) return unavailable(ctx, server);
+  return undefined;
+}
+
+/** A model request that calls `tool` of `server`, up to the call going out (recorded with its route); its event id. */
+async function callTool(ctx: ModelContext, server: string, tool: string, input: unknown): Promise<string> {
+  modelRequest(ctx);
+  const id = await toolUse(ctx, tool, input, 'allow', server);
+  await ctx.step();
+  ctx.emit('agent.tool_started', { event_id: id });
+  await ctx.step();
+  ctx.platform.egress.mcpCall(server, id);
+  return id;
+}
+
 /** `/mcp SERVER TOOL JSON`: a tool of one of the agent's MCP servers, run by the platform (R-EVT-13). */
 export async function mcpTool(ctx: ModelContext, rest: string): Promise<Outcome> {
   const m = /^(\S+)\s+([\s\S]+)$/.exec(rest.trim());
   const call = m ? parseCall(m[2]) : undefined;
   if (!m || !call) return sessionError(ctx, 'invalid_request', `/mcp takes SERVER TOOL JSON, got "${rest}"`);
   const server = m[1];
-  if (!ctx.mcpServers.includes(server)) return noSuchServer(ctx, server);
-  if (!ctx.platform.mcp.available(server)) return unavailable(ctx, server);
-  modelRequest(ctx);
-  const id = await toolUse(ctx, call.name, call.input, 'allow', server);
-  await ctx.step();
-  ctx.emit('agent.tool_started', { event_id: id });
-  await ctx.step();
-  ctx.platform.egress.mcpCall(server, id);
+  const refused = refusal(ctx, server);
+  if (refused) return refused;
+  const id = await callTool(ctx, server, call.name, call.input);
   ctx.platform.mcp.record({ server, action: 'call', outcome: 'ok', tool: call.name, event_id: id });
   const content = textContent(`${server}.${call.name} ran with ${JSON.stringify(call.input)}`);
   ctx.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content } });
@@ -48,15 +61,10 @@ export async function mcpFail(ctx: ModelContext, rest: string): Promise<Outcome>
   if (!m || !FAILURES.includes(m[2] as Failure)) return sessionError(ctx, 'invalid_request', `/mcp-fail takes SERVER ${FAILURES.join('|')} [TOOL], got "${rest}"`);
   const [, server, failure, tool = 'search'] = m;
   const { mcp, egress } = ctx.platform;
-  if (!ctx.mcpServers.includes(server)) return noSuchServer(ctx, server);
-  if (!mcp.available(server)) return unavailable(ctx, server);
-  modelRequest(ctx);
-  const id = await toolUse(ctx, tool, {}, 'allow', server);
-  await ctx.step();
-  ctx.emit('agent.tool_started', { event_id: id });
-  await ctx.step();
+  const refused = refusal(ctx, server);
+  if (refused) return refused;
+  const id = await callTool(ctx, server, tool, {});
   const log = (action: 'call' | 'credential_refresh' | 'retry', outcome: 'rejected' | 'ok' | 'failed' | 'connection_lost') => mcp.record({ server, action, outcome, tool, event_id: id });
-  egress.mcpCall(server, id);
   let error: { type: string; message: string } | undefined;
   if (failure === 'connection') {
     log('call', 'connection_lost');
