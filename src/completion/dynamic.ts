@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
+import type { Command } from 'commander';
 import type { ApiClient } from '../api/client';
 import type { Obj } from '../api/resources';
-import { buildProgram, loadGroup, targetGroup } from '../cli';
-import { makeKit } from '../commands/kit';
 import { configDir } from '../config/paths';
 import { Ctx } from '../context';
 import type { Io } from '../io';
@@ -15,15 +13,13 @@ const ANSWER_BUDGET_MS = 270;
 const MIN_FETCH_MS = 100;
 const PAGE_SIZE = 100;
 
-/** Candidates for the last of `words` (the words after `svc`). Never throws, never waits past the budget. */
-export async function completeWords(words: string[], io: Io): Promise<Candidate[]> {
-  // Everything of io but stderr, without reading io.stdin (a getter that builds the stream).
-  const quiet: Io = Object.assign(Object.create(io) as Io, { stderr: new Writable({ write: (_c, _e, cb) => cb() }) });
+/**
+ * Candidates for the last of `words` (the words after `svc`), read against `program`, the command tree with the
+ * words' group loaded, built by the caller so that completion does not depend on the command layer. `io` is quiet
+ * (its stderr discards). Never throws, never waits past the budget.
+ */
+export async function completeWords(program: Command, words: string[], quiet: Io): Promise<Candidate[]> {
   try {
-    const kit = makeKit(quiet, () => {});
-    const program = buildProgram(quiet, kit);
-    const group = targetGroup(words.slice(0, -1));
-    if (group) await loadGroup(program, group, kit);
     const wanted = wantedAt(program, words);
     if (wanted?.choices) return wanted.choices.filter((c) => c.startsWith(wanted.prefix)).map((id) => ({ id, label: '' }));
     const listing = wanted && listingFor(wanted.group, wanted.name, wanted.given, PAGE_SIZE);

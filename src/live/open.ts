@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
 import type { StreamItem } from '../api/stream/types';
 import type { InStream, OutStream } from '../io';
-import type { TurnError } from '../commands/run/outcome';
+import type { TurnError } from '../turn/outcome';
 
 export interface LiveViewOptions {
   ctx: Ctx;
@@ -51,7 +51,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
       import('./reducer'),
       import('./api-sink'),
       import('../api/stream/follow'),
-      import('./outcome'),
+      import('../turn/watch'),
       import('../errors'),
     ]);
   const { stdin, stdout, stderr } = ctx.io;

@@ -26,7 +26,7 @@ const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
   waitUntil(async () => {
     const text = await pane();
     return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
-  }, `the pane to show ${what}`, timeoutMs);
+  }, `the pane to show ${what}`, timeoutMs).catch(async (e) => { console.error("PANE:\n" + (await pane())); throw e; });
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'live', ...k);
 
 // CI installs tmux (.ci/run): there a missing one fails instead of skipping.

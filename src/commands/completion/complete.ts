@@ -1,14 +1,27 @@
+import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { completeWords } from '../../completion/dynamic';
-import { write } from '../../io';
-import type { Kit } from '../kit';
+import { write, type Io } from '../../io';
+import { makeKit, type Kit } from '../kit';
+import { buildProgram, loadGroup, targetGroup } from '../tree';
 
 /** `svc __complete -- WORDS…`: what the completion scripts call for resource IDs; one "id<TAB>label" per line. */
 export default function build(group: Command, kit: Kit): void {
   group.argument('[words...]', 'the words after svc, the last one being completed').action(
     kit.action(async (ctx, words) => {
-      const candidates = await completeWords(words, ctx.io);
+      // Everything of io but stderr, without reading io.stdin (a getter that builds the stream).
+      const quiet: Io = Object.assign(Object.create(ctx.io) as Io, { stderr: new Writable({ write: (_c, _e, cb) => cb() }) });
+      const candidates = await programFor(words, quiet).then((program) => completeWords(program, words, quiet), () => []);
       await write(ctx.io.stdout, candidates.map((c) => `${c.id}\t${c.label}\n`).join(''));
     }),
   );
+}
+
+/** A fresh command tree with the group of the words being completed loaded. */
+async function programFor(words: string[], quiet: Io): Promise<Command> {
+  const kit = makeKit(quiet, () => {});
+  const program = buildProgram(quiet, kit);
+  const group = targetGroup(words.slice(0, -1));
+  if (group) await loadGroup(program, group, kit);
+  return program;
 }

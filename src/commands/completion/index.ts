@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { buildProgram, loadAllGroups } from '../../cli';
+import { buildProgram, loadAllGroups } from '../tree';
 import { completionScript, SHELLS, type Shell } from '../../completion/scripts';
 import { write } from '../../io';
 import { examples, type Kit } from '../kit';

@@ -3,7 +3,7 @@ import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
 import { describeEvent, formatItem } from '../../live/items';
-import { TurnWatch, type EndReason } from '../../live/outcome';
+import { TurnWatch, type EndReason } from '../../turn/watch';
 import { threadNames } from './threads';
 
 /**

@@ -11,7 +11,7 @@ import { readAll, write } from '../../io';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
-import { outcomeOfStatus, textOfMessage, TurnErrors, viewEnd, type Outcome } from './outcome';
+import { outcomeOfStatus, textOfMessage, TurnErrors, viewEnd, type Outcome } from '../../turn/outcome';
 import { notice } from './tail-ndjson';
 
 type MessageBody = { events: unknown[] };

@@ -7,7 +7,7 @@ import { InterruptedError } from '../../errors';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import type { TailOptions } from '../sessions/tail';
-import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from './outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
 
 /**
  * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the

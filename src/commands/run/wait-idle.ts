@@ -4,7 +4,7 @@ import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
 import type { Ctx } from '../../context';
 import { waitSignal } from './deadline';
-import { outcomeOf, outcomeOfStatus, TurnErrors } from './outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../turn/outcome';
 import { addRecentError } from './recent-error';
 import { notice } from './tail-ndjson';
 

@@ -50,7 +50,7 @@ export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
   if (ctx.io.stdout.isTTY && !o.noLive) {
     // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
-    const { viewEnd } = await import('../run/outcome');
+    const { viewEnd } = await import('../../turn/outcome');
     viewEnd(o.sessionId, await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle }));
     return;
   }

@@ -1,6 +1,6 @@
-import type { SessionEvent, StopReason } from '../../wire/events';
-import { SESSION_ERROR_RECOVERY } from '../../wire/errors';
-import { SessionFailedError } from '../../errors';
+import type { SessionEvent, StopReason } from '../wire/events';
+import { SESSION_ERROR_RECOVERY } from '../wire/errors';
+import { SessionFailedError } from '../errors';
 
 /**
  * How a session stands for `run`, `sessions wait` and `tail --until idle`: still going, or settled (with a failure).

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOfStatus } from '../../src/commands/run/outcome';
-import { TurnWatch } from '../../src/live/outcome';
+import { outcomeOfStatus } from '../../src/turn/outcome';
+import { TurnWatch } from '../../src/turn/watch';
 import type { SessionEvent } from '../../src/wire/events';
-import { ev, text } from './fixtures';
+import { ev, text } from '../live/fixtures';
 
 const event = (type: string, data?: Record<string, unknown>, extra: Partial<SessionEvent> = {}): SessionEvent => {
   const it = ev(type, data, extra);

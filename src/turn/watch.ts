@@ -1,5 +1,5 @@
 /** When a view opened with `untilIdle` ends by itself: the turn is over (idle, error) or the session terminated. */
-import { textOfMessage, TurnErrors, type TurnError } from '../commands/run/outcome';
+import { textOfMessage, TurnErrors, type TurnError } from './outcome';
 import type { SessionEvent } from '../wire/events';
 
 export type EndReason = 'idle' | 'error' | 'terminated';
