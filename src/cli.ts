@@ -39,6 +39,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 async function report(errors: typeof import('./errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
   const { errorJson, errorLine, exitCodeFor, recoveryHint } = errors;
+  if (err instanceof errors.ExitCodeError && err.silent) return;
   let explicitJson = false;
   let debug = argv.includes('--debug') || io.env.SVC_DEBUG === '1';
   try {

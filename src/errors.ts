@@ -52,7 +52,8 @@ export class InterruptedError extends Error {
 /** A command's own non-zero outcome that is not an error of the service (e.g. plugins validate: ok=false). */
 export class ExitCodeError extends Error {
   override name = 'ExitCodeError';
-  constructor(readonly exitCode: number, message: string) {
+  /** `silent`: the outcome is the exit code alone, already shown on stdout (`svc diff` exits 1 on changes). */
+  constructor(readonly exitCode: number, message: string, readonly silent = false) {
     super(message);
   }
 }

@@ -119,3 +119,25 @@ export function renderChange(c: Change): string {
   if (c.op === 'remove') return `- ${c.path}: ${j(c.old)}`;
   return `~ ${c.path}: ${j(c.old)} → ${j(c.new)}`;
 }
+
+/**
+ * Compares only the members the file gives, each deeply (see diffValue); a member that differs anywhere is
+ * PATCHed whole, as the file has it, because PATCH replaces a member. Write-only members cannot be read
+ * back, so they are not compared (the caller decides when to send them again).
+ * A null in the file is sent as the field's empty value (withoutNulls).
+ */
+export function plan(doc: Doc, live: Doc, writeOnly: WriteOnly): { patch: Doc; diff: Change[] } {
+  const want = stripWriteOnly(doc, writeOnly);
+  const have = stripWriteOnly(live, writeOnly) as Doc;
+  const patch: Doc = {};
+  const diff: Change[] = [];
+  for (const k of Object.keys(want)) {
+    const changes = diffValue(k, want[k], have[k]);
+    const sent = withoutNulls(doc[k], live[k]);
+    if (changes.length && sent !== undefined) {
+      patch[k] = sent;
+      diff.push(...changes);
+    }
+  }
+  return { patch, diff };
+}

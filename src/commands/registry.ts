@@ -11,6 +11,7 @@ export interface GroupEntry {
 
 export const GROUPS: GroupEntry[] = [
   { name: 'agents', description: 'Manage agents and their versions', load: () => import('./agents/index') },
+  { name: 'apply', description: 'Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)', load: () => import('./apply/index') },
   { name: 'api', description: 'Make a raw API request', load: () => import('./api/index') },
   { name: 'artifacts', description: 'List, show and download artifacts', load: () => import('./artifacts/index') },
   { name: 'auth', description: 'Log in, check and print credentials', load: () => import('./auth/index') },
@@ -18,6 +19,7 @@ export const GROUPS: GroupEntry[] = [
   { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('./completion/index') },
   { name: 'config', description: 'Read and write settings and profiles', load: () => import('./config/index') },
   { name: 'demo', description: 'A first look, no account needed: an agent, its threads and a confirmation, live', load: () => import('./demo/index') },
+  { name: 'diff', description: 'Show what `svc apply` would change; exit 1 when something would', load: () => import('./diff/index') },
   { name: 'doctor', description: 'Check config, credentials, connectivity, version header and clock', load: () => import('./doctor/index') },
   { name: 'dreams', description: 'Manage dreams', load: () => import('./dreams/index') },
   { name: 'emulator', description: 'Run the local emulator of the service', load: () => import('./emulator/index') },

@@ -142,6 +142,8 @@ export class Emulator {
 
   private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: URLSearchParams, requestId: string): Promise<void> {
     this.faults.count('requests');
+    // Writes apart, so a test can prove a command sent none (an idempotent `svc apply`).
+    if (method !== 'GET') this.faults.count('writes');
     if (this.faults.rateLimitNow()) {
       throw new HttpError(429, 'rate_limit_reached_error', 'rate limit reached (injected)', undefined, {
         'Retry-After': String(this.faults.config.retry_after ?? 1),

@@ -30,7 +30,7 @@ export default function build(group: Command, kit: Kit): void {
   addUpdate(group, kit, AGENTS, { flags: FLAGS, check: checkReferences, examples: ['svc agents update AGENT_ID --system "Be brief."'] });
   addDelete(group, kit, AGENTS);
   addArchive(group, kit, AGENTS);
-  addApply(group, kit, AGENTS, { required: ['name', 'model'], check: checkReferences, writeOnly: ['mcp_servers.*.headers'], readOnly: ['version'], examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
+  addApply(group, kit, 'Agent', { examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
   addChildList(group, kit, {
     name: 'versions',
     parent: { arg: '<id>', description: 'agent ID' },

@@ -44,9 +44,5 @@ export default function build(group: Command, kit: Kit): void {
   });
   addDelete(group, kit, ENVIRONMENTS, { examples: ['svc environments delete ENV_ID'] });
   addArchive(group, kit, ENVIRONMENTS, { examples: ['svc environments archive ENV_ID'] });
-  addApply(group, kit, ENVIRONMENTS, {
-    required: ['name'],
-    check: checkEnvironment,
-    examples: ['svc environments apply environment.yaml --dry-run', 'svc environments apply environment.yaml'],
-  });
+  addApply(group, kit, 'Environment', { examples: ['svc environments apply environment.yaml --dry-run', 'svc environments apply environment.yaml'] });
 }

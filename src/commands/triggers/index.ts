@@ -3,7 +3,7 @@ import { triggers } from '../../api/triggers';
 import { addApply } from '../apply';
 import { examples, type Kit } from '../kit';
 import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../resource';
-import { applyPatches, addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
+import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
 export const TRIGGERS: ResourceSpec = { group: 'triggers', noun: 'trigger', api: triggers, columns: TRIGGER_COLUMNS };
@@ -32,13 +32,7 @@ export default function build(group: Command, kit: Kit): void {
     { ...BODY, send: updateTrigger, examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'] },
   );
   addDelete(group, kit, TRIGGERS, { examples: ['svc triggers delete TRIGGER_ID'] });
-  addApply(group, kit, TRIGGERS, {
-    required: REQUIRED,
-    readOnly: ['status', 'paused_reason'],
-    check: checkTrigger,
-    patches: applyPatches,
-    examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'],
-  });
+  addApply(group, kit, 'Trigger', { examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'] });
 
   addChildList(group, kit, {
     name: 'runs',

@@ -13,7 +13,11 @@ type Operation = 'created' | 'modified' | 'deleted' | 'renamed';
 type Source = { source: 'api' } | { source: 'session'; session_id: string };
 type Version = Rec & { memory_store_id: string; memory_id: string; path: string; operation: Operation; content_base64?: string; redacted_at?: string };
 
-const STORE_SCHEMA: Schema = { name: { type: 'string', required: true, maxLength: 255 }, description: { type: 'string' } };
+/**
+ * Assumption (API-NOTES common shapes: `metadata` is a string→string map): stores carry `metadata` as the
+ * other resources do, though the spec's store table names only name and description (`svc apply` labels by it).
+ */
+const STORE_SCHEMA: Schema = { name: { type: 'string', required: true, maxLength: 255 }, description: { type: 'string' }, metadata: { type: 'map' } };
 const PATH = { type: 'string' as const, pattern: /^[^\0]{1,1024}$/ };
 const WRITE_SCHEMA: Schema = {
   path: { ...PATH, required: true },
@@ -165,7 +169,7 @@ export function registerMemory(emu: Emulator): void {
   emu.router.post('/v1/memory-stores', (r) => {
     const body = validate(r.body, STORE_SCHEMA);
     nameTaken(body.name);
-    return { status: 201, body: publicView(stores.insert({ description: '', ...body, name: body.name, archived_at: null })) };
+    return { status: 201, body: publicView(stores.insert({ description: '', metadata: {}, ...body, name: body.name, archived_at: null })) };
   }, { idempotent: true });
 
   emu.router.get('/v1/memory-stores', (r) => listReply(newestFirst(visible(stores.values(), r.query)), r.query));
@@ -174,7 +178,7 @@ export function registerMemory(emu: Emulator): void {
   emu.router.patch('/v1/memory-stores/:id', (r) => {
     const s = storeOf(r);
     const body = validate(r.body, STORE_SCHEMA, { patch: true });
-    if (Object.keys(body).length === 0) fail('invalid_request_error', 'an update needs name or description');
+    if (Object.keys(body).length === 0) fail('invalid_request_error', 'an update needs name, description or metadata');
     if (s.archived_at) precondition(`memory store ${s.id} is archived`);
     if (body.name !== undefined) nameTaken(body.name, s.id);
     return { status: 200, body: publicView(stores.touch(s, body as Partial<Store>)) };

@@ -9,7 +9,7 @@ import { queryEnum } from '../validate';
 /** One immutable uploaded package version; `_path` is its blob on disk. */
 export type PackageVersion = { version: string | number; filename: string; size_bytes: number; sha256: string; created_at: string; _path: string };
 
-type Skill = Rec & { name: string; description: string; categories?: string[]; latest_version: number; archived_at: string | null; _versions: PackageVersion[] };
+type Skill = Rec & { name: string; description: string; categories?: string[]; metadata: Record<string, string>; latest_version: number; archived_at: string | null; _versions: PackageVersion[] };
 
 export function packageVersion(form: Form, version: string | number): PackageVersion {
   const file = form.claim();
@@ -19,6 +19,24 @@ export function packageVersion(form: Form, version: string | number): PackageVer
 /** Streams a stored package version: plugins as application/zip, skills as uploaded bytes. */
 export function downloadVersion(r: EmuRequest, v: PackageVersion, contentType: string) {
   return sendContent(r, { path: v._path, size: v.size_bytes }, contentType, v.filename);
+}
+
+/**
+ * Assumption (API-NOTES common shapes: `metadata` is a string→string map; the form fields of an upload are not
+ * shown): the optional `metadata` form field is that map as JSON text.
+ */
+export function formMetadata(form: Form): Record<string, string> {
+  const raw = form.fields.metadata;
+  if (raw === undefined || raw.trim() === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return invalidParam('body.metadata', 'metadata must be a JSON object of strings');
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return invalidParam('body.metadata', 'metadata must be a JSON object of strings');
+  for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') invalidParam(`body.metadata.${k}`, 'expected string');
+  return v as Record<string, string>;
 }
 
 /** The optional `categories` form field: comma-separated values of the fixed vocabulary. */
@@ -48,7 +66,7 @@ export function registerSkills(emu: Emulator): void {
       const categories = formCategories(form);
       const version = packageVersion(form, 1);
       const name = form.fields.name ?? version.filename.replace(/\.[^.]*$/, '');
-      const s = skills.insert({ name, description: form.fields.description ?? '', ...categories, latest_version: 1, archived_at: null, _versions: [version] });
+      const s = skills.insert({ name, description: form.fields.description ?? '', ...categories, metadata: formMetadata(form), latest_version: 1, archived_at: null, _versions: [version] });
       return { status: 201, body: publicView(s) };
     }), { body: 'raw' });
 

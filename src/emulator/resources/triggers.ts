@@ -4,7 +4,7 @@ import { HttpError, invalidParam, precondition } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { listReply, publicView, type Collection, type Rec } from '../store';
+import { listReply, publicView, visible, type Collection, type Rec } from '../store';
 import { validate, type Schema } from '../validate';
 import { checkSchedule, TriggerScheduler, type Schedule } from './trigger-schedule';
 
@@ -129,20 +129,30 @@ export function registerTriggers(emu: Emulator): void {
     const body = validate(r.body, TRIGGER_SCHEMA);
     if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
     checkTrigger(emu, body);
-    const t = triggers.insert({ resources: [], schedule: null, metadata: {}, ...body, status: 'active', paused_reason: null, session_id: null, _skips: null } as unknown as Trigger);
+    const t = triggers.insert({ resources: [], schedule: null, metadata: {}, ...body, status: 'active', paused_reason: null, session_id: null, archived_at: null, _skips: null } as unknown as Trigger);
     scheduler.plan(t);
     return { status: 201, body: publicView(t) };
   }, { idempotent: true });
 
   emu.router.get('/v1/triggers', (r) => {
     const agentId = r.query.get('agent_id');
-    return listReply(triggers.values().filter((t) => agentId === null || t.agent_id === agentId), r.query);
+    return listReply(visible(triggers.values(), r.query).filter((t) => agentId === null || t.agent_id === agentId), r.query);
   });
+
+  // Assumption (API-NOTES common shapes: archive where archivable; not listed for triggers): an archived trigger
+  // never fires again, leaves the list, and refuses updates and runs; `svc apply --prune` archives, never deletes.
+  emu.router.post('/v1/triggers/:id/archive', (r) => {
+    const t = triggers.archive(triggerOf(r));
+    t._next_fire_ms = null;
+    scheduler.arm();
+    return { status: 200, body: publicView(t) };
+  }, { body: 'none' });
 
   emu.router.get('/v1/triggers/:id', (r) => ({ status: 200, body: publicView(triggerOf(r)) }));
 
   emu.router.patch('/v1/triggers/:id', (r) => {
     const t = triggerOf(r);
+    if (t.archived_at) precondition(`trigger ${t.id} is archived`);
     const body = validate(r.body, TRIGGER_SCHEMA, { patch: true });
     if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
     const next = { ...t, ...body };
@@ -166,6 +176,7 @@ export function registerTriggers(emu: Emulator): void {
 
   emu.router.post('/v1/triggers/:id/run', (r) => {
     const t = triggerOf(r);
+    if (t.archived_at) precondition(`trigger ${t.id} is archived`);
     if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
     return { status: 201, body: publicView(run(t, { type: 'manual' })) };
   }, { body: 'none', idempotent: true });
@@ -184,6 +195,7 @@ export function registerTriggers(emu: Emulator): void {
 
   emu.router.post('/v1/triggers/:id/resume', (r) => {
     const t = triggerOf(r);
+    if (t.archived_at) precondition(`trigger ${t.id} is archived`);
     if (t.status !== 'active') {
       triggers.touch(t, { status: 'active', paused_reason: null, _skips: null } as Partial<Trigger>);
       scheduler.plan(t);

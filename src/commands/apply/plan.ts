@@ -1,0 +1,207 @@
+import type { ApiClient } from '../../api/client';
+import type { Obj } from '../../api/resources';
+import { UsageError } from '../../errors';
+import { isObject } from '../../is-object';
+import { maskWriteOnly, plan as diffPlan, type Change } from '../apply-diff';
+import { KIND_SPECS, KINDS, type Body, type Kind } from './kinds';
+import { LiveState, setOf, SET_LABEL } from './live';
+import { dependencyOrder, refKey, refsOf, resolveRefs, type NamedRef } from './refs';
+import { readSecretMap } from './secrets';
+import { planSkill } from './skill';
+import type { Doc } from './sources';
+import { planCredentials } from './vault';
+
+export type Action = 'created' | 'updated' | 'unchanged' | 'archived';
+
+/** One write of the plan; `label` names it in the applied / not applied summary. */
+export interface Step {
+  label: string;
+  run: () => Promise<void>;
+}
+
+/** One line of the plan: a document (or, with --prune, a resource the files no longer hold) and its writes. */
+export interface Entry {
+  kind: Kind;
+  name: string;
+  action: Action;
+  id: string | null;
+  diff: Change[];
+  /** What the plan says besides the diff: secrets not compared, a skill's package. Never a secret's value. */
+  notes: string[];
+  steps: Step[];
+  /** Write-only members were in the document and could not be compared. */
+  uncompared: boolean;
+}
+
+export interface PlanOptions {
+  /** The set whose label apply writes and whose resources alone it touches; none for the per-group verbs. */
+  set?: string;
+  prune?: boolean;
+  updateSecrets?: boolean;
+  /** Read `value_from` secrets now (a write will follow); a dry run and `diff` never read them. */
+  readSecrets?: boolean;
+  /** The Idempotency-Key of the one create of a per-group `apply FILE --idempotency-key K`. */
+  idempotencyKey?: string;
+  env: Record<string, string | undefined>;
+}
+
+/** What a step needs to send: the client, the IDs known so far (live, then created), the options. */
+export interface PlanCtx {
+  c: ApiClient;
+  live: LiveState;
+  ids: Map<string, string>;
+  o: PlanOptions;
+  /** A fresh Idempotency-Key per create intent, kept across that create's retries (never derived from names). */
+  key: () => string;
+}
+
+/**
+ * The plan: every document in dependency order (creates, updates, unchanged), then with --prune the archives.
+ * Sends reads only. References to a name neither in the files nor in the project are usage errors here.
+ */
+export async function makePlan(c: ApiClient, docs: Doc[], o: PlanOptions): Promise<Entry[]> {
+  const ordered = dependencyOrder(docs);
+  let keyUsed = false;
+  const pc: PlanCtx = {
+    c,
+    live: new LiveState(c),
+    ids: new Map(),
+    o,
+    key: () => {
+      if (o.idempotencyKey && !keyUsed) {
+        keyUsed = true;
+        return o.idempotencyKey;
+      }
+      return globalThis.crypto.randomUUID();
+    },
+  };
+  const inFiles = new Set(docs.map((d) => refKey(d)));
+  for (const d of ordered) {
+    for (const r of refsOf(d)) {
+      if (inFiles.has(refKey(r)) || pc.ids.has(refKey(r))) continue;
+      const found = await pc.live.referenced(r.kind, r.name);
+      if (!found) throw new UsageError(`${d.where}: ${d.kind} "${d.name}" names ${r.kind} "${r.name}", which is neither in the files nor in the project`);
+      pc.ids.set(refKey(r), found.id!);
+    }
+  }
+  const entries: Entry[] = [];
+  for (const d of ordered) entries.push(await planDoc(pc, d));
+  if (o.prune && o.set !== undefined) entries.push(...(await planPrune(pc, o.set, inFiles)));
+  return entries;
+}
+
+/** An ID known now, or a stand-in for one this apply creates first (shown in the plan, replaced when sent). */
+const idOrPlaceholder = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r)) ?? `(new ${r.kind} "${r.name}")`;
+const idNow = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r))!;
+
+/** The body the service should hold: references resolved, apply-only members dropped, the set's label added. */
+export function desired(pc: PlanCtx, d: Doc, live: Obj | undefined, idOf: (r: NamedRef) => string): Body {
+  const spec = KIND_SPECS[d.kind];
+  const resolved = resolveRefs(d, idOf);
+  const body: Body = {};
+  for (const [k, v] of Object.entries(resolved)) if (!spec.applyFields?.includes(k)) body[k] = v;
+  if (pc.o.set !== undefined) {
+    const base = isObject(d.body.metadata) ? d.body.metadata : isObject(live?.metadata) ? live.metadata : {};
+    body.metadata = { ...base, [SET_LABEL]: pc.o.set };
+  }
+  return body;
+}
+
+async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
+  const spec = KIND_SPECS[d.kind];
+  const live = await pc.live.find(d.kind, d.name, pc.o.set, d.where);
+  if (live) pc.ids.set(refKey(d), live.id!);
+  const entry: Entry = { kind: d.kind, name: d.name, action: 'unchanged', id: live?.id ?? null, diff: [], notes: [], steps: [], uncompared: false };
+  if (d.kind === 'Skill') return planSkill(pc, d, live, entry);
+  const writeOnly = spec.writeOnly ?? [];
+  const want = desired(pc, d, live, idOrPlaceholder(pc));
+  const headers = d.kind === 'Agent' ? agentHeaders(pc, d) : undefined;
+  if (!live) {
+    for (const r of spec.required ?? []) if (want[r] === undefined) throw new UsageError(`${d.where}: ${spec.noun} ${r} is required to create "${d.name}"`);
+    entry.action = 'created';
+    const shown = maskWriteOnly(want, writeOnly);
+    entry.diff = Object.keys(want).map((k) => ({ op: 'add', path: k, new: shown[k] }));
+    entry.steps.push({
+      label: `+ ${d.kind} ${d.name}`,
+      run: async () => {
+        const body = headers ? headers.withValues(desired(pc, d, undefined, idNow(pc)), () => true) : desired(pc, d, undefined, idNow(pc));
+        const created = await spec.api.create(pc.c, body, pc.key());
+        entry.id = created.id ?? null;
+        pc.ids.set(refKey(d), created.id!);
+      },
+    });
+  } else {
+    const { diff, patch } = diffPlan(want, live, writeOnly);
+    entry.diff = diff;
+    // Refuses here, before any write, what the service is certain to refuse (a reuse_session trigger).
+    if (diff.length) spec.patches?.(live, patch);
+    if (headers?.present) {
+      entry.uncompared = !pc.o.updateSecrets;
+      entry.notes.push(pc.o.updateSecrets ? 'mcp_servers headers (write-only) are sent again: --update-secrets' : 'mcp_servers headers are write-only: not compared, sent again only with --update-secrets');
+    }
+    if (diff.length || (headers?.present && pc.o.updateSecrets)) {
+      entry.action = 'updated';
+      entry.steps.push({
+        label: `~ ${d.kind} ${d.name}`,
+        run: async () => {
+          const now = desired(pc, d, live, idNow(pc));
+          const { patch } = diffPlan(now, live, writeOnly);
+          if (headers?.present && pc.o.updateSecrets) patch.mcp_servers = now.mcp_servers;
+          const sent = headers && patch.mcp_servers ? headers.withValues(patch, (s) => pc.o.updateSecrets || !serverIn(live, s)) : patch;
+          for (const b of spec.patches ? spec.patches(live, sent) : [sent]) await spec.api.update(pc.c, live.id!, b);
+        },
+      });
+    }
+  }
+  if (d.kind === 'Vault') await planCredentials(pc, d, live, entry);
+  return entry;
+}
+
+type Server = Record<string, unknown>;
+const identity = (s: Server) => JSON.stringify([s.name, s.type, s.url]);
+/** A server the live agent has with the same identity keeps its stored headers when they are omitted (API-NOTES). */
+const serverIn = (live: Obj, s: Server) => Array.isArray(live.mcp_servers) && live.mcp_servers.some((l) => isObject(l) && identity(l) === identity(s));
+
+/**
+ * MCP server headers are write-only: a literal value or `{value_from}` in the file. They are sent on create,
+ * for a server that is new to the agent, and with --update-secrets; otherwise left out, which keeps them.
+ * Values are read before any write, only when a write will follow.
+ */
+function agentHeaders(pc: PlanCtx, d: Doc) {
+  const servers = Array.isArray(d.body.mcp_servers) ? (d.body.mcp_servers as unknown[]) : [];
+  const present = servers.some((s) => isObject(s) && isObject(s.headers) && Object.keys(s.headers).length > 0);
+  const values = servers.map((s, i) =>
+    isObject(s) && isObject(s.headers) && pc.o.readSecrets ? readSecretMap(s.headers, `${d.where}: mcp_servers[${i}].headers`, pc.o.env, d.dir) : undefined,
+  );
+  return {
+    present,
+    /** `body` with each server's headers as values when `send(server)`, else without headers. */
+    withValues(body: Body, send: (s: Server) => boolean): Body {
+      if (!Array.isArray(body.mcp_servers)) return body;
+      const byIdentity = new Map(servers.map((s, i) => [isObject(s) ? identity(s) : '', values[i]]));
+      const mcp_servers = (body.mcp_servers as Server[]).map((s) => {
+        const { headers: _, ...rest } = s;
+        const v = byIdentity.get(identity(s));
+        return v && send(s) ? { ...rest, headers: v } : rest;
+      });
+      return { ...body, mcp_servers };
+    },
+  };
+}
+
+/** Reverse dependency order: what names others goes first. */
+const PRUNE_ORDER = [...KINDS].reverse();
+
+/** With --prune: each active resource labelled with the set whose kind and name no document holds, archived. */
+async function planPrune(pc: PlanCtx, set: string, inFiles: Set<string>): Promise<Entry[]> {
+  const out: Entry[] = [];
+  for (const kind of PRUNE_ORDER) {
+    for (const o of await pc.live.items(kind)) {
+      if (setOf(o) !== set || inFiles.has(refKey({ kind, name: String(o.name) }))) continue;
+      const entry: Entry = { kind, name: String(o.name), action: 'archived', id: o.id!, diff: [], notes: [], steps: [], uncompared: false };
+      entry.steps.push({ label: `- ${kind} ${entry.name}`, run: async () => void (await KIND_SPECS[kind].api.archive(pc.c, o.id!)) });
+      out.push(entry);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+import type { Ctx } from '../../context';
+import { ExitCodeError, UsageError } from '../../errors';
+import { write } from '../../io';
+import type { Opts } from '../kit';
+import { execute } from './execute';
+import { makePlan } from './plan';
+import { appliedText, changed, entryView, planText } from './render';
+import { defaultSetName, readDocs } from './sources';
+
+/** What `svc apply` and `svc diff` share: the documents, the set, and the plan against the project. */
+async function planFor(ctx: Ctx, opts: Opts, sending: boolean) {
+  const paths: string[] = opts.file ?? [];
+  if (paths.length === 0) throw new UsageError('give at least one -f PATH (a file, a folder or - for standard input)');
+  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-f -) can be read once');
+  const docs = await readDocs(ctx, paths);
+  if (docs.length === 0) throw new UsageError(`no documents in ${paths.join(', ')} (*.yaml, *.yml, *.json)`);
+  const set: string = opts.set ?? defaultSetName(paths, ctx.io.cwd);
+  if (set.trim() === '') throw new UsageError('--set needs a name');
+  const entries = await makePlan(await ctx.api(), docs, {
+    set,
+    prune: Boolean(opts.prune),
+    updateSecrets: Boolean(opts.updateSecrets),
+    readSecrets: sending,
+    env: ctx.io.env,
+  });
+  return { set, entries };
+}
+
+const asText = (ctx: Ctx) => ctx.format === 'table' && !ctx.settings.jq;
+
+/** `svc apply`: the plan first, then (unless --dry-run) its writes in dependency order; a prune is confirmed. */
+export async function runApplyAll(ctx: Ctx, opts: Opts): Promise<void> {
+  const dryRun = Boolean(opts.dryRun);
+  const { set, entries } = await planFor(ctx, opts, !dryRun);
+  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set));
+  if (!dryRun) {
+    const archives = entries.filter((e) => e.action === 'archived');
+    if (archives.length && !opts.yes) await confirmPrune(ctx, archives.length, set);
+    await execute(ctx, entries, 'by name and set label');
+  }
+  if (!asText(ctx)) return ctx.out.list(entries.map((e) => entryView(e, dryRun)), []);
+  await write(ctx.io.stdout, dryRun ? 'dry run: nothing sent\n' : appliedText(entries));
+}
+
+async function confirmPrune(ctx: Ctx, n: number, set: string): Promise<void> {
+  const what = `${n} resource${n === 1 ? '' : 's'} of set "${set}" that the files no longer hold`;
+  if (!ctx.canPrompt) throw new UsageError(`the plan archives ${what}: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI); nothing was sent`);
+  const { confirm } = await import('../../input/prompt');
+  if (!(await confirm(ctx.io, `Archive ${what}?`))) throw new UsageError('prune not confirmed; nothing was sent');
+}
+
+/** `svc diff`: the plan, no write; exit 0 when nothing would change, 1 when something would (kubectl diff). */
+export async function runDiff(ctx: Ctx, opts: Opts): Promise<void> {
+  const { set, entries } = await planFor(ctx, opts, false);
+  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set));
+  else await ctx.out.list(entries.map((e) => entryView(e, true)), []);
+  if (changed(entries)) throw new ExitCodeError(1, 'the files differ from the project', true);
+}

@@ -1,0 +1,130 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { isObject } from '../../is-object';
+import { readAll } from '../../io';
+import { isKind, KIND_SPECS, KINDS, type Body, type Kind } from './kinds';
+
+/** One configuration document: its kind and name, the rest of its body, and where it came from. */
+export interface Doc {
+  kind: Kind;
+  name: string;
+  /** The document without `kind` (`name` kept). */
+  body: Body;
+  /** `dir/file.yaml document 2 (line 7)`: what error lines name. */
+  where: string;
+  /** The folder of its file: relative paths in the document (`path`, `value_from.file`) start here. */
+  dir: string;
+}
+
+const CONFIG_FILE = /\.(ya?ml|json)$/i;
+/** Members the service manages: dropped, so `svc <group> get -o yaml` output applies as it is. */
+const SERVER_MANAGED = ['id', 'created_at', 'updated_at', 'archived_at'];
+
+/** The files of one `-f PATH`: the file itself, or a folder's `*.yaml|*.yml|*.json`, recursively, sorted by path. */
+function filesOf(path: string, cwd: string): string[] {
+  const full = resolve(cwd, path);
+  let st;
+  try {
+    st = statSync(full);
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!st.isDirectory()) return [full];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (CONFIG_FILE.test(e.name)) out.push(p);
+    }
+  };
+  walk(full);
+  return out.sort();
+}
+
+/** The default set name: the name of the first PATH's folder (a folder's own name; a file's folder; `-`: the working folder). */
+export function defaultSetName(paths: string[], cwd: string): string {
+  const first = paths[0] === '-' ? cwd : resolve(cwd, paths[0]);
+  const isDir = paths[0] === '-' || statSync(first, { throwIfNoEntry: false })?.isDirectory();
+  return basename(isDir ? first : dirname(first));
+}
+
+/** Every document of every PATH, checked: kind, name, known fields, no kind+name twice. Sends nothing. */
+export async function readDocs(ctx: Ctx, paths: string[]): Promise<Doc[]> {
+  const docs: Doc[] = [];
+  for (const path of paths) {
+    if (path === '-') {
+      docs.push(...(await parseFile((await readAll(ctx.io.stdin)).toString('utf8'), 'standard input', ctx.io.cwd)));
+      continue;
+    }
+    for (const file of filesOf(path, ctx.io.cwd)) {
+      const shown = relative(ctx.io.cwd, file) || file;
+      docs.push(...(await parseFile(readFileSync(file, 'utf8'), shown, dirname(file))));
+    }
+  }
+  const seen = new Map<string, Doc>();
+  for (const d of docs) {
+    const key = `${d.kind}\0${d.name}`;
+    const first = seen.get(key);
+    if (first) throw new UsageError(`${d.where}: ${d.kind} "${d.name}" is already defined in ${first.where}`);
+    seen.set(key, d);
+  }
+  return docs;
+}
+
+/** The documents of one file (YAML, several separated by `---`; JSON is YAML too), with file and line in errors. */
+async function parseFile(text: string, file: string, dir: string): Promise<Doc[]> {
+  const { loadYaml } = await import('../../output/yaml');
+  const { parseAllDocuments, LineCounter } = await loadYaml();
+  const lines = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter: lines });
+  const list = Array.isArray(parsed) ? parsed : [];
+  const out: Doc[] = [];
+  list.forEach((yamlDoc, i) => {
+    const err = yamlDoc.errors[0];
+    if (err) {
+      const at = err.linePos?.[0];
+      throw new UsageError(`${file}${at ? ` line ${at.line}` : ''}: not valid YAML: ${err.message.split('\n')[0]}`);
+    }
+    const data = yamlDoc.toJS();
+    if (data === null || data === undefined) return;
+    const start = (yamlDoc.contents?.range?.[0] ?? yamlDoc.range[0]) as number;
+    const where = `${file}${list.length > 1 ? ` document ${i + 1}` : ''} (line ${lines.linePos(start).line})`;
+    out.push(toDoc(data, where, dir));
+  });
+  return out;
+}
+
+function toDoc(data: unknown, where: string, dir: string): Doc {
+  if (!isObject(data)) throw new UsageError(`${where}: a document must be an object with kind and name`);
+  const { kind, ...body } = data as Body;
+  if (kind === undefined) throw new UsageError(`${where}: missing kind (one of ${KINDS.join(', ')})`);
+  if (!isKind(kind)) throw new UsageError(`${where}: unknown kind ${JSON.stringify(kind)} (one of ${KINDS.join(', ')})`);
+  return checkedDoc(kind, body, where, dir, true);
+}
+
+/**
+ * A document of a known kind, without server-managed members, with a name and, when `strict`, no member
+ * the service would reject as unknown. The per-group `apply FILE` verbs are not strict: they take what
+ * `get -o yaml` printed, unknown members of the service's objects included.
+ */
+export function checkedDoc(kind: Kind, data: Body, where: string, dir: string, strict: boolean): Doc {
+  const spec = KIND_SPECS[kind];
+  const body: Body = { ...data };
+  for (const k of [...SERVER_MANAGED, ...(spec.readOnly ?? [])]) delete body[k];
+  if (typeof body.name !== 'string' || body.name === '') throw new UsageError(`${where} needs a "name": apply finds the resource by it`);
+  if (strict) {
+    const known = [...spec.fields, ...(spec.applyFields ?? [])];
+    for (const k of Object.keys(body)) {
+      if (!known.includes(k)) throw new UsageError(`${where}: unknown field "${k}" in ${kind} "${body.name}" (known: ${known.join(', ')})`);
+    }
+  }
+  try {
+    spec.check?.(body);
+  } catch (e) {
+    throw e instanceof UsageError ? new UsageError(`${where}: ${e.message}`) : e;
+  }
+  return { kind, name: body.name, body, where, dir };
+}
