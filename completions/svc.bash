@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents api artifacts auth completion config demo doctor dreams emulator environments files memories memory-stores plugins run sessions skills threads triggers vaults work worker' ;;
+    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files memories memory-stores plugins run sessions skills threads triggers vaults work worker' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
@@ -25,13 +25,16 @@ __svc_table() {
     'A|agents delete') REPLY='1' ;;
     'O|agents archive') REPLY='-h --help' ;;
     'A|agents archive') REPLY='1' ;;
-    'O|agents apply') REPLY='--dry-run --idempotency-key -h --help' ;;
+    'O|agents apply') REPLY='--dry-run --update-secrets --idempotency-key -h --help' ;;
     'V|agents apply') REPLY='--idempotency-key' ;;
     'F|agents apply|#0') REPLY='file' ;;
     'A|agents apply') REPLY='1' ;;
     'O|agents versions') REPLY='--limit --page-size --page-token --all -h --help' ;;
     'V|agents versions') REPLY='--limit --page-size --page-token' ;;
     'A|agents versions') REPLY='1' ;;
+    'O|apply') REPLY='-f --file --set --prune --dry-run -y --yes --update-secrets -h --help' ;;
+    'V|apply') REPLY='-f --file --set' ;;
+    'F|apply|-f'|'F|apply|--file') REPLY='file' ;;
     'O|api') REPLY='--data -F --field -H --header --paginate -h --help' ;;
     'V|api') REPLY='--data -F --field -H --header' ;;
     'F|api|--data') REPLY='@file' ;;
@@ -70,6 +73,9 @@ __svc_table() {
     'A|config use') REPLY='1' ;;
     'O|config profiles') REPLY='-h --help' ;;
     'O|demo') REPLY='-h --help' ;;
+    'O|diff') REPLY='-f --file --set --prune -h --help' ;;
+    'V|diff') REPLY='-f --file --set' ;;
+    'F|diff|-f'|'F|diff|--file') REPLY='file' ;;
     'O|doctor') REPLY='-h --help' ;;
     'C|dreams') REPLY='list get create cancel' ;;
     'O|dreams') REPLY='-h --help' ;;
@@ -104,7 +110,7 @@ __svc_table() {
     'A|environments delete') REPLY='1' ;;
     'O|environments archive') REPLY='-h --help' ;;
     'A|environments archive') REPLY='1' ;;
-    'O|environments apply') REPLY='--dry-run --idempotency-key -h --help' ;;
+    'O|environments apply') REPLY='--dry-run --update-secrets --idempotency-key -h --help' ;;
     'V|environments apply') REPLY='--idempotency-key' ;;
     'F|environments apply|#0') REPLY='file' ;;
     'A|environments apply') REPLY='1' ;;
@@ -308,7 +314,7 @@ __svc_table() {
     'A|triggers update') REPLY='1' ;;
     'O|triggers delete') REPLY='-h --help' ;;
     'A|triggers delete') REPLY='1' ;;
-    'O|triggers apply') REPLY='--dry-run --idempotency-key -h --help' ;;
+    'O|triggers apply') REPLY='--dry-run --update-secrets --idempotency-key -h --help' ;;
     'V|triggers apply') REPLY='--idempotency-key' ;;
     'F|triggers apply|#0') REPLY='file' ;;
     'A|triggers apply') REPLY='1' ;;
