@@ -296,3 +296,39 @@ describe('svc apply -f FOLDER', () => {
     expect(writes).toEqual([]);
   });
 });
+
+describe('svc apply --prune on a terminal', () => {
+  it('asks before archiving and sends nothing when the answer is no', async () => {
+    expect((await apply()).code).toBe(0);
+    const [store] = await named('/v1/memory-stores', 'notes');
+    edit('config/platform.yaml', /---\nkind: MemoryStore\nname: notes\ndescription: what the agents learn\n/, '');
+    const { result: no, writes: none } = await writesDuring(() => apply(['--prune'], { stdinTTY: true, stdin: 'n\n' }));
+    expect(no.code).toBe(2);
+    expect(no.stderr).toContain('Archive 1 resource of set "config" that the files no longer hold? [y/N]');
+    expect(none).toEqual([]);
+    const { result: yes, writes } = await writesDuring(() => apply(['--prune'], { stdinTTY: true, stdin: 'y\n' }));
+    expect(yes.code).toBe(0);
+    expect(writes).toEqual([`POST /v1/memory-stores/${store.id}/archive`]);
+  });
+});
+
+describe('svc apply: MCP headers from value_from', () => {
+  it('R-CONF-22 sends a header value read from the environment on create, masks it in the plan, and compares it never', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'agent.yaml'), 'kind: Agent\nname: mcp-user\nmodel: m\nmcp_servers:\n  - {type: url, name: gh, url: "https://mcp.example", headers: {Authorization: {value_from: {env: GH_HEADER}}}}\n');
+    const go = (o: SvcOptions = {}) => run(['apply', '-f', 'agent.yaml', '-o', 'table', '--debug'], { cwd: dir, ...o, env: { GH_HEADER: 'Bearer gh-very-secret', ...o.env } });
+    const missing = await go({ env: { GH_HEADER: undefined } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/mcp_servers\[0\]\.headers: Authorization: value_from env GH_HEADER is not set/);
+    const created = await go();
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('+ mcp_servers: [{"type":"url","name":"gh","url":"https://mcp.example","headers":{"Authorization":"***"}}]');
+    const [agent] = await named('/v1/agents', 'mcp-user');
+    // What the service stored, read from the emulator's own record: the API never returns headers.
+    expect(Object.values(emu.collection('agents', 'agent', 'agent').get(agent.id)!._mcp_headers)).toEqual([{ Authorization: 'Bearer gh-very-secret' }]);
+    const { result: again, writes } = await writesDuring(() => go());
+    expect(again.stdout).toContain('note: mcp_servers headers are write-only: not compared, sent again only with --update-secrets');
+    expect(writes).toEqual([]);
+    for (const r of [created, again]) expect(r.stdout + r.stderr).not.toContain('gh-very-secret');
+  });
+});
