@@ -14,7 +14,7 @@ import type { Doc } from './sources';
  * file does not list are left alone.
  */
 export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined, entry: Entry): Promise<void> {
-  const resolved = resolveRefs(d, (r) => pc.ids.get(refKey(r)) ?? `(new ${r.kind} "${r.name}")`);
+  const resolved = resolveRefs(d, (r) => pc.ids.get(refKey(r)) ?? `<new ${r.kind} ${r.name}>`);
   const wanted = (resolved.credentials ?? []) as Body[];
   const held = new Map<string, Obj>();
   if (live) for await (const c of vaults.credentials.list(pc.c, live.id!, {}, { all: true, pageSize: 1000 })) held.set(String(c.name), c);
