@@ -329,6 +329,12 @@ describe('svc apply: MCP headers from value_from', () => {
     const { result: again, writes } = await writesDuring(() => go());
     expect(again.stdout).toContain('note: mcp_servers headers are write-only: not compared, sent again only with --update-secrets');
     expect(writes).toEqual([]);
-    for (const r of [created, again]) expect(r.stdout + r.stderr).not.toContain('gh-very-secret');
+    // Another server added: mcp_servers is PATCHed whole, without gh's headers (omitted keeps them), so no secret is read.
+    writeFileSync(join(dir, 'agent.yaml'), `${readFileSync(join(dir, 'agent.yaml'), 'utf8')}  - {type: url, name: docs, url: "https://docs.example"}\n`);
+    const { result: changed, writes: patched } = await writesDuring(() => go({ env: { GH_HEADER: undefined } }));
+    expect(changed.code).toBe(0);
+    expect(patched).toEqual([`PATCH /v1/agents/${agent.id}`]);
+    expect(Object.values(emu.collection('agents', 'agent', 'agent').get(agent.id)!._mcp_headers)).toEqual([{ Authorization: 'Bearer gh-very-secret' }, {}]);
+    for (const r of [created, again, changed]) expect(r.stdout + r.stderr).not.toContain('gh-very-secret');
   });
 });

@@ -6,7 +6,7 @@ import { maskWriteOnly, plan as diffPlan, type Change } from '../apply-diff';
 import { KIND_SPECS, KINDS, type Body, type Kind } from './kinds';
 import { LiveState, setOf, SET_LABEL } from './live';
 import { dependencyOrder, refKey, refsOf, resolveRefs, type NamedRef } from './refs';
-import { readSecretMap } from './secrets';
+import { McpHeaders, serverIn } from './headers';
 import { planSkill } from './skill';
 import type { Doc } from './sources';
 import { planCredentials } from './vault';
@@ -115,17 +115,20 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
   if (d.kind === 'Skill') return planSkill(pc, d, live, entry);
   const writeOnly = spec.writeOnly ?? [];
   const want = desired(pc, d, live, idOrPlaceholder(pc));
-  const headers = d.kind === 'Agent' ? agentHeaders(pc, d) : undefined;
+  const headers = d.kind === 'Agent' ? new McpHeaders(d, pc.o.env) : undefined;
+  // Secrets are read now, before any write, and only those a write will send.
+  const prepare = (send: Parameters<McpHeaders['prepare']>[0]) => pc.o.readSecrets && headers?.prepare(send);
   if (!live) {
     for (const r of spec.required ?? []) if (want[r] === undefined) throw new UsageError(`${d.where}: ${spec.noun} ${r} is required to create "${d.name}"`);
     entry.action = 'created';
     const shown = maskWriteOnly(want, writeOnly);
     entry.diff = Object.keys(want).map((k) => ({ op: 'add', path: k, new: shown[k] }));
+    prepare(() => true);
     entry.steps.push({
       label: `+ ${d.kind} ${d.name}`,
       run: async () => {
-        const body = headers ? headers.withValues(desired(pc, d, undefined, idNow(pc)), () => true) : desired(pc, d, undefined, idNow(pc));
-        const created = await spec.api.create(pc.c, body, pc.key());
+        const body = desired(pc, d, undefined, idNow(pc));
+        const created = await spec.api.create(pc.c, headers ? headers.withValues(body) : body, pc.key());
         entry.id = created.id ?? null;
         pc.ids.set(refKey(d), created.id!);
       },
@@ -139,15 +142,17 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
       entry.uncompared = !pc.o.updateSecrets;
       entry.notes.push(pc.o.updateSecrets ? 'mcp_servers headers (write-only) are sent again: --update-secrets' : 'mcp_servers headers are write-only: not compared, sent again only with --update-secrets');
     }
-    if (diff.length || (headers?.present && pc.o.updateSecrets)) {
+    const resend = Boolean(headers?.present && pc.o.updateSecrets);
+    if (diff.length || resend) {
       entry.action = 'updated';
+      if (patch.mcp_servers || resend) prepare((s) => resend || !serverIn(live, s));
       entry.steps.push({
         label: `~ ${d.kind} ${d.name}`,
         run: async () => {
           const now = desired(pc, d, live, idNow(pc));
           const { patch } = diffPlan(now, live, writeOnly);
-          if (headers?.present && pc.o.updateSecrets) patch.mcp_servers = now.mcp_servers;
-          const sent = headers && patch.mcp_servers ? headers.withValues(patch, (s) => pc.o.updateSecrets || !serverIn(live, s)) : patch;
+          if (resend) patch.mcp_servers = now.mcp_servers;
+          const sent = headers ? headers.withValues(patch) : patch;
           for (const b of spec.patches ? spec.patches(live, sent) : [sent]) await spec.api.update(pc.c, live.id!, b);
         },
       });
@@ -155,38 +160,6 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
   }
   if (d.kind === 'Vault') await planCredentials(pc, d, live, entry);
   return entry;
-}
-
-type Server = Record<string, unknown>;
-const identity = (s: Server) => JSON.stringify([s.name, s.type, s.url]);
-/** A server the live agent has with the same identity keeps its stored headers when they are omitted (API-NOTES). */
-const serverIn = (live: Obj, s: Server) => Array.isArray(live.mcp_servers) && live.mcp_servers.some((l) => isObject(l) && identity(l) === identity(s));
-
-/**
- * MCP server headers are write-only: a literal value or `{value_from}` in the file. They are sent on create,
- * for a server that is new to the agent, and with --update-secrets; otherwise left out, which keeps them.
- * Values are read before any write, only when a write will follow.
- */
-function agentHeaders(pc: PlanCtx, d: Doc) {
-  const servers = Array.isArray(d.body.mcp_servers) ? (d.body.mcp_servers as unknown[]) : [];
-  const present = servers.some((s) => isObject(s) && isObject(s.headers) && Object.keys(s.headers).length > 0);
-  const values = servers.map((s, i) =>
-    isObject(s) && isObject(s.headers) && pc.o.readSecrets ? readSecretMap(s.headers, `${d.where}: mcp_servers[${i}].headers`, pc.o.env, d.dir) : undefined,
-  );
-  return {
-    present,
-    /** `body` with each server's headers as values when `send(server)`, else without headers. */
-    withValues(body: Body, send: (s: Server) => boolean): Body {
-      if (!Array.isArray(body.mcp_servers)) return body;
-      const byIdentity = new Map(servers.map((s, i) => [isObject(s) ? identity(s) : '', values[i]]));
-      const mcp_servers = (body.mcp_servers as Server[]).map((s) => {
-        const { headers: _, ...rest } = s;
-        const v = byIdentity.get(identity(s));
-        return v && send(s) ? { ...rest, headers: v } : rest;
-      });
-      return { ...body, mcp_servers };
-    },
-  };
 }
 
 /** Reverse dependency order: what names others goes first. */

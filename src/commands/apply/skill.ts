@@ -44,6 +44,9 @@ export async function planSkill(pc: PlanCtx, d: Doc, live: Obj | undefined, entr
     });
     return entry;
   }
+  if (d.body.description !== undefined && d.body.description !== live.description) {
+    entry.notes.push(`description differs from the skill's ${JSON.stringify(live.description)}: a skill has no update, so it stays`);
+  }
   const latest = await latestVersion(pc, live.id!);
   // Assumption (API-NOTES does not name it): a version carries the package's SHA-256 as `sha256` (or `content_sha256`).
   const held = latest ? (latest.sha256 ?? latest.content_sha256) : undefined;
