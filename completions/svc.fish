@@ -144,7 +144,7 @@ function __svc_table
         case 'O|demo'
             printf '%s\n' '-h	display help for command' '--help	display help for command'
         case 'O|diff'
-            printf '%s\n' '-f	a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)' '--file	a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)' '--set	the set label of what these files own (default: the first PATH\'s folder name)' '--prune	archive resources of the set that the files no longer hold' '-h	display help for command' '--help	display help for command'
+            printf '%s\n' '-f	a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)' '--file	a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)' '--set	the set label of what these files own (default: the first PATH\'s folder name)' '--prune	also show what --prune would archive' '-h	display help for command' '--help	display help for command'
         case 'V|diff'
             printf '%s\n' '-f' '--file' '--set'
         case 'F|diff|-f' 'F|diff|--file'

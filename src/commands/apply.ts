@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Ctx } from '../context';
 import { UsageError } from '../errors';
@@ -45,7 +46,7 @@ export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): 
   if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
   const { kind: named, ...body } = data;
   if (named !== undefined && named !== kind) throw new UsageError(`${file} holds a ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies a ${kind} (use \`svc apply -f ${file}\`)`);
-  const doc = checkedDoc(kind, body, file, ctx.io.cwd, false);
+  const doc = checkedDoc(kind, body, file, file === '-' ? ctx.io.cwd : dirname(resolve(ctx.io.cwd, file)), false);
   const dryRun = Boolean(opts.dryRun);
   const key = dryRun ? undefined : idempotencyKey(opts);
   const [entry] = await makePlan(await ctx.api(), [doc], { updateSecrets: Boolean(opts.updateSecrets), readSecrets: !dryRun, idempotencyKey: key, env: ctx.io.env });

@@ -3,16 +3,16 @@ import { collect } from '../flags';
 import { examples, type Kit } from '../kit';
 
 /** The flags `svc apply` and `svc diff` share. */
-export function addSourceFlags(cmd: Command): Command {
+export function addSourceFlags(cmd: Command, prune: string): Command {
   return cmd
     .option('-f, --file <path>', 'a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)', collect)
     .option('--set <name>', 'the set label of what these files own (default: the first PATH\'s folder name)')
-    .option('--prune', 'archive resources of the set that the files no longer hold');
+    .option('--prune', prune);
 }
 
 /** `svc apply -f PATH…`: configuration as code (CLI.md "Added in the second round"). */
 export default function build(cmd: Command, kit: Kit): void {
-  addSourceFlags(cmd)
+  addSourceFlags(cmd, 'archive resources of the set that the files no longer hold')
     .option('--dry-run', 'print the plan and send no write')
     .option('-y, --yes', 'archive without asking (needed for --prune where apply cannot ask)')
     .option('--update-secrets', 'send write-only values (credentials, MCP headers) again for resources that exist')

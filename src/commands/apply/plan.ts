@@ -91,8 +91,8 @@ export async function makePlan(c: ApiClient, docs: Doc[], o: PlanOptions): Promi
 }
 
 /** An ID known now, or a stand-in for one this apply creates first (shown in the plan, replaced when sent). */
-const idOrPlaceholder = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r)) ?? `<new ${r.kind} ${r.name}>`;
-const idNow = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r))!;
+export const idOrPlaceholder = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r)) ?? `<new ${r.kind} ${r.name}>`;
+export const idNow = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r))!;
 
 /** The body the service should hold: references resolved, apply-only members dropped, the set's label added. */
 export function desired(pc: PlanCtx, d: Doc, live: Obj | undefined, idOf: (r: NamedRef) => string): Body {

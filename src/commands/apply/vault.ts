@@ -3,7 +3,7 @@ import { vaults, type CredentialBody } from '../../api/vaults';
 import { ExitCodeError } from '../../errors';
 import { MASK } from '../apply-diff';
 import type { Body } from './kinds';
-import type { Entry, PlanCtx } from './plan';
+import { idNow, idOrPlaceholder, type Entry, type PlanCtx } from './plan';
 import { refKey, resolveRefs } from './refs';
 import { readSecret, sourceOf, type ValueFrom } from './secrets';
 import type { Doc } from './sources';
@@ -14,7 +14,7 @@ import type { Doc } from './sources';
  * file does not list are left alone.
  */
 export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined, entry: Entry): Promise<void> {
-  const resolved = resolveRefs(d, (r) => pc.ids.get(refKey(r)) ?? `<new ${r.kind} ${r.name}>`);
+  const resolved = resolveRefs(d, idOrPlaceholder(pc));
   const wanted = (resolved.credentials ?? []) as Body[];
   const held = new Map<string, Obj>();
   if (live) for await (const c of vaults.credentials.list(pc.c, live.id!, {}, { all: true, pageSize: 1000 })) held.set(String(c.name), c);
@@ -34,7 +34,7 @@ export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined
         label: `+ credential ${want.name} of Vault ${d.name}`,
         run: async () => {
           const body: CredentialBody = { name: want.name, type: want.type, ...(value !== undefined ? { value } : {}) };
-          const egressNow = resolveRefs(d, (r) => pc.ids.get(refKey(r))!).credentials[i].egress_environment_id;
+          const egressNow = resolveRefs(d, idNow(pc)).credentials[i].egress_environment_id;
           if (egressNow !== undefined) body.egress_environment_id = egressNow;
           await vaults.credentials.create(pc.c, pc.ids.get(refKey(d))!, body, pc.key());
         },
