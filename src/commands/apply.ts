@@ -45,7 +45,7 @@ export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): 
   const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd);
   if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
   const { kind: named, ...body } = data;
-  if (named !== undefined && named !== kind) throw new UsageError(`${file} holds a ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies a ${kind} (use \`svc apply -f ${file}\`)`);
+  if (named !== undefined && named !== kind) throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);
   const doc = checkedDoc(kind, body, file, file === '-' ? ctx.io.cwd : dirname(resolve(ctx.io.cwd, file)), false);
   const dryRun = Boolean(opts.dryRun);
   const key = dryRun ? undefined : idempotencyKey(opts);

@@ -163,6 +163,17 @@ describe('svc <group> apply', () => {
     expect(r.stderr).toMatch(/^error: cannot read no-such-file\.yaml: ENOENT/);
   });
 
+  it('is the svc apply engine restricted to one kind: a trigger file may name its agent, and a document of another kind is refused', async () => {
+    const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'named-by-trigger', model: 'm' } })).body.id;
+    const f = file('trigger.yaml', 'name: by-name\nagent: named-by-trigger\nsession_mode: new_session\ninitial_events: []\n');
+    const r = await apply('triggers', f);
+    expect(r.code).toBe(0);
+    expect((await call(t.emu, 'GET', `/v1/triggers/${JSON.parse(r.stdout).id}`)).body.agent_id).toBe(agent);
+    const other = await apply('triggers', file('env.yaml', 'kind: Environment\nname: not-a-trigger\n'));
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^error: env\.yaml holds kind Environment; `svc triggers apply` applies kind Trigger \(use `svc apply -f env\.yaml`\)/);
+  });
+
   it('masks every value of a write-only map and keeps its keys', () => {
     expect(maskWriteOnly({ mcp_servers: [{ name: 'a', headers: { X: 'secret' } }, { name: 'b' }] }, ['mcp_servers.*.headers'])).toEqual({ mcp_servers: [{ name: 'a', headers: { X: '***' } }, { name: 'b' }] });
   });
