@@ -338,3 +338,17 @@ describe('svc apply: MCP headers from value_from', () => {
     for (const r of [created, again, changed]) expect(r.stdout + r.stderr).not.toContain('gh-very-secret');
   });
 });
+
+describe('svc apply: sources', () => {
+  it('reads - from standard input, skips hidden folders, and labels with --set', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(dir, '.github', 'workflows', 'ci.yml'), 'on: push\n');
+    writeFileSync(join(dir, 'env.yml'), 'kind: Environment\nname: from-folder\n');
+    const r = await run(['apply', '-f', '.', '-f', '-', '--set', 'piped'], { cwd: dir, stdin: 'kind: MemoryStore\nname: from-stdin\n' });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((e: { kind: string; name: string }) => `${e.kind} ${e.name}`)).toEqual(['Environment from-folder', 'MemoryStore from-stdin']);
+    expect((await named('/v1/memory-stores', 'from-stdin'))[0].metadata).toEqual({ 'svc-apply-set': 'piped' });
+  });
+});

@@ -22,7 +22,7 @@ const CONFIG_FILE = /\.(ya?ml|json)$/i;
 /** Members the service manages: dropped, so `svc <group> get -o yaml` output applies as it is. */
 const SERVER_MANAGED = ['id', 'created_at', 'updated_at', 'archived_at'];
 
-/** The files of one `-f PATH`: the file itself, or a folder's `*.yaml|*.yml|*.json`, recursively, sorted by path. */
+/** The files of one `-f PATH`: the file itself, or a folder's `*.yaml|*.yml|*.json` (hidden ones left out), recursively, sorted by path. */
 function filesOf(path: string, cwd: string): string[] {
   const full = resolve(cwd, path);
   let st;
@@ -35,6 +35,8 @@ function filesOf(path: string, cwd: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
+      // Hidden entries (.git, .github/workflows/*.yml) are never configuration documents.
+      if (e.name.startsWith('.')) continue;
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (CONFIG_FILE.test(e.name)) out.push(p);
