@@ -1,3 +1,4 @@
+// Rules proved here: R-CONF-22, R-IDEM-12, R-IDEM-14, R-IDEM-15
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -197,7 +198,7 @@ describe('svc apply -f FOLDER', () => {
     expect(refused.writes).toEqual([]);
   });
 
-  it('a 500 after the fourth write stops the run, says what was and was not applied, and a re-run converges with no duplicate', async () => {
+  it('R-IDEM-15 a 500 after the fourth write stops the run, says what was and was not applied, and a re-run converges with no duplicate', async () => {
     await call(emu, 'POST', '/_emulator/faults', { body: { fail_write_every: 4 } });
     const first = await apply(['--max-retries', '0']);
     expect(first.code).toBe(9);
@@ -216,7 +217,7 @@ describe('svc apply -f FOLDER', () => {
     }
   });
 
-  it('a create keeps one fresh Idempotency-Key across its retries: a 500 after applying is replayed, not created twice', async () => {
+  it('R-IDEM-12 R-IDEM-14 a create keeps one fresh Idempotency-Key across its retries: a 500 after applying is replayed, not created twice', async () => {
     await call(emu, 'POST', '/_emulator/faults', { body: { fail_write_every: 2 } });
     const r = await apply([], { sleep: async () => {} });
     expect(r.code).toBe(0);
