@@ -12,8 +12,8 @@ import { applyPatches, checkTrigger } from '../triggers/body';
 
 export type Body = Record<string, any>;
 
-/** The kinds a configuration document may hold, in the order `svc apply` lists them. */
-export const KINDS = ['Skill', 'Environment', 'MemoryStore', 'Vault', 'Agent', 'Trigger'] as const;
+/** The kinds a configuration document may hold. */
+export const KINDS = ['Agent', 'Environment', 'Trigger', 'Vault', 'MemoryStore', 'Skill'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /**

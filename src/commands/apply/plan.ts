@@ -3,7 +3,7 @@ import type { Obj } from '../../api/resources';
 import { UsageError } from '../../errors';
 import { isObject } from '../../is-object';
 import { maskWriteOnly, plan as diffPlan, type Change } from '../apply-diff';
-import { KIND_SPECS, KINDS, type Body, type Kind } from './kinds';
+import { KIND_SPECS, type Body, type Kind } from './kinds';
 import { LiveState, setOf, SET_LABEL } from './live';
 import { dependencyOrder, refKey, refsOf, resolveRefs, type NamedRef } from './refs';
 import { McpHeaders, serverIn } from './headers';
@@ -163,7 +163,7 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
 }
 
 /** Reverse dependency order: what names others goes first. */
-const PRUNE_ORDER = [...KINDS].reverse();
+const PRUNE_ORDER: Kind[] = ['Trigger', 'Agent', 'Vault', 'MemoryStore', 'Environment', 'Skill'];
 
 /** With --prune: each active resource labelled with the set whose kind and name no document holds, archived. */
 async function planPrune(pc: PlanCtx, set: string, inFiles: Set<string>): Promise<Entry[]> {
