@@ -250,7 +250,7 @@ describe('svc apply -f FOLDER', () => {
   });
 
   it.each([
-    ['unknown kind', 'kind: Robot\nname: r2\n', /^error: bad\.yaml \(line 1\): unknown kind "Robot" \(one of Skill, Environment, MemoryStore, Vault, Agent, Trigger\)$/],
+    ['unknown kind', 'kind: Robot\nname: r2\n', /^error: bad\.yaml \(line 1\): unknown kind "Robot" \(one of Agent, Environment, Trigger, Vault, MemoryStore, Skill\)$/],
     ['missing name', 'kind: Environment\ndescription: nameless\n', /^error: bad\.yaml \(line 1\) needs a "name"/],
     ['unknown field', 'kind: Agent\nname: a\nmodel: m\nmodle: typo\n', /^error: bad\.yaml \(line 1\): unknown field "modle" in Agent "a"/],
     ['YAML that does not parse', 'kind: Agent\nname: a\nmodel: [unclosed\n', /^error: bad\.yaml line \d+: not valid YAML/],
