@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { paginate } from '../../api/paginate';
 import { updateConfig } from '../../config/file';
 import { maskSecret } from '../../config/settings';
 import type { Ctx } from '../../context';
@@ -7,10 +8,13 @@ import { prompt } from '../../input/prompt';
 import { readAll, write } from '../../io';
 import { examples, type Kit } from '../kit';
 
-/** One cheap read that proves a key works. */
+/**
+ * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another
+ * shape throws (exit 9), so nothing is stored on anything but a real success.
+ */
 async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
   const c = await ctx.client(key, baseUrl);
-  await c.json({ method: 'GET', path: '/v1/agents', query: { page_size: 1 } });
+  await paginate(c, '/v1/agents', {}, { pageSize: 1 }).next();
 }
 
 export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise<void> {

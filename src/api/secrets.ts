@@ -1,0 +1,53 @@
+/**
+ * The one redaction of what svc prints: error lines, debug logs and the messages of the API's errors pass through
+ * `redact`, which masks URL passwords, `Bearer …`/`Basic …` credentials and every secret value this run has
+ * seen (API and environment keys, session tokens, credential values sent), whatever text carries them.
+ */
+const known = new Set<string>();
+let longestFirst: string[] = [];
+
+/** Masked in place of a secret. */
+export const MASK = '***';
+
+// Assumption: values under 4 characters are not masked: masking "ab" everywhere would garble every line.
+const MIN_SECRET_LENGTH = 4;
+
+/** Remembers a secret for the rest of the run, with the forms it takes inside JSON and URLs. */
+export function addSecret(value: unknown): void {
+  if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || known.has(value)) return;
+  for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) known.add(form);
+  longestFirst = [...known].sort((a, b) => b.length - a.length);
+}
+
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]*@/gi;
+const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]+/g;
+
+export function redact(text: string): string {
+  let out = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(AUTH_SCHEME, `$1$2${MASK}`);
+  for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join(MASK);
+  return out;
+}
+
+/** Members whose values are secrets wherever they appear in a body: the work row's bundle, credential values. */
+const SECRET_MEMBERS = new Set(['secret', 'sessions_token', 'value', 'api_key', 'password']);
+/** Masked in the debug log of bodies as well (issued keys, tokens), without being remembered as secrets. */
+const MASKED_MEMBERS = new Set([...SECRET_MEMBERS, 'key', 'token', 'authorization']);
+
+/** A copy of a JSON body with every secret member masked (for the debug log of full bodies). */
+export function maskMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskMembers);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = MASKED_MEMBERS.has(k.toLowerCase()) && typeof v === 'string' ? MASK : maskMembers(v);
+  return out;
+}
+
+/** Remembers the secret members of a body: what a request sends and a response carries (`secret`). */
+export function addSecretMembers(value: unknown): void {
+  if (Array.isArray(value)) return value.forEach(addSecretMembers);
+  if (!value || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) {
+    if (SECRET_MEMBERS.has(k)) addSecret(v);
+    else addSecretMembers(v);
+  }
+}
