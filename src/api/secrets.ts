@@ -20,10 +20,13 @@ export function addSecret(value: unknown): void {
 }
 
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]*@/gi;
-const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]+/g;
+/** A quoted Authorization header's credential: `Authorization: Bearer X`, `"authorization":"Basic X"`. */
+const AUTH_HEADER = /(authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic)\s+)?)[^\s"',;]+/gi;
+/** A bearer token anywhere: token-like (8+ characters with a digit or punctuation), so "Bearer token required" stays prose. */
+const BEARER = /\b(Bearer\s+)(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}/g;
 
 export function redact(text: string): string {
-  let out = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(AUTH_SCHEME, `$1$2${MASK}`);
+  let out = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(AUTH_HEADER, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
   for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;
 }
