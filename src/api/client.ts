@@ -121,35 +121,15 @@ export class ApiClient {
     return this.exchange(spec, async (res) => res);
   }
 
-  /** One request with its retries; `take` reads the successful response within the attempt. */
+  /** One request with its retries; `take` reads the successful response within the attempt, so a body cut is retried too. */
   private async exchange<T>(spec: RequestSpec, take: (res: StreamResponse) => Promise<T>): Promise<T> {
     const retriableWrite = spec.method === 'GET' || spec.idempotencyKey !== undefined;
     for (let attempt = 1; ; attempt++) {
       const canRetry = attempt <= (spec.maxRetries ?? this.opts.maxRetries);
+      let res: StreamResponse;
       try {
-        const res = await this.once(spec, attempt);
-        if (res.status < 300) return await take(res).catch((e) => Promise.reject(this.cutMidBody(e)));
-        if (res.status < 400) throw redirected(res, this.url(spec.path, spec.query), this.baseUrl);
-        const err = await toApiError(res);
-        if (err.type === 'rate_limit_reached_error' || (err.status === 429 && err.type !== 'exceeded_current_quota_error' && !err.malformed)) {
-          const wait = err.retryAfterSeconds;
-          if (wait !== undefined && wait > MAX_RETRY_AFTER_SECONDS) throw err;
-          if (!canRetry) throw err;
-          if (wait !== undefined) {
-            // Never shorter than asked; jitter adds up to 10 %.
-            const ms = wait * 1000 * (1 + this.random() * 0.1);
-            this.log(`retry in ${Math.round(ms)}ms (Retry-After ${wait}s)`);
-            await this.sleep(ms);
-          } else {
-            await this.backoff(attempt, 'rate limited');
-          }
-          continue;
-        }
-        if (err.status >= 500 && canRetry && retriableWrite) {
-          await this.backoff(attempt, `status ${err.status}`);
-          continue;
-        }
-        throw err;
+        res = await this.once(spec, attempt);
+        if (res.status < 300) return await this.read(res, take);
       } catch (e) {
         if (e instanceof NetworkError && canRetry && retriableWrite && !(spec.signal ?? this.opts.signal)?.aborted) {
           await this.backoff(attempt, e.message);
@@ -157,15 +137,40 @@ export class ApiClient {
         }
         throw e;
       }
+      if (res.status < 400) throw redirected(res, this.url(spec.path, spec.query), this.baseUrl);
+      const err = await toApiError(res);
+      if (err.type === 'rate_limit_reached_error' || (err.status === 429 && err.type !== 'exceeded_current_quota_error' && !err.malformed)) {
+        const wait = err.retryAfterSeconds;
+        if (wait !== undefined && wait > MAX_RETRY_AFTER_SECONDS) throw err;
+        if (!canRetry) throw err;
+        if (wait !== undefined) {
+          // Never shorter than asked; jitter adds up to 10 %.
+          const ms = wait * 1000 * (1 + this.random() * 0.1);
+          this.log(`retry in ${Math.round(ms)}ms (Retry-After ${wait}s)`);
+          await this.sleep(ms);
+        } else {
+          await this.backoff(attempt, 'rate limited');
+        }
+        continue;
+      }
+      if (err.status >= 500 && canRetry && retriableWrite) {
+        await this.backoff(attempt, `status ${err.status}`);
+        continue;
+      }
+      throw err;
     }
   }
 
-  /** A connection that failed while the body was read (cut, stalled past the timeout) is a NetworkError too. */
-  private cutMidBody(e: unknown): unknown {
-    const reason = e instanceof NetworkError ? undefined : networkReason(e);
-    if (reason === undefined) return e;
-    this.log(`< network error while reading the body: ${reason}`);
-    return new NetworkError(`the connection to ${this.baseUrl} failed while reading the response: ${reason}`, e, { code: networkCode(e), baseUrl: this.baseUrl });
+  /** A connection that fails while the body is read (cut, stalled past the timeout) is a NetworkError too. */
+  private async read<T>(res: StreamResponse, take: (res: StreamResponse) => Promise<T>): Promise<T> {
+    try {
+      return await take(res);
+    } catch (e) {
+      const reason = e instanceof NetworkError ? undefined : networkReason(e);
+      if (reason === undefined) throw e;
+      this.log(`< network error while reading the body: ${reason}`);
+      throw new NetworkError(`the connection to ${this.baseUrl} failed while reading the response: ${reason}`, e, { code: networkCode(e), baseUrl: this.baseUrl });
+    }
   }
 
   private async backoff(attempt: number, why: string): Promise<void> {
