@@ -278,7 +278,6 @@ function successBody(res: StreamResponse, text: string, spec: RequestSpec): unkn
   } catch {
     throw new ApiError({ status: res.status, message: `the service answered ${res.status} with a body that is not JSON`, requestId });
   }
-  addSecretMembers(data);
   if (expect === 'any') return data;
   const isObject = data !== null && typeof data === 'object' && !Array.isArray(data);
   if (expect === 'object-or-none') {

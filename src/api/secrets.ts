@@ -4,7 +4,7 @@
  * seen (API and environment keys, session tokens, credential values sent), whatever text carries them.
  */
 const known = new Set<string>();
-let longestFirst: string[] = [];
+let longestFirst: string[] | undefined;
 
 /** Masked in place of a secret. */
 export const MASK = '***';
@@ -16,7 +16,7 @@ const MIN_SECRET_LENGTH = 4;
 export function addSecret(value: unknown): void {
   if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH || known.has(value)) return;
   for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) known.add(form);
-  longestFirst = [...known].sort((a, b) => b.length - a.length);
+  longestFirst = undefined;
 }
 
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:)[^\s/?#@]*@/gi;
@@ -27,11 +27,12 @@ const BEARER = /\b(Bearer\s+)(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}/g;
 
 export function redact(text: string): string {
   let out = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(AUTH_HEADER, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
+  longestFirst ??= [...known].sort((a, b) => b.length - a.length);
   for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;
 }
 
-/** Members whose values are secrets wherever they appear in a body: the work row's bundle, credential values. */
+/** Members of a request body whose values are secrets: credential values, a work row's bundle passed on. */
 const SECRET_MEMBERS = new Set(['secret', 'sessions_token', 'value', 'api_key', 'password']);
 /** Masked in the debug log of bodies as well (issued keys, tokens), without being remembered as secrets. */
 const MASKED_MEMBERS = new Set([...SECRET_MEMBERS, 'key', 'token', 'authorization']);
@@ -45,7 +46,7 @@ export function maskMembers(value: unknown): unknown {
   return out;
 }
 
-/** Remembers the secret members of a body: what a request sends and a response carries (`secret`). */
+/** Remembers the secret members of a request body. */
 export function addSecretMembers(value: unknown): void {
   if (Array.isArray(value)) return value.forEach(addSecretMembers);
   if (!value || typeof value !== 'object') return;

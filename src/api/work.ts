@@ -1,6 +1,7 @@
 import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { ApiError } from './errors';
+import { addSecret } from './secrets';
 import { paginate, type ListOptions } from './paginate';
 import type { Obj } from './resources';
 
@@ -37,7 +38,9 @@ export const work = {
       signal,
       expect: 'any',
     });
-    return { items: polledRows(data) };
+    const items = polledRows(data);
+    for (const row of items) addSecret(row.secret);
+    return { items };
   },
   ack: async (c: ApiClient, env: string, id: string, generation: number, signal?: AbortSignal) =>
     (await c.json<WorkItem>({ method: 'POST', path: `${rows(env)}/${seg(id)}/ack`, json: { generation }, signal })).data,
@@ -72,5 +75,6 @@ function polledRows(data: unknown): WorkItem[] {
 export function decodeSecret(secret: string): { sessions_token: string } {
   const bundle = JSON.parse(Buffer.from(secret, 'base64url').toString('utf8')) as { sessions_token?: unknown };
   if (typeof bundle.sessions_token !== 'string') throw new Error('the work row secret has no sessions_token');
+  addSecret(bundle.sessions_token);
   return { sessions_token: bundle.sessions_token };
 }
