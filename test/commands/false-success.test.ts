@@ -80,6 +80,14 @@ describe('answers that look like success', () => {
     expect(service.seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/v1/vaults/vault_1/credentials/cred_1' });
   });
 
+  it('svc api answered by a redirect exits 9 and prints no body', async () => {
+    answer(308, { moved: true }, { location: 'https://example.test/v1/agents' });
+    const r = await svc(['api', 'GET', '/v1/agents'], { env: env() });
+    expect(r.code).toBe(9);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('redirecting to https://example.test/v1/agents');
+  });
+
   it('agents list answered 200 without items exits 9', async () => {
     answer(200, {});
     const r = await svc(['agents', 'list'], { env: env() });
