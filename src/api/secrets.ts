@@ -25,8 +25,13 @@ const AUTH_HEADER = /(authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic)\s+)?)
 /** A bearer token anywhere: token-like (8+ characters with a digit or punctuation), so "Bearer token required" stays prose. */
 const BEARER = /\b(Bearer\s+)(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}/g;
 
+/** `scheme://user:PASSWORD@host` with the password masked (a base URL shown by `auth status`). */
+export function maskUrlPassword(text: string): string {
+  return text.replace(URL_PASSWORD, `$1${MASK}@`);
+}
+
 export function redact(text: string): string {
-  let out = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(AUTH_HEADER, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
+  let out = maskUrlPassword(text).replace(AUTH_HEADER, `$1${MASK}`).replace(BEARER, `$1${MASK}`);
   longestFirst ??= [...known].sort((a, b) => b.length - a.length);
   for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;

@@ -106,3 +106,14 @@ describe('a refused loopback URL', () => {
     expect(r.stderr).toBe(`error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\nhint: is the emulator running (\`svc emulator\`), or is SVC_BASE_URL set?\n`);
   });
 });
+
+describe('auth shows a base URL without its password', () => {
+  it('auth status masks the password of the base URL', async () => {
+    service.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}');
+    const url = service.url.replace('http://', 'http://ops:hunter2pass@');
+    const r = await svc(['auth', 'status', '-o', 'json'], { env: { SVC_BASE_URL: url, SVC_API_KEY: 'sk_test_status_1' } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).base_url).toBe(service.url.replace('http://', 'http://ops:***@'));
+    expect(r.stdout + r.stderr).not.toContain('hunter2pass');
+  });
+});
