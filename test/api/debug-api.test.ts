@@ -37,7 +37,7 @@ describe('the API debug log', () => {
     expect(lines).toContain('debug: < body {"id":"cred_1","name":"gh","type":"static_bearer"}');
   });
 
-  it('masks a work row\'s secret in the response body, and the secret stays masked in later lines', async () => {
+  it('R-WORK-11 masks a work row\'s secret in the response body, and the secret stays masked in later lines', async () => {
     const secret = Buffer.from(JSON.stringify({ sessions_token: 'sess_tok_abcdef123' })).toString('base64url');
     service.handle = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -28,7 +28,7 @@ describe('IDs in paths', () => {
     expect(await requestCount(t.emu)).toBe(before);
   });
 
-  it.each(['a/b', '%2e%2e', '...', 'x y?#'])('any other ID stays opaque: %j is sent percent-encoded as one segment', async (id) => {
+  it.each(['a/b', '%2e%2e', '...', 'x y?#'])('R-REQ-2 any other ID stays opaque: %j is sent percent-encoded as one segment', async (id) => {
     const r = await svc(['agents', 'get', id], { env: emuEnv(t.emu) });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain(JSON.stringify(id).slice(1, -1));
