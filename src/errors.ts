@@ -1,4 +1,5 @@
-import { ApiError, NetworkError } from './api/errors';
+import { ApiError, NetworkError, networkReason } from './api/errors';
+import { redact } from './api/secrets';
 import { ERROR_RECOVERY } from './wire/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */
@@ -93,7 +94,8 @@ export function exitCodeFor(err: unknown): number {
     if (err.malformed) return 9;
     return (err.type && BY_TYPE[err.type]) || byStatus(err.status);
   }
-  if (err instanceof NetworkError) return 10;
+  // A connection that failed while a caller streamed a body (download, stream) is a network failure too.
+  if (err instanceof NetworkError || networkReason(err) !== undefined) return 10;
   if (err instanceof SessionFailedError) return 11;
   if (err instanceof WaitTimeoutError) return 124;
   if (err instanceof InterruptedError) return 130;
@@ -109,11 +111,15 @@ export function withNote<E extends object>(err: E, note: string): E {
   return err;
 }
 
-/** The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. */
-export function errorLine(err: unknown): string {
+/**
+ * The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. Secrets
+ * are redacted; line breaks become spaces; on a terminal (`tty`) other control characters are escaped so the
+ * service or an argument cannot move the cursor, ring the bell or retitle the window.
+ */
+export function errorLine(err: unknown, o: { tty?: boolean } = {}): string {
   const line = baseLine(err);
   const note = err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined;
-  return note ? `${line}; ${note}` : line;
+  return printable(note ? `${line}; ${note}` : line, o.tty);
 }
 
 function baseLine(err: unknown): string {
@@ -123,27 +129,54 @@ function baseLine(err: unknown): string {
     parts.push(`status=${err.status}`);
     if (err.param) parts.push(`param=${err.param}`);
     if (err.requestId) parts.push(`request_id=${err.requestId}`);
-    return `error: ${oneLine(err.message)} (${parts.join(' ')})`;
+    return `error: ${err.message} (${parts.join(' ')})`;
   }
-  if (isKnown(err)) return `error: ${oneLine((err as Error).message)}`;
+  if (isKnown(err)) return `error: ${(err as Error).message}`;
+  const reason = networkReason(err);
+  if (reason !== undefined) return `error: the connection failed: ${reason}`;
   const message = err instanceof Error ? err.message : String(err);
-  return `error: unexpected failure: ${oneLine(message)} (run with --debug for details)`;
+  return `error: unexpected failure: ${message} (run with --debug for details)`;
+}
+
+/** Text for stderr: redacted, one line, and on a terminal with its control characters escaped. */
+export function printable(text: string, tty = false): string {
+  const one = redact(text).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ').trim();
+  return tty ? escapeControls(one) : one;
+}
+
+// C0 controls but tab, DEL and C1 controls (ESC, BEL, OSC's ESC ] and the 8-bit CSI 0x9b among them).
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+function escapeControls(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
 export function errorJson(err: unknown): string {
-  if (err instanceof ApiError) return JSON.stringify({ error: err.toErrorObject() });
+  if (err instanceof ApiError) return redact(JSON.stringify({ error: err.toErrorObject() }));
   const type = err instanceof UsageError || err instanceof ConfigError ? 'usage_error'
-    : err instanceof NetworkError ? 'network_error'
+    : err instanceof NetworkError || networkReason(err) !== undefined ? 'network_error'
     : err instanceof NoCredentialError ? 'authentication_error'
     : isKnown(err) ? 'cli_error' : 'unexpected_error';
-  return JSON.stringify({ error: { type, message: err instanceof Error ? err.message : String(err) } });
+  return redact(JSON.stringify({ error: { type, message: err instanceof Error ? err.message : String(err) } }));
 }
 
 export function recoveryHint(err: unknown): string | undefined {
   if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
   if (err instanceof SessionFailedError) return err.hint;
+  if (err instanceof NetworkError && err.code === 'ECONNREFUSED' && err.baseUrl && isLoopback(err.baseUrl)) {
+    return 'is the emulator running (`svc emulator`), or is SVC_BASE_URL set?';
+  }
   return undefined;
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
 }
 
 function isKnown(err: unknown): boolean {
@@ -152,6 +185,3 @@ function isKnown(err: unknown): boolean {
     || err instanceof InterruptedError || err instanceof ExitCodeError;
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ').trim();
-}

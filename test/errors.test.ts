@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../src/api/errors';
 import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, errorLine, exitCodeFor, recoveryHint } from '../src/errors';
 import { ERROR_STATUS } from '../src/wire/errors';
+import { addSecret } from '../src/api/secrets';
 
 const api = (status: number, type?: string) => new ApiError({ status, error: type ? { type, message: 'm', request_id: 'r' } : undefined });
 
@@ -44,5 +45,47 @@ describe('the exit code map of CLI.md', () => {
     expect(recoveryHint(api(429, 'exceeded_current_quota_error'))).toBe('Restore quota or budget.');
     expect(recoveryHint(api(400, 'toString'))).toBeUndefined();
     expect(recoveryHint(new SessionFailedError('s', 'Wait and retry.'))).toBe('Wait and retry.');
+  });
+});
+
+describe('what an error line may carry', () => {
+  it('a connection that fails while a caller streams a body (undici SocketError) is exit 10, said as such', () => {
+    const cut = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
+    const stalled = Object.assign(new Error('Body Timeout Error'), { name: 'BodyTimeoutError', code: 'UND_ERR_BODY_TIMEOUT' });
+    expect(exitCodeFor(cut)).toBe(10);
+    expect(exitCodeFor(stalled)).toBe(10);
+    expect(errorLine(cut)).toBe('error: the connection failed: the connection was cut (other side closed)');
+    expect(errorLine(stalled)).toBe('error: the connection failed: timed out');
+  });
+
+  it('a secret seen in this run is redacted from any error, whatever its kind', () => {
+    addSecret('tok_seen_in_this_run_5150');
+    expect(errorLine(new UsageError('cannot use tok_seen_in_this_run_5150 here'))).toBe('error: cannot use *** here');
+    expect(errorLine(new TypeError('tok_seen_in_this_run_5150'))).toBe('error: unexpected failure: *** (run with --debug for details)');
+  });
+
+  it('masks URL passwords and Bearer/Basic credentials it was never told about', () => {
+    expect(errorLine(new UsageError('bad URL https://u:pw-123456@h.example/x, header Authorization: Basic dXNlcjpwYXNz'))).toBe(
+      'error: bad URL https://u:***@h.example/x, header Authorization: Basic ***',
+    );
+  });
+
+  it('escapes ESC, BEL, OSC and C1 controls on a terminal only; line breaks never survive', () => {
+    const e = new UsageError('a\u001b[31mred\u0007\u009b\r\nb');
+    expect(errorLine(e, { tty: true })).toBe('error: a\\x1b[31mred\\x07\\x9b b');
+    expect(errorLine(e)).toBe('error: a\u001b[31mred\u0007\u009b b');
+  });
+
+  it('a refused loopback URL hints at the emulator; another host does not', () => {
+    const refused = (baseUrl: string) => new NetworkError(`cannot reach ${baseUrl}: ECONNREFUSED`, undefined, { code: 'ECONNREFUSED', baseUrl });
+    expect(recoveryHint(refused('http://127.0.0.1:4010'))).toBe('is the emulator running (`svc emulator`), or is SVC_BASE_URL set?');
+    expect(recoveryHint(refused('http://localhost:4010'))).toBeDefined();
+    expect(recoveryHint(refused('https://api.example.com'))).toBeUndefined();
+  });
+});
+
+describe('redaction leaves prose alone', () => {
+  it.each(['Bearer token required', 'Basic validation failed for name', 'the value is too long'])('%j is printed as is', (text) => {
+    expect(errorLine(new UsageError(text))).toBe(`error: ${text}`);
   });
 });

@@ -4,7 +4,8 @@ import { request } from './http';
 import type { ErrorObject } from '../wire/errors';
 import { IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from '../wire/version';
 import { backoffMs } from './backoff';
-import { ApiError, NetworkError } from './errors';
+import { ApiError, NetworkError, networkCode, networkReason } from './errors';
+import { addSecret, addSecretMembers, maskMembers, redact } from './secrets';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -35,7 +36,16 @@ export interface RequestSpec {
   timeoutMs?: number;
   /** Overrides the client's retries: a stream counts its own reconnect attempts (CLI.md: streams). */
   maxRetries?: number;
+  /** The operation's documented success, checked by json(); default `object`. */
+  expect?: Expect;
 }
+
+/**
+ * What an operation answers when it succeeds; anything else is exit 9, never success (CLI.md). `object`: a JSON
+ * object (any 2xx but 204/205: 202 answers events). `object-or-none`: deletes and archives, 204 or 200 with an
+ * object or nothing (API-NOTES: clients accept either). `any`: JSON or nothing, for shapes the caller reads itself.
+ */
+export type Expect = 'object' | 'object-or-none' | 'any';
 
 export interface ApiResponse<T> {
   status: number;
@@ -57,6 +67,8 @@ export interface ClientOptions {
   maxRetries: number;
   timeoutMs?: number;
   debug?: (line: string) => void;
+  /** With `debug`: every request's and response's headers and body too (SVC_DEBUG=api), secrets masked. */
+  debugApi?: boolean;
   /** Called once per client for a response carrying Deprecation or Sunset. */
   warn?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
@@ -76,6 +88,7 @@ export class ApiClient {
   private readonly now: () => number;
 
   constructor(private readonly opts: ClientOptions) {
+    addSecret(opts.credential);
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.random = opts.random ?? Math.random;
@@ -91,26 +104,32 @@ export class ApiClient {
     return this.opts.maxRetries;
   }
 
-  /** Sends a request, retrying per CLI.md, and parses a JSON response (undefined for an empty body). */
+  /**
+   * Sends a request, retrying per CLI.md, reads the whole body (a failure mid-body is a network failure, retried
+   * like one) and parses it as the operation's documented success (`spec.expect`).
+   */
   async json<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
-    const res = await this.send(spec);
-    const text = await res.body.text();
-    if (text === '') return { status: res.status, headers: res.headers, data: undefined as T };
-    try {
-      return { status: res.status, headers: res.headers, data: JSON.parse(text) as T };
-    } catch {
-      throw new ApiError({ status: res.status, message: `the service answered ${res.status} with a body that is not JSON`, requestId: res.headers[REQUEST_ID_HEADER] });
-    }
+    return this.exchange(spec, async (res) => {
+      const text = await res.body.text();
+      if (this.opts.debugApi) this.log(`< body ${bodyForLog(text)}`);
+      return { status: res.status, headers: res.headers, data: successBody(res, text, spec) as T };
+    });
   }
 
   /** Sends a request, retrying per CLI.md, and returns the open body for the caller to stream. */
   async send(spec: RequestSpec): Promise<StreamResponse> {
+    return this.exchange(spec, async (res) => res);
+  }
+
+  /** One request with its retries; `take` reads the successful response within the attempt, so a body cut is retried too. */
+  private async exchange<T>(spec: RequestSpec, take: (res: StreamResponse) => Promise<T>): Promise<T> {
     const retriableWrite = spec.method === 'GET' || spec.idempotencyKey !== undefined;
     for (let attempt = 1; ; attempt++) {
       const canRetry = attempt <= (spec.maxRetries ?? this.opts.maxRetries);
       let res: StreamResponse;
       try {
         res = await this.once(spec, attempt);
+        if (res.status < 300) return await this.read(res, take);
       } catch (e) {
         if (e instanceof NetworkError && canRetry && retriableWrite && !(spec.signal ?? this.opts.signal)?.aborted) {
           await this.backoff(attempt, e.message);
@@ -118,7 +137,7 @@ export class ApiClient {
         }
         throw e;
       }
-      if (res.status < 400) return res;
+      if (res.status < 400) throw redirected(res, this.url(spec.path, spec.query), this.baseUrl);
       const err = await toApiError(res);
       if (err.type === 'rate_limit_reached_error' || (err.status === 429 && err.type !== 'exceeded_current_quota_error' && !err.malformed)) {
         const wait = err.retryAfterSeconds;
@@ -142,6 +161,18 @@ export class ApiClient {
     }
   }
 
+  /** A connection that fails while the body is read (cut, stalled past the timeout) is a NetworkError too. */
+  private async read<T>(res: StreamResponse, take: (res: StreamResponse) => Promise<T>): Promise<T> {
+    try {
+      return await take(res);
+    } catch (e) {
+      const reason = e instanceof NetworkError ? undefined : networkReason(e);
+      if (reason === undefined) throw e;
+      this.log(`< network error while reading the body: ${reason}`);
+      throw new NetworkError(`the connection to ${this.baseUrl} failed while reading the response: ${reason}`, e, { code: networkCode(e), baseUrl: this.baseUrl });
+    }
+  }
+
   private async backoff(attempt: number, why: string): Promise<void> {
     const ms = backoffMs(attempt, this.random);
     this.log(`retry in ${ms}ms (${why})`);
@@ -157,10 +188,12 @@ export class ApiClient {
     };
     if (spec.versionHeader !== false) headers[VERSION_HEADER] = this.opts.apiVersion;
     const credential = spec.credential ?? this.opts.credential;
+    addSecret(credential);
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (spec.idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = spec.idempotencyKey;
     let body: Buffer | Readable | undefined;
     if (spec.json !== undefined) {
+      addSecretMembers(spec.json);
       headers['content-type'] = 'application/json';
       body = Buffer.from(JSON.stringify(spec.json));
     } else if (spec.body) {
@@ -171,6 +204,11 @@ export class ApiClient {
     const timeout = spec.timeoutMs ?? this.opts.timeoutMs;
     const started = this.now();
     this.log(`> ${spec.method} ${url} attempt=${attempt}${spec.idempotencyKey ? ` idempotency-key=${spec.idempotencyKey}` : ''}`);
+    if (this.opts.debugApi) {
+      this.logHeaders('>', headers);
+      if (spec.json !== undefined) this.log(`> body ${JSON.stringify(maskMembers(spec.json))}`);
+      else if (spec.body) this.log(`> body (${spec.body.contentType}${spec.body.length === undefined ? '' : `, ${spec.body.length} bytes`}, not shown)`);
+    }
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
@@ -182,12 +220,13 @@ export class ApiClient {
         bodyTimeout: timeout === 0 ? 0 : timeout,
       });
     } catch (e) {
-      const reason = describeNetworkError(e);
+      const reason = networkReason(e) ?? networkCode(e) ?? (e as Error)?.message ?? 'network error';
       this.log(`< network error after ${this.now() - started}ms: ${reason}`);
-      throw new NetworkError(`cannot reach ${this.baseUrl}: ${reason}`, e);
+      throw new NetworkError(`cannot reach ${this.baseUrl}: ${reason}`, e, { code: networkCode(e), baseUrl: this.baseUrl });
     }
     const resHeaders = flatHeaders(res.headers);
     this.log(`< ${res.statusCode} ${spec.method} ${spec.path} ${this.now() - started}ms request_id=${resHeaders[REQUEST_ID_HEADER] ?? '-'}`);
+    if (this.opts.debugApi) this.logHeaders('<', resHeaders);
     this.checkDeprecation(resHeaders);
     return { status: res.statusCode, headers: resHeaders, body: res.body };
   }
@@ -211,8 +250,72 @@ export class ApiClient {
   }
 
   private log(line: string): void {
-    this.opts.debug?.(`debug: ${line}`);
+    this.opts.debug?.(redact(`debug: ${line}`));
   }
+
+  private logHeaders(dir: '>' | '<', headers: Record<string, string>): void {
+    for (const [k, v] of Object.entries(headers)) this.log(`${dir} ${k}: ${k === 'authorization' ? v.replace(/ .*/, ' ***') : v}`);
+  }
+}
+
+/** The body as the debug log shows it: JSON with secret members masked, anything else with its control characters escaped. */
+function bodyForLog(text: string): string {
+  if (text === '') return '(empty)';
+  try {
+    return JSON.stringify(maskMembers(JSON.parse(text)));
+  } catch {
+    return JSON.stringify(text);
+  }
+}
+
+/** The successful answer's data, when it is the operation's documented success; otherwise exit 9 (ApiError). */
+function successBody(res: StreamResponse, text: string, spec: RequestSpec): unknown {
+  const expect = spec.expect ?? 'object';
+  const requestId = res.headers[REQUEST_ID_HEADER];
+  let data: unknown;
+  try {
+    data = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw new ApiError({ status: res.status, message: `the service answered ${res.status} with a body that is not JSON`, requestId });
+  }
+  if (expect === 'any') return data;
+  const isObject = data !== null && typeof data === 'object' && !Array.isArray(data);
+  if (expect === 'object-or-none') {
+    if (res.status === 204) return undefined;
+    if (res.status === 200 && (data === undefined || isObject)) return data;
+  } else if (isObject && res.status !== 204 && res.status !== 205) {
+    return data;
+  }
+  const got = data === undefined ? 'no body' : isObject ? 'an object' : `a body of another shape (${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data})`;
+  const due = expect === 'object' ? 'an object' : '204, or 200 with an object';
+  throw new ApiError({ status: res.status, message: `the service answered ${res.status} with ${got}, but ${spec.method} ${spec.path} answers ${due}`, requestId });
+}
+
+/**
+ * A 3xx: never followed (the Authorization header must not reach another origin, and a base URL behind a
+ * redirect would make every command "succeed"). Exit 9, naming the Location and the base URL it suggests.
+ */
+function redirected(res: StreamResponse, url: string, baseUrl: string): ApiError {
+  const location = res.headers.location;
+  let where = 'with no Location';
+  let fix = '';
+  if (location) {
+    let target = location;
+    try {
+      target = new URL(location, url).href;
+    } catch {
+      // an unparsable Location is named as given
+    }
+    where = `redirecting to ${target}`;
+    const tail = url.slice(baseUrl.length);
+    if (tail && target.endsWith(tail) && target.length > tail.length) fix = `, perhaps to ${target.slice(0, -tail.length)}`;
+  }
+  res.body.resume();
+  return new ApiError({
+    status: res.status,
+    message: `the service answered ${res.status} ${where}; svc does not follow redirects: fix the base URL (--base-url, SVC_BASE_URL or the profile's base_url)${fix}`,
+    requestId: res.headers[REQUEST_ID_HEADER],
+  });
 }
 
 async function toApiError(res: StreamResponse): Promise<ApiError> {
@@ -247,11 +350,4 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
-}
-
-function describeNetworkError(e: unknown): string {
-  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT') return 'timed out';
-  if (err.name === 'AbortError') return 'aborted';
-  return err.cause?.code ?? err.code ?? err.message ?? 'network error';
 }

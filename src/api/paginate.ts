@@ -1,4 +1,5 @@
 import type { ApiClient, Query, RequestSpec } from './client';
+import { ApiError } from './errors';
 
 export interface Page<T> {
   items: T[];
@@ -23,12 +24,13 @@ export async function* paginate<T>(client: ApiClient, path: string, query: Query
   let left = opts.limit ?? Infinity;
   const pageSize = opts.pageSize ?? (opts.limit !== undefined && opts.limit <= 1000 && !opts.all ? opts.limit : undefined);
   for (;;) {
-    const { data } = await client.json<Page<T>>({ ...spec, method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
-    for (const item of data?.items ?? []) {
+    const { status, data } = await client.json<Page<T>>({ ...spec, method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
+    if (!Array.isArray(data.items)) throw new ApiError({ status, message: `the service answered ${status} without items, but GET ${path} answers a page {items, next_page_token}` });
+    for (const item of data.items) {
       if (left-- <= 0) return;
       yield item;
     }
-    token = data?.next_page_token ?? undefined;
+    token = data.next_page_token ?? undefined;
     const more = opts.all || (opts.limit !== undefined && left > 0);
     if (!token || !more || left <= 0) return;
   }

@@ -1,8 +1,8 @@
+import { seg } from './path';
 import type { ApiClient, RawBody } from './client';
 import { paginate, type ListOptions } from './paginate';
 import { crud, type Obj } from './resources';
 
-const seg = (id: string): string => encodeURIComponent(id);
 const base = crud('/v1/plugins');
 
 /** What a publish answers (spec "Plugin publishing"): the plugin, the version and the validation result. */

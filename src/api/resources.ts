@@ -1,9 +1,9 @@
+import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions } from './paginate';
 
 export type Obj = Record<string, unknown> & { id?: string };
 
-const seg = (id: string): string => encodeURIComponent(id);
 
 /** The common shapes of API-NOTES.md: list, get, create, update (PATCH), delete, archive. */
 export function crud(path: string) {
@@ -15,9 +15,9 @@ export function crud(path: string) {
     create: async (c: ApiClient, body: unknown, idempotencyKey: string) =>
       (await c.json<Obj>({ method: 'POST', path, json: body, idempotencyKey })).data,
     update: async (c: ApiClient, id: string, body: unknown) => (await c.json<Obj>({ method: 'PATCH', path: `${path}/${seg(id)}`, json: body })).data,
-    /** 200 or 204 (API-NOTES: clients accept either). */
-    delete: async (c: ApiClient, id: string) => (await c.json<Obj | undefined>({ method: 'DELETE', path: `${path}/${seg(id)}` })).data,
-    archive: async (c: ApiClient, id: string) => (await c.json<Obj | undefined>({ method: 'POST', path: `${path}/${seg(id)}/archive` })).data,
+    /** 204, or 200 with the object or `{id, type: "<x>_deleted"}` (API-NOTES: clients accept either). */
+    delete: async (c: ApiClient, id: string) => (await c.json<Obj | undefined>({ method: 'DELETE', path: `${path}/${seg(id)}`, expect: 'object-or-none' })).data,
+    archive: async (c: ApiClient, id: string) => (await c.json<Obj | undefined>({ method: 'POST', path: `${path}/${seg(id)}/archive`, expect: 'object-or-none' })).data,
   };
 }
 

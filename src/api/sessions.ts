@@ -1,9 +1,9 @@
+import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions, type Page } from './paginate';
 import { crud, type Obj } from './resources';
 import type { SessionEvent } from '../wire/events';
 
-const seg = encodeURIComponent;
 const base = (sid: string) => `/v1/sessions/${seg(sid)}`;
 /** The session or one of its threads: history and streams have the same shape under both. */
 export const eventsBase = (sid: string, threadId?: string) => (threadId ? `${base(sid)}/threads/${seg(threadId)}` : base(sid));
@@ -43,5 +43,5 @@ export const threads = {
   get: async (c: ApiClient, sid: string, tid: string) => (await c.json<Obj>({ method: 'GET', path: `${base(sid)}/threads/${seg(tid)}` })).data,
   /** 204 (API-NOTES); clients accept 200 with a body too. */
   archive: async (c: ApiClient, sid: string, tid: string) =>
-    (await c.json<Obj | undefined>({ method: 'POST', path: `${base(sid)}/threads/${seg(tid)}/archive` })).data,
+    (await c.json<Obj | undefined>({ method: 'POST', path: `${base(sid)}/threads/${seg(tid)}/archive`, expect: 'object-or-none' })).data,
 };

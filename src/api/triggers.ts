@@ -1,8 +1,8 @@
+import { seg } from './path';
 import type { ApiClient } from './client';
 import { paginate, type ListOptions } from './paginate';
 import { crud, type Obj } from './resources';
 
-const seg = encodeURIComponent;
 const item = (id: string) => `/v1/triggers/${seg(id)}`;
 
 // Spec config rule 11 (R-TRIG-1): the two session modes.

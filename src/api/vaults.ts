@@ -1,8 +1,8 @@
+import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions } from './paginate';
 import { crud, type Obj } from './resources';
 
-const seg = encodeURIComponent;
 // Assumption (API-NOTES): credentials live under `/v1/vaults/{id}/credentials`; `value` is write-only.
 const creds = (vault: string) => `/v1/vaults/${seg(vault)}/credentials`;
 
@@ -21,6 +21,7 @@ export const vaults = {
     update: async (c: ApiClient, vault: string, id: string, body: CredentialBody) =>
       (await c.json<Obj>({ method: 'PATCH', path: `${creds(vault)}/${seg(id)}`, json: body })).data,
     /** 200 or 204 (API-NOTES: clients accept either). */
-    delete: async (c: ApiClient, vault: string, id: string) => (await c.json<Obj | undefined>({ method: 'DELETE', path: `${creds(vault)}/${seg(id)}` })).data,
+    delete: async (c: ApiClient, vault: string, id: string) =>
+      (await c.json<Obj | undefined>({ method: 'DELETE', path: `${creds(vault)}/${seg(id)}`, expect: 'object-or-none' })).data,
   },
 };

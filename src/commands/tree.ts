@@ -16,7 +16,8 @@ export function buildProgram(io: Io, kit: Kit): Command {
     .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson (jsonl), yaml, id'))
     .addOption(new Option('-q, --quiet', 'print only IDs (same as -o id)'))
     .addOption(new Option('--jq <expr>', 'filter JSON output with a jq expression'))
-    .addOption(new Option('--debug', 'log requests and responses to stderr (secrets redacted)'))
+    .addOption(new Option('--debug', 'log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies'))
+    .addOption(debugApiOption())
     .addOption(new Option('--no-color', 'disable colour'))
     .addOption(new Option('--timeout <seconds>', 'per-request timeout'))
     .addOption(new Option('--max-retries <n>', 'retries for failed requests (default 3)'))
@@ -26,6 +27,16 @@ export function buildProgram(io: Io, kit: Kit): Command {
   configure(program, io);
   for (const g of GROUPS) program.command(g.name, { hidden: g.hidden }).description(g.description);
   return program;
+}
+
+/**
+ * `--debug=api` sets `debug` to "api". Its own option, not `--debug [mode]`: an optional value would take the next
+ * word, so `svc --debug agents list` would lose its group.
+ */
+function debugApiOption(): Option {
+  const option = new Option('--debug=api').hideHelp().preset('api');
+  option.attributeName = () => 'debug';
+  return option;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Obj } from '../api/resources';
+import { seg } from '../api/path';
 import type { Candidate } from './cache';
 import { pathKind } from './names';
 
@@ -115,7 +116,7 @@ export function listingFor(group: string, argName: string, given: Record<string,
   }
   const missing = [...source.path.matchAll(/\{([^}]+)\}/g)].some((m) => !parents[m[1]]);
   if (missing) return undefined;
-  const path = source.path.replace(/\{([^}]+)\}/g, (_, k: string) => encodeURIComponent(parents[k]));
+  const path = source.path.replace(/\{([^}]+)\}/g, (_, k: string) => seg(parents[k]));
   return {
     key: `${key}|${path}`,
     path,

@@ -26,14 +26,21 @@ export function parseFields(fields: string[]): Record<string, unknown> {
   return out;
 }
 
+// RFC 9110: a field name is a token; a value has no control characters but tab (CR/LF would split the request).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+const HEADER_VALUE_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 export function parseHeaders(headers: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of headers) {
     const i = h.indexOf(':');
-    if (i <= 0) throw new UsageError(`-H takes 'Name: value' (got "${h}")`);
+    if (i <= 0) throw new UsageError(`-H takes 'Name: value' (got ${JSON.stringify(h)})`);
     const name = h.slice(0, i).trim().toLowerCase();
+    if (!HEADER_NAME.test(name)) throw new UsageError(`-H header name ${JSON.stringify(name)} is not a valid HTTP header name`);
     if (name === 'authorization') throw new UsageError('-H cannot set Authorization: use --api-key, SVC_API_KEY or svc auth login');
-    out[name] = h.slice(i + 1).trim();
+    const value = h.slice(i + 1);
+    if (HEADER_VALUE_CONTROL.test(value)) throw new UsageError(`-H ${name}: the value holds a line break or another control character`);
+    out[name] = value.trim();
   }
   return out;
 }

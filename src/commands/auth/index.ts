@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { paginate } from '../../api/paginate';
+import { maskUrlPassword } from '../../api/secrets';
 import { updateConfig } from '../../config/file';
 import { maskSecret } from '../../config/settings';
 import type { Ctx } from '../../context';
@@ -7,10 +9,13 @@ import { prompt } from '../../input/prompt';
 import { readAll, write } from '../../io';
 import { examples, type Kit } from '../kit';
 
-/** One cheap read that proves a key works. */
+/**
+ * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another
+ * shape throws (exit 9), so nothing is stored on anything but a real success.
+ */
 async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
   const c = await ctx.client(key, baseUrl);
-  await c.json({ method: 'GET', path: '/v1/agents', query: { page_size: 1 } });
+  await paginate(c, '/v1/agents', {}, { pageSize: 1 }).next();
 }
 
 export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise<void> {
@@ -29,7 +34,7 @@ export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise
     if (s.baseUrl.source === 'flag' || s.baseUrl.source === 'env') p.base_url = s.baseUrl.value;
     data.current_profile ??= profile;
   });
-  await ctx.msg(`Logged in to ${s.baseUrl.value} (profile ${profile}); key ${maskSecret(key)} stored in ${s.configFile}`);
+  await ctx.msg(`Logged in to ${maskUrlPassword(s.baseUrl.value)} (profile ${profile}); key ${maskSecret(key)} stored in ${s.configFile}`);
 }
 
 export async function runStatus(ctx: Ctx): Promise<void> {
@@ -37,7 +42,7 @@ export async function runStatus(ctx: Ctx): Promise<void> {
   const key = s.apiKey;
   const status: Record<string, unknown> = {
     profile: s.profile.value,
-    base_url: s.baseUrl.value,
+    base_url: maskUrlPassword(s.baseUrl.value),
     base_url_source: s.baseUrl.source,
     api_key: key ? maskSecret(key.value) : null,
     api_key_source: key?.source ?? null,
