@@ -1,9 +1,10 @@
-import { execFile as execFileCb, spawnSync } from 'node:child_process';
+import { execFile as execFileCb } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bundle } from '../../scripts/bundle.mjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith, type Tool } from '../helpers/requires';
 import { emuEnv, tempConfigDir } from '../helpers/cli';
 import { SCRIPT_FILES, SHELLS as SHELL_NAMES } from '../../src/completion/scripts';
 import { call, useEmulator } from '../helpers/emulator';
@@ -44,31 +45,37 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const execFile = promisify(execFileCb);
 const run = async (bin: string, args: string[]): Promise<string[]> => lines((await execFile(bin, args, { env, cwd, encoding: 'utf8', timeout: 15_000 })).stdout);
 
-const has = (bin: string): boolean => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;
 const script = (file: string): string => join(work, file);
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+
+/** bash as it calls `_svc` on TAB: COMP_* from the line typed up to the cursor, then COMPREPLY, one per line. */
+const bashDriver = (setup: string) => `${setup}; source "$1"
+  COMP_LINE=$2; COMP_POINT=\${#COMP_LINE}; read -ra COMP_WORDS <<< "$COMP_LINE"
+  [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=('')
+  COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _svc svc "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+  printf '%s\\n' "\${COMPREPLY[@]}"`;
 
 /** Each shell's candidates for a line typed up to the cursor, one per line, descriptions dropped. */
-const SHELLS: Record<string, { bin: string; ready: () => string | undefined; complete: (line: string) => Promise<string[]> }> = {
+const SHELLS: Record<string, { tools: Tool[]; complete: (line: string) => Promise<string[]> }> = {
   bash: {
-    bin: 'bash',
-    ready: () => (spawnSync('bash', ['-c', '[ -r /usr/share/bash-completion/bash_completion ]']).status === 0 ? undefined : 'bash-completion is not installed'),
-    complete: (line) => {
-      const driver = `source /usr/share/bash-completion/bash_completion; source "$1"
-        COMP_LINE=$2; COMP_POINT=\${#COMP_LINE}; read -ra COMP_WORDS <<< "$COMP_LINE"
-        [[ $COMP_LINE == *' ' ]] && COMP_WORDS+=('')
-        COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _svc svc "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
-        printf '%s\\n' "\${COMPREPLY[@]}"`;
-      return run('bash', ['-c', driver, 'bash', script('svc.bash'), line]);
+    tools: ['bash', { file: BASH_COMPLETION, package: 'bash-completion' }],
+    complete: (line) => run('bash', ['-c', bashDriver(`source ${BASH_COMPLETION}`), 'bash', script('svc.bash'), line]),
+  },
+  // Plain bash: nothing defines _init_completion, and a TAB must neither fail nor print on the terminal.
+  'bash without bash-completion': {
+    tools: ['bash'],
+    complete: async (line) => {
+      const r = await execFile('bash', ['--norc', '--noprofile', '-c', bashDriver('declare -F _init_completion && exit 3'), 'bash', script('svc.bash'), line], { env, cwd, encoding: 'utf8', timeout: 15_000 });
+      expect(r.stderr).toBe('');
+      return lines(r.stdout);
     },
   },
   zsh: {
-    bin: 'zsh',
-    ready: () => undefined,
+    tools: ['zsh'],
     complete: (line) => run('zsh', ['-f', join(repo, 'test', 'completion', 'zsh-capture.zsh'), script('_svc'), line]),
   },
   fish: {
-    bin: 'fish',
-    ready: () => undefined,
+    tools: ['fish'],
     complete: (line) => run('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', script('svc.fish'), line]),
   },
 };
@@ -78,9 +85,7 @@ function lines(out: string): string[] {
 }
 
 for (const [shell, s] of Object.entries(SHELLS)) {
-  const skip = !has(s.bin) ? `${s.bin} is not installed` : s.ready();
-  // CI installs every shell (.ci/run): there a missing one fails instead of skipping.
-  describe.skipIf(Boolean(skip) && !process.env.CI)(`${shell} completion${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  describeWith(`${shell} completion`, s.tools, () => {
     it('svc ag<TAB> offers agents', async () => {
       expect(await s.complete('svc ag')).toEqual(['agents']);
     });
