@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundle } from '../scripts/bundle.mjs';
+import { describeWith } from './helpers/requires';
+
+/*
+ * The README, followed literally. Its shell blocks run in order in one fresh bash (no rc files, an empty HOME and
+ * working folder, no SVC_* variables), with `svc` on PATH as `npm link` puts it there: a link to bin/svc.js (over a
+ * private bundle of src/). The conventions, also stated in an HTML comment at the top of README.md:
+ * - Only blocks fenced ```sh run. ```console blocks (installs: apt-get, npm ci, npm link, npm test), ```zsh and
+ *   ```fish blocks, ```yaml and unlabelled blocks are shown, never run.
+ * - A ```yaml file=NAME block is written to NAME in the working folder when reached, for the commands after it.
+ * - A command that runs until stopped (the emulator, a worker) ends with `&`, as a user would start it in one shell;
+ *   the test stops everything the script started when it ends. Everything else must end by itself: bounding flags
+ *   such as `sessions tail --until idle`, `--timeout`, `--max-idle`.
+ * - Every command must succeed (errexit, pipefail); IDs come from earlier output (`AGENT_ID=$(… -q)`), never
+ *   placeholders. A failure names the README line.
+ */
+
+const repo = new URL('..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `readme-test-${process.pid}`);
+
+interface Block {
+  /** The fence's info string: language, then attributes (`yaml file=stack.yaml`). */
+  info: string;
+  /** README line of the block's first line of content. */
+  line: number;
+  text: string;
+}
+
+/** The fenced blocks of a Markdown text, in order. */
+function fencedBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  let open: Block | undefined;
+  markdown.split('\n').forEach((l, i) => {
+    const fence = /^(`{3,})(.*)$/.exec(l);
+    if (!open && fence) open = { info: fence[2].trim(), line: i + 2, text: '' };
+    else if (open && /^`{3,}\s*$/.test(l)) {
+      blocks.push(open);
+      open = undefined;
+    } else if (open) open.text += l + '\n';
+  });
+  return blocks;
+}
+
+/** The bash script that follows the README, and the README line of each of its lines (index = script line - 1). */
+function readmeScript(markdown: string): { script: string; readmeLines: number[] } {
+  const out: string[] = [];
+  const readmeLines: number[] = [];
+  const add = (text: string, line: number) => {
+    out.push(text);
+    readmeLines.push(line);
+  };
+  add('set -eo pipefail', 0);
+  add(`trap 'echo "README-FAILED line=$LINENO exit=$? command=$BASH_COMMAND" >&2' ERR`, 0);
+  for (const b of fencedBlocks(markdown)) {
+    const [lang, ...attrs] = b.info.split(/\s+/);
+    const file = attrs.map((a) => /^file=(.+)$/.exec(a)?.[1]).find(Boolean);
+    const lines = b.text.replace(/\n$/, '').split('\n');
+    if (lang === 'sh') lines.forEach((l, i) => add(l, b.line + i));
+    else if (file) {
+      add(`cat > '${file}' <<'SVC_README_EOF'`, b.line - 1);
+      lines.forEach((l, i) => add(l, b.line + i));
+      add('SVC_README_EOF', b.line + lines.length);
+    }
+  }
+  return { script: out.join('\n') + '\n', readmeLines };
+}
+
+describeWith('the README, followed literally in a fresh bash', ['bash'], () => {
+  let path: string;
+
+  beforeAll(async () => {
+    mkdirSync(join(work, 'bin'), { recursive: true });
+    mkdirSync(join(work, 'path'), { recursive: true });
+    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
+    await bundle(join(work, 'dist'), 'error');
+    writeFileSync(join(work, 'path', 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${join(work, 'bin', 'svc.js')}" "$@"\n`, { mode: 0o755 });
+    path = [join(work, 'path'), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+  }, 90_000);
+  afterAll(() => {
+    // A script that hung past the test's timeout: stop it and what it started.
+    if (running) signalGroup(running, 'SIGKILL');
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('every sh block of README.md runs in order, each command succeeding, against the emulator it starts on a free port', async () => {
+    const { script, readmeLines } = readmeScript(readFileSync(join(repo, 'README.md'), 'utf8'));
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-readme-'));
+    const home = mkdtempSync(join(tmpdir(), 'svc-readme-home-'));
+    writeFileSync(join(work, 'readme.sh'), script);
+    const r = await runBash(join(work, 'readme.sh'), { cwd, env: { PATH: path, HOME: home, TERM: 'dumb', LANG: 'C.UTF-8' } });
+    const failed = /README-FAILED line=(\d+) exit=(\d+) command=(.*)/.exec(r.stderr);
+    const where = failed ? `README.md:${readmeLines[Number(failed[1]) - 1]} exited ${failed[2]}: ${failed[3]}` : `bash exited ${r.code}`;
+    expect(r.code, `${where}\n--- stderr (last lines) ---\n${r.stderr.split('\n').slice(-40).join('\n')}`).toBe(0);
+  }, 240_000);
+});
+
+/**
+ * Runs the script in its own process group, and when bash exits stops what it left in the background (the
+ * emulator, a worker) by signalling the group: their output pipes close only then.
+ */
+/** The process group of the script while it runs. */
+let running: number | undefined;
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+function runBash(file: string, o: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', file], { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('error', reject);
+    running = child.pid;
+    const group = (signal: NodeJS.Signals) => signalGroup(child.pid!, signal);
+    const closed = Promise.all([new Promise((r) => child.stdout.on('close', r)), new Promise((r) => child.stderr.on('close', r))]);
+    child.on('exit', (code) => {
+      group('SIGTERM');
+      const hard = setTimeout(() => group('SIGKILL'), 5_000);
+      void closed.then(() => {
+        clearTimeout(hard);
+        running = undefined;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  });
+}
