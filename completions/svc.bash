@@ -82,10 +82,10 @@ __svc_table() {
     'F|dreams create|--data') REPLY='@file' ;;
     'O|dreams cancel') REPLY='-h --help' ;;
     'A|dreams cancel') REPLY='1' ;;
-    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --env-file -h --help' ;;
-    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --env-file' ;;
+    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file -h --help' ;;
+    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file' ;;
     'F|emulator|--state') REPLY='file' ;;
-    'F|emulator|--env-file') REPLY='file' ;;
+    'F|emulator|--exports-file') REPLY='file' ;;
     'C|environments') REPLY='list get create update delete archive apply' ;;
     'O|environments') REPLY='-h --help' ;;
     'O|environments list') REPLY='--official-only --limit --page-size --page-token --all -h --help' ;;
