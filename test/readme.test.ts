@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundle } from '../scripts/bundle.mjs';
+import { svcOnPath } from './helpers/svc-on-path';
 import { describeWith } from './helpers/requires';
 
 /*
@@ -75,12 +75,8 @@ describeWith('the README, followed literally in a fresh bash', ['bash'], () => {
   let path: string;
 
   beforeAll(async () => {
-    mkdirSync(join(work, 'bin'), { recursive: true });
-    mkdirSync(join(work, 'path'), { recursive: true });
-    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-    await bundle(join(work, 'dist'), 'error');
-    writeFileSync(join(work, 'path', 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${join(work, 'bin', 'svc.js')}" "$@"\n`, { mode: 0o755 });
-    path = [join(work, 'path'), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+    const { dir } = await svcOnPath(work);
+    path = [dir, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
   }, 90_000);
   afterAll(() => {
     // A script that hung past the test's timeout: stop it and what it started.
