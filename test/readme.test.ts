@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeScript, unlabelled } from './helpers/readme-script';
 import { svcOnPath } from './helpers/svc-on-path';
 import { describeWith } from './helpers/requires';
 
@@ -10,8 +11,9 @@ import { describeWith } from './helpers/requires';
  * The README, followed literally. Its shell blocks run in order in one fresh bash (no rc files, an empty HOME and
  * working folder, no SVC_* variables), with `svc` on PATH as `npm link` puts it there: a link to bin/svc.js (over a
  * private bundle of src/). The conventions, also stated in an HTML comment at the top of README.md:
- * - Only blocks fenced ```sh run. ```console blocks (installs: apt-get, npm ci, npm link, npm test), ```zsh and
- *   ```fish blocks, ```yaml and unlabelled blocks are shown, never run.
+ * - Only blocks fenced ```sh (or ```bash) run. ```console blocks (installs: apt-get, npm ci, npm link, npm test),
+ *   ```zsh and ```fish blocks, ```yaml, ```json, ```text and unlabelled blocks are shown, never run; any other
+ *   label fails the test, so no block is skipped by accident.
  * - A ```yaml file=NAME block is written to NAME in the working folder when reached, for the commands after it.
  * - A command that runs until stopped (the emulator, a worker) ends with `&`, as a user would start it in one shell;
  *   the test stops everything the script started when it ends. Everything else must end by itself: bounding flags
@@ -24,52 +26,20 @@ const repo = new URL('..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
 const work = join(repo, 'node_modules', '.cache', `readme-test-${process.pid}`);
 
-interface Block {
-  /** The fence's info string: language, then attributes (`yaml file=stack.yaml`). */
-  info: string;
-  /** README line of the block's first line of content. */
-  line: number;
-  text: string;
-}
-
-/** The fenced blocks of a Markdown text, in order. */
-function fencedBlocks(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  let open: Block | undefined;
-  markdown.split('\n').forEach((l, i) => {
-    const fence = /^(`{3,})(.*)$/.exec(l);
-    if (!open && fence) open = { info: fence[2].trim(), line: i + 2, text: '' };
-    else if (open && /^`{3,}\s*$/.test(l)) {
-      blocks.push(open);
-      open = undefined;
-    } else if (open) open.text += l + '\n';
+describe('the README conventions (test/helpers/readme-script.ts)', () => {
+  it('only sh blocks run, in order; a yaml file=NAME block is written to NAME; console, zsh, fish, yaml and plain blocks are not run', () => {
+    const md = ['```console', 'npm ci', '```', '```sh', 'svc one', '```', '```yaml file=stack.yaml', 'name: x', '```', '```yaml', 'not: run', '```', '```zsh', 'zsh-only', '```', '```', 'listing', '```', '```sh', 'svc two &', '```'].join('\n');
+    const { script, readmeLines } = readmeScript(md);
+    const body = script.split('\n').slice(2, -1);
+    expect(body).toEqual(['svc one', "cat > 'stack.yaml' <<'SVC_README_EOF'", 'name: x', 'SVC_README_EOF', 'svc two &']);
+    expect(readmeLines.slice(2)).toEqual([5, 7, 8, 9, 20]);
   });
-  return blocks;
-}
 
-/** The bash script that follows the README, and the README line of each of its lines (index = script line - 1). */
-function readmeScript(markdown: string): { script: string; readmeLines: number[] } {
-  const out: string[] = [];
-  const readmeLines: number[] = [];
-  const add = (text: string, line: number) => {
-    out.push(text);
-    readmeLines.push(line);
-  };
-  add('set -eo pipefail', 0);
-  add(`trap 'echo "README-FAILED line=$LINENO exit=$? command=$BASH_COMMAND" >&2' ERR`, 0);
-  for (const b of fencedBlocks(markdown)) {
-    const [lang, ...attrs] = b.info.split(/\s+/);
-    const file = attrs.map((a) => /^file=(.+)$/.exec(a)?.[1]).find(Boolean);
-    const lines = b.text.replace(/\n$/, '').split('\n');
-    if (lang === 'sh') lines.forEach((l, i) => add(l, b.line + i));
-    else if (file) {
-      add(`cat > '${file}' <<'SVC_README_EOF'`, b.line - 1);
-      lines.forEach((l, i) => add(l, b.line + i));
-      add('SVC_README_EOF', b.line + lines.length);
-    }
-  }
-  return { script: out.join('\n') + '\n', readmeLines };
-}
+  it('every block of README.md is labelled to run (sh, bash) or to be shown (console, zsh, fish, yaml, json, text, none)', () => {
+    expect(unlabelled(readFileSync(join(repo, 'README.md'), 'utf8'))).toEqual([]);
+    expect(unlabelled('```python\nprint(1)\n```\n')).toEqual(['README.md:1 ```python']);
+  });
+});
 
 describeWith('the README, followed literally in a fresh bash', ['bash'], () => {
   let path: string;
