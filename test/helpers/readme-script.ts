@@ -15,7 +15,7 @@ const SHOWN = new Set(['console', 'zsh', 'fish', 'yaml', 'json', 'text', '']);
 const label = (b: Block): string => b.info.split(/\s+/)[0];
 
 /** The fenced blocks of a Markdown text, in order. */
-export function fencedBlocks(markdown: string): Block[] {
+function fencedBlocks(markdown: string): Block[] {
   const blocks: Block[] = [];
   let open: Block | undefined;
   markdown.split('\n').forEach((l, i) => {
