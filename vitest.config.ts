@@ -1,4 +1,24 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+
+/** After the summary, one line per suite skipped for a missing tool (test/helpers/requires.ts), with the reason. */
+class SkipReasons implements Reporter {
+  private vitest?: Vitest;
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    for (const m of modules) {
+      for (const s of m.children.allSuites()) {
+        const reason = (s.meta() as { skipReason?: string }).skipReason;
+        if (reason) this.vitest?.logger.log(`skipped: ${s.name} (${relative(this.vitest.config.root, m.moduleId)}): ${reason}`);
+      }
+    }
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,5 +28,6 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: keep the number of test files running at once small.
     maxWorkers: 2,
+    reporters: ['default', new SkipReasons()],
   },
 });

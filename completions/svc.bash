@@ -1,5 +1,5 @@
 # bash completion for svc. Generated from the command tree by `svc completion bash`; do not edit.
-# Needs bash-completion. Install: see "Shell completion" in svc's README.
+# Uses bash-completion when it is loaded, plain bash otherwise. Install: see "Shell completion" in svc's README.
 
 __svc_table() {
   case "$1" in
@@ -88,9 +88,10 @@ __svc_table() {
     'F|dreams create|--data') REPLY='@file' ;;
     'O|dreams cancel') REPLY='-h --help' ;;
     'A|dreams cancel') REPLY='1' ;;
-    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url -h --help' ;;
-    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url' ;;
+    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file -h --help' ;;
+    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file' ;;
     'F|emulator|--state') REPLY='file' ;;
+    'F|emulator|--exports-file') REPLY='file' ;;
     'C|environments') REPLY='list get create update delete archive apply' ;;
     'O|environments') REPLY='-h --help' ;;
     'O|environments list') REPLY='--official-only --limit --page-size --page-token --all -h --help' ;;
@@ -421,9 +422,19 @@ __svc_dynamic() {
   done
 }
 
+# The words up to the cursor: bash-completion's reading (= and : kept inside words) when it is loaded, else bash's own.
+__svc_words() {
+  if declare -F _init_completion >/dev/null; then
+    _init_completion -n =:
+  else
+    words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+    cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+  fi
+}
+
 _svc() {
   local cur prev words cword
-  _init_completion -n =: || return
+  __svc_words || return
   COMPREPLY=()
   local cmdpath='' opt='' i w npos=0
   for ((i = 1; i < cword; i++)); do

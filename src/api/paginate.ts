@@ -13,6 +13,14 @@ export interface ListOptions {
   limit?: number;
   /** Follow next_page_token to the end; otherwise one page. */
   all?: boolean;
+  /** Told when the listing stops with items left: one page, or --limit. */
+  onRest?: (rest: ListRest) => void;
+}
+
+/** A listing cut short: how many items were yielded, and the token of the next page when the cut fell on a page end. */
+export interface ListRest {
+  shown: number;
+  nextPageToken?: string;
 }
 
 /**
@@ -22,16 +30,26 @@ export interface ListOptions {
 export async function* paginate<T>(client: ApiClient, path: string, query: Query, opts: ListOptions, spec: Pick<RequestSpec, 'versionHeader'> = {}): AsyncGenerator<T> {
   let token = opts.pageToken;
   let left = opts.limit ?? Infinity;
+  let shown = 0;
   const pageSize = opts.pageSize ?? (opts.limit !== undefined && opts.limit <= 1000 && !opts.all ? opts.limit : undefined);
   for (;;) {
     const { status, data } = await client.json<Page<T>>({ ...spec, method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
     if (!Array.isArray(data.items)) throw new ApiError({ status, message: `the service answered ${status} without items, but GET ${path} answers a page {items, next_page_token}` });
+    token = data.next_page_token ?? undefined;
     for (const item of data.items) {
-      if (left-- <= 0) return;
+      if (left-- <= 0) {
+        // Cut inside the page: the next page's token would skip the rest of this one.
+        opts.onRest?.({ shown });
+        return;
+      }
+      shown++;
       yield item;
     }
-    token = data.next_page_token ?? undefined;
     const more = opts.all || (opts.limit !== undefined && left > 0);
-    if (!token || !more || left <= 0) return;
+    if (!token) return;
+    if (!more || left <= 0) {
+      opts.onRest?.({ shown, nextPageToken: token });
+      return;
+    }
   }
 }

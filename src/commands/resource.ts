@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ApiClient, Query } from '../api/client';
 import type { Crud, Obj } from '../api/resources';
-import type { ListOptions } from '../api/paginate';
+import type { ListOptions, ListRest } from '../api/paginate';
 import { parseCount } from '../config/settings';
 import type { Ctx } from '../context';
 import { ApiError, NetworkError } from '../api/errors';
@@ -76,9 +76,8 @@ export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { f
   return cmd.action(
     kit.action(async (ctx, _args, opts) => {
       const query = filterQuery(filters, opts);
-      const lo = listOptions(opts);
       const c = await ctx.api();
-      await ctx.out.list(spec.api.list(c, query, lo), spec.columns);
+      await printList(ctx, listOptions(opts), (lo) => spec.api.list(c, query, lo), spec.columns);
     }),
   );
 }
@@ -104,7 +103,19 @@ export function addChildList(
   const cmd = group.command(o.name).argument(o.parent.arg, o.parent.description).description(o.description);
   addListFlags(cmd);
   examples(cmd, o.examples);
-  return cmd.action(kit.action(async (ctx, [parentId], opts) => ctx.out.list(await o.items(ctx, parentId, listOptions(opts)), o.columns)));
+  return cmd.action(kit.action((ctx, [parentId], opts) => printList(ctx, listOptions(opts), (lo) => o.items(ctx, parentId, lo), o.columns)));
+}
+
+/**
+ * Prints a listing; when it stopped with items left (one page, or --limit) and stderr is a terminal, one stderr line
+ * after it says how many were shown and how to get the rest.
+ */
+export async function printList(ctx: Ctx, lo: ListOptions, items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>, columns: Column[]): Promise<void> {
+  let rest: ListRest | undefined;
+  await ctx.out.list(await items({ ...lo, onRest: (r) => (rest = r) }), columns);
+  if (!rest || !ctx.io.stderr.isTTY) return;
+  const next = rest.nextPageToken === undefined ? '' : `, or --page-token ${rest.nextPageToken} for the next page`;
+  await ctx.msg(`${rest.shown} shown, more remain: --all lists every one${next}`);
 }
 
 export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {

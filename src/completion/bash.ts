@@ -1,10 +1,10 @@
 import { shQuote, type Row } from './table';
 
-/** bash (with bash-completion): the table as a `case`, a walker over the words, and the callback. */
+/** bash, with or without bash-completion: the table as a `case`, a walker over the words, and the callback. */
 export function bashScript(rows: Row[]): string {
   const cases = rows.map((r) => `    ${r.keys.map(shQuote).join('|')}) REPLY=${shQuote(r.items.map((i) => i.name).join(' '))} ;;`);
   return `# bash completion for svc. Generated from the command tree by \`svc completion bash\`; do not edit.
-# Needs bash-completion. Install: see "Shell completion" in svc's README.
+# Uses bash-completion when it is loaded, plain bash otherwise. Install: see "Shell completion" in svc's README.
 
 __svc_table() {
   case "$1" in
@@ -40,9 +40,19 @@ __svc_dynamic() {
   done
 }
 
+# The words up to the cursor: bash-completion's reading (= and : kept inside words) when it is loaded, else bash's own.
+__svc_words() {
+  if declare -F _init_completion >/dev/null; then
+    _init_completion -n =:
+  else
+    words=("\${COMP_WORDS[@]}") cword=$COMP_CWORD
+    cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]}
+  fi
+}
+
 _svc() {
   local cur prev words cword
-  _init_completion -n =: || return
+  __svc_words || return
   COMPREPLY=()
   local cmdpath='' opt='' i w npos=0
   for ((i = 1; i < cword; i++)); do

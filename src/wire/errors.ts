@@ -56,3 +56,13 @@ export const SESSION_ERROR_RECOVERY: Record<string, string> = {
 };
 
 export const SESSION_ERROR_TYPES = Object.keys(SESSION_ERROR_RECOVERY);
+
+/**
+ * `stop_reason` types the real service may answer (API-NOTES "Shapes a real service may answer") for a turn that
+ * stopped with its work not done: what happened, and the recovery.
+ */
+export const UNFINISHED_STOPS: Record<string, { what: string; recovery: string }> = {
+  retries_exhausted: { what: 'the service gave up after retrying', recovery: "Check the turn's last events, then send the message again." },
+  budget_reached: { what: 'it reached its budget', recovery: 'Raise the budget or restore quota, then send a new message.' },
+  refusal: { what: 'the model refused', recovery: 'The model declined the request: rephrase it in a new message.' },
+};

@@ -66,7 +66,7 @@ describe('svc run', () => {
     expect(r.code).toBe(11);
     const s = await getSession(t.emu, sessionOf(r.stderr));
     expect(s.requires_action).toBe(true);
-    expect(r.stderr).toContain(`waiting for a reply to ${s.stop_reason.event_ids[0]}`);
+    expect(r.stderr).toContain(`svc sessions confirm ${s.id} ${s.stop_reason.event_ids[0]} --allow`);
   });
 
   it('exits 124 when --timeout elapses, leaving the session running', async () => {

@@ -1,8 +1,9 @@
-import { execFile as execFileCb, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../helpers/requires';
 import { bundle } from '../../scripts/bundle.mjs';
 import { tempConfigDir } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
@@ -14,7 +15,6 @@ const work = join(repo, 'node_modules', '.cache', `live-e2e-${process.pid}`);
 const socket = `svc-live-e2e-${process.pid}`;
 const t = useEmulator({ modelStepMs: 5 });
 const execFile = promisify(execFileCb);
-const tmuxMissing = spawnSync('sh', ['-c', 'command -v tmux']).status === 0 ? undefined : 'tmux is not installed';
 
 /** An empty configuration: tmux reads neither the user's nor the system's. */
 const noConfig = join(work, 'tmux.conf');
@@ -29,8 +29,7 @@ const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
   }, `the pane to show ${what}`, timeoutMs).catch(async (e) => { console.error("PANE:\n" + (await pane())); throw e; });
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'live', ...k);
 
-// CI installs tmux (.ci/run): there a missing one fails instead of skipping.
-describe.skipIf(Boolean(tmuxMissing) && !process.env.CI)(`the live view in a real terminal (tmux)${tmuxMissing ? ` (skipped: ${tmuxMissing})` : ''}`, () => {
+describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {

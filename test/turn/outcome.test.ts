@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOfStatus } from '../../src/turn/outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../src/turn/outcome';
+import { SessionFailedError } from '../../src/errors';
 import { TurnWatch } from '../../src/turn/watch';
 import type { SessionEvent } from '../../src/wire/events';
 import { ev, text } from '../live/fixtures';
@@ -35,8 +36,46 @@ describe('how a turn ends (live view and run)', () => {
   it('outcomeOfStatus: only idle or terminated statuses settle, with the failure a session read would give', () => {
     expect(outcomeOfStatus('s1', status('running'))).toBeUndefined();
     expect(outcomeOfStatus('s1', event('agent.message', text('x')))).toBeUndefined();
-    expect(outcomeOfStatus('s1', status('idle', { type: 'end_turn' }))).toEqual({ settled: true, failure: undefined, errorStop: false });
+    expect(outcomeOfStatus('s1', status('idle', { type: 'end_turn' }))).toEqual({ settled: true });
     expect(outcomeOfStatus('s1', status('idle', { type: 'error' }))).toMatchObject({ settled: true, errorStop: true, failure: expect.stringContaining('session.error (session s1)') });
     expect(outcomeOfStatus('s1', status('terminated'))).toEqual({ settled: true, failure: 'session s1 was terminated' });
+  });
+});
+
+describe('exit 11 for a turn awaiting replies (TurnErrors.finish)', () => {
+  const failure = (errors: TurnErrors, end: ReturnType<typeof outcomeOf>): SessionFailedError => {
+    try {
+      errors.finish(end);
+    } catch (e) {
+      return e as SessionFailedError;
+    }
+    throw new Error('finish did not fail');
+  };
+  const waiting = (...ids: string[]) => outcomeOf({ id: 's1', status: 'idle', stop_reason: { type: 'requires_action', event_ids: ids } });
+
+  it('names one command per awaited event, by the kind seen: confirm for a tool use that asks, tool-result for a custom tool use', () => {
+    const errors = new TurnErrors();
+    errors.see(event('agent.tool_use', { name: 'bash', input: {}, permission: 'ask' }, { id: 'e1' }));
+    errors.see(event('agent.custom_tool_use', { name: 'lookup', input: {} }, { id: 'e2' }));
+    expect(failure(errors, waiting('e1')).message).toBe('session s1 is waiting for a reply: answer with `svc sessions confirm s1 e1 --allow` (or --deny)');
+    expect(failure(errors, waiting('e1', 'e2')).message).toBe(
+      'session s1 is waiting for 2 replies: answer with `svc sessions confirm s1 e1 --allow` (or --deny); `svc sessions tool-result s1 e2 --text "…"`',
+    );
+  });
+
+  it('an awaited event of unknown kind gets both verbs, still with the real IDs', () => {
+    const m = failure(new TurnErrors(), waiting('e9')).message;
+    expect(m).toContain('`svc sessions confirm s1 e9 --allow` (or --deny) for a tool confirmation');
+    expect(m).toContain('`svc sessions tool-result s1 e9 --text "…"` for a custom tool call');
+  });
+
+  it('stop reasons retries_exhausted, budget_reached and refusal settle as failures with a recovery hint; end_turn does not fail', () => {
+    for (const type of ['retries_exhausted', 'budget_reached', 'refusal']) {
+      const e = failure(new TurnErrors(), outcomeOf({ id: 's1', status: 'idle', stop_reason: { type } }));
+      expect(e).toBeInstanceOf(SessionFailedError);
+      expect(e.message).toMatch(new RegExp(`^the session turn stopped unfinished: .* \\(stop_reason ${type}, session s1\\)$`));
+      expect(e.hint).toBeTruthy();
+    }
+    expect(() => new TurnErrors().finish(outcomeOf({ id: 's1', status: 'idle', stop_reason: { type: 'end_turn' } }))).not.toThrow();
   });
 });
