@@ -320,7 +320,7 @@ describe('svc apply: MCP headers from value_from', () => {
     const go = (o: SvcOptions = {}) => run(['apply', '-f', 'agent.yaml', '-o', 'table', '--debug'], { cwd: dir, ...o, env: { GH_HEADER: 'Bearer gh-very-secret', ...o.env } });
     const missing = await go({ env: { GH_HEADER: undefined } });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/mcp_servers\[0\]\.headers: Authorization: value_from env GH_HEADER is not set/);
+    expect(missing.stderr).toMatch(/mcp_servers\[0\]\.headers\["Authorization"\]: value_from env GH_HEADER is not set/);
     const created = await go();
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('+ mcp_servers: [{"type":"url","name":"gh","url":"https://mcp.example","headers":{"Authorization":"***"}}]');

@@ -36,5 +36,7 @@ export const hasValueFrom = (m: unknown): boolean => isObject(m) && Object.value
 
 /** The map with every `{value_from}` value read. */
 export function readSecretMap(m: Record<string, unknown>, where: string, env: Record<string, string | undefined>, dir: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, isObject(v) && 'value_from' in v ? readSecret(checkValueFrom(v.value_from, `${where}: ${k}`), `${where}: ${k}`, env, dir) : v]));
+  // The member named as `headers["Authorization"]`: `Authorization: …` would read as a quoted header, which error lines redact.
+  const at = (k: string) => `${where}[${JSON.stringify(k)}]`;
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, isObject(v) && 'value_from' in v ? readSecret(checkValueFrom(v.value_from, at(k)), at(k), env, dir) : v]));
 }
