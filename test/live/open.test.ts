@@ -43,7 +43,7 @@ describe('openLiveView against the emulator', () => {
     expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
   });
 
-  it('m composes a message that the server receives; y answers the awaited confirmation', async () => {
+  it('m composes a message that the server receives; y answers the awaited confirmation; Ctrl-C leaves as an interruption', async () => {
     const s = await createSession(t.emu);
     const { ctx, stdin, stdout } = ttyCtx(t.emu);
     const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
@@ -57,7 +57,8 @@ describe('openLiveView against the emulator', () => {
     expect(h.find((e) => e.type === 'user.tool_confirmation')?.data).toEqual({ event_id: use.id, result: 'allow' });
     await waitUntil(() => stdout.plain.includes('Done with bash.'), 'the final message');
     stdin.press('\u0003');
-    await expect(view).resolves.toEqual({ reason: 'quit' });
+    await expect(view).rejects.toBeInstanceOf(InterruptedError);
+    expect(stdin.rawModes.at(-1)).toBe(false);
   });
 
   it('R-EVT-20 untilIdle returns when the turn ends, and as error after session.error', async () => {
