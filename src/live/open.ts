@@ -49,7 +49,7 @@ const BATCH_ITEMS = 256;
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink }, { follow }, { TurnWatch }, { InterruptedError }, { canonicalEvent }, { redrawOnResize }] =
+  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink, pause }, { follow }, { TurnWatch }, { InterruptedError }, { canonicalEvent }, { redrawOnResize }] =
     await Promise.all([
       import('./load-ink').then((m) => m.loadInk()),
       import('./store'),
@@ -61,6 +61,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
       import('./shapes'),
       import('./resize'),
     ]);
+  const { ThreadSettled } = opts.untilIdle && opts.threadId !== undefined ? await import('./thread-settled') : { ThreadSettled: undefined };
   const { stdin, stdout, stderr } = ctx.io;
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
   const stop = new AbortController();
@@ -118,16 +119,37 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   };
   void (async () => {
     try {
-      for await (const item of follow({ client: await client, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
+      const api = await client;
+      // A child thread's stream carries no session.status: with untilIdle the session is read until it settles.
+      const threadEnd =
+        ThreadSettled &&
+        new ThreadSettled({
+          client: api,
+          sessionId,
+          threadId: opts.threadId!,
+          cursor: opts.cursor,
+          signal: stop.signal,
+          sleep: (ms) => pause(ms, stop.signal),
+          // As on the session's stream, an idle that awaits a confirmation is not an end: the view can answer it.
+          ends: ({ session }) => (session.stop_reason as { type?: string } | null)?.type !== 'requires_action',
+          onEnd: ({ session, outcome }) => finish({ reason: session.status === 'terminated' ? 'terminated' : outcome.settled && outcome.errorStop ? 'error' : 'idle' }),
+        });
+      let threadWatched = false;
+      for await (const item of follow({ client: api, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
         if (!arrived.length) setImmediate(reduceArrived);
         if (arrived.push({ item, at: ctx.now() }) >= BATCH_ITEMS) reduceArrived();
         if (item.kind === 'connection' && item.state.kind === 'live') {
           live();
           sink.refresh();
+          if (threadEnd && !threadWatched) {
+            threadWatched = true;
+            threadEnd.watch().catch((error: unknown) => finish({ error }));
+          }
         }
         if (item.kind !== 'event') continue;
         const event = canonicalEvent(item.event);
         if (REFRESH_ON.has(event.type)) sink.refresh();
+        threadEnd?.saw(event.id);
         const end = opts.untilIdle ? watch.see(event) : undefined;
         if (end) finish({ reason: end });
       }

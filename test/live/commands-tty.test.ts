@@ -4,7 +4,7 @@ import { main } from '../../src/cli';
 import type { Io } from '../../src/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, waitSession, waitUntil } from '../helpers/sse';
+import { createSession, getSession, history, waitSession, waitUntil } from '../helpers/sse';
 import { FakeTtyIn, FakeTtyOut } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -120,5 +120,29 @@ describe('svc run on a terminal, interrupted', () => {
     const sid = /session (sesn_\w+)/.exec(r.stderr.plain)![1];
     expect((await getSession(t.emu, sid)).status).toBe('running');
     await call(t.emu, 'POST', `/v1/sessions/${sid}/interrupt`, { body: {} });
+  });
+});
+
+describe('svc demo on a terminal', () => {
+  it('q says the demo\'s emulator stops with it (not that the session keeps running), then the piped demo\'s hint (issue 17)', async () => {
+    const r = await onTty(['demo'], 'q');
+    expect(r.code, r.stderr.plain).toBe(0);
+    const out = r.stdout.plain;
+    expect(out).toContain('left the demo: its emulator stops now, and the session with it');
+    expect(out).not.toContain('the session keeps running');
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Try it yourself: `svc emulator` in one shell/);
+  });
+});
+
+describe('svc threads tail on a terminal', () => {
+  it('--until idle on a child thread closes the view once the session is idle (issue 17)', async () => {
+    const s = await createSession(t.emu);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/delegate 1' }] } }] } });
+    const tid = await waitUntil(async () => (await history(t.emu, `/v1/sessions/${s.id}`)).find((e) => e.type === 'session.thread_created')?.data.thread_id, 'the child thread');
+    const r = await onTty(['threads', 'tail', s.id, tid, '--until', 'idle']);
+    expect(r.code, r.stderr.plain).toBe(0);
+    expect((await getSession(t.emu, s.id)).status).toBe('idle');
+    expect(r.stdout.plain).toContain('[worker-1] Thread 1 finished its part.');
+    expect(r.stdout.plain).toContain('the turn ended; the session is idle');
   });
 });
