@@ -49,7 +49,7 @@ const BATCH_ITEMS = 256;
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink, pause }, { follow }, { TurnWatch }, { InterruptedError }, { canonicalEvent }, { redrawOnResize }] =
+  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink, pause }, { follow }, { TurnWatch }, { InterruptedError }, { canonicalEvent }, { redrawOnResize, RecentLines }] =
     await Promise.all([
       import('./load-ink').then((m) => m.loadInk()),
       import('./store'),
@@ -90,8 +90,9 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
 
   const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
   // Before render: its resize handler must run ahead of Ink's.
-  const unwatchResize = stdout.isTTY ? redrawOnResize(stdout) : () => undefined;
-  const view = liveView({ store, sink, interactive, color: ctx.useColor(stdout) });
+  const recent = new RecentLines();
+  const unwatchResize = stdout.isTTY ? redrawOnResize(stdout, recent) : () => undefined;
+  const view = liveView({ store, sink, interactive, color: ctx.useColor(stdout), onWrite: recent.add });
   const ink = render(view, {
     stdout: stdout as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,

@@ -1,38 +1,44 @@
 /**
- * A clean redraw when the terminal gets narrower. Ink then erases as many rows as its last frame had lines, but a
- * terminal that reflows (tmux, VTE, iTerm2, kitty, Windows Terminal) has already re-wrapped each line wider than the
- * new width onto several rows: the top rows of the frame, the header, stayed on the screen as ghosts (issue 17).
- * Before Ink's own resize handler runs, the rows the frame now covers are erased and the cursor is moved back to
- * where Ink expects it, so Ink's erase clears only blank rows and draws the frame once.
- *
- * Assumption: the terminal reflows on resize, as the ones named above do. xterm does not: there the extra erase
- * takes a few transcript lines off the screen (they stay in the scrollback), where ghosts would otherwise stay.
+ * A clean redraw when the terminal gets narrower (issue 17). Ink then erases as many rows as its last frame had
+ * lines, but the frame may cover more rows by then: a reflowing terminal (VTE, iTerm2, kitty) re-wraps each line
+ * wider than the new width, and any terminal wraps a frame drawn at the old width after the window shrank but before
+ * the process heard of it (a streaming reply draws ~30 frames a second). Those extra rows stayed on the screen as
+ * ghost header lines. How many there are cannot be known from here, so the screen is cleared instead, the last
+ * transcript lines written again (they wrap at the new width), and the cursor left where Ink's own erase expects it.
  */
 import type { OutStream } from '../io';
 
-const ESC = '\u001b[';
+const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 // eslint-disable-next-line no-control-regex
 const ERASE_PREFIX = /^(?:\u001b\[2K|\u001b\[1A|\u001b\[G)+/;
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
-/** `lines` rows erased upwards from the cursor's row, the cursor left at the start of the topmost one (as Ink does). */
-export const eraseRows = (rows: number): string => (rows > 0 ? `${ESC}2K${`${ESC}1A${ESC}2K`.repeat(rows - 1)}${ESC}G` : '');
+/** The last transcript lines written (bounded), to put back on a cleared screen. */
+export class RecentLines {
+  private lines: string[] = [];
 
-/** The rows a frame (Ink's output, lines ending in '\n') covers at `columns` once the terminal has re-wrapped it. */
-export function frameRows(frame: string, columns: number): { lines: number; rows: number } {
-  const lines = frame.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil([...line.replace(ESCAPES, '')].length / Math.max(1, columns))), 0);
-  return { lines: lines.length, rows };
+  constructor(private readonly max = 200) {}
+
+  /** Text as written: lines ending in '\n'. */
+  add = (text: string): void => {
+    const fresh = text.split('\n');
+    if (fresh.at(-1) === '') fresh.pop();
+    this.lines.push(...fresh.slice(-this.max));
+    if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
+  };
+
+  last(n: number): string[] {
+    return n > 0 ? this.lines.slice(-n) : [];
+  }
 }
 
 /**
- * Watches what Ink writes to `stdout` (the last frame) and, on a narrowing resize, erases the re-wrapped frame first.
- * Returns the function that undoes it. `stdout` must emit 'resize' (a TTY).
+ * Watches what Ink writes to `stdout` (its last frame) and, on a narrowing resize, clears the screen ahead of Ink's
+ * own handler. Returns the function that undoes it. Only for a TTY (which emits 'resize').
  */
-export function redrawOnResize(stdout: OutStream): () => void {
-  const out = stdout as OutStream & NodeJS.EventEmitter;
+export function redrawOnResize(stdout: OutStream, recent: RecentLines): () => void {
+  const out = stdout as OutStream & NodeJS.EventEmitter & { rows?: number };
   if (typeof out.prependListener !== 'function') return () => undefined;
   let frame = '';
   let columns = out.columns ?? 80;
@@ -41,18 +47,19 @@ export function redrawOnResize(stdout: OutStream): () => void {
   out.write = function track(this: unknown, chunk: string | Uint8Array, ...rest: unknown[]) {
     if (typeof chunk === 'string') {
       const text = chunk.replace(ERASE_PREFIX, '');
-      // Ink writes a frame whole, after its erase; cursor and synchronised-output switches alone are not frames.
+      // Ink writes a frame whole after its erase; cursor and synchronised-output switches alone are not frames,
+      // and transcript lines are always followed by the frame drawn again.
       if (text.replace(ESCAPES, '') !== '') frame = text;
     }
     return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
   } as OutStream['write'];
   const onResize = () => {
     const now = out.columns ?? columns;
-    if (now < columns && frame.endsWith('\n')) {
-      const { lines, rows } = frameRows(frame, now);
-      // The cursor is on the row below the frame: erase it and the frame's rows, then step down over the blank rows
-      // Ink's erase (lines + 1 rows) goes up through.
-      if (rows > lines) write.call(out, eraseRows(rows + 1) + '\n'.repeat(lines));
+    if (now < columns && frame) {
+      const lines = frame.split('\n').length - (frame.endsWith('\n') ? 1 : 0);
+      const kept = recent.last((out.rows ?? 24) - lines - 1);
+      // Ink next erases lines + 1 rows upwards from the cursor: they are blank rows below the transcript.
+      write.call(out, CLEAR_SCREEN + kept.map((l) => `${l}\n`).join('') + '\n'.repeat(lines));
     }
     columns = now;
   };
