@@ -6,6 +6,16 @@ import { createSession, getSession, history, send, waitSession, waitUntil } from
 import { ttyCtx } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
+/** A view open on a session whose turn (a slow reply) is running, the stream live. */
+async function runningTurn() {
+  const s = await createSession(t.emu);
+  const { ctx, stdin, stdout } = ttyCtx(t.emu);
+  const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
+  await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
+  await send(t.emu, s.id, '/slow 200');
+  await waitUntil(() => /running │ epoch 0/.test(frame(stdout.plain, s.id)), 'the running turn');
+  return { s, stdin, stdout, view };
+}
 /** The last frame drawn: from the last header line on. */
 const frame = (plain: string, sid: string) => plain.slice(plain.lastIndexOf(sid));
 // Loading Ink (and its layout engine) the first time is slow under the test transform: do it before the clocks start.
@@ -48,12 +58,7 @@ describe('openLiveView against the emulator', () => {
   });
 
   it('issue 17: header, footer and transcript agree on the epoch; i and c each leave one line with the resulting epoch', async () => {
-    const s = await createSession(t.emu);
-    const { ctx, stdin, stdout } = ttyCtx(t.emu);
-    const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
-    await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
-    await send(t.emu, s.id, '/slow 200');
-    await waitUntil(() => /running │ epoch 0/.test(frame(stdout.plain, s.id)), 'the running turn');
+    const { s, stdin, stdout, view } = await runningTurn();
     stdin.press('i');
     await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1)'), 'the interrupt line');
     await waitUntil(() => /idle, interrupted │ epoch 1\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 1');
@@ -74,12 +79,7 @@ describe('openLiveView against the emulator', () => {
   });
 
   it('issue 17: an interrupt and a continue sent from another shell show in the header and the keys', async () => {
-    const s = await createSession(t.emu);
-    const { ctx, stdin, stdout } = ttyCtx(t.emu);
-    const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
-    await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
-    await send(t.emu, s.id, '/slow 200');
-    await waitUntil(() => /running │ epoch 0/.test(frame(stdout.plain, s.id)), 'the running turn');
+    const { s, stdin, stdout, view } = await runningTurn();
     await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } });
     await waitUntil(() => /idle, interrupted │ epoch 1\n[^]*c continue/.test(frame(stdout.plain, s.id)), 'the interrupted session offering c');
     const continued = await call(t.emu, 'POST', `/v1/sessions/${s.id}/continue`);
