@@ -23,7 +23,7 @@ export interface LiveViewOptions {
 }
 
 export interface LiveViewResult {
-  /** `quit`: the user left (q / Ctrl-C); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
+  /** `quit`: the user left (q; Ctrl-C rejects with InterruptedError); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
   reason: 'quit' | 'idle' | 'error' | 'terminated';
   /** With untilIdle: the text of the coordinator's last message of the turn, for `run` to print. */
   message?: string;
@@ -44,7 +44,7 @@ const BATCH_ITEMS = 256;
  * Opens the Ink live view on the TTY and follows the session until the user leaves (q, Ctrl-C) or, with
  * `untilIdle`, until the turn ends (the caller passes a cursor from before its input so old turns are not
  * replayed). The session keeps running. The terminal is restored on every way out; a signal (ctx.io.signal)
- * ends the view with InterruptedError. Ink and React load only here.
+ * or Ctrl-C typed in the view ends it with InterruptedError (exit 130). Ink and React load only here.
  */
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;

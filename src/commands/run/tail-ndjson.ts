@@ -8,6 +8,7 @@ import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import type { TailOptions } from '../sessions/tail';
 import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
+import { canonicalEvent } from '../../live/shapes';
 
 /**
  * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the
@@ -35,8 +36,9 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
         const full = out.line(it.raw);
         if (full) await full;
       }
-      if (until && it.kind === 'event' && (ended = await until.event(it.event))) break;
-      if (threadEnd && it.kind === 'event') threadEnd.saw(it.event);
+      // The service's other spellings (session.status_idle …) end the tail as the spec's do.
+      if (until && it.kind === 'event' && (ended = await until.event(canonicalEvent(it.event)))) break;
+      if (threadEnd && it.kind === 'event') threadEnd.saw(canonicalEvent(it.event));
     }
   } finally {
     threadEnd?.stop();
