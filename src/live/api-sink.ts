@@ -12,9 +12,9 @@ export const POLL_MS = 100;
 /** How long a read-back waits for the service to settle before showing what it has. */
 const SETTLE_MS = 15_000;
 /** The least time between two reads of the session the stream asks for (a burst of events costs one read). */
-export const REFRESH_GAP_MS = 250;
+const REFRESH_GAP_MS = 250;
 /** How often the session is read while it is stopping, interrupted or continue-pending (see `watch`). */
-export const WATCH_MS = 1_000;
+const WATCH_MS = 2_000;
 
 type Session = Record<string, unknown>;
 

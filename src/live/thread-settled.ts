@@ -9,7 +9,7 @@ import { sessions } from '../api/sessions';
 import { outcomeOf, type Outcome } from '../turn/outcome';
 
 /** How often the session is read while the thread is followed. */
-export const THREAD_POLL_MS = 1_000;
+const THREAD_POLL_MS = 1_000;
 
 export interface ThreadEnd {
   outcome: Outcome;
