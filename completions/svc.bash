@@ -295,8 +295,9 @@ __svc_table() {
     'A|threads get') REPLY='1' ;;
     'O|threads archive') REPLY='-h --help' ;;
     'A|threads archive') REPLY='1' ;;
-    'O|threads tail') REPLY='--deltas --cursor --no-live -h --help' ;;
-    'V|threads tail') REPLY='--cursor' ;;
+    'O|threads tail') REPLY='--deltas --cursor --until --no-live -h --help' ;;
+    'V|threads tail') REPLY='--cursor --until' ;;
+    'E|threads tail|--until') REPLY='idle' ;;
     'A|threads tail') REPLY='1' ;;
     'C|triggers') REPLY='list get create update delete apply runs run pause resume' ;;
     'O|triggers') REPLY='-h --help' ;;

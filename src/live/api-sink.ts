@@ -11,6 +11,10 @@ import type { LiveStore } from './store';
 export const POLL_MS = 100;
 /** How long a read-back waits for the service to settle before showing what it has. */
 const SETTLE_MS = 15_000;
+/** The least time between two reads of the session the stream asks for (a burst of events costs one read). */
+const REFRESH_GAP_MS = 250;
+/** How often the session is read while it is stopping, interrupted or continue-pending (see `watch`). */
+const WATCH_MS = 2_000;
 
 type Session = Record<string, unknown>;
 
@@ -34,14 +38,14 @@ export function apiSink(o: {
   signal: AbortSignal;
   now: () => number;
   onQuit: () => void;
+  onAbort: () => void;
 }): ApiSink {
   const { sessionId: sid, store, signal } = o;
   const streamLive = () => Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
   const notice = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'notice', text, level });
+  const why = (e: unknown) => `${(e as Error).message}${e instanceof ApiError && e.type ? ` (${e.type})` : ''}`;
   const failed = (what: string, e: unknown) => {
-    if (signal.aborted) return;
-    const detail = e instanceof ApiError && e.type ? ` (${e.type})` : '';
-    notice(`${what} failed: ${(e as Error).message}${detail}`, 'error');
+    if (!signal.aborted) notice(`${what} failed: ${why(e)}`, 'error');
   };
 
   const read = async (): Promise<Session> => {
@@ -62,6 +66,14 @@ export function apiSink(o: {
 
   let reading = false;
   let again = false;
+  let lastRead = -Infinity;
+  let watching: ReturnType<typeof setTimeout> | undefined;
+  signal.addEventListener('abort', () => clearTimeout(watching), { once: true });
+  /**
+   * Reads the session and its pending inputs: coalesced (one read in flight, one more after it when asked meanwhile)
+   * and throttled (REFRESH_GAP_MS between reads). While the session is stopping, interrupted or continue-pending,
+   * it reads again every WATCH_MS.
+   */
   const refresh = (): void => {
     if (reading) {
       again = true;
@@ -72,6 +84,9 @@ export function apiSink(o: {
       try {
         do {
           again = false;
+          await pause(lastRead + REFRESH_GAP_MS - o.now(), signal);
+          if (signal.aborted) return;
+          lastRead = o.now();
           const [, pending] = await Promise.all([read(), sessions.pending(await o.client, sid)]);
           store.dispatch({ type: 'pending', count: pending.items.length });
         } while (again && !signal.aborted);
@@ -79,24 +94,46 @@ export function apiSink(o: {
         failed('reading the session', e);
       } finally {
         reading = false;
+        watch();
       }
     })();
+  };
+  // Assumption: a continue that starts with no input queued emits no event (R-SESS-32, R-SESS-39), and another
+  // shell's continue or interrupt may be the only change: while the session is in such a state, reads reveal it.
+  const watch = (): void => {
+    const s = store.getState();
+    if (watching || signal.aborted || !(s.stopping || s.interrupted || s.continuePending)) return;
+    watching = setTimeout(() => {
+      watching = undefined;
+      refresh();
+    }, WATCH_MS);
+  };
+
+  /** The one transcript line a control action leaves: what happened and the epoch it left the session at. */
+  const outcome = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'control', text, level });
+  const epochNow = () => store.getState().epoch ?? 'unknown';
+  /** A refused action: the session is read again, so the line and the header show the same epoch. */
+  const refused = async (what: string, e: unknown) => {
+    if (signal.aborted) return;
+    await read().catch(() => undefined);
+    outcome(`${what} failed: ${why(e)} (epoch ${epochNow()})`, 'error');
+    refresh();
   };
 
   return {
     refresh,
     interrupt(knownEpoch) {
-      notice(`interrupting (epoch ${knownEpoch ?? 'unknown'})…`);
+      notice('interrupting…');
       void (async () => {
         try {
           const r = await sessions.interrupt(await o.client, sid, knownEpoch);
           if (r.control_epoch) store.dispatch({ type: 'epoch', epoch: r.control_epoch });
           // Neither the 202 nor the acknowledgement means completion: read the session back (R-SESS-28).
           const s = await settle((x) => !x.stopping);
-          notice(s.interrupted ? `interrupted (epoch ${s.control_epoch})` : `interrupt sent; the session is ${s.status}${s.stopping ? ', still stopping' : ''}`);
+          outcome(s.interrupted ? `interrupted (epoch ${epochNow()})` : `interrupt sent; the session is ${s.status}${s.stopping ? ', still stopping' : ''} (epoch ${epochNow()})`);
+          refresh();
         } catch (e) {
-          failed('interrupt', e);
-          if (e instanceof ApiError && e.status === 409) refresh();
+          await refused('interrupt', e);
         }
       })();
     },
@@ -106,12 +143,16 @@ export function apiSink(o: {
         try {
           await streamLive();
           const { control_epoch } = await sessions.continue(await o.client, sid);
+          store.dispatch({ type: 'epoch', epoch: control_epoch });
           // Accepted is not started: poll until continue_pending clears on the returned epoch (R-SESS-37).
           const s = await settle((x) => !x.continue_pending && typeof x.control_epoch === 'string' && compareEpochs(x.control_epoch, control_epoch) >= 0);
-          notice(s.continue_pending ? `continue pending (epoch ${control_epoch})` : `resumed (epoch ${s.control_epoch})`);
+          const now = epochNow();
+          // The completed start supersedes the epoch Continue returned (R-SESS-33): the line says why it moved on.
+          const accepted = now === control_epoch ? '' : ` — continue was accepted at epoch ${control_epoch}`;
+          outcome(s.continue_pending ? `continue pending (epoch ${now})` : s.interrupted ? `continue sent; the session is still interrupted (epoch ${now})` : `resumed (epoch ${now})${accepted}`);
           refresh();
         } catch (e) {
-          failed('continue', e);
+          await refused('continue', e);
         }
       })();
     },
@@ -141,10 +182,13 @@ export function apiSink(o: {
       })();
     },
     quit: o.onQuit,
+    abort: o.onAbort,
   };
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
   return new Promise((resolve) => {
     const t = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });

@@ -44,5 +44,7 @@ export function runCommand(command: Command, store: LiveStore, sink: ActionSink)
       return store.dispatch({ type: 'deltas.toggle' });
     case 'quit':
       return sink.quit();
+    case 'abort':
+      return sink.abort();
   }
 }

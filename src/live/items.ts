@@ -1,5 +1,7 @@
 /** How one complete event reads in the transcript: the live view colours it, `svc demo` prints it as one line. */
 import type { SessionEvent } from '../wire/events';
+import { canonicalEvent } from './shapes';
+import { visible, visibleLine } from './visible';
 
 export type ItemKind =
   | 'user'
@@ -15,6 +17,8 @@ export type ItemKind =
   | 'thread'
   | 'updated'
   | 'progress'
+  /** The outcome of the view's own interrupt or continue. */
+  | 'control'
   /** Items the view dropped because it fell behind; `text` holds how many. */
   | 'gap'
   /** The thread filter changed: lines from here on are of `text` (a filter of the reducer) only. */
@@ -37,6 +41,8 @@ export interface Item {
 
 type Data = Record<string, any>;
 const SUMMARY_CHARS = 200;
+/** Stop reasons shown as failures (red): the turn could not finish its work. */
+const FAILED_STOPS = new Set<unknown>(['error', 'retries_exhausted']);
 
 /** The text blocks of a content array joined; other blocks shown by type. */
 export function contentText(content: unknown): string {
@@ -60,8 +66,17 @@ function resultSummary(content: unknown): string {
 
 const json = (v: unknown): string => truncate(JSON.stringify(v ?? {}) ?? '');
 
-/** The transcript item of an event; undefined for event types the view does not know (R-EVT-5). */
-export function describeEvent(e: SessionEvent, seq: number, thread?: string): Item | undefined {
+/**
+ * The transcript item of an event (in any shape canonicalEvent reads); undefined for event types the view does not
+ * know (R-EVT-5). The service's text is escaped (control characters never reach the terminal raw).
+ */
+export function describeEvent(event: SessionEvent, seq: number, thread?: string): Item | undefined {
+  const item = describe(canonicalEvent(event), seq, thread);
+  if (!item) return undefined;
+  return { ...item, head: visibleLine(item.head), ...(item.text === undefined ? {} : { text: visible(item.text) }), ...(item.thread === undefined ? {} : { thread: visibleLine(item.thread) }) };
+}
+
+function describe(e: SessionEvent, seq: number, thread?: string): Item | undefined {
   const d: Data = e.data ?? {};
   const base = { seq, threadId: e.session_thread_id, thread: e.session_thread_id === undefined ? undefined : thread ?? e.session_thread_id };
   switch (e.type) {
@@ -95,7 +110,7 @@ export function describeEvent(e: SessionEvent, seq: number, thread?: string): It
       return { ...base, kind: 'progress', head: e.type === 'agent.thinking_started' ? 'thinking started' : 'message started', quiet: true };
     case 'session.status': {
       const reason = d.stop_reason?.type;
-      return { ...base, kind: 'status', head: String(d.status), text: reason, quiet: d.status === 'running', error: reason === 'error' };
+      return { ...base, kind: 'status', head: String(d.status), text: reason, quiet: d.status === 'running', error: FAILED_STOPS.has(reason) };
     }
     case 'session.error':
       return { ...base, kind: 'error', head: `error ${d.error_type}`, text: [d.message, d.mcp_server_name && `(mcp server ${d.mcp_server_name})`].filter(Boolean).join(' '), error: true };

@@ -13,7 +13,8 @@ export type Command =
   | 'deny'
   | 'cycleThread'
   | 'toggleDeltas'
-  | 'quit';
+  | 'quit'
+  | 'abort';
 
 /** The part of Ink's `Key` the table reads. */
 export interface KeyPress {
@@ -99,7 +100,8 @@ export const KEYS: readonly KeyBinding[] = [
   },
   { command: 'toggleDeltas', key: 'd', help: (s) => (s.showDeltas ? 'hide deltas' : 'show deltas'), matches: letter('d'), when: viewing },
   { command: 'quit', key: 'q', help: () => 'quit', matches: letter('q'), when: viewing },
-  { command: 'quit', key: 'Ctrl-C', help: () => 'quit', matches: (input, k) => input === 'c' && Boolean(k.ctrl), when: () => true, hidden: viewing },
+  // Ctrl-C leaves too, as an interruption: exit 130 (CLI.md), where `q` exits 0.
+  { command: 'abort', key: 'Ctrl-C', help: () => 'quit', matches: (input, k) => input === 'c' && Boolean(k.ctrl), when: () => true, hidden: viewing },
 ];
 
 /** The command a key press means now, if any. */

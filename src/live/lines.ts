@@ -31,6 +31,8 @@ export function itemLines(item: Item, c: Paint): string {
       return c.yellow(`… ${text} ${item.head}`);
     case 'filter':
       return c.dim(`── ${item.head} ──`);
+    case 'control':
+      return item.error ? c.red(`● ${item.head}`) : c.blue(`● ${item.head}`);
     default: {
       const line = `${item.head}${text ? `: ${text}` : ''}`;
       return tag + (item.error ? c.red(line) : c.dim(line));

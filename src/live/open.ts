@@ -18,10 +18,12 @@ export interface LiveViewOptions {
   untilIdle?: boolean;
   /** Ends the view with `failure()` when it aborts (`run --timeout`); default: ctx.io.signal, as InterruptedError. */
   abort?: { signal: AbortSignal; failure: () => Error | undefined };
+  /** The last frame's footer when the user leaves (q, Ctrl-C); default: the session keeps running. */
+  leaveNote?: string;
 }
 
 export interface LiveViewResult {
-  /** `quit`: the user left (q / Ctrl-C); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
+  /** `quit`: the user left (q; Ctrl-C rejects with InterruptedError); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
   reason: 'quit' | 'idle' | 'error' | 'terminated';
   /** With untilIdle: the text of the coordinator's last message of the turn, for `run` to print. */
   message?: string;
@@ -29,8 +31,11 @@ export interface LiveViewResult {
   sessionError?: TurnError;
 }
 
-/** Events after which the header's session flags and pending-input count are read again. */
-const REFRESH_ON = new Set(['user.message', 'user.interrupt', 'session.status']);
+/**
+ * Events after which the header's session flags and pending-input count are read again (throttled, api-sink.ts):
+ * another shell's interrupt or continue shows in them, as in the stream's control frames (each reconnect).
+ */
+const REFRESH_ON = new Set(['user.message', 'user.interrupt', 'session.status', 'session.updated']);
 const SHOW_CURSOR = '\u001b[?25h';
 /** Stream items reduced together at most. */
 const BATCH_ITEMS = 256;
@@ -39,12 +44,12 @@ const BATCH_ITEMS = 256;
  * Opens the Ink live view on the TTY and follows the session until the user leaves (q, Ctrl-C) or, with
  * `untilIdle`, until the turn ends (the caller passes a cursor from before its input so old turns are not
  * replayed). The session keeps running. The terminal is restored on every way out; a signal (ctx.io.signal)
- * ends the view with InterruptedError. Ink and React load only here.
+ * or Ctrl-C typed in the view ends it with InterruptedError (exit 130). Ink and React load only here.
  */
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink }, { follow }, { TurnWatch }, { InterruptedError }] =
+  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink, pause }, { follow }, { TurnWatch }, { InterruptedError }, { canonicalEvent }, { redrawOnResize, RecentLines }] =
     await Promise.all([
       import('./load-ink').then((m) => m.loadInk()),
       import('./store'),
@@ -53,7 +58,10 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
       import('../api/stream/follow'),
       import('../turn/watch'),
       import('../errors'),
+      import('./shapes'),
+      import('./resize'),
     ]);
+  const { ThreadSettled } = opts.untilIdle && opts.threadId !== undefined ? await import('./thread-settled') : { ThreadSettled: undefined };
   const { stdin, stdout, stderr } = ctx.io;
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
   const stop = new AbortController();
@@ -62,7 +70,17 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   // The client arrives after the first frame; `streaming` settles when the stream is first live.
   const [client, connect] = settable<ApiClient>();
   const [streaming, live] = settable<void>();
-  const sink = apiSink({ client, streaming, sessionId, store, signal: stop.signal, now: ctx.now, onQuit: () => finish({ reason: 'quit' }) });
+  const sink = apiSink({
+    client,
+    streaming,
+    sessionId,
+    store,
+    signal: stop.signal,
+    now: ctx.now,
+    onQuit: () => finish({ reason: 'quit' }),
+    // Ctrl-C typed in the view is an interruption, as the signal would be: exit 130 (CLI.md).
+    onAbort: () => finish({ error: new InterruptedError(), left: true }),
+  });
   const abort = opts.abort?.signal ?? ctx.io.signal;
   const onSignal = () => finish({ error: opts.abort?.failure() ?? new InterruptedError(), left: true });
   if (abort?.aborted) onSignal();
@@ -71,7 +89,10 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   process.once('exit', restore);
 
   const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
-  const view = liveView({ store, sink, interactive, color: ctx.useColor(stdout) });
+  // Before render: its resize handler must run ahead of Ink's.
+  const recent = new RecentLines();
+  const unwatchResize = stdout.isTTY ? redrawOnResize(stdout, recent) : () => undefined;
+  const view = liveView({ store, sink, interactive, color: ctx.useColor(stdout), onWrite: recent.add });
   const ink = render(view, {
     stdout: stdout as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
@@ -99,13 +120,38 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   };
   void (async () => {
     try {
-      for await (const item of follow({ client: await client, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
+      const api = await client;
+      // A child thread's stream carries no session.status: with untilIdle the session is read until it settles.
+      const threadEnd =
+        ThreadSettled &&
+        new ThreadSettled({
+          client: api,
+          sessionId,
+          threadId: opts.threadId!,
+          cursor: opts.cursor,
+          signal: stop.signal,
+          sleep: (ms) => pause(ms, stop.signal),
+          // As on the session's stream, an idle that awaits a confirmation is not an end: the view can answer it.
+          ends: ({ session }) => (session.stop_reason as { type?: string } | null)?.type !== 'requires_action',
+          onEnd: ({ session, outcome }) => finish({ reason: session.status === 'terminated' ? 'terminated' : outcome.settled && outcome.errorStop ? 'error' : 'idle' }),
+        });
+      let threadWatched = false;
+      for await (const item of follow({ client: api, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {
         if (!arrived.length) setImmediate(reduceArrived);
         if (arrived.push({ item, at: ctx.now() }) >= BATCH_ITEMS) reduceArrived();
-        if (item.kind === 'connection' && item.state.kind === 'live') live();
+        if (item.kind === 'connection' && item.state.kind === 'live') {
+          live();
+          sink.refresh();
+          if (threadEnd && !threadWatched) {
+            threadWatched = true;
+            threadEnd.watch().catch((error: unknown) => finish({ error }));
+          }
+        }
         if (item.kind !== 'event') continue;
-        if (REFRESH_ON.has(item.event.type)) sink.refresh();
-        const end = opts.untilIdle ? watch.see(item.event) : undefined;
+        const event = canonicalEvent(item.event);
+        if (REFRESH_ON.has(event.type)) sink.refresh();
+        threadEnd?.saw(event.id);
+        const end = opts.untilIdle ? watch.see(event) : undefined;
         if (end) finish({ reason: end });
       }
       if (!stop.signal.aborted) arrived.push({ item: { kind: 'connection', state: { kind: 'closed' } }, at: ctx.now() });
@@ -130,12 +176,13 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     // The last events are drawn before leaving: React commits a published state on a later tick, which an
     // unmount now would overtake, so the tree is rendered again synchronously first.
     reduceArrived();
-    store.dispatch({ type: 'ended', text: endNote(outcome) });
+    store.dispatch({ type: 'ended', text: endNote(outcome, opts.leaveNote) });
     store.publishNow();
     ink.rerender(view);
     store.close();
     ink.unmount();
     await ink.waitUntilExit().catch(() => undefined);
+    unwatchResize();
     restore();
     process.removeListener('exit', restore);
     abort?.removeEventListener('abort', onSignal);
@@ -145,12 +192,14 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
 /** How the view ended, or an error: `left` when the user or the deadline ended it (the session is untouched). */
 type Outcome = { reason: LiveViewResult['reason'] } | { error: unknown; left?: boolean };
 
+const LEFT = 'left the view; the session keeps running';
+
 /** The last frame's footer: how the view ended, instead of keys that no longer work. */
-function endNote(o: Outcome | undefined): string {
-  if (!o || 'error' in o) return o?.left ? 'left the view; the session keeps running' : 'left the view';
+function endNote(o: Outcome | undefined, leaveNote = LEFT): string {
+  if (!o || 'error' in o) return o?.left ? leaveNote : 'left the view';
   switch (o.reason) {
     case 'quit':
-      return 'left the view; the session keeps running';
+      return leaveNote;
     case 'idle':
       return 'the turn ended; the session is idle';
     case 'error':

@@ -7,6 +7,8 @@ import type { ConnectionState, StreamItem } from '../api/stream/types';
 import type { DeltaEvent, InputMode, SessionEvent, StopReason } from '../wire/events';
 import { compareEpochs } from './epoch';
 import { describeEvent, type Item } from './items';
+import { canonicalEvent } from './shapes';
+import { visible } from './visible';
 
 /** Characters of a delta preview kept (its tail); the buffer may grow to twice this before it is cut. */
 export const PREVIEW_CHARS = 4000;
@@ -94,6 +96,8 @@ export type Action =
   | { type: 'epoch'; epoch: string }
   | { type: 'flushed'; through: number }
   | { type: 'notice'; text: string; level?: Notice['level'] }
+  /** How a control action (interrupt, continue) ended: one transcript line, and the footer's notice of it cleared. */
+  | { type: 'control'; text: string; level?: Notice['level'] }
   | { type: 'compose.open' }
   | { type: 'compose.input'; text: string }
   | { type: 'compose.backspace' }
@@ -145,6 +149,10 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return s.finished.length && s.finished[0].seq <= a.through ? { ...s, finished: s.finished.filter((i) => i.seq > a.through) } : s;
     case 'notice':
       return { ...s, notice: { text: a.text, level: a.level ?? 'info' } };
+    case 'control': {
+      const line: Item = { seq: s.nextSeq, kind: 'control', head: visible(a.text), error: a.level === 'error' };
+      return { ...s, notice: undefined, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, line]) };
+    }
     case 'compose.open':
       return s.compose ? s : { ...s, compose: { text: '', mode: 'next_turn' } };
     case 'compose.input':
@@ -257,10 +265,13 @@ function capped(text: string, cut: boolean): { text: string; cut: boolean } {
   return text.length > 2 * PREVIEW_CHARS ? { text: text.slice(-PREVIEW_CHARS), cut: true } : { text, cut };
 }
 
-function onEvent(n: ViewState, e: SessionEvent, at: number, fresh: Item[]): void {
+function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): void {
   n.eventCount += 1;
+  const e = canonicalEvent(event);
   const d = (e.data ?? {}) as Record<string, any>;
   const thread = e.session_thread_id;
+  // A thread first met through one of its events (a tail started mid-session) is tagged with its agent's name.
+  if (thread !== undefined && e.type !== 'session.thread_created' && typeof d.agent_name === 'string') n.threads = nameThread(n.threads, thread, d.agent_name);
   switch (e.type) {
     // The complete event replaces what its deltas accumulated (R-EVT-15).
     case 'agent.message':
@@ -341,6 +352,14 @@ function uniqueName(threads: readonly ThreadInfo[], name: string): string {
   return `${name}#${i}`;
 }
 
+/** Names a thread by its agent when it is not known yet, or known only by its ID. */
+function nameThread(threads: readonly ThreadInfo[], id: string, agent: string): readonly ThreadInfo[] {
+  const known = threads.find((t) => t.id === id);
+  if (known && known.name !== id) return threads;
+  const name = uniqueName(threads.filter((t) => t.id !== id), agent);
+  return known ? threads.map((t) => (t.id === id ? { ...t, name } : t)) : [...threads, { id, name, status: 'running' }];
+}
+
 function upsertThread(threads: readonly ThreadInfo[], id: string, status: string): ThreadInfo[] {
   return threads.some((t) => t.id === id) ? threads.map((t) => (t.id === id ? { ...t, status } : t)) : [...threads, { id, name: id, status }];
 }
@@ -362,7 +381,8 @@ function onSessionRead(s: ViewState, o: Record<string, unknown>): ViewState {
     title: str(o.title) ?? s.title,
     status: str(o.status) ?? s.status,
     stopReason: (o.stop_reason as StopReason | null) ?? undefined,
-    epoch: str(o.control_epoch) ?? s.epoch,
+    // Epochs only grow: a read that left before a newer epoch was seen does not take the header back.
+    epoch: laterEpoch(s.epoch, str(o.control_epoch)),
     stopping: Boolean(o.stopping),
     interrupted: Boolean(o.interrupted),
     continuePending: Boolean(o.continue_pending),

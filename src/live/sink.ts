@@ -9,6 +9,8 @@ export interface ActionSink {
   send(text: string, mode: InputMode): void;
   /** Answers an awaited `agent.tool_use` (API-NOTES: user.tool_confirmation payload). */
   confirm(eventId: string, result: 'allow' | 'deny'): void;
-  /** Leave the view; the session keeps running. */
+  /** Leave the view (q); the session keeps running. */
   quit(): void;
+  /** Leave the view as interrupted (Ctrl-C: exit 130); the session keeps running. */
+  abort(): void;
 }

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/requires';
 import { bundle } from '../../scripts/bundle.mjs';
 import { tempConfigDir } from '../helpers/cli';
-import { useEmulator } from '../helpers/emulator';
-import { createSession, getSession, waitUntil } from '../helpers/sse';
+import { call, useEmulator } from '../helpers/emulator';
+import { createSession, getSession, send, waitSession, waitUntil } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
@@ -63,6 +63,8 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     await keys('Enter');
     // Idle with nothing queued: there is nothing to interrupt yet.
     await paneShows(/^m message · d hide deltas · q quit$/m);
+    // Deltas are never in history: a message sent before the stream is live loses its first words (the /word2 word3/ flake).
+    await paneShows(/^live │/m);
 
     await keys('m');
     await paneShows('next_turn›');
@@ -92,5 +94,59 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     expect(readFileSync(after, 'utf8')).toBe(readFileSync(before, 'utf8'));
     // q leaves the session running (not archived).
     expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
+  }, 120_000);
+
+  /** Starts the view on the session in the pane (the shell's prompt back, with the exit code, when it ends). */
+  async function tail(sid: string): Promise<void> {
+    await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} sessions tail ${sid}; echo "END-OF-VIEW exit=$?"`);
+    await keys('Enter');
+    await paneShows(/^live │/m);
+  }
+  /** The view's last footer line (the keys). */
+  const footer = (text: string) => text.split('\n').filter((l) => / q quit$/.test(l)).at(-1) ?? '';
+
+  it('issue 17: an interrupt and a continue from another shell show in the header and the keys', async () => {
+    const s = await createSession(t.emu);
+    await tail(s.id);
+    await send(t.emu, s.id, '/slow 200');
+    await paneShows(/running │ epoch 0/);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } });
+    const interrupted = await paneShows(/idle, interrupted │ epoch 1[^]*c continue/);
+    expect(footer(interrupted)).toContain('c continue');
+    expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/continue`)).body.control_epoch).toBe('2');
+    const server = await waitSession(t.emu, s.id, (x) => !x.continue_pending, 'the start completed');
+    const resumed = await paneShows(new RegExp(`idle │ epoch ${server.control_epoch}\\n`));
+    expect(footer(resumed)).not.toContain('c continue');
+    await keys('q');
+    await paneShows(/END-OF-VIEW exit=0/);
+  }, 120_000);
+
+  it('issue 17: a narrower terminal redraws the view cleanly, no ghost header lines', async () => {
+    const s = await createSession(t.emu, { title: `ghostcheck ${'wide '.repeat(20)}` });
+    await tail(s.id);
+    const count = (text: string) => text.split('"ghostcheck').length - 1;
+    expect(count(await pane())).toBe(1);
+    // Frames are drawn all the while (a reply streams): the terminal is narrowed between two of them.
+    await send(t.emu, s.id, `/slow 20 ${'streaming '.repeat(60)}`);
+    await paneShows(/running │ epoch 0/);
+    for (const width of [100, 80, 60, 45]) {
+      await tmux('resize-window', '-t', 'live', '-x', String(width), '-y', '40');
+      // The header is drawn again at the new width before the next narrowing.
+      await paneShows(new RegExp(`^${s.id} "ghostcheck.{0,${width - s.id.length - 12}}$`, 'm'));
+    }
+    await waitSession(t.emu, s.id, (x) => x.status === 'idle', 'the reply finished');
+    // The view has drawn itself again: the pane no longer changes, and shows the keys.
+    let previous: string | undefined;
+    const text = await waitUntil(async () => {
+      const now = await pane();
+      const stable = now === previous && /idle \(end_turn\)/.test(now) && now.includes('q quit') ? now : undefined;
+      previous = now;
+      if (!stable) await new Promise((r) => setTimeout(r, 100));
+      return stable;
+    }, 'the view redrawn');
+        expect(count(text), text).toBe(1);
+    await keys('q');
+    await paneShows(/END-OF-VIEW exit=0/);
+    await tmux('resize-window', '-t', 'live', '-x', '120', '-y', '40');
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import { main } from '../../src/cli';
 import type { Io } from '../../src/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, waitSession } from '../helpers/sse';
+import { createSession, getSession, history, waitSession, waitUntil } from '../helpers/sse';
 import { FakeTtyIn, FakeTtyOut } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -12,13 +12,18 @@ beforeAll(async () => {
   await Promise.all([import('ink'), import('react'), import('../../src/live/components/App')]);
 });
 
-/** Runs svc in-process on a fake terminal. */
-async function onTty(args: string[]) {
+/** Runs svc in-process on a fake terminal; `keys` types into it once the view shows its footer. */
+async function onTty(args: string[], keys?: string) {
   const stdin = new FakeTtyIn();
   const stdout = new FakeTtyOut();
   const stderr = new FakeTtyOut();
   const io: Io = { stdin, stdout, stderr, env: { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: tempConfigDir() }, cwd: process.cwd() };
-  const code = await main(args, io);
+  const running = main(args, io);
+  if (keys !== undefined) {
+    await waitUntil(() => stdout.plain.includes('q quit'), 'the view');
+    stdin.press(keys);
+  }
+  const code = await running;
   return { code, stdin, stdout, stderr };
 }
 
@@ -95,5 +100,49 @@ describe('svc sessions tail on a terminal', () => {
     const r = await onTty(['sessions', 'tail', s.id, '--until', 'idle']);
     expect(r.code).toBe(11);
     expect(r.stderr.plain).toBe('error: the session turn ended in session.error: odd_failure: unknown error type; error injected by /error odd_failure\n');
+  });
+
+  it('Ctrl-C typed in the view exits 130, as the contract says; q exits 0 (issue 13)', async () => {
+    const s = await createSession(t.emu);
+    const interrupted = await onTty(['sessions', 'tail', s.id], '\u0003');
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stdin.rawModes.at(-1)).toBe(false);
+    expect(interrupted.stdout.plain).toContain('left the view; the session keeps running');
+    const quit = await onTty(['sessions', 'tail', s.id], 'q');
+    expect(quit.code).toBe(0);
+  });
+});
+
+describe('svc run on a terminal, interrupted', () => {
+  it('Ctrl-C typed in the view of run exits 130 and leaves the session running (issue 13)', async () => {
+    const r = await onTty(['run', '--agent', await agentId(), '--message', '/slow 400'], '\u0003');
+    expect(r.code).toBe(130);
+    const sid = /session (sesn_\w+)/.exec(r.stderr.plain)![1];
+    expect((await getSession(t.emu, sid)).status).toBe('running');
+    await call(t.emu, 'POST', `/v1/sessions/${sid}/interrupt`, { body: {} });
+  });
+});
+
+describe('svc demo on a terminal', () => {
+  it('q says the demo\'s emulator stops with it (not that the session keeps running), then the piped demo\'s hint (issue 17)', async () => {
+    const r = await onTty(['demo'], 'q');
+    expect(r.code, r.stderr.plain).toBe(0);
+    const out = r.stdout.plain;
+    expect(out).toContain('left the demo: its emulator stops now, and the session with it');
+    expect(out).not.toContain('the session keeps running');
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Try it yourself: `svc emulator` in one shell/);
+  });
+});
+
+describe('svc threads tail on a terminal', () => {
+  it('--until idle on a child thread closes the view once the session is idle (issue 17)', async () => {
+    const s = await createSession(t.emu);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/delegate 1' }] } }] } });
+    const tid = await waitUntil(async () => (await history(t.emu, `/v1/sessions/${s.id}`)).find((e) => e.type === 'session.thread_created')?.data.thread_id, 'the child thread');
+    const r = await onTty(['threads', 'tail', s.id, tid, '--until', 'idle']);
+    expect(r.code, r.stderr.plain).toBe(0);
+    expect((await getSession(t.emu, s.id)).status).toBe('idle');
+    expect(r.stdout.plain).toContain('[worker-1] Thread 1 finished its part.');
+    expect(r.stdout.plain).toContain('the turn ended; the session is idle');
   });
 });

@@ -9,7 +9,7 @@ import { waitUntil } from '../helpers/sse';
 import { ev, live } from './fixtures';
 import { FakeTtyIn, FakeTtyOut } from './tty';
 
-const sink: ActionSink = { interrupt() {}, continue() {}, send() {}, confirm() {}, quit() {} };
+const sink: ActionSink = { interrupt() {}, continue() {}, send() {}, confirm() {}, quit() {}, abort() {} };
 let unmount: (() => void) | undefined;
 afterEach(() => unmount?.());
 

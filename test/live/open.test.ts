@@ -6,6 +6,18 @@ import { createSession, getSession, history, send, waitSession, waitUntil } from
 import { ttyCtx } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
+/** A view open on a session whose turn (a slow reply) is running, the stream live. */
+async function runningTurn() {
+  const s = await createSession(t.emu);
+  const { ctx, stdin, stdout } = ttyCtx(t.emu);
+  const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
+  await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
+  await send(t.emu, s.id, '/slow 200');
+  await waitUntil(() => /running │ epoch 0/.test(frame(stdout.plain, s.id)), 'the running turn');
+  return { s, stdin, stdout, view };
+}
+/** The last frame drawn: from the last header line on. */
+const frame = (plain: string, sid: string) => plain.slice(plain.lastIndexOf(sid));
 // Loading Ink (and its layout engine) the first time is slow under the test transform: do it before the clocks start.
 beforeAll(async () => {
   await (await import('../../src/live/load-ink')).loadInk();
@@ -17,6 +29,8 @@ describe('openLiveView against the emulator', () => {
     const { ctx, stdin, stdout } = ttyCtx(t.emu);
     const client = await ctx.api();
     const view = openLiveView({ ctx, client, sessionId: s.id, deltas: true });
+    // Deltas are never in history: the reply is sent once the stream is live, or its first words are not seen.
+    await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
     await send(t.emu, s.id, '/slow 200');
     await waitUntil(() => /word2 word3/.test(stdout.plain), 'the delta preview');
     expect(stdout.plain).toContain(s.id);
@@ -43,7 +57,42 @@ describe('openLiveView against the emulator', () => {
     expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
   });
 
-  it('m composes a message that the server receives; y answers the awaited confirmation', async () => {
+  it('issue 17: header, footer and transcript agree on the epoch; i and c each leave one line with the resulting epoch', async () => {
+    const { s, stdin, stdout, view } = await runningTurn();
+    stdin.press('i');
+    await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1)'), 'the interrupt line');
+    await waitUntil(() => /idle, interrupted │ epoch 1\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 1');
+    stdin.press('c');
+    const server = await waitSession(t.emu, s.id, (x) => !x.interrupted && !x.continue_pending, 'the session resumed');
+    expect(server.control_epoch).toBe('3');
+    // Continue answered epoch 2 and the completed start superseded it (R-SESS-33): the line says why 1 became 3.
+    await waitUntil(() => stdout.plain.includes('● resumed (epoch 3) — continue was accepted at epoch 2'), 'the continue line');
+    await waitUntil(() => /idle │ epoch 3\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 3');
+    const out = stdout.plain;
+    expect(out.split('● interrupted (epoch').length).toBe(2);
+    expect(out.split('● resumed (epoch').length).toBe(2);
+    // The footer never named an epoch of its own while the action ran.
+    expect(out).not.toMatch(/interrupting \(epoch/);
+    expect(frame(out, s.id)).not.toContain('c continue');
+    stdin.press('q');
+    await view;
+  });
+
+  it('issue 17: an interrupt and a continue sent from another shell show in the header and the keys', async () => {
+    const { s, stdin, stdout, view } = await runningTurn();
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } });
+    await waitUntil(() => /idle, interrupted │ epoch 1\n[^]*c continue/.test(frame(stdout.plain, s.id)), 'the interrupted session offering c');
+    const continued = await call(t.emu, 'POST', `/v1/sessions/${s.id}/continue`);
+    expect(continued.body.control_epoch).toBe('2');
+    const server = await waitSession(t.emu, s.id, (x) => !x.continue_pending, 'the start completed');
+    // No event says so (nothing was queued): the view reads the session while it is interrupted.
+    await waitUntil(() => frame(stdout.plain, s.id).includes(`idle │ epoch ${server.control_epoch}\n`), 'the header after the continue', 10_000);
+    expect(frame(stdout.plain, s.id)).not.toContain('c continue');
+    stdin.press('q');
+    await view;
+  });
+
+  it('m composes a message that the server receives; y answers the awaited confirmation; Ctrl-C leaves as an interruption', async () => {
     const s = await createSession(t.emu);
     const { ctx, stdin, stdout } = ttyCtx(t.emu);
     const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
@@ -57,7 +106,8 @@ describe('openLiveView against the emulator', () => {
     expect(h.find((e) => e.type === 'user.tool_confirmation')?.data).toEqual({ event_id: use.id, result: 'allow' });
     await waitUntil(() => stdout.plain.includes('Done with bash.'), 'the final message');
     stdin.press('\u0003');
-    await expect(view).resolves.toEqual({ reason: 'quit' });
+    await expect(view).rejects.toBeInstanceOf(InterruptedError);
+    expect(stdin.rawModes.at(-1)).toBe(false);
   });
 
   it('R-EVT-20 untilIdle returns when the turn ends, and as error after session.error', async () => {

@@ -26,6 +26,9 @@ class FakeSink implements ActionSink {
   quit() {
     this.calls.push(['quit']);
   }
+  abort() {
+    this.calls.push(['abort']);
+  }
 }
 
 const KEY = { enter: '\r', tab: '\t', esc: '\u001b', backspace: '\u007f', ctrlC: '\u0003' };
@@ -233,10 +236,10 @@ describe('live view keys (CLI.md "The live view")', () => {
     expect(v.sink.calls).toEqual([['quit']]);
   });
 
-  it('Ctrl-C quits, even while composing', async () => {
+  it('Ctrl-C leaves as an interruption (exit 130, where q is 0), even while composing', async () => {
     const v = mount(session({}));
     await v.press('m', KEY.ctrlC);
-    expect(v.sink.calls).toEqual([['quit']]);
+    expect(v.sink.calls).toEqual([['abort']]);
   });
 });
 

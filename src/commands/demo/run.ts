@@ -5,6 +5,11 @@ import { InterruptedError } from '../../errors';
 import { write } from '../../io';
 import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
 
+/** How the demo ends, on a terminal or not: what to try next. */
+const TRY_IT = 'Try it yourself: `svc emulator` in one shell, `eval` its two export lines in another, then `svc sessions tail SESSION` on a terminal.';
+/** Leaving the demo's view stops its emulator, which runs in this process: the session goes with it. */
+const LEFT_DEMO = 'left the demo: its emulator stops now, and the session with it';
+
 export async function runDemo(ctx: Ctx): Promise<void> {
   const tty = Boolean(ctx.io.stdout.isTTY);
   const [{ startEmulator }, { agents }, { sessions }] = await Promise.all([import('../../emulator/server'), import('../../api/resources'), import('../../api/sessions')]);
@@ -23,7 +28,8 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     if (tty) {
       await say('opening the live view: y allows the tool call when it is asked for, q leaves the demo');
       const { openLiveView } = await import('../../live/open');
-      await openLiveView({ ctx, client, sessionId: sid, deltas: true });
+      await openLiveView({ ctx, client, sessionId: sid, deltas: true, leaveNote: LEFT_DEMO });
+      await say(TRY_IT);
       return;
     }
     const { printTranscript } = await import('./transcript');
@@ -33,7 +39,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     if (ctx.io.signal?.aborted) throw new InterruptedError();
     if (limit.aborted) throw new Error(`the demo session did not finish within ${TRANSCRIPT_LIMIT_MS / 1000} s`);
     if (end === 'terminated') throw new Error('the demo session was terminated');
-    await say('The session is idle. Try it yourself: `svc emulator` in one shell, `eval` its two export lines in another, then `svc sessions tail SESSION` on a terminal.');
+    await say(`The session is idle. ${TRY_IT}`);
   } finally {
     await emu.close();
   }

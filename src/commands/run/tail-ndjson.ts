@@ -8,6 +8,7 @@ import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import type { TailOptions } from '../sessions/tail';
 import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
+import { canonicalEvent } from '../../live/shapes';
 
 /**
  * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the
@@ -16,13 +17,17 @@ import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn
 export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): Promise<void> {
   const jq = ctx.settings.jq;
   const out = new LineBatch(ctx.io.stdout);
-  const until = o.untilIdle ? new UntilIdle(client, o) : undefined;
+  // One thread's stream never carries session.status: the session is read until it settles (src/live/thread-settled.ts).
+  const threadEnd = o.untilIdle && o.threadId !== undefined ? await untilThreadSettled(ctx, client, o) : undefined;
+  const until = o.untilIdle && !threadEnd ? new UntilIdle(client, o) : undefined;
   let ended: Outcome | undefined;
   try {
-    for await (const it of follow({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal: ctx.io.signal, sleep: ctx.sleep })) {
+    const signal = threadEnd ? threadEnd.signal : ctx.io.signal;
+    for await (const it of follow({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal, sleep: ctx.sleep })) {
       if (it.kind === 'connection') {
         await notice(ctx, it.state);
         if (until && it.state.kind === 'live' && (ended = await until.live())) break;
+        if (threadEnd && it.state.kind === 'live') threadEnd.live();
         continue;
       }
       if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
@@ -31,14 +36,61 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
         const full = out.line(it.raw);
         if (full) await full;
       }
-      if (until && it.kind === 'event' && (ended = await until.event(it.event))) break;
+      // The service's other spellings (session.status_idle …) end the tail as the spec's do.
+      if (until && it.kind === 'event' && (ended = await until.event(canonicalEvent(it.event)))) break;
+      if (threadEnd && it.kind === 'event') threadEnd.saw(canonicalEvent(it.event));
     }
   } finally {
+    threadEnd?.stop();
     await out.flush();
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
+  if (threadEnd) return threadEnd.finish();
   // Only `--until idle` ends the tail by itself.
   if (until && ended?.settled) until.errors.finish(ended);
+}
+
+/** `--until idle` on a thread's stream: the stream is stopped once the session has settled and the thread's last event is out. */
+async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
+  const { ThreadSettled } = await import('../../live/thread-settled');
+  const stop = new AbortController();
+  const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, stop.signal]) : stop.signal;
+  const errors = new TurnErrors();
+  let end: Outcome | undefined;
+  let failure: unknown;
+  const watch = new ThreadSettled({
+    client,
+    sessionId: o.sessionId,
+    threadId: o.threadId!,
+    cursor: o.cursor,
+    signal,
+    sleep: ctx.sleep,
+    onEnd: (e) => {
+      end = e.outcome;
+      stop.abort();
+    },
+  });
+  let started = false;
+  return {
+    signal,
+    live: () => {
+      if (started) return;
+      started = true;
+      watch.watch().catch((e: unknown) => {
+        failure = e;
+        stop.abort();
+      });
+    },
+    saw: (e: SessionEvent) => {
+      errors.see(e);
+      watch.saw(e.id);
+    },
+    stop: () => stop.abort(),
+    finish: () => {
+      if (failure) throw failure;
+      if (end) errors.finish(end);
+    },
+  };
 }
 
 /** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */

@@ -23,7 +23,7 @@ export function addTail(group: Command, kit: Kit): Command {
     .option('--thread <thread>', 'follow one thread\'s stream')
     .option('--deltas', 'include agent.delta previews')
     .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
-    .addOption(new Option('--until <state>', 'exit once the session is idle and its events are printed (exit 11 on session.error or termination)').choices(['idle']))
+    .addOption(untilOption())
     .option('--no-live', 'print NDJSON even on a terminal')
     .action(kit.action((ctx, [session], opts) => runTail(ctx, tailOptions(session, opts))));
   return examples(cmd, [
@@ -32,6 +32,10 @@ export function addTail(group: Command, kit: Kit): Command {
     'svc sessions tail sesn_123 --until idle > events.ndjson',
   ]);
 }
+
+/** `--until idle`, the same on `sessions tail` and `threads tail` (a thread's tail ends with its session's turn). */
+export const untilOption = (): Option =>
+  new Option('--until <state>', 'exit once the session is idle and its events are printed (exit 11 on session.error or termination)').choices(['idle']);
 
 export function tailOptions(sessionId: string, opts: Opts, threadId?: string): TailOptions {
   if (opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');

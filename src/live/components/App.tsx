@@ -16,14 +16,27 @@ import { Transcript } from './Transcript';
  * `interactive` is false when standard input cannot be put in raw mode: the view then only shows.
  * `color` follows the CLI's colour setting for the finished lines.
  */
-export function LiveApp({ store, sink, interactive = true, color = false }: { store: LiveStore; sink: ActionSink; interactive?: boolean; color?: boolean }) {
+export function LiveApp({
+  store,
+  sink,
+  interactive = true,
+  color = false,
+  onWrite,
+}: {
+  store: LiveStore;
+  sink: ActionSink;
+  interactive?: boolean;
+  color?: boolean;
+  /** Told each transcript write (the lines a cleared screen gets back on resize). */
+  onWrite?: (text: string) => void;
+}) {
   const s = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const colors = useMemo(() => paint(color), [color]);
   // The handler reads the store when the key arrives: no render-time state is captured.
   useInput((input, key) => void handleKey(store, sink, input, key), { isActive: interactive });
   return (
     <>
-      <Transcript items={s.finished} filter={s.filter} paint={colors} onFlushed={store.flushed} />
+      <Transcript items={s.finished} filter={s.filter} paint={colors} onFlushed={store.flushed} onWrite={onWrite} />
       <Box flexDirection="column">
         {s.showDeltas ? <DeltaPreview previews={s.previews} filter={s.filter} nameOf={(id) => threadName(s, id)} /> : null}
         <Header s={s} />

@@ -10,7 +10,19 @@ import { passesFilter } from '../reducer';
  * each one: about 6 ms per 1,000 lines and 70 MB over a million events (bench/live-memory.mjs), against the
  * bounded memory the view promises. Once written, the items are acknowledged so the store drops them.
  */
-export function Transcript({ items, filter, paint, onFlushed }: { items: readonly Item[]; filter: string; paint: Paint; onFlushed: (seq: number) => void }) {
+export function Transcript({
+  items,
+  filter,
+  paint,
+  onFlushed,
+  onWrite,
+}: {
+  items: readonly Item[];
+  filter: string;
+  paint: Paint;
+  onFlushed: (seq: number) => void;
+  onWrite?: (text: string) => void;
+}) {
   const { write } = useStdout();
   const written = useRef(0);
   /** The filter the lines being written were received under: each filter marker switches it, in order. */
@@ -27,9 +39,13 @@ export function Transcript({ items, filter, paint, onFlushed }: { items: readonl
     }
     // A marker dropped while the view fell behind must not leave an old filter in force.
     writing.current = filter;
-    if (lines.length) write(lines.join('\n') + '\n');
+    if (lines.length) {
+      const text = lines.join('\n') + '\n';
+      write(text);
+      onWrite?.(text);
+    }
     written.current = last;
     onFlushed(last);
-  }, [items, filter, paint, write, onFlushed]);
+  }, [items, filter, paint, write, onFlushed, onWrite]);
   return null;
 }
