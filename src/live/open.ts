@@ -29,6 +29,8 @@ export interface LiveViewResult {
   message?: string;
   /** With reason `error`: the turn's `session.error`, when the view saw one (its type names the recovery). */
   sessionError?: TurnError;
+  /** With reason `idle`: the turn stopped unfinished (a stop_reason such as `refusal`), which exits 11 as without a terminal. */
+  unfinished?: { failure: string; hint?: string };
 }
 
 /**
@@ -108,7 +110,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   // The first frame is on the screen: now the client (and the stream after it).
   void (opts.client ? Promise.resolve(opts.client) : ctx.api()).then(connect, (error: unknown) => finish({ error }));
   sink.refresh();
-  const watch = new TurnWatch();
+  const watch = new TurnWatch(sessionId);
   // Items that arrive together are reduced together (one copy of the unwritten items per batch, not per event).
   // A batch is also cut at BATCH_ITEMS: a socket with a backlog is read for many chunks before setImmediate runs,
   // and whole parsed events held that long outlive young-generation collections (bench/live-memory.mjs).
@@ -168,6 +170,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
       reason: outcome.reason,
       ...(opts.untilIdle && watch.message !== undefined ? { message: watch.message } : {}),
       ...(outcome.reason === 'error' && watch.error ? { sessionError: watch.error } : {}),
+      ...(outcome.reason === 'idle' && watch.unfinished ? { unfinished: watch.unfinished } : {}),
     };
   } finally {
     stop.abort();

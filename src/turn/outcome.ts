@@ -138,7 +138,8 @@ export function turnFailed(last: TurnError): SessionFailedError {
  * How the live view ended (`run`, `tail --until idle` on a terminal), as without a terminal: exit 0, or exit 11
  * naming the turn's `session.error` when the view saw one.
  */
-export function viewEnd(sessionId: string, r: { reason: string; sessionError?: TurnError }): void {
+export function viewEnd(sessionId: string, r: { reason: string; sessionError?: TurnError; unfinished?: { failure: string; hint?: string } }): void {
+  if (r.unfinished) finish(r.unfinished.failure, r.unfinished.hint);
   if (r.reason === 'error') throw r.sessionError ? turnFailed(r.sessionError) : new SessionFailedError(errorStopLine(sessionId));
   if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
 }

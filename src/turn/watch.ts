@@ -1,5 +1,5 @@
 /** When a view opened with `untilIdle` ends by itself: the turn is over (idle, error) or the session terminated. */
-import { textOfMessage, TurnErrors, type TurnError } from './outcome';
+import { outcomeOfStatus, textOfMessage, TurnErrors, type TurnError } from './outcome';
 import type { SessionEvent } from '../wire/events';
 
 export type EndReason = 'idle' | 'error' | 'terminated';
@@ -9,9 +9,13 @@ export type EndReason = 'idle' | 'error' | 'terminated';
  * names it as without a terminal, and the coordinator's last message, which `run` prints once the view has closed.
  */
 export class TurnWatch {
+  constructor(private readonly sessionId = '') {}
+
   private readonly errors = new TurnErrors();
   /** The text of the coordinator's last `agent.message` of the turn. */
   message?: string;
+  /** An idle turn that stopped unfinished (`retries_exhausted`, `budget_reached`, `refusal`): exit 11's line and hint. */
+  unfinished?: { failure: string; hint?: string };
 
   /** The turn's last `session.error`, for `run` to report as it does without a terminal. */
   get error(): TurnError | undefined {
@@ -26,6 +30,9 @@ export class TurnWatch {
     if (e.type !== 'session.status') return undefined;
     if (d.status === 'terminated') return 'terminated';
     if (d.status !== 'idle' || d.stop_reason?.type === 'requires_action') return undefined;
-    return this.error || d.stop_reason?.type === 'error' ? 'error' : 'idle';
+    if (this.error || d.stop_reason?.type === 'error') return 'error';
+    const end = outcomeOfStatus(this.sessionId, e);
+    this.unfinished = end?.settled && end.failure ? { failure: end.failure, hint: end.hint } : undefined;
+    return 'idle';
   }
 }

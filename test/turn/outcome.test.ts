@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../src/turn/outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors, viewEnd } from '../../src/turn/outcome';
 import { SessionFailedError } from '../../src/errors';
 import { TurnWatch } from '../../src/turn/watch';
 import type { SessionEvent } from '../../src/wire/events';
@@ -31,6 +31,17 @@ describe('how a turn ends (live view and run)', () => {
     expect(w.message).toBe('ab');
     expect(w.see(status('idle', { type: 'requires_action', event_ids: ['e1'] }))).toBeUndefined();
     expect(w.see(status('terminated'))).toBe('terminated');
+  });
+
+  it('a turn the live view sees stop unfinished (refusal) ends idle but exits 11 through viewEnd, as without a terminal', () => {
+    const w = new TurnWatch('s1');
+    expect(w.see(status('idle', { type: 'refusal' }))).toBe('idle');
+    expect(w.unfinished?.failure).toContain('stop_reason refusal, session s1');
+    expect(() => viewEnd('s1', { reason: 'idle', unfinished: w.unfinished })).toThrow(SessionFailedError);
+    expect(w.see(status('running'))).toBeUndefined();
+    expect(w.see(status('idle', { type: 'end_turn' }))).toBe('idle');
+    expect(w.unfinished).toBeUndefined();
+    expect(() => viewEnd('s1', { reason: 'idle', unfinished: w.unfinished })).not.toThrow();
   });
 
   it('outcomeOfStatus: only idle or terminated statuses settle, with the failure a session read would give', () => {
