@@ -3,6 +3,7 @@ import { write, type OutStream } from '../io';
 import { Relief } from '../relief';
 import { renderRecord, renderTable, type Column } from './table';
 import { isObject } from '../is-object';
+import { escapeControls, escapeJsonControls } from './controls';
 
 export interface WriterOptions {
   format: OutputFormat;
@@ -26,16 +27,16 @@ export class OutputWriter {
     if (this.opts.jq) return this.jq(json(obj));
     switch (this.opts.format) {
       case 'json':
-        return write(this.stdout, JSON.stringify(obj, null, 2) + '\n');
+        return write(this.stdout, this.json(JSON.stringify(obj, null, 2)) + '\n');
       case 'ndjson':
-        return write(this.stdout, JSON.stringify(obj) + '\n');
+        return write(this.stdout, this.json(JSON.stringify(obj)) + '\n');
       case 'yaml':
         return write(this.stdout, await toYaml(obj));
       case 'id':
-        return write(this.stdout, idOf(obj) + '\n');
+        return write(this.stdout, this.id(obj) + '\n');
       case 'table':
         if (columns && !isObject(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
-        return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : JSON.stringify(obj) + '\n');
+        return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : this.json(JSON.stringify(obj)) + '\n');
     }
   }
 
@@ -53,12 +54,12 @@ export class OutputWriter {
     if (format === 'json') {
       let first = true;
       for await (const it of items) {
-        await batch.add((first ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
+        await batch.add((first ? '[\n' : ',\n') + indent(this.json(JSON.stringify(it, null, 2))));
         first = false;
       }
       await batch.add(first ? '[]\n' : '\n]\n');
     } else {
-      for await (const it of items) await batch.add(format === 'id' ? idOf(it) + '\n' : JSON.stringify(it) + '\n');
+      for await (const it of items) await batch.add((format === 'id' ? this.id(it) : this.json(JSON.stringify(it))) + '\n');
     }
     await batch.flush();
   }
@@ -90,12 +91,22 @@ export class OutputWriter {
     await (await this.jqBatch).add(jsonText);
   }
 
+  /** JSON as is, but on a terminal with the control characters JSON leaves raw escaped (the same value). */
+  private json(text: string): string {
+    return this.stdout.isTTY ? escapeJsonControls(text) : text;
+  }
+
+  private id(o: unknown): string {
+    return this.stdout.isTTY ? escapeControls(idOf(o)) : idOf(o);
+  }
+
   private async style() {
-    const width = this.stdout.isTTY ? this.stdout.columns : undefined;
-    if (!this.opts.color) return { width, header: (s: string) => s };
+    const terminal = Boolean(this.stdout.isTTY);
+    const width = terminal ? this.stdout.columns : undefined;
+    if (!this.opts.color) return { width, terminal, header: (s: string) => s };
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: 1 });
-    return { width, header: (s: string) => chalk.bold(s) };
+    return { width, terminal, header: (s: string) => chalk.bold(s) };
   }
 }
 
