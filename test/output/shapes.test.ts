@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { AGENT_COLUMNS } from '../../src/commands/agents/columns';
 import { EVENT_COLUMNS, SESSION_COLUMNS } from '../../src/commands/sessions/columns';
@@ -8,16 +7,7 @@ import { buildTranscript } from '../../src/output/transcript';
 import { renderHtml } from '../../src/output/transcript-html';
 import { renderMarkdown } from '../../src/output/transcript-md';
 import type { SessionEvent } from '../../src/wire/events';
-
-class Capture extends Writable {
-  text = '';
-  isTTY?: boolean;
-  columns?: number;
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: () => void): void {
-    this.text += chunk.toString();
-    cb();
-  }
-}
+import { Capture } from '../helpers/cli';
 
 const writer = (format: 'table' | 'json') => {
   const out = new Capture();
