@@ -3,13 +3,12 @@
  * `sessions tail --no-live -o ndjson` over FRAMES frames against `curl -N` on the same stream, and peak RSS of the
  * same tail over BIG events. Run: node bench/tail-rss.mjs   (FRAMES=200000 BIG=1000000 ROUNDS=3; BIG=0 skips RSS)
  */
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundle } from '../scripts/bundle.mjs';
 import { paired, peakRss, timeRun } from './lib/measure.mjs';
+import { privateSvc } from './lib/private-svc.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FRAMES = Number(process.env.FRAMES ?? 200_000);
@@ -17,23 +16,7 @@ const BIG = Number(process.env.BIG ?? 1_000_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const node = process.execPath;
 
-// Inside node_modules so the bundle's external packages resolve.
-const work = join(root, 'node_modules', '.cache', `tail-bench-${process.pid}`);
-mkdirSync(join(work, 'bin'), { recursive: true });
-copyFileSync(join(root, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-await bundle(join(work, 'dist'), 'error');
-const svcBin = join(work, 'bin', 'svc.js');
-
-const emulator = spawn(node, [svcBin, 'emulator', '--port', '0', '--api-key', 'sk_tail_bench'], { stdio: ['ignore', 'pipe', 'ignore'] });
-const emuEnv = await new Promise((resolve, reject) => {
-  let text = '';
-  emulator.stdout.on('data', (d) => {
-    text += d;
-    const url = /SVC_BASE_URL=(\S+)/.exec(text)?.[1];
-    if (url) resolve({ SVC_BASE_URL: url, SVC_API_KEY: 'sk_tail_bench' });
-  });
-  emulator.on('exit', (c) => reject(new Error(`emulator exited ${c}`)));
-});
+const { svcBin, emuEnv, close } = await privateSvc(root, 'tail-bench', 'sk_tail_bench');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-tail-bench-')), ...emuEnv };
 const admin = async (path, body) => {
   const res = await fetch(emuEnv.SVC_BASE_URL + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -61,6 +44,5 @@ try {
     console.log(`peak RSS, tail of ${BIG} events: ${m.mib.toFixed(0)} MiB in ${m.ms.toFixed(0)} ms (goal ≤ 120 MiB)`);
   }
 } finally {
-  emulator.kill();
-  rmSync(work, { recursive: true, force: true });
+  close();
 }

@@ -120,8 +120,8 @@ export async function bundle(outdir, logLevel = 'warning') {
     target: 'node20',
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
-    // jq-wasm loads its .wasm beside its own file; react-devtools-core is optional in ink.
-    external: ['jq-wasm', 'react-devtools-core'],
+    // jq-web loads its .wasm beside its own file; react-devtools-core is optional in ink.
+    external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },

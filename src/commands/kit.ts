@@ -25,7 +25,18 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
       const ctx = new Ctx(io, cmd.optsWithGlobals() as GlobalOptions);
       onCtx(ctx);
       const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
-      await run(ctx, args, opts);
+      if (!ctx.globals.jq) return run(ctx, args, opts);
+      // --jq compiles before the command runs: a syntax error is exit 2 with nothing sent (nothing created).
+      await (await import('../output/jq')).compileJq(ctx.globals.jq);
+      // --jq output goes out in batches: what is queued is printed when the command ends, before an error of its own.
+      const end = () => (ctx.settingsIfResolved ? ctx.out.end() : undefined);
+      try {
+        await run(ctx, args, opts);
+      } catch (e) {
+        await Promise.resolve(end()).catch(() => undefined);
+        throw e;
+      }
+      await end();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../wire/limits';
@@ -274,8 +274,11 @@ export class Emulator {
       collections: Object.fromEntries([...this.collections].map(([k, c]) => [k, [...c.items.values()]])),
       extra: Object.fromEntries([...this.persisted].map(([k, p]) => [k, p.dump()])),
     };
-    writeFileSync(`${file}.tmp`, JSON.stringify(data));
-    renameSync(`${file}.tmp`, file);
+    // Credential values and keys are in it: owner-only, from a fresh temp file (a leftover one keeps its old mode).
+    const tmp = `${file}.tmp`;
+    rmSync(tmp, { force: true });
+    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, file);
   }
 
   private loadSnapshot(file: string): void {

@@ -7,23 +7,37 @@ import type { StreamResponse } from '../api/client';
 import { NetworkError } from '../api/errors';
 import { UsageError } from '../errors';
 import { write, type OutStream } from '../io';
+import { outPath, writeFailure, type OutPath } from './out-path';
 
-/** Where downloaded bytes go: stdout, a named file, or a directory under the service's file name. */
-export type DownloadTarget = { kind: 'stdout' } | { kind: 'file'; path: string } | { kind: 'dir'; dir: string };
+/**
+ * Where downloaded bytes go: stdout, a named file (`path` as given, `target` where the bytes land once symlinks are
+ * followed), a device or FIFO written straight into, or a directory under the service's file name.
+ */
+export type DownloadTarget =
+  | { kind: 'stdout' }
+  | { kind: 'file'; path: string; target: string }
+  | { kind: 'special'; path: string }
+  | { kind: 'dir'; dir: string };
 
 /**
  * Decides the target before any request, so a bad path is exit 2 with nothing sent:
  * `-O -` is stdout; `-O DIR` (an existing directory, or a path ending in `/`) keeps the service's
- * file name; `-O FILE` is that file (replaced). Without `-O`: stdout when it is piped, else the
- * current directory under the service's file name (binary is never written to a terminal).
+ * file name; `-O FILE` is that file, replaced atomically (through a symlink, its target); a device or
+ * FIFO is written into. Without `-O`: stdout when it is piped, else the current directory under the
+ * service's file name (binary is never written to a terminal).
  */
 export function downloadTarget(out: string | undefined, cwd: string, stdout: { isTTY?: boolean }): DownloadTarget {
   if (out === '-') return { kind: 'stdout' };
   if (out === undefined) return stdout.isTTY ? { kind: 'dir', dir: writableDir(cwd, cwd) } : { kind: 'stdout' };
   const path = resolve(cwd, out);
-  if (/[/\\]$/.test(out) || isDir(path)) return { kind: 'dir', dir: writableDir(path, out) };
-  writableDir(dirname(path), dirname(out));
-  return { kind: 'file', path };
+  const o: OutPath = /[/\\]$/.test(out) ? { kind: 'dir', path } : outPath(path);
+  if (o.kind === 'dir') return { kind: 'dir', dir: writableDir(o.path, out) };
+  if (o.kind === 'special') {
+    writable(o.path, out);
+    return { kind: 'special', path };
+  }
+  writableDir(dirname(o.target), dirname(o.target === path ? out : o.target));
+  return { kind: 'file', path, target: o.target };
 }
 
 function isDir(path: string): boolean {
@@ -36,12 +50,16 @@ function isDir(path: string): boolean {
 
 function writableDir(path: string, shown: string): string {
   if (!isDir(path)) throw new UsageError(`cannot write into ${shown}: no such directory`);
+  writable(path, shown, 'into ');
+  return path;
+}
+
+function writable(path: string, shown: string, into = ''): void {
   try {
     accessSync(path, constants.W_OK);
   } catch {
-    throw new UsageError(`cannot write into ${shown}: permission denied`);
+    throw new UsageError(`cannot write ${into}${shown}: permission denied`);
   }
-  return path;
 }
 
 /** The file name a response suggests (RFC 6266 `filename*` first), reduced to a safe base name. */
@@ -98,7 +116,7 @@ export async function saveBody(res: StreamResponse, target: DownloadTarget, opts
       const err = cause as { code?: string; message?: string };
       return new NetworkError(`the download was cut off: ${err.code ?? err.message ?? 'connection lost'}`, cause);
     }
-    return new UsageError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code}`);
+    return new UsageError(writeFailure(path ?? 'the download', e));
   };
   const counted = (): Transform & { bytes: number } => {
     const t = new Transform({
@@ -132,22 +150,37 @@ export async function saveBody(res: StreamResponse, target: DownloadTarget, opts
     return { bytes };
   }
 
+  if (target.kind === 'special') {
+    // A device or FIFO takes the bytes as they come: there is nothing to rename over.
+    const counter = counted();
+    try {
+      await pipeline(res.body, counter, createWriteStream(target.path, { flags: 'w' }));
+    } catch (e) {
+      throw failure(e, target.path);
+    } finally {
+      opts.meter?.finish();
+    }
+    complete(counter.bytes);
+    return { path: target.path, bytes: counter.bytes };
+  }
+
   let path: string;
-  if (target.kind === 'file') path = target.path;
+  let dest: string;
+  if (target.kind === 'file') ({ path, target: dest } = target);
   else {
-    path = join(target.dir, dispositionName(res.headers['content-disposition']) ?? opts.fallbackName);
+    path = dest = join(target.dir, dispositionName(res.headers['content-disposition']) ?? opts.fallbackName);
     if (existsSync(path)) {
       res.body.destroy();
       throw new UsageError(`not overwriting ${path}: pass -O ${path} to replace it`);
     }
   }
-  // Written beside the target and renamed at the end, so the target is never a partial file.
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
+  // Written beside the target and renamed at the end, so the target is never a partial file (a symlink stays).
+  const temp = join(dirname(dest), `.${basename(dest)}.${randomBytes(4).toString('hex')}.part`);
   const counter = counted();
   try {
     await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }));
     complete(counter.bytes);
-    renameSync(temp, path);
+    renameSync(temp, dest);
   } catch (e) {
     rmSync(temp, { force: true });
     throw failure(e, path);

@@ -1,3 +1,6 @@
+import { escapeControls } from './controls';
+import { isObject } from '../is-object';
+
 export interface Column<T = any> {
   header: string;
   get: (row: T) => unknown;
@@ -6,11 +9,13 @@ export interface Column<T = any> {
 export interface TableStyle {
   width?: number;
   header: (s: string) => string;
+  /** Stdout is a terminal: control characters in values are shown escaped, never obeyed. */
+  terminal?: boolean;
 }
 
 /** Aligned columns; the last column is cut to the terminal width. */
 export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyle): string {
-  const cells = rows.map((r) => columns.map((c) => cellText(c.get(r))));
+  const cells = rows.map((r) => columns.map((c) => shown(cellText(valueOf(c, r)), style)));
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)));
   const fit = (line: string[]): string[] => {
     if (!style.width) return line;
@@ -31,13 +36,26 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
 /** A single object as `key  value` lines. */
 export function renderRecord(obj: Record<string, unknown>, style: TableStyle): string {
   const keys = Object.keys(obj);
-  const w = Math.max(0, ...keys.map((k) => k.length));
+  const w = Math.max(0, ...keys.map((k) => shown(k, style).length));
   return keys
     .map((k) => {
-      const line = `${style.header(k.padEnd(w))}  ${cellText(obj[k])}`;
+      const line = `${style.header(shown(k, style).padEnd(w))}  ${shown(cellText(obj[k]), style)}`;
       return style.width ? truncate(line, style.width + (line.length - stripAnsi(line).length)) : line;
     })
     .join('\n') + '\n';
+}
+
+/**
+ * A column's value. Assumption (API-NOTES "tolerate"): the service may name a thing in `display_name` where we
+ * read `name`, so a NAME column without a value shows that.
+ */
+function valueOf<T>(c: Column<T>, row: T): unknown {
+  const v = c.get(row);
+  return (v === undefined || v === null) && c.header === 'NAME' && isObject(row) ? row.display_name : v;
+}
+
+function shown(text: string, style: TableStyle): string {
+  return style.terminal ? escapeControls(text) : text;
 }
 
 export function cellText(v: unknown): string {

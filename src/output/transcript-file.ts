@@ -1,33 +1,57 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors';
+import { outPath, writeFailure } from './out-path';
 
-/** Resolves `-O FILE` before any request, so a path that cannot be written is exit 2 with nothing sent. */
-export function transcriptTarget(cwd: string, file: string): string {
-  if (file === '') throw new UsageError('-O needs a file name');
-  const target = resolve(cwd, file);
-  if (kind(target) === 'dir') throw new UsageError(`cannot write ${file}: it is a directory`);
-  if (kind(dirname(target)) !== 'dir') throw new UsageError(`cannot write ${file}: no such directory ${dirname(file)}`);
-  return target;
+/** Where `-O FILE` writes: a regular file (through symlinks, `target`) replaced atomically, or a device or FIFO. */
+export interface TranscriptTarget {
+  /** As given, for messages. */
+  shown: string;
+  kind: 'file' | 'special';
+  /** The file to replace, or the device to write into. */
+  path: string;
 }
 
-/** Writes a temp file beside the target and renames it over: a reader never sees half a transcript. */
-export function writeFileAtomic(target: string, text: string): void {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+/** Resolves `-O FILE` before any request, so a path that cannot be written is exit 2 with nothing sent. */
+export function transcriptTarget(cwd: string, file: string): TranscriptTarget {
+  if (file === '') throw new UsageError('-O needs a file name');
+  const o = outPath(resolve(cwd, file));
+  if (o.kind === 'dir') throw new UsageError(`cannot write ${file}: it is a directory`);
+  if (o.kind === 'special') return { shown: file, kind: 'special', path: o.path };
+  if (!isDir(dirname(o.target))) throw new UsageError(`cannot write ${file}: no such directory ${dirname(o.target === resolve(cwd, file) ? file : o.target)}`);
+  return { shown: file, kind: 'file', path: o.target };
+}
+
+/**
+ * A regular file gets a temp file beside it renamed over it: a reader never sees half a transcript. A device or
+ * FIFO (`/dev/stdout`) is written straight into.
+ */
+export async function writeFileAtomic(t: TranscriptTarget, text: string): Promise<void> {
+  if (t.kind === 'special') {
+    try {
+      // Opened off the main thread: a FIFO with no reader yet must not freeze the process (Ctrl-C still works).
+      await writeFile(t.path, text);
+    } catch (e) {
+      throw new UsageError(writeFailure(t.shown, e));
+    }
+    return;
+  }
+  const tmp = join(dirname(t.path), `.${basename(t.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(tmp, text);
-    renameSync(tmp, target);
+    renameSync(tmp, t.path);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw new UsageError(`cannot write ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(writeFailure(t.shown, e));
   }
 }
 
-function kind(path: string): 'dir' | 'file' | undefined {
+function isDir(path: string): boolean {
   try {
-    return statSync(path).isDirectory() ? 'dir' : 'file';
+    return statSync(path).isDirectory();
   } catch {
-    return undefined;
+    return false;
   }
 }

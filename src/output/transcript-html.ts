@@ -1,3 +1,4 @@
+import { escapeControls } from './controls';
 import type { Entry, ThreadNode, TranscriptItem } from './transcript';
 import type { TranscriptHeader } from './transcript-md';
 
@@ -34,7 +35,8 @@ summary{cursor:pointer;font-weight:600}
  */
 export function renderHtml(header: TranscriptHeader, root: ThreadNode): string {
   const facts = header.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('');
-  return [
+  // Control characters are not HTML: shown as `\xHH`, never carried raw to a browser or a terminal.
+  return escapeControls([
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
@@ -45,7 +47,7 @@ export function renderHtml(header: TranscriptHeader, root: ThreadNode): string {
     `<main>${items(root.items)}</main>`,
     '</body></html>',
     '',
-  ].join('\n');
+  ].join('\n'));
 }
 
 function items(list: TranscriptItem[]): string {

@@ -1,3 +1,4 @@
+import { escapeControls } from './controls';
 import type { Entry, ThreadNode, TranscriptItem } from './transcript';
 
 export interface TranscriptHeader {
@@ -10,7 +11,8 @@ export interface TranscriptHeader {
 export function renderMarkdown(header: TranscriptHeader, root: ThreadNode): string {
   const out: string[] = [`# ${oneLine(header.title)}`, '', ...header.facts.map(([k, v]) => `- ${k}: ${v}`), ''];
   renderItems(root.items, out);
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  // Control characters from the service are shown, never obeyed by the terminal a transcript is read on.
+  return escapeControls(out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n');
 }
 
 function renderItems(items: TranscriptItem[], out: string[]): void {

@@ -2,6 +2,7 @@
  * A session's history as a readable transcript: one entry per meaningful event, child threads nested
  * under the delegation that created them. Pure functions; the md and html renderers format the result.
  */
+import { isObject } from '../is-object';
 import type { SessionEvent } from '../wire/events';
 
 export type Tone = 'user' | 'agent' | 'thinking' | 'tool' | 'result' | 'error' | 'status' | 'other';
@@ -46,27 +47,52 @@ export function buildTranscript(events: Iterable<SessionEvent>): ThreadNode {
     return t;
   };
   for (const e of events) {
-    if (e.type === 'session.thread_created' && typeof e.data?.thread_id === 'string' && !known.has(e.data.thread_id)) {
-      const parentId = e.data.parent_thread_id;
-      const parent = typeof parentId === 'string' ? known.get(parentId) ?? root : root;
-      const t: ThreadNode = { id: e.data.thread_id, agentName: typeof e.data.agent_name === 'string' ? e.data.agent_name : undefined, items: [] };
-      known.set(t.id!, t);
+    const d = payload(e);
+    // Assumption (API-NOTES "tolerate"): a real service may name the new thread by `session_thread_id` beside `agent_name`.
+    const created = e.type === 'session.thread_created' ? str(d.thread_id) ?? str(d.session_thread_id) ?? e.session_thread_id : undefined;
+    if (created && !known.has(created)) {
+      const parentId = str(d.parent_thread_id);
+      const parent = parentId ? known.get(parentId) ?? root : root;
+      const t: ThreadNode = { id: created, agentName: str(d.agent_name), items: [] };
+      known.set(created, t);
       parent.items.push({ kind: 'thread', thread: t });
       continue;
     }
     const entry = describeEvent(e);
     if (!entry) continue;
-    (e.session_thread_id ? threadFor(e.session_thread_id) : root).items.push({ kind: 'entry', entry });
+    const thread = e.session_thread_id ? threadFor(e.session_thread_id) : root;
+    thread.agentName ??= str(d.agent_name) ?? str((e as { agent_name?: unknown }).agent_name);
+    thread.items.push({ kind: 'entry', entry });
   }
   return root;
+}
+
+/**
+ * An event's payload: its `data`, or, for a service that puts the fields beside `type` (API-NOTES "tolerate"),
+ * the event itself.
+ */
+function payload(e: SessionEvent): Record<string, any> {
+  return isObject(e.data) ? e.data : (e as unknown as Record<string, any>);
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/**
+ * The type this module describes: `session.status_idle` and `session.thread_status_idle` (a status named in the
+ * type, API-NOTES "tolerate") are `session.status` / `session.thread_status` with that status.
+ */
+function kindOf(type: string): { type: string; status?: string } {
+  const m = /^(session\.(?:thread_)?status)_(.+)$/.exec(type);
+  return m ? { type: m[1], status: m[2] } : { type };
 }
 
 /** The readable form of one event; undefined for start markers. Unknown types keep their payload (tolerant). */
 export function describeEvent(e: SessionEvent): Entry | undefined {
   if (SILENT.has(e.type)) return undefined;
-  const d = (e.data ?? {}) as Record<string, any>;
+  const d = payload(e);
   const base = { time: e.processed_at, id: e.id };
-  switch (e.type) {
+  const kind = kindOf(e.type);
+  switch (kind.type) {
     case 'user.message':
       return { ...base, label: 'User', tone: 'user', text: blocksText(d.content) };
     case 'user.interrupt':
@@ -81,24 +107,34 @@ export function describeEvent(e: SessionEvent): Entry | undefined {
     case 'agent.thinking':
       return { ...base, label: 'Thinking', tone: 'thinking', text: blocksText(d.content) };
     case 'agent.tool_use':
+    case 'agent.mcp_tool_use':
     case 'agent.custom_tool_use': {
       const ask = d.permission === 'ask' ? ' (awaits confirmation)' : '';
-      const mcp = d.mcp_server_name ? ` via ${d.mcp_server_name}` : '';
-      const label = e.type === 'agent.tool_use' ? 'Tool call' : 'Custom tool call';
+      const server = d.mcp_server_name ?? d.server_name;
+      const mcp = server ? ` via ${server}` : '';
+      const label = e.type === 'agent.custom_tool_use' ? 'Custom tool call' : e.type === 'agent.mcp_tool_use' ? 'MCP tool call' : 'Tool call';
       return { ...base, label, tone: 'tool', text: `${d.name ?? '?'}${mcp}${ask}`, code: json(d.input) };
     }
     case 'agent.tool_result':
-      return { ...base, label: 'Tool result', tone: d.is_error ? 'error' : 'result', text: blocksText(d.tool_result?.content) };
+    case 'agent.mcp_tool_result':
+      return {
+        ...base,
+        label: e.type === 'agent.mcp_tool_result' ? 'MCP tool result' : 'Tool result',
+        tone: d.is_error ? 'error' : 'result',
+        text: blocksText(d.tool_result?.content ?? d.content),
+      };
     case 'session.status': {
       const reason = d.stop_reason?.type ? ` (${d.stop_reason.type})` : '';
-      return { ...base, label: 'Status', tone: 'status', text: `${d.status ?? '?'}${reason}` };
+      return { ...base, label: 'Status', tone: 'status', text: `${d.status ?? kind.status ?? '?'}${reason}` };
     }
     case 'session.error':
       return { ...base, label: 'Error', tone: 'error', text: `${d.error_type ?? 'error'}: ${d.message ?? ''}`.trim() + (d.mcp_server_name ? ` (MCP server ${d.mcp_server_name})` : '') };
-    case 'session.thread_status':
-      return { ...base, label: 'Thread status', tone: 'status', text: String(d.status ?? '?') };
+    case 'session.thread_status': {
+      const who = str(d.agent_name) ? ` (${d.agent_name})` : '';
+      return { ...base, label: 'Thread status', tone: 'status', text: `${d.status ?? kind.status ?? '?'}${who}` };
+    }
     case 'session.thread_created':
-      return { ...base, label: 'Thread created', tone: 'status', text: `${d.agent_name ?? ''} ${d.thread_id ?? ''}`.trim() };
+      return { ...base, label: 'Thread created', tone: 'status', text: `${d.agent_name ?? ''} ${d.thread_id ?? d.session_thread_id ?? e.session_thread_id ?? ''}`.trim() };
     case 'session.updated':
       return { ...base, label: 'Session updated', tone: 'status', code: json(e.data) };
     default:

@@ -3,6 +3,7 @@ import { write, type OutStream } from '../io';
 import { Relief } from '../relief';
 import { renderRecord, renderTable, type Column } from './table';
 import { isObject } from '../is-object';
+import { escapeControls, escapeJsonControls } from './controls';
 
 export interface WriterOptions {
   format: OutputFormat;
@@ -14,6 +15,7 @@ const FLUSH_BYTES = 64 * 1024;
 
 /** The one writer of command data to stdout, in the chosen format. Messages go elsewhere. */
 export class OutputWriter {
+  private jqBatch?: Promise<import('./jq').JqBatch>;
   constructor(private readonly stdout: OutStream, readonly opts: WriterOptions) {}
 
   get format(): OutputFormat {
@@ -22,41 +24,42 @@ export class OutputWriter {
 
   /** One object: get, create, update. */
   async item(obj: unknown, columns?: Column[]): Promise<void> {
-    if (this.opts.jq) return this.jq(obj);
+    if (this.opts.jq) return this.jq(json(obj));
     switch (this.opts.format) {
       case 'json':
-        return write(this.stdout, JSON.stringify(obj, null, 2) + '\n');
+        return write(this.stdout, this.json(JSON.stringify(obj, null, 2)) + '\n');
       case 'ndjson':
-        return write(this.stdout, JSON.stringify(obj) + '\n');
+        return write(this.stdout, this.json(JSON.stringify(obj)) + '\n');
       case 'yaml':
         return write(this.stdout, await toYaml(obj));
       case 'id':
-        return write(this.stdout, idOf(obj) + '\n');
+        return write(this.stdout, this.id(obj) + '\n');
       case 'table':
         if (columns && !isObject(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
-        return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : JSON.stringify(obj) + '\n');
+        return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : this.json(JSON.stringify(obj)) + '\n');
     }
   }
 
   /** A list, written item by item where the format allows (constant memory with --all). */
   async list(items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[]): Promise<void> {
     const { format, jq } = this.opts;
-    if (jq && format !== 'ndjson') return this.jq(await collect(items));
+    if (jq && format !== 'ndjson') return this.jq(json(await collect(items)));
+    if (jq) {
+      for await (const it of items) await this.jq(json(it));
+      return;
+    }
     if (format === 'table') return write(this.stdout, renderTable(await collect(items), columns, await this.style()));
     if (format === 'yaml') return write(this.stdout, await toYaml(await collect(items)));
     const batch = new Batch(this.stdout);
     if (format === 'json') {
       let first = true;
       for await (const it of items) {
-        await batch.add((first ? '[\n' : ',\n') + indent(JSON.stringify(it, null, 2)));
+        await batch.add((first ? '[\n' : ',\n') + indent(this.json(JSON.stringify(it, null, 2))));
         first = false;
       }
       await batch.add(first ? '[]\n' : '\n]\n');
     } else {
-      for await (const it of items) {
-        if (jq) await batch.add(await runJq(it, jq));
-        else await batch.add(format === 'id' ? idOf(it) + '\n' : JSON.stringify(it) + '\n');
-      }
+      for await (const it of items) await batch.add((format === 'id' ? this.id(it) : this.json(JSON.stringify(it))) + '\n');
     }
     await batch.flush();
   }
@@ -64,27 +67,46 @@ export class OutputWriter {
   /** Text exactly as received (svc api). */
   async raw(text: string): Promise<void> {
     if (this.opts.jq) {
-      let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        JSON.parse(text);
       } catch {
         return write(this.stdout, text);
       }
-      return this.jq(parsed);
+      return this.jq(text);
     }
     return write(this.stdout, text.endsWith('\n') || text === '' ? text : text + '\n');
   }
 
-  private async jq(value: unknown): Promise<void> {
-    return write(this.stdout, await runJq(value, this.opts.jq!));
+  /**
+   * Everything the command prints has gone out (`--jq` gathers values into batches). The command's runner calls
+   * this when the command ends; an error of the jq expression is thrown here at the latest.
+   */
+  async end(): Promise<void> {
+    if (this.jqBatch) await (await this.jqBatch).flush();
+  }
+
+  /** One value through --jq: queued into the current batch, waiting only when stdout or the batch is full. */
+  private async jq(jsonText: string): Promise<void> {
+    this.jqBatch ??= import('./jq').then(async ({ compileJq, JqBatch }) => new JqBatch(await compileJq(this.opts.jq!), this.stdout));
+    await (await this.jqBatch).add(jsonText);
+  }
+
+  /** JSON as is, but on a terminal with the control characters JSON leaves raw escaped (the same value). */
+  private json(text: string): string {
+    return this.stdout.isTTY ? escapeJsonControls(text) : text;
+  }
+
+  private id(o: unknown): string {
+    return this.stdout.isTTY ? escapeControls(idOf(o)) : idOf(o);
   }
 
   private async style() {
-    const width = this.stdout.isTTY ? this.stdout.columns : undefined;
-    if (!this.opts.color) return { width, header: (s: string) => s };
+    const terminal = Boolean(this.stdout.isTTY);
+    const width = terminal ? this.stdout.columns : undefined;
+    if (!this.opts.color) return { width, terminal, header: (s: string) => s };
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: 1 });
-    return { width, header: (s: string) => chalk.bold(s) };
+    return { width, terminal, header: (s: string) => chalk.bold(s) };
   }
 }
 
@@ -109,23 +131,14 @@ export class Batch {
   }
 }
 
-/** jq semantics of `gh --jq`: strings print raw, other results as compact JSON, one per line. */
-export async function runJq(value: unknown, expr: string): Promise<string> {
-  const { UsageError } = await import('../errors');
-  const jq = await import('jq-wasm');
-  let results: unknown;
-  try {
-    // Collecting into an array keeps "no result" apart from "one empty string".
-    results = await jq.json(value as object, `[${expr}\n]`);
-  } catch (e) {
-    throw new UsageError(`--jq: ${(e as Error).message.split('\n')[0]}`);
-  }
-  return (results as unknown[]).map((r) => (typeof r === 'string' ? r : JSON.stringify(r)) + '\n').join('');
-}
-
 async function toYaml(v: unknown): Promise<string> {
   const { loadYaml } = await import('./yaml');
   return (await loadYaml()).stringify(v);
+}
+
+/** JSON text for jq: `undefined` (no body) is jq's null. */
+function json(v: unknown): string {
+  return JSON.stringify(v) ?? 'null';
 }
 
 function idOf(o: unknown): string {

@@ -1,6 +1,7 @@
 // Rules proved here: R-FILE-1, R-FILE-2, R-FILE-3, R-FILE-4, R-FILE-5, R-FILE-6, R-FILE-7, R-FILE-10, R-LIMIT-3, R-IDEM-12
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
@@ -186,6 +187,65 @@ describe('svc files download', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: cannot write into nowhere: no such directory\n');
     expect(await requests()).toBe(before);
+  });
+
+  it('-O onto a symlink writes through it to its target, atomically, and leaves the link in place', async () => {
+    const content = randomBytes(50_000);
+    const { dir, path } = tempFile('src.bin', content);
+    const id = (await svc(['files', 'upload', path, '-q'], { env: env() })).stdout.trim();
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'target.bin'), 'old');
+    symlinkSync('real/target.bin', join(dir, 'link.bin'));
+    // A dangling link: the file it names is created.
+    symlinkSync('real/made.bin', join(dir, 'dangling.bin'));
+    const r = await svc(['files', 'download', id, '-O', 'link.bin'], { env: env(), cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('saved 48.8 KiB to link.bin\n');
+    expect(lstatSync(join(dir, 'link.bin')).isSymbolicLink()).toBe(true);
+    expect(sha(readFileSync(join(dir, 'real', 'target.bin')))).toBe(sha(content));
+    const d = await svc(['files', 'download', id, '-O', 'dangling.bin'], { env: env(), cwd: dir });
+    expect(d.code).toBe(0);
+    expect(lstatSync(join(dir, 'dangling.bin')).isSymbolicLink()).toBe(true);
+    expect(sha(readFileSync(join(dir, 'real', 'made.bin')))).toBe(sha(content));
+    expect(readdirSync(join(dir, 'real')).sort()).toEqual(['made.bin', 'target.bin']);
+  });
+
+  it('-O onto a FIFO writes into it and leaves it a FIFO', async () => {
+    const content = randomBytes(100_000);
+    const { dir, path } = tempFile('src.bin', content);
+    const id = (await svc(['files', 'upload', path, '-q'], { env: env() })).stdout.trim();
+    const fifo = join(dir, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    reader.stdout.on('data', (c: Buffer) => chunks.push(c));
+    const read = new Promise((done) => reader.on('close', done));
+    try {
+      const r = await svc(['files', 'download', id, '-O', fifo], { env: env(), cwd: dir });
+      expect(r.code).toBe(0);
+      await read;
+      expect(sha(Buffer.concat(chunks))).toBe(sha(content));
+      expect(statSync(fifo).isFIFO()).toBe(true);
+    } finally {
+      reader.kill();
+    }
+  });
+
+  // A device node of its own (as /dev/full and /dev/null are), so a failure never touches the machine's /dev.
+  const nodes = tempConfigDir();
+  const canMknod = spawnSync('mknod', [join(nodes, 'full'), 'c', '1', '7']).status === 0 && spawnSync('mknod', [join(nodes, 'null'), 'c', '1', '3']).status === 0;
+
+  it.skipIf(!canMknod)('-O onto a device writes into it; a full device is one clear line, and the node stays', async () => {
+    const { path } = tempFile('src.bin', randomBytes(10_000));
+    const id = (await svc(['files', 'upload', path, '-q'], { env: env() })).stdout.trim();
+    const ok = await svc(['files', 'download', id, '-O', join(nodes, 'null')], { env: env() });
+    expect(ok.code).toBe(0);
+    expect(statSync(join(nodes, 'null')).isCharacterDevice()).toBe(true);
+    const full = await svc(['files', 'download', id, '-O', join(nodes, 'full')], { env: env() });
+    expect(full.code).toBe(2);
+    expect(full.stderr).toBe(`error: cannot write ${join(nodes, 'full')}: no space left on device (ENOSPC)\n`);
+    expect(statSync(join(nodes, 'full')).isCharacterDevice()).toBe(true);
+    expect(readdirSync(nodes).sort()).toEqual(['full', 'null']);
   });
 
   it('an unknown file is exit 6 and creates no output file', async () => {

@@ -1,5 +1,6 @@
 // Rules proved here: R-THREAD-3, R-HIST-6
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTranscript } from '../../src/output/transcript';
@@ -92,6 +93,50 @@ describe('svc sessions export', () => {
     expect(readdirSync(dir).filter((f) => f.includes('out.html'))).toEqual(['out.html']);
     const dash = await run(['sessions', 'export', sid, '--format', 'json', '-O', '-'], { cwd: dir });
     expect(JSON.parse(dash.stdout)).toHaveLength(events.length);
+  });
+
+  it('-O onto a symlink replaces its target atomically and keeps the link; onto a FIFO writes into it', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(join(dir, 'real'));
+    symlinkSync('real/t.md', join(dir, 'link.md'));
+    const r = await run(['sessions', 'export', sid, '-O', 'link.md'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real', 't.md'), 'utf8')).toMatch(/^# Export/);
+    expect(readdirSync(join(dir, 'real'))).toEqual(['t.md']);
+    const fifo = join(dir, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    reader.stdout.on('data', (c: Buffer) => (text += c));
+    const read = new Promise((done) => reader.on('close', done));
+    try {
+      const f = await run(['sessions', 'export', sid, '--format', 'json', '-O', fifo], { cwd: dir });
+      expect(f.code).toBe(0);
+      await read;
+      expect(JSON.parse(text)).toHaveLength(events.length);
+      expect(statSync(fifo).isFIFO()).toBe(true);
+    } finally {
+      reader.kill();
+    }
+  });
+
+  it('md and html carry no raw control character from the service: each is shown as \\xHH', async () => {
+    const s = (await createSession(t.emu, { title: 'bell\u0007 title' })).id;
+    await send(t.emu, s, '/echo \u001b]0;pwned\u0007 and \u009b2J');
+    await waitIdleEvents(t.emu, s, 1);
+    // eslint-disable-next-line no-control-regex
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    for (const format of ['md', 'html']) {
+      const r = await run(['sessions', 'export', s, '--format', format]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(raw);
+      expect(r.stdout).toContain('\\x1b]0;pwned\\x07 and \\x9b2J');
+      expect(r.stdout).toContain('bell\\x07 title');
+    }
+    // JSON escapes them itself: the export keeps the events as the service sent them.
+    const json = await run(['sessions', 'export', s, '--format', 'json']);
+    expect(JSON.parse(json.stdout).some((e: any) => e.data?.content?.[0]?.text === '\u001b]0;pwned\u0007 and \u009b2J')).toBe(true);
   });
 
   it('6 for an unknown session, and no file is written', async () => {

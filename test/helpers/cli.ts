@@ -25,7 +25,8 @@ export interface SvcOptions {
   signal?: AbortSignal;
 }
 
-class Capture extends Writable {
+/** A captured output stream; `isTTY` and `columns` fake a terminal. */
+export class Capture extends Writable {
   text = '';
   isTTY?: boolean;
   columns?: number;

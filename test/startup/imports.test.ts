@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HEAVY = ['undici', 'conf', 'ink', 'react', 'ajv', 'yaml', 'jq-wasm'];
+const HEAVY = ['undici', 'conf', 'ink', 'react', 'ajv', 'yaml', 'jq-web'];
 
 /** Runs the built svc, returning the source text of every file it loaded. */
 function loadedSources(args: string[]): { urls: string[]; text: string; status: number | null } {
@@ -40,9 +40,17 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
   });
 
   it('a request command loads undici (so the check can see a package) but not conf, ink or react', () => {
-    const { text, status } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
+    const { text, status, urls } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
     expect(status).toBe(10);
     expect(holds(text, 'undici')).toBe(true);
     for (const pkg of ['conf', 'ink', 'react', 'ajv']) expect(holds(text, pkg), pkg).toBe(false);
+    // jq-web stays outside the bundle: its files would show among the loaded URLs.
+    expect(urls.some((u) => u.includes('/node_modules/jq-web/'))).toBe(false);
+  });
+
+  it('jq loads only when --jq is given', () => {
+    const { urls, status } = loadedSources(['agents', 'get', 'x', '--jq', '.id', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
+    expect(status).toBe(10);
+    expect(urls.some((u) => u.includes('/node_modules/jq-web/'))).toBe(true);
   });
 });

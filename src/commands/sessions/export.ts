@@ -36,7 +36,7 @@ export async function runExport(ctx: Ctx, sid: string, opts: Opts): Promise<void
   for await (const e of sessions.history(c, sid, { order: 'asc' }, { all: true, pageSize: LIMITS.pageSizeMax })) events.push(e);
   const text = await render(format, session, events);
   if (target) {
-    writeFileAtomic(target, text);
+    await writeFileAtomic(target, text);
     return ctx.msg(`wrote ${events.length} events of ${sid} to ${file}`);
   }
   if (format === 'json') return ctx.out.raw(text);

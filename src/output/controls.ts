@@ -1,0 +1,19 @@
+/**
+ * C0 controls but tab and newline, DEL and the C1 controls (U+009B opens a CSI sequence on some terminals):
+ * what, printed raw, lets text from the service or an argument move the cursor, retitle the window or ring.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text with every control character shown as a visible `\xHH`, so a terminal prints it instead of obeying it. */
+export function escapeControls(s: string): string {
+  return s.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+// eslint-disable-next-line no-control-regex
+const RAW_IN_JSON = /[\u007f-\u009f]/g;
+
+/** JSON text with DEL and the C1 controls as `\u` escapes (JSON.stringify leaves them raw): the same value, inert on a terminal. */
+export function escapeJsonControls(json: string): string {
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
