@@ -1,3 +1,4 @@
+import { escapeControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
 import { redact } from './api/secrets';
 import { ERROR_RECOVERY } from './wire/errors';
@@ -142,13 +143,6 @@ function baseLine(err: unknown): string {
 export function printable(text: string, tty = false): string {
   const one = redact(text).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ').trim();
   return tty ? escapeControls(one) : one;
-}
-
-// C0 controls but tab, DEL and C1 controls (ESC, BEL, OSC's ESC ] and the 8-bit CSI 0x9b among them).
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-function escapeControls(text: string): string {
-  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */

@@ -1,7 +1,7 @@
 /** How one complete event reads in the transcript: the live view colours it, `svc demo` prints it as one line. */
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from './shapes';
-import { visible, visibleLine } from './visible';
+import { escapeControls, escapeLineControls } from '../output/controls';
 
 export type ItemKind =
   | 'user'
@@ -73,7 +73,7 @@ const json = (v: unknown): string => truncate(JSON.stringify(v ?? {}) ?? '');
 export function describeEvent(event: SessionEvent, seq: number, thread?: string): Item | undefined {
   const item = describe(canonicalEvent(event), seq, thread);
   if (!item) return undefined;
-  return { ...item, head: visibleLine(item.head), ...(item.text === undefined ? {} : { text: visible(item.text) }), ...(item.thread === undefined ? {} : { thread: visibleLine(item.thread) }) };
+  return { ...item, head: escapeLineControls(item.head), ...(item.text === undefined ? {} : { text: escapeControls(item.text) }), ...(item.thread === undefined ? {} : { thread: escapeLineControls(item.thread) }) };
 }
 
 function describe(e: SessionEvent, seq: number, thread?: string): Item | undefined {

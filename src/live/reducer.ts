@@ -8,7 +8,7 @@ import type { DeltaEvent, InputMode, SessionEvent, StopReason } from '../wire/ev
 import { compareEpochs } from './epoch';
 import { describeEvent, type Item } from './items';
 import { canonicalEvent } from './shapes';
-import { visible } from './visible';
+import { escapeControls } from '../output/controls';
 
 /** Characters of a delta preview kept (its tail); the buffer may grow to twice this before it is cut. */
 export const PREVIEW_CHARS = 4000;
@@ -150,7 +150,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
     case 'notice':
       return { ...s, notice: { text: a.text, level: a.level ?? 'info' } };
     case 'control': {
-      const line: Item = { seq: s.nextSeq, kind: 'control', head: visible(a.text), error: a.level === 'error' };
+      const line: Item = { seq: s.nextSeq, kind: 'control', head: escapeControls(a.text), error: a.level === 'error' };
       return { ...s, notice: undefined, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, line]) };
     }
     case 'compose.open':

@@ -7,7 +7,7 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Text with every control character shown as a visible `\xHH`, so a terminal prints it instead of obeying it. */
 export function escapeControls(s: string): string {
-  return s.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return s.replace(CONTROLS, hex);
 }
 
 // eslint-disable-next-line no-control-regex
@@ -16,4 +16,16 @@ const RAW_IN_JSON = /[\u007f-\u009f]/g;
 /** JSON text with DEL and the C1 controls as `\u` escapes (JSON.stringify leaves them raw): the same value, inert on a terminal. */
 export function escapeJsonControls(json: string): string {
   return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROLS_AND_BREAKS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** As `escapeControls`, line breaks and tabs escaped too: for text that must stay on its line (headers, tags). */
+export function escapeLineControls(s: string): string {
+  return s.replace(CONTROLS_AND_BREAKS, hex);
+}
+
+function hex(c: string): string {
+  return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 }

@@ -1,13 +1,13 @@
 import { Box, Text } from 'ink';
 import { passesFilter, type Preview } from '../reducer';
-import { visibleLine } from '../visible';
+import { escapeLineControls } from '../../output/controls';
 
 /** Characters of a preview drawn: its tail, so the live area stays a few lines high however long the reply. */
 export const PREVIEW_SHOWN = 240;
 
 const tail = (p: Preview) => {
   const shown = p.cut || p.text.length > PREVIEW_SHOWN ? `…${p.text.slice(-PREVIEW_SHOWN)}` : p.text;
-  return visibleLine(shown.replace(/\s*\n\s*/g, ' '));
+  return escapeLineControls(shown.replace(/\s*\n\s*/g, ' '));
 };
 
 /** The live delta previews, replaced by the complete events as they arrive. */
@@ -18,11 +18,11 @@ export function DeltaPreview({ previews, filter, nameOf }: { previews: readonly 
     <Box flexDirection="column">
       {shown.map((p) => {
         const name = nameOf(p.threadId);
-        const tag = name ? <Text color="cyan">[{visibleLine(name)}] </Text> : null;
+        const tag = name ? <Text color="cyan">[{escapeLineControls(name)}] </Text> : null;
         return (
           <Text key={`${p.kind}|${p.threadId ?? ''}|${p.toolUseId ?? ''}`} dimColor={p.kind === 'thinking'} italic>
             {tag}
-            {p.kind === 'tool_use' ? <Text color="yellow">tool {visibleLine(p.name ?? '')} </Text> : null}
+            {p.kind === 'tool_use' ? <Text color="yellow">tool {escapeLineControls(p.name ?? '')} </Text> : null}
             {tail(p)}
             <Text dimColor>▍</Text>
           </Text>

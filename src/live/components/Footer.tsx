@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { Fragment } from 'react';
 import { footerKeys } from '../keys';
 import { nextConfirmation, threadName, type ViewState } from '../reducer';
-import { visibleLine } from '../visible';
+import { escapeLineControls } from '../../output/controls';
 
 /**
  * The awaited confirmation, the outcome of the last action, and the keys that apply now (from the key table);
@@ -16,12 +16,12 @@ export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
     <Box flexDirection="column">
       {awaited ? (
         <Text color="yellow" wrap="truncate-end">
-          awaiting confirmation: {thread ? `[${visibleLine(thread)}] ` : ''}
-          {visibleLine(`${awaited.name} ${JSON.stringify(awaited.input ?? {})}`)}
+          awaiting confirmation: {thread ? `[${escapeLineControls(thread)}] ` : ''}
+          {escapeLineControls(`${awaited.name} ${JSON.stringify(awaited.input ?? {})}`)}
           {more > 0 ? ` (+${more} more)` : ''}
         </Text>
       ) : null}
-      {s.notice ? <Text color={s.notice.level === 'error' ? 'red' : 'blue'}>{visibleLine(s.notice.text)}</Text> : null}
+      {s.notice ? <Text color={s.notice.level === 'error' ? 'red' : 'blue'}>{escapeLineControls(s.notice.text)}</Text> : null}
       {s.ended ? (
         <Text dimColor>{s.ended}</Text>
       ) : keys ? (
@@ -30,7 +30,7 @@ export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
           {footerKeys(s).map((k, i) => (
           <Fragment key={k.key}>
             {i > 0 ? <Text dimColor> · </Text> : null}
-            <Text bold>{k.key}</Text> {visibleLine(k.help)}
+            <Text bold>{k.key}</Text> {escapeLineControls(k.help)}
           </Fragment>
           ))}
         </Text>

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ConnectionState } from '../../api/stream/types';
 import { filterName, type ViewState } from '../reducer';
-import { visibleLine } from '../visible';
+import { escapeLineControls } from '../../output/controls';
 
 export function connectionText(c: ConnectionState): { text: string; color: string } {
   switch (c.kind) {
@@ -21,7 +21,7 @@ export function connectionText(c: ConnectionState): { text: string; color: strin
 export function statusText(s: ViewState): string {
   const flags = [s.stopping && 'stopping', s.interrupted && 'interrupted', s.continuePending && 'continue pending'].filter(Boolean);
   const reason = s.status === 'idle' && s.stopReason?.type && s.stopReason.type !== 'interrupted' ? ` (${s.stopReason.type})` : '';
-  return visibleLine([s.status + reason, ...flags].join(', '));
+  return escapeLineControls([s.status + reason, ...flags].join(', '));
 }
 
 /**
@@ -34,11 +34,11 @@ export function Header({ s }: { s: ViewState }) {
   return (
     <Box flexDirection="column">
       <Text>
-        <Text bold>{visibleLine(s.sessionId)}</Text>
-        {s.title ? ` "${visibleLine(s.title)}"` : ''}
+        <Text bold>{escapeLineControls(s.sessionId)}</Text>
+        {s.title ? ` "${escapeLineControls(s.title)}"` : ''}
         {sep}
         <Text color={s.status === 'running' ? 'green' : s.status === 'terminated' ? 'red' : undefined}>{statusText(s)}</Text>
-        {sep}epoch {visibleLine(s.epoch ?? '?')}
+        {sep}epoch {escapeLineControls(s.epoch ?? '?')}
       </Text>
       <Text>
         <Text color={conn.color}>{conn.text}</Text>
@@ -48,8 +48,8 @@ export function Header({ s }: { s: ViewState }) {
       </Text>
       {s.threads.length > 0 ? (
         <Text wrap="truncate-end" dimColor>
-          showing {visibleLine(filterName(s))} │ 
-          threads: main → {visibleLine(s.threads.map((t) => `${t.name} ${t.status}`).join(', '))}
+          showing {escapeLineControls(filterName(s))} │ 
+          threads: main → {escapeLineControls(s.threads.map((t) => `${t.name} ${t.status}`).join(', '))}
         </Text>
       ) : null}
     </Box>
