@@ -77,7 +77,7 @@ export async function runApply(ctx: Ctx, spec: ResourceSpec, options: ApplyOptio
 
 /** The file as an object with a name, without the members the service manages. */
 async function readDoc(ctx: Ctx, file: string, options: ApplyOptions): Promise<Doc> {
-  const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd);
+  const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
   const doc = { ...(data as Doc) };
   for (const k of [...SERVER_MANAGED, ...(options.readOnly ?? [])]) delete doc[k];
