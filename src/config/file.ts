@@ -53,7 +53,7 @@ export function readConfig(file: string): ConfigData {
     for (const key of PROFILE_KEYS) {
       const v = p[key];
       if (v !== undefined && typeof v !== 'string') {
-        throw new ConfigError(`config file ${file}: ${key} of profile "${name}" is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`}, not a string; fix it or run \`svc --profile ${name} config unset ${key}\``);
+        throw new ConfigError(`config file ${file}: ${key} of profile "${name}" is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}, not a string; fix or remove it`);
       }
     }
     profiles[name] = p as Profile;
@@ -68,11 +68,19 @@ export function readConfig(file: string): ConfigData {
 /**
  * Makes the config folder (0700). Node's recursive mkdir spins forever where a parent cannot hold folders
  * (`/proc/x`), so each missing level is made here, and every failure names the folder.
+ * Assumption: only folders svc creates are made private; an existing one is the user's (as root,
+ * `SVC_CONFIG_DIR=/tmp` or `/proc` must not be chmod-ed), and the file itself is 0600 in any case.
  */
 function ensureFolder(dir: string): void {
+  const fail = (what: string, e: unknown) => new ConfigError(`cannot ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   const missing: string[] = [];
   for (let d = dir; ; d = dirname(d)) {
-    const st = statSync(d, { throwIfNoEntry: false });
+    let st;
+    try {
+      st = statSync(d, { throwIfNoEntry: false });
+    } catch (e) {
+      throw fail(`create config folder ${dir}`, e);
+    }
     if (st?.isDirectory()) break;
     if (st) throw new ConfigError(`cannot create config folder ${dir}: ${d} is not a folder`);
     missing.unshift(d);
@@ -82,14 +90,14 @@ function ensureFolder(dir: string): void {
     try {
       mkdirSync(d, { mode: 0o700 });
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new ConfigError(`cannot create config folder ${dir}: ${code ?? (e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fail(`create config folder ${dir}`, e);
     }
-  }
-  try {
-    if ((statSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
-  } catch (e) {
-    throw new ConfigError(`cannot make config folder ${dir} private (mode 0700): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    try {
+      // mkdir's mode is narrowed by the umask; this states it exactly.
+      chmodSync(d, 0o700);
+    } catch (e) {
+      throw fail(`make config folder ${d} private (mode 0700)`, e);
+    }
   }
 }
 

@@ -42,13 +42,13 @@ export async function parseDocument(text: string, name: string, ext = ''): Promi
   try {
     doc = parse(text);
   } catch (e) {
+    if (e instanceof RangeError || /Maximum call stack/.test((e as Error).message)) throw new UsageError(`${name} is ${tooDeep()}`);
     throw new UsageError(`${name} is not valid ${ext === 'yaml' || ext === 'yml' ? 'YAML' : 'JSON or YAML'}: ${yamlReason(text, e)}`);
   }
   return checkDepth(doc, name);
 }
 
 function yamlReason(text: string, e: unknown): string {
-  if (e instanceof RangeError || /Maximum call stack/.test((e as Error).message)) return tooDeep();
   const { code, linePos, pos } = e as { code?: string; linePos?: { line: number; col: number }[]; pos?: number[] };
   const where = linePos?.[0] ? `line ${linePos[0].line}, column ${linePos[0].col}` : pos ? lineColumn(text, pos[0]) : undefined;
   const what = code ? code.toLowerCase().replace(/_/g, ' ') : 'syntax error';
