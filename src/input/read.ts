@@ -146,9 +146,7 @@ function kindOf(st: Stats): string {
 }
 
 export function cannotRead(name: string, e: unknown): UsageError {
-  const code = (e as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a folder' : (code ?? 'unreadable');
-  return new UsageError(`cannot read ${name}: ${reason}`);
+  return new UsageError(`cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
 }
 
 /** Standard input as text: at most `limit` bytes (the spec's JSON body limit by default), interruptible. */
