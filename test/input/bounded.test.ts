@@ -1,7 +1,6 @@
 // Issue 13 "Input that must be bounded and interruptible", issue 17 (inline YAML flow bodies).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, ftruncateSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -23,6 +22,12 @@ function fifo(): string {
   const path = join(folder(), 'fifo');
   execFileSync('mkfifo', [path]);
   return path;
+}
+
+/** Writes `text` into the FIFO from another process, as a shell would (`printf … > fifo`). */
+function writeFromShell(path: string, text: string): Promise<void> {
+  const child = spawn('sh', ['-c', 'printf %s "$1" > "$2"', 'sh', text, path], { stdio: 'ignore' });
+  return new Promise((resolve) => child.on('close', () => resolve()));
 }
 
 function bigFile(bytes: number): string {
@@ -75,7 +80,7 @@ describe('--data is bounded', () => {
 describe('--data from a pipe', () => {
   it('reads a FIFO once its writer comes', async () => {
     const path = fifo();
-    const writing = writeFile(path, JSON.stringify({ name: 'from-fifo', model: 'claude-sonnet-4-6' }));
+    const writing = writeFromShell(path, JSON.stringify({ name: 'from-fifo', model: 'claude-sonnet-4-6' }));
     const r = await svc(['agents', 'create', '--data', `@${path}`, '-o', 'json'], { env: emuEnv(t.emu) });
     await writing;
     expect(r.stderr).toBe('');
@@ -154,7 +159,7 @@ describe('other file inputs are bounded', () => {
 
   it('run --message-file reads a FIFO', async () => {
     const path = fifo();
-    const writing = writeFile(path, 'hello');
+    const writing = writeFromShell(path, 'hello');
     const r = await svc(['run', '--agent', 'agt_missing', '--message-file', path], { env: emuEnv(t.emu) });
     await writing;
     // The message was read: the command went on to the service, which does not know the agent.
