@@ -2,7 +2,7 @@ import { UsageError } from '../errors';
 import type { InStream } from '../io';
 import { LIMITS } from '../wire/limits';
 import { jsonSyntaxError, lineColumn } from './position';
-import { readInputFile, readStdin } from './read';
+import { fileText, stdinText, tooLarge } from './read';
 
 // Assumption: the spec sets no nesting limit; 128 levels (serde_json's default) is far beyond any real body
 // and far below what would overflow the stack when the body is serialized.
@@ -13,13 +13,13 @@ export const MAX_DEPTH = 128;
  * extension, else detected. Reading stops at `limit` bytes (the spec's JSON body limit by default) and on Ctrl-C.
  */
 export async function readData(arg: string, stdin: InStream, cwd: string, signal?: AbortSignal, limit: number = LIMITS.jsonBody): Promise<unknown> {
-  if (arg === '@-') return parseDocument((await readStdin(stdin, { what: 'standard input', limit, signal })).toString('utf8'), 'standard input');
+  if (arg === '@-') return parseDocument(await stdinText({ stdin, signal }, limit), 'standard input');
   if (arg.startsWith('@')) {
     const name = arg.slice(1);
     const ext = /\.(ya?ml|json)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-    return parseDocument((await readInputFile(name, cwd, { what: name, limit, signal })).toString('utf8'), name, ext);
+    return parseDocument(await fileText({ cwd, signal }, name, limit), name, ext);
   }
-  if (Buffer.byteLength(arg) > limit) throw new UsageError(`--data is larger than the ${limit} bytes the service accepts`);
+  if (Buffer.byteLength(arg) > limit) throw tooLarge('--data', limit);
   return parseDocument(arg, '--data');
 }
 

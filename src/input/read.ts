@@ -2,7 +2,7 @@ import { close as fsClose, constants, open as fsOpen, type Stats } from 'node:fs
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../errors';
-import type { InStream, Io } from '../io';
+import type { Io } from '../io';
 import { LIMITS, MiB } from '../wire/limits';
 
 /** A bounded read: what is read (for messages), its limit in bytes, and the Ctrl-C signal. */
@@ -12,7 +12,7 @@ export interface ReadLimit {
   signal?: AbortSignal;
 }
 
-const tooLarge = (what: string, limit: number): UsageError =>
+export const tooLarge = (what: string, limit: number): UsageError =>
   new UsageError(`${what} is larger than ${formatLimit(limit)}, the most the service accepts here`);
 
 const formatLimit = (bytes: number): string => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes} bytes`);
@@ -21,7 +21,7 @@ const formatLimit = (bytes: number): string => (bytes >= MiB ? `${bytes / MiB} M
  * Settles with `work`, or rejects with InterruptedError as soon as `signal` aborts: a read that waits
  * (a FIFO without a writer, a terminal) never outlives Ctrl-C. `onAbort` releases what the wait holds.
  */
-export function interruptible<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
+function interruptible<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort?: () => void): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) {
     onAbort?.();
@@ -58,11 +58,6 @@ export async function readStream(stream: AsyncIterable<Buffer | string>, o: Read
     // Stop the source: a pipe that keeps writing (`yes |`) must not keep the process alive.
     void it.return?.();
   }
-}
-
-/** Standard input, bounded and interruptible. */
-export function readStdin(stdin: InStream, o: ReadLimit): Promise<Buffer> {
-  return readStream(stdin, o);
 }
 
 /**
@@ -151,7 +146,7 @@ export function cannotRead(name: string, e: unknown): UsageError {
 
 /** Standard input as text: at most `limit` bytes (the spec's JSON body limit by default), interruptible. */
 export async function stdinText(io: Pick<Io, 'stdin' | 'signal'>, limit: number = LIMITS.jsonBody): Promise<string> {
-  return (await readStdin(io.stdin, { what: 'standard input', limit, signal: io.signal })).toString('utf8');
+  return (await readStream(io.stdin, { what: 'standard input', limit, signal: io.signal })).toString('utf8');
 }
 
 /** A file named on the command line as text: bounded, interruptible, regular files and pipes only. */

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { readInputFile, readStdin } from '../../input/read';
+import { readInputFile, readStream } from '../../input/read';
 import { resolve } from 'node:path';
 import type { MemoryWrite } from '../../api/memory';
 import { UsageError } from '../../errors';
@@ -26,7 +26,7 @@ const tooLarge = (what: string, bytes: number): UsageError =>
 /** Reads the content, refusing anything over the request limit before it is all in memory. */
 export async function readContent(src: ContentSource, io: Io, limit = LIMITS.memoryWriteBody): Promise<Buffer> {
   if (src.kind === 'text') return Buffer.from(src.text, 'utf8');
-  if (src.kind === 'stdin') return readStdin(io.stdin, { what: 'standard input', limit, signal: io.signal });
+  if (src.kind === 'stdin') return readStream(io.stdin, { what: 'standard input', limit, signal: io.signal });
   const size = fileSize(resolve(io.cwd, src.file));
   if (size > limit) throw tooLarge(src.file, size);
   return readInputFile(src.file, io.cwd, { what: src.file, limit, signal: io.signal });
