@@ -4,7 +4,6 @@ import { ConfigError } from '../errors';
 import { jsonSyntaxError } from '../input/position';
 import { isObject } from '../is-object';
 import { MiB } from '../wire/limits';
-import { withFileLock } from './lock';
 
 export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -125,6 +124,8 @@ function writeConfig(file: string, data: ConfigData): void {
 /** Reads, applies `change`, writes, all under the config's lock: concurrent writers never lose a change. */
 export async function updateConfig(file: string, change: (data: ConfigData) => void): Promise<ConfigData> {
   ensureFolder(dirname(file));
+  // Loaded on writes only: reading the config (every command) stays one small module.
+  const { withFileLock } = await import('./lock');
   return withFileLock(file, () => {
     const data = readConfig(file);
     change(data);

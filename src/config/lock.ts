@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../errors';
 
@@ -14,7 +13,7 @@ const WAIT_MS = 30_000;
  */
 export async function withFileLock<T>(file: string, work: () => T): Promise<T> {
   const lock = `${file}.lock`;
-  const mine = `${process.pid} ${randomUUID()}`;
+  const mine = `${process.pid} ${nonce()}`;
   const deadline = Date.now() + WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -58,7 +57,7 @@ function breakIfStale(lock: string): boolean {
   if (!(age > STALE_MS || (seen !== '' && !alive(pid)))) return false;
   // Move the stale lock aside by rename (atomic), then check it was the one judged stale: another process
   // may have broken it and taken a fresh one meanwhile, which is put back.
-  const aside = `${lock}.stale-${process.pid}-${randomUUID()}`;
+  const aside = `${lock}.stale-${process.pid}-${nonce()}`;
   try {
     renameSync(lock, aside);
   } catch {
@@ -74,6 +73,9 @@ function breakIfStale(lock: string): boolean {
   unlinkSync(aside);
   return true;
 }
+
+/** Tells this holder's lock from a later one of the same pid; not a secret, so node:crypto is not needed. */
+const nonce = (): string => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
