@@ -92,6 +92,14 @@ describe('header values are checked before any request', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
+  it('config set refuses a malformed key on standard input with exit 4 and stores nothing', async () => {
+    const dir = tempConfigDir();
+    const r = await svc(['config', 'set', 'environment_key', '-'], { env: { SVC_CONFIG_DIR: dir }, stdin: 'ek_live…\n' });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe('error: the environment key from standard input is malformed: it holds a non-ASCII character (a pasted "…"?), which cannot be sent in an HTTP header\n');
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('a malformed SVC_ENVIRONMENT_KEY is exit 4 naming it', async () => {
     const r = await run(['work', 'poll', 'env_x'], { SVC_BASE_URL: t.emu.url, SVC_ENVIRONMENT_KEY: 'ek\r\nx' });
     expect(r.code).toBe(4);

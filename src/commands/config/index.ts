@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { PROFILE_KEYS, SECRET_KEYS, updateConfig, type ProfileKey } from '../../config/file';
 import { maskSecret, parseOutputFormat } from '../../config/settings';
-import { checkBaseUrl } from '../../config/validate';
+import { checkBaseUrl, checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
@@ -22,6 +22,7 @@ export async function runSet(ctx: Ctx, key: string, value: string | undefined): 
     if (v !== '-') throw new UsageError(`${k} is a secret: give it on standard input with \`svc config set ${k} -\`${k === 'api_key' ? ' or use `svc auth login`' : ''}`);
     v = (await stdinText(ctx.io)).trim();
     if (!v) throw new UsageError(`${k} on standard input is empty`);
+    checkCredential(v, 'standard input', k === 'api_key' ? 'API key' : 'environment key');
   }
   if (v === undefined) throw new UsageError(`missing value for ${k}`);
   if (k === 'output') parseOutputFormat(v);
