@@ -21,9 +21,9 @@ export function jsonSyntaxError(text: string): string {
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const LITERAL = /true|false|null/y;
+const DIGITS = /[0-9]+/y;
+const HEX4 = /[0-9a-fA-F]{4}/y;
 
 /** A small JSON grammar walk (iterative, so depth cannot overflow) that finds where JSON.parse stopped. */
 export function firstJsonError(text: string): { offset: number; expected: string } {
@@ -38,6 +38,54 @@ export function firstJsonError(text: string): { offset: number; expected: string
     return true;
   };
   const fail = (expected: string) => ({ offset: i, expected });
+  /** A string from its opening quote; undefined when it is well formed, else what was expected where it broke. */
+  const string = (): string | undefined => {
+    i++;
+    for (;;) {
+      if (i >= text.length) return 'a closing \'"\'';
+      const code = text.charCodeAt(i);
+      if (code === 0x22) {
+        i++;
+        return undefined;
+      }
+      if (code < 0x20) return 'no raw control character (line break, tab) inside a string';
+      if (code === 0x5c) {
+        i++;
+        if (text[i] === 'u') {
+          i++;
+          if (!match(HEX4)) return 'four hex digits after \\u';
+          continue;
+        }
+        if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) return 'a valid escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)';
+      }
+      i++;
+    }
+  };
+  const number = (): string | undefined => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else if (!match(DIGITS)) return 'a digit';
+    if (text[i] === '.') {
+      i++;
+      if (!match(DIGITS)) return 'a digit after the decimal point';
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      if (!match(DIGITS)) return 'a digit in the exponent';
+    }
+    return undefined;
+  };
+  /** `"name":` before a member's value. */
+  const memberName = (): string | undefined => {
+    if (text[i] !== '"') return 'a property name in double quotes';
+    const bad = string();
+    if (bad) return bad;
+    skip();
+    if (text[i] !== ':') return "':'";
+    i++;
+    return undefined;
+  };
   // Each frame is the container being read: '{' or '['.
   const stack: string[] = [];
   for (;;) {
@@ -52,14 +100,18 @@ export function firstJsonError(text: string): { offset: number; expected: string
         stack.pop();
         i++;
       } else if (c === '{') {
-        if (!match(STRING)) return fail('a property name in double quotes');
-        skip();
-        if (text[i] !== ':') return fail("':'");
-        i++;
+        const bad = memberName();
+        if (bad) return fail(bad);
         continue;
       } else continue;
-    } else if (!(c === '"' ? match(STRING) : c === 't' || c === 'f' || c === 'n' ? match(LITERAL) : match(NUMBER))) {
-      return fail(c === '"' ? 'a valid string (closed, with valid escapes and no raw control characters)' : 'a value');
+    } else if (c === '"') {
+      const bad = string();
+      if (bad) return fail(bad);
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      const bad = number();
+      if (bad) return fail(bad);
+    } else if (!match(LITERAL)) {
+      return fail('a value');
     }
     // After a value: close containers, or a comma and the next member.
     for (;;) {
@@ -76,10 +128,8 @@ export function firstJsonError(text: string): { offset: number; expected: string
       i++;
       if (top === '{') {
         skip();
-        if (!match(STRING)) return fail('a property name in double quotes');
-        skip();
-        if (text[i] !== ':') return fail("':'");
-        i++;
+        const bad = memberName();
+        if (bad) return fail(bad);
       }
       break;
     }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { readInputFile, readStream } from '../../input/read';
 import { resolve } from 'node:path';
+import { readInputFile, readStream } from '../../input/read';
 import type { MemoryWrite } from '../../api/memory';
 import { UsageError } from '../../errors';
 import type { Io } from '../../io';
