@@ -78,6 +78,7 @@ export class Ctx {
       maxRetries: s.maxRetries,
       timeoutMs: s.timeoutMs,
       debug: s.debug ? (line) => void write(this.io.stderr, line + '\n') : undefined,
+      debugApi: s.debugApi,
       warn: (line) => void write(this.io.stderr, line + '\n'),
       sleep: this.sleep,
       now: this.now,

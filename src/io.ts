@@ -29,10 +29,3 @@ export interface Io {
 export function write(stream: OutStream, chunk: string | Uint8Array): Promise<void> | void {
   if (!stream.write(chunk)) return new Promise((resolve) => stream.once('drain', () => resolve()));
 }
-
-/** Reads a whole input stream (stdin) as a Buffer. */
-export async function readAll(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
-  return Buffer.concat(chunks);
-}

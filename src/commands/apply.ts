@@ -42,7 +42,7 @@ export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples
 }
 
 export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): Promise<void> {
-  const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd);
+  const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
   if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
   const { kind: named, ...body } = data;
   if (named !== undefined && named !== kind) throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);

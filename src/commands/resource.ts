@@ -172,7 +172,7 @@ export async function bodyFrom(ctx: Ctx, opts: Opts, flags: BodyFlag[]): Promise
     const v = opts[new Option(f.flags).attributeName()];
     if (v !== undefined) values[f.field] = f.parse ? f.parse(v) : v;
   }
-  return readBody(opts.data, values, ctx.io.stdin, ctx.io.cwd);
+  return readBody(opts.data, values, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
 }
 
 /** `--idempotency-key` on every verb that creates (CLI.md "HTTP behaviour"); read back with idempotencyKey. */

@@ -1,7 +1,9 @@
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from '../errors';
+import { jsonSyntaxError } from '../input/position';
 import { isObject } from '../is-object';
+import { MiB } from '../wire/limits';
 
 export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -13,15 +15,24 @@ export interface ConfigData {
   profiles: Record<string, Profile>;
 }
 
+// Assumption: a config file of more than 1 MiB is not one svc wrote (a profile is a few hundred bytes).
+const MAX_CONFIG_BYTES = MiB;
+
 /**
- * Reads the config file with plain JSON.parse so the read path needs no schema library.
- * A missing file is an empty config; anything unreadable or malformed is a ConfigError naming the file.
+ * Reads the config file with plain JSON.parse so the read path needs no schema library. A missing file is
+ * an empty config; anything unreadable, malformed or mistyped is a ConfigError naming the file (and the key),
+ * never quoting its content, which holds keys.
  */
 export function readConfig(file: string): ConfigData {
   let text: string;
   try {
+    // Checked first: reading a FIFO or a device would wait or never end.
+    const st = statSync(file);
+    if (!st.isFile()) throw new ConfigError(`config file ${file} is not a regular file; fix or remove it`);
+    if (st.size > MAX_CONFIG_BYTES) throw new ConfigError(`config file ${file} is larger than ${MAX_CONFIG_BYTES / MiB} MiB; fix or remove it`);
     text = readFileSync(file, 'utf8');
   } catch (e) {
+    if (e instanceof ConfigError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { profiles: {} };
     throw new ConfigError(`cannot read config file ${file}: ${code ?? (e as Error).message}`);
@@ -29,8 +40,8 @@ export function readConfig(file: string): ConfigData {
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`config file ${file} is not valid JSON (${(e as Error).message}); fix or remove it`);
+  } catch {
+    throw new ConfigError(`config file ${file} is not valid JSON (${jsonSyntaxError(text)}); fix or remove it`);
   }
   if (!isObject(data) || (data.profiles !== undefined && !isObject(data.profiles))) {
     throw new ConfigError(`config file ${file} does not hold a config object; fix or remove it`);
@@ -38,6 +49,12 @@ export function readConfig(file: string): ConfigData {
   const profiles: Record<string, Profile> = {};
   for (const [name, p] of Object.entries((data.profiles ?? {}) as Record<string, unknown>)) {
     if (!isObject(p)) throw new ConfigError(`config file ${file}: profile "${name}" is not an object; fix or remove it`);
+    for (const key of PROFILE_KEYS) {
+      const v = p[key];
+      if (v !== undefined && typeof v !== 'string') {
+        throw new ConfigError(`config file ${file}: ${key} of profile "${name}" is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}, not a string; fix or remove it`);
+      }
+    }
     profiles[name] = p as Profile;
   }
   const current = data.current_profile;
@@ -48,29 +65,71 @@ export function readConfig(file: string): ConfigData {
 }
 
 /**
- * Writes the whole config atomically (conf writes a temp file and renames it), file 0600, folder 0700.
- * conf is loaded only here, so reading config never pulls in its schema validator.
+ * Makes the config folder (0700). Node's recursive mkdir spins forever where a parent cannot hold folders
+ * (`/proc/x`), so each missing level is made here, and every failure names the folder.
+ * Assumption: only folders svc creates are made private; an existing one is the user's (as root,
+ * `SVC_CONFIG_DIR=/tmp` or `/proc` must not be chmod-ed), and the file itself is 0600 in any case.
  */
-export async function writeConfig(file: string, data: ConfigData): Promise<void> {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  const { default: Conf } = await import('conf');
-  const name = file.slice(dir.length + 1).replace(/\.json$/, '');
-  const store = new Conf<Record<string, unknown>>({
-    cwd: dir,
-    configName: name,
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-  });
-  store.store = data as unknown as Record<string, unknown>;
-  chmodSync(file, 0o600);
+function ensureFolder(dir: string): void {
+  const fail = (what: string, e: unknown) => new ConfigError(`cannot ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  const missing: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    let st;
+    try {
+      st = statSync(d, { throwIfNoEntry: false });
+    } catch (e) {
+      throw fail(`create config folder ${dir}`, e);
+    }
+    if (st?.isDirectory()) break;
+    if (st) throw new ConfigError(`cannot create config folder ${dir}: ${d} is not a folder`);
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fail(`create config folder ${dir}`, e);
+    }
+    try {
+      // mkdir's mode is narrowed by the umask; this states it exactly.
+      chmodSync(d, 0o700);
+    } catch (e) {
+      throw fail(`make config folder ${d} private (mode 0700)`, e);
+    }
+  }
 }
 
-/** Reads, applies `change`, writes: the file is never left half-written. */
+/**
+ * Writes the whole config atomically: a temporary file beside it (mode 0600), flushed, then renamed over it.
+ * Called only under the lock, so the temporary file's one fixed name is never shared.
+ */
+function writeConfig(file: string, data: ConfigData): void {
+  const tmp = `${file}.tmp`;
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeFileSync(fd, JSON.stringify(data, null, '\t'));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  } catch (e) {
+    throw new ConfigError(`cannot write config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Reads, applies `change`, writes, all under the config's lock: concurrent writers never lose a change. */
 export async function updateConfig(file: string, change: (data: ConfigData) => void): Promise<ConfigData> {
-  const data = readConfig(file);
-  change(data);
-  await writeConfig(file, data);
-  return data;
+  ensureFolder(dirname(file));
+  // Loaded on writes only: reading the config (every command) stays one small module.
+  const { withFileLock } = await import('./lock');
+  return withFileLock(file, () => {
+    const data = readConfig(file);
+    change(data);
+    writeConfig(file, data);
+    return data;
+  });
 }

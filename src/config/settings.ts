@@ -2,6 +2,7 @@ import { UsageError } from '../errors';
 import { API_VERSION } from '../wire/version';
 import { readConfig, type ConfigData, type Profile } from './file';
 import { configFile, type Env } from './paths';
+import { checkApiVersion, checkBaseUrl, checkCredential, checked } from './validate';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'jsonl', 'yaml', 'id'] as const;
@@ -19,7 +20,8 @@ export interface GlobalOptions {
   output?: string;
   quiet?: boolean;
   jq?: string;
-  debug?: boolean;
+  /** `--debug` (true) or `--debug=api` ('api'). */
+  debug?: boolean | 'api';
   color?: boolean;
   timeout?: string;
   maxRetries?: string;
@@ -43,6 +45,8 @@ export interface Settings {
   output?: Setting<OutputFormat>;
   jq?: string;
   debug: boolean;
+  /** SVC_DEBUG=api or --debug=api: full headers and bodies in the debug log, secrets masked. */
+  debugApi: boolean;
   color: boolean | undefined;
   timeoutMs?: number;
   maxRetries: number;
@@ -56,17 +60,33 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
   const profile = pick<string>(opts.profile, env.SVC_PROFILE, config.current_profile, 'default');
   const p: Profile = config.profiles[profile.value] ?? {};
   const outputRaw = opts.quiet ? { value: 'id', source: 'flag' as Source } : pickOptional(opts.output, undefined, p.output);
+  const origin = { profile: profile.value, file };
+  // Checked when first read, before any request: a command that never sends one (config set, to fix a
+  // bad profile) is not stopped by a bad URL or key.
+  const baseUrl = once(() => checked(pick(opts.baseUrl, env.SVC_BASE_URL, p.base_url, DEFAULT_BASE_URL), { ...origin, flag: '--base-url', env: 'SVC_BASE_URL', key: 'base_url' }, checkBaseUrl));
+  const apiKey = once(() => checked(pickOptional(opts.apiKey, env.SVC_API_KEY, p.api_key), { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' }, (v, where) => checkCredential(v, where, 'API key')));
+  const environmentKey = once(() => checked(pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, p.environment_key), { ...origin, env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key' }, (v, where) => checkCredential(v, where, 'environment key')));
+  const apiVersion = once(() => checkApiVersion(env.SVC_API_VERSION || API_VERSION));
   return {
     configFile: file,
     config,
     profile,
-    baseUrl: pick(opts.baseUrl, env.SVC_BASE_URL, p.base_url, DEFAULT_BASE_URL),
-    apiKey: pickOptional(opts.apiKey, env.SVC_API_KEY, p.api_key),
-    environmentKey: pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, p.environment_key),
-    apiVersion: env.SVC_API_VERSION || API_VERSION,
+    get baseUrl() {
+      return baseUrl();
+    },
+    get apiKey() {
+      return apiKey();
+    },
+    get environmentKey() {
+      return environmentKey();
+    },
+    get apiVersion() {
+      return apiVersion();
+    },
     output: outputRaw && { value: parseOutputFormat(outputRaw.value, outputRaw.source), source: outputRaw.source },
     jq: opts.jq,
-    debug: Boolean(opts.debug) || env.SVC_DEBUG === '1',
+    debug: Boolean(opts.debug) || env.SVC_DEBUG === '1' || env.SVC_DEBUG === 'api',
+    debugApi: opts.debug === 'api' || env.SVC_DEBUG === 'api',
     color: opts.color === false || env.NO_COLOR ? false : env.FORCE_COLOR && env.FORCE_COLOR !== '0' ? true : undefined,
     timeoutMs: opts.timeout === undefined ? undefined : parseSeconds(opts.timeout, '--timeout') * 1000,
     maxRetries: parseCount(opts.maxRetries ?? env.SVC_MAX_RETRIES ?? String(DEFAULT_MAX_RETRIES), '--max-retries'),
@@ -79,6 +99,18 @@ export function parseOutputFormat(v: string, source: Source = 'flag'): OutputFor
   if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
   const where = source === 'profile' ? ' (from the profile\'s output setting)' : '';
   throw new UsageError(`invalid output format "${v}"${where}: use one of table, json, ndjson, jsonl, yaml, id`);
+}
+
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = f();
+      done = true;
+    }
+    return value;
+  };
 }
 
 function pick<T>(flag: T | undefined, env: T | undefined, profile: T | undefined, dflt: T): Setting<T> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HEAVY = ['undici', 'conf', 'ink', 'react', 'ajv', 'yaml', 'jq-web'];
+const HEAVY = ['undici', 'ink', 'react', 'yaml', 'jq-web'];
 
 /** Runs the built svc, returning the source text of every file it loaded. */
 function loadedSources(args: string[]): { urls: string[]; text: string; status: number | null } {
@@ -24,7 +24,7 @@ const holds = (text: string, pkg: string) => new RegExp(`^// .*node_modules/${pk
 
 // CI builds dist/ first: there a missing build fails these tests instead of skipping them.
 describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('start-up imports (needs `npm run build`)', () => {
-  it('svc --version loads neither undici, conf, ink, react, ajv, yaml nor jq', () => {
+  it('svc --version loads neither undici, ink, react, yaml nor jq', () => {
     const { urls, text } = loadedSources(['--version']);
     expect(urls.some((u) => u.includes('node_modules'))).toBe(false);
     // The launcher's fast path: the version module, not the command tree.
@@ -39,11 +39,11 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     for (const pkg of HEAVY) expect(holds(text, pkg), pkg).toBe(false);
   });
 
-  it('a request command loads undici (so the check can see a package) but not conf, ink or react', () => {
+  it('a request command loads undici (so the check can see a package) but not ink or react', () => {
     const { text, status, urls } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
     expect(status).toBe(10);
     expect(holds(text, 'undici')).toBe(true);
-    for (const pkg of ['conf', 'ink', 'react', 'ajv']) expect(holds(text, pkg), pkg).toBe(false);
+    for (const pkg of ['ink', 'react']) expect(holds(text, pkg), pkg).toBe(false);
     // jq-web stays outside the bundle: its files would show among the loaded URLs.
     expect(urls.some((u) => u.includes('/node_modules/jq-web/'))).toBe(false);
   });

@@ -58,7 +58,7 @@ export async function runApi(ctx: Ctx, methodArg: string, path: string, opts: Op
     if (opts.data !== undefined) throw new UsageError(`--data is not sent with ${method}; use -F for query parameters`);
     if (hasFields) query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
   } else if (opts.data !== undefined || hasFields) {
-    const base = opts.data === undefined ? {} : await readData(opts.data, ctx.io.stdin, ctx.io.cwd);
+    const base = opts.data === undefined ? {} : await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
     json = hasFields ? { ...(base as object), ...fields } : base;
   }
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { isObject } from '../../is-object';
-import { readAll } from '../../io';
+import { fileText, stdinText } from '../../input/read';
 import { isKind, KIND_SPECS, KINDS, type Body, type Kind } from './kinds';
 
 /** One configuration document: its kind and name, the rest of its body, and where it came from. */
@@ -58,12 +58,12 @@ export async function readDocs(ctx: Ctx, paths: string[]): Promise<Doc[]> {
   const docs: Doc[] = [];
   for (const path of paths) {
     if (path === '-') {
-      docs.push(...(await parseFile((await readAll(ctx.io.stdin)).toString('utf8'), 'standard input', ctx.io.cwd)));
+      docs.push(...(await parseFile(await stdinText(ctx.io), 'standard input', ctx.io.cwd)));
       continue;
     }
     for (const file of filesOf(path, ctx.io.cwd)) {
       const shown = relative(ctx.io.cwd, file) || file;
-      docs.push(...(await parseFile(readFileSync(file, 'utf8'), shown, dirname(file))));
+      docs.push(...(await parseFile(await fileText(ctx.io, file), shown, dirname(file))));
     }
   }
   const seen = new Map<string, Doc>();

@@ -3,10 +3,12 @@ import { paginate } from '../../api/paginate';
 import { maskUrlPassword } from '../../api/secrets';
 import { updateConfig } from '../../config/file';
 import { maskSecret } from '../../config/settings';
+import { checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
 import { NoCredentialError, UsageError } from '../../errors';
 import { prompt } from '../../input/prompt';
-import { readAll, write } from '../../io';
+import { stdinText } from '../../input/read';
+import { write } from '../../io';
 import { examples, type Kit } from '../kit';
 
 /**
@@ -21,11 +23,11 @@ async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
 export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise<void> {
   const s = ctx.settings;
   let key: string;
-  if (opts.withToken) key = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+  if (opts.withToken) key = (await stdinText(ctx.io)).trim();
   else if (ctx.canPrompt) key = await prompt(ctx.io, 'API key: ', true);
   else throw new UsageError('no terminal to ask on: pipe the key with `svc auth login --with-token < key.txt`');
   if (!key) throw new UsageError('the API key is empty');
-  if (/\s/.test(key)) throw new UsageError('the API key contains white space');
+  checkCredential(key, opts.withToken ? 'standard input' : 'the prompt', 'API key');
   await verify(ctx, key, s.baseUrl.value);
   const profile = s.profile.value;
   await updateConfig(s.configFile, (data) => {

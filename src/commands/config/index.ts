@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import { PROFILE_KEYS, SECRET_KEYS, updateConfig, type ProfileKey } from '../../config/file';
 import { maskSecret, parseOutputFormat } from '../../config/settings';
+import { checkBaseUrl, checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { readAll, write } from '../../io';
+import { stdinText } from '../../input/read';
+import { write } from '../../io';
 import { examples, type Kit } from '../kit';
 
 function profileKey(key: string): ProfileKey {
@@ -18,12 +20,13 @@ export async function runSet(ctx: Ctx, key: string, value: string | undefined): 
   let v = value;
   if (SECRET_KEYS.has(k)) {
     if (v !== '-') throw new UsageError(`${k} is a secret: give it on standard input with \`svc config set ${k} -\`${k === 'api_key' ? ' or use `svc auth login`' : ''}`);
-    v = (await readAll(ctx.io.stdin)).toString('utf8').trim();
+    v = (await stdinText(ctx.io)).trim();
     if (!v) throw new UsageError(`${k} on standard input is empty`);
+    checkCredential(v, 'standard input', k === 'api_key' ? 'API key' : 'environment key');
   }
   if (v === undefined) throw new UsageError(`missing value for ${k}`);
   if (k === 'output') parseOutputFormat(v);
-  if (k === 'base_url' && !/^https?:\/\/\S+$/.test(v)) throw new UsageError(`base_url must be an http(s) URL (got "${v}")`);
+  if (k === 'base_url') checkBaseUrl(v, 'base_url');
   const s = ctx.settings;
   await updateConfig(s.configFile, (data) => {
     (data.profiles[s.profile.value] ??= {})[k] = v;

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readInputFile, readStream } from '../../input/read';
 import type { MemoryWrite } from '../../api/memory';
 import { UsageError } from '../../errors';
 import type { Io } from '../../io';
@@ -25,27 +26,19 @@ const tooLarge = (what: string, bytes: number): UsageError =>
 /** Reads the content, refusing anything over the request limit before it is all in memory. */
 export async function readContent(src: ContentSource, io: Io, limit = LIMITS.memoryWriteBody): Promise<Buffer> {
   if (src.kind === 'text') return Buffer.from(src.text, 'utf8');
-  if (src.kind === 'stdin') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const c of io.stdin) {
-      const b = typeof c === 'string' ? Buffer.from(c) : c;
-      size += b.length;
-      if (size > limit) throw tooLarge('standard input', size);
-      chunks.push(b);
-    }
-    return Buffer.concat(chunks);
-  }
-  const file = resolve(io.cwd, src.file);
-  try {
-    const size = statSync(file).size;
-    if (size > limit) throw tooLarge(src.file, size);
-    return readFileSync(file);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${src.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  if (src.kind === 'stdin') return readStream(io.stdin, { what: 'standard input', limit, signal: io.signal });
+  const size = fileSize(resolve(io.cwd, src.file));
+  if (size > limit) throw tooLarge(src.file, size);
+  return readInputFile(src.file, io.cwd, { what: src.file, limit, signal: io.signal });
 }
+
+const fileSize = (file: string): number => {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // readInputFile names the reason
+  }
+};
 
 /** Text goes as `content` (smaller and readable); bytes that are not UTF-8 go as `content_base64`. */
 export function contentBody(bytes: Buffer): Pick<MemoryWrite, 'content' | 'content_base64'> {

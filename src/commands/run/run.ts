@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
 import type { StreamItem } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { readAll, write } from '../../io';
+import { fileText, stdinText } from '../../input/read';
+import { write } from '../../io';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
@@ -46,14 +45,8 @@ async function messageText(ctx: Ctx, o: RunOptions): Promise<string> {
   const given = [o.message !== undefined, o.messageFile !== undefined, o.stdin === '-'].filter(Boolean).length;
   if (given !== 1) throw new UsageError('give the message once: --message T, --message-file F, or - for standard input');
   if (o.message !== undefined) return o.message;
-  if (o.messageFile !== undefined) {
-    try {
-      return readFileSync(resolve(ctx.io.cwd, o.messageFile), 'utf8');
-    } catch (e) {
-      throw new UsageError(`cannot read ${o.messageFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-  }
-  return (await readAll(ctx.io.stdin)).toString('utf8');
+  if (o.messageFile !== undefined) return fileText(ctx.io, o.messageFile);
+  return stdinText(ctx.io);
 }
 
 async function createSession(ctx: Ctx, client: ApiClient, o: RunOptions): Promise<string> {

@@ -3,7 +3,7 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { readAll } from '../../io';
+import { stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../kit';
 import { addIdempotencyOption, idempotencyKey } from '../resource';
@@ -43,7 +43,7 @@ async function sendBody(ctx: Ctx, opts: Opts): Promise<{ type?: string; events: 
   const mode = opts.steer ? { type: 'steer' } : {};
   if (opts.data !== undefined) {
     if (files.length) throw new UsageError('--file cannot be used with --data: put the file blocks in the data');
-    const data = await readData(opts.data, ctx.io.stdin, ctx.io.cwd);
+    const data = await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
     if (Array.isArray(data)) return { ...mode, events: data };
     if (data && typeof data === 'object' && Array.isArray((data as { events?: unknown }).events)) return { ...(data as { events: unknown[] }), ...mode };
     throw new UsageError('--data must be a request body {type?, events: [...]} or an array of events');
@@ -59,5 +59,5 @@ async function messageText(ctx: Ctx, text: string | undefined, hasFiles: boolean
   if (text !== undefined && text !== '-') return text;
   if (text === undefined && hasFiles) return '';
   if (text === undefined && ctx.io.stdin.isTTY) throw new UsageError('give --text, --data or --file, or pipe the message on standard input');
-  return (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+  return (await stdinText(ctx.io)).replace(/\r?\n$/, '');
 }

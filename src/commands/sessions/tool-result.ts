@@ -29,7 +29,7 @@ export function addToolResult(group: Command, kit: Kit): void {
  */
 export async function runToolResult(ctx: Ctx, sid: string, eventId: string, opts: Opts): Promise<void> {
   const from = oneOf(opts, { '--text': 'text', '--data': 'data' }, true);
-  const given = from === '--text' ? { content: [{ type: 'text', text: opts.text as string }] } : contentFrom(await readData(opts.data, ctx.io.stdin, ctx.io.cwd));
+  const given = from === '--text' ? { content: [{ type: 'text', text: opts.text as string }] } : contentFrom(await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal));
   // Assumption (API-NOTES): user.custom_tool_result data is {event_id, content: [blocks], is_error?}.
   const data = { ...given, event_id: eventId, ...(opts.error ? { is_error: true } : {}) };
   await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, { events: [{ type: 'user.custom_tool_result', data }] }));

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { readAll } from '../../io';
+import { fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
 import type { Opts } from '../kit';
 
@@ -30,14 +28,9 @@ export async function readValue(ctx: Ctx, opts: Opts, ask: boolean): Promise<str
   const sources = [fromStdin, opts.valueFile !== undefined, opts.data === '@-' && fromStdin].filter(Boolean).length;
   if (sources > 1) throw new UsageError('give the value one way: --value-stdin (or --value -), or --value-file; standard input can feed only one of --data @- and the value');
   let value: string | undefined;
-  if (fromStdin) value = chomp((await readAll(ctx.io.stdin)).toString('utf8'));
-  else if (opts.valueFile !== undefined) {
-    try {
-      value = chomp(readFileSync(resolve(ctx.io.cwd, opts.valueFile), 'utf8'));
-    } catch (e) {
-      throw new UsageError(`cannot read ${opts.valueFile}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-    }
-  } else if (ask && ctx.canPrompt) value = await prompt(ctx.io, 'Secret value (hidden): ', true);
+  if (fromStdin) value = chomp(await stdinText(ctx.io));
+  else if (opts.valueFile !== undefined) value = chomp(await fileText(ctx.io, opts.valueFile));
+  else if (ask && ctx.canPrompt) value = await prompt(ctx.io, 'Secret value (hidden): ', true);
   if (value === '') throw new UsageError('the credential value is empty');
   return value;
 }

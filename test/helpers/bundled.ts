@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { bundle } from '../../scripts/bundle.mjs';
+
+const repo = new URL('../..', import.meta.url).pathname;
+
+/**
+ * A private build of bin/svc.js for tests that need real processes (signals, kill -9, parallel writers):
+ * inside node_modules so the bundle's packages resolve; never the shared dist/, which others rebuild.
+ */
+export function useBundledSvc(name: string): { readonly bin: string } {
+  const work = join(repo, 'node_modules', '.cache', `${name}-${process.pid}`);
+  beforeAll(async () => {
+    mkdirSync(join(work, 'bin'), { recursive: true });
+    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
+    await bundle(join(work, 'dist'), 'error');
+  }, 120_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  return { bin: join(work, 'bin', 'svc.js') };
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+/** Starts `node bin/svc.js ARGS` with only PATH and the given environment. */
+export function spawnSvc(bin: string, args: string[], env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore'): Spawned {
+  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: [stdin, 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, output: () => stdout + stderr, exit };
+}
+
+/** True once some thread of the process sleeps in the kernel function `wchan` (Linux): a FIFO's open without a writer waits in wait_for_partner. */
+export function blockedIn(pid: number, wchan: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((tid) => readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'utf8').includes(wchan));
+  } catch {
+    return false;
+  }
+}
