@@ -1,39 +1,50 @@
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import { follow } from '../../api/stream/follow';
-import type { ConnectionState } from '../../api/stream/types';
+import { followBatches } from '../../api/stream/follow';
+import { typeOf, type ConnectionState, type EventItem } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
 import { LineBatch } from '../../output/ndjson-tail';
-import type { SessionEvent } from '../../wire/events';
 import type { TailOptions } from '../sessions/tail';
 import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
 
 /**
  * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the
- * frame's data as received (no re-serialising), batched into large writes.
+ * frame's data as received (no re-serialising), gathered per batch (one socket chunk) into large writes; an event
+ * is parsed only when a decision needs it (`--until idle`: statuses and errors).
  */
 export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): Promise<void> {
   const jq = ctx.settings.jq;
   const out = new LineBatch(ctx.io.stdout);
   const until = o.untilIdle ? new UntilIdle(client, o) : undefined;
   let ended: Outcome | undefined;
+  let text = '';
+  /** Writes the lines gathered so far; a promise only when stdout is full. */
+  const put = (): Promise<void> | undefined => {
+    if (text === '') return undefined;
+    const full = out.lines(text);
+    text = '';
+    return full;
+  };
   try {
-    for await (const it of follow({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal: ctx.io.signal, sleep: ctx.sleep })) {
-      if (it.kind === 'connection') {
-        await notice(ctx, it.state);
-        if (until && it.state.kind === 'live' && (ended = await until.live())) break;
-        continue;
+    reading: for await (const batch of followBatches({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal: ctx.io.signal, sleep: ctx.sleep })) {
+      for (const it of batch) {
+        if (it.kind === 'connection') {
+          await put();
+          await notice(ctx, it.state);
+          if (until && it.state.kind === 'live' && (ended = await until.live())) break reading;
+          continue;
+        }
+        if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
+        else text += it.raw + '\n';
+        const decided = until && it.kind === 'event' ? until.event(it) : undefined;
+        if (decided && (ended = await decided)) break reading;
       }
-      if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
-      else {
-        // The hot path: no promise unless stdout is full.
-        const full = out.line(it.raw);
-        if (full) await full;
-      }
-      if (until && it.kind === 'event' && (ended = await until.event(it.event))) break;
+      const full = put();
+      if (full) await full;
     }
   } finally {
+    put();
     await out.flush();
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
@@ -56,9 +67,10 @@ export function notice(ctx: Ctx, s: ConnectionState): Promise<void> | void {
 class UntilIdle {
   readonly errors = new TurnErrors();
   private checked = false;
-  private lastId?: string;
+  /** The newest event printed (parsed only when live() needs its id). */
+  private last?: EventItem;
   /** The newest event at the start, and what reaching it means. */
-  private mark?: { id: string; settled?: Outcome };
+  private mark?: { id: string; type: string; settled?: Outcome };
   private counting = false;
 
   constructor(private readonly client: ApiClient, private readonly o: TailOptions) {}
@@ -72,8 +84,8 @@ class UntilIdle {
     if (live && session.status === 'terminated') return start;
     // Read after the session: a settled session has nothing newer, a running one may have ended just now.
     const newest = live ? undefined : (await sessions.historyPage(this.client, this.o.sessionId, { page_size: 1, order: 'desc' }, this.o.threadId)).items[0];
-    if (newest && newest.id !== this.lastId) {
-      this.mark = { id: newest.id, settled: start.settled ? start : undefined };
+    if (newest && newest.id !== this.last?.event.id) {
+      this.mark = { id: newest.id, type: newest.type, settled: start.settled ? start : undefined };
       return undefined;
     }
     if (start.settled && !live) return start;
@@ -81,16 +93,23 @@ class UntilIdle {
     return undefined;
   }
 
-  async event(e: SessionEvent): Promise<Outcome | undefined> {
-    this.lastId = e.id;
-    this.errors.see(e);
+  /**
+   * Called for every printed event, so it parses only the events a decision reads: statuses and errors, and
+   * events of the mark's type until the mark is reached. A promise only when the tail may end here.
+   */
+  event(it: EventItem): Promise<Outcome | undefined> | undefined {
+    this.last = it;
+    const type = typeOf(it);
+    if (type === 'session.status' || type === 'session.error') this.errors.see(it.event);
     if (!this.counting) {
-      if (!this.mark || e.id !== this.mark.id) return undefined;
-      if (this.mark.settled) return this.mark.settled;
+      if (!this.mark || type !== this.mark.type || it.event.id !== this.mark.id) return undefined;
+      if (this.mark.settled) return Promise.resolve(this.mark.settled);
       this.counting = true;
     }
-    if (!outcomeOfStatus(this.o.sessionId, e)) return undefined;
-    const now = outcomeOf(await sessions.get(this.client, this.o.sessionId));
-    return now.settled ? now : undefined;
+    if (type !== 'session.status' || !outcomeOfStatus(this.o.sessionId, it.event)) return undefined;
+    return sessions.get(this.client, this.o.sessionId).then((s) => {
+      const now = outcomeOf(s);
+      return now.settled ? now : undefined;
+    });
   }
 }
