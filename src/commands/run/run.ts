@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
-import type { StreamItem } from '../../api/stream/types';
+import { typeOf, type StreamItem } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readAll, write } from '../../io';
@@ -89,7 +89,7 @@ async function runFollow(ctx: Ctx, client: ApiClient, sessionId: string, body: M
         const full = out.line(it.raw);
         if (full) await full;
       }
-      if (it.kind === 'event' && turn.see(it.event)) break;
+      if (it.kind === 'event' && (!ndjson || TURN_TYPES.has(typeOf(it))) && turn.see(it.event)) break;
     }
   } finally {
     w.dispose();
@@ -120,6 +120,9 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
 }
 
 /** Our turn as the stream shows it: its start, the coordinator's last message, and how it ended. */
+/** The events a turn's end depends on; with -o ndjson the rest are written as received, never parsed. */
+const TURN_TYPES = new Set(['user.message', 'session.status', 'session.error']);
+
 class Turn {
   eventId?: string;
   text?: string;

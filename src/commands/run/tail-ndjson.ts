@@ -52,6 +52,9 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   if (until && ended?.settled) until.errors.finish(ended);
 }
 
+/** The event types a settled-or-not decision reads (TurnErrors.see, outcomeOfStatus); other events are never parsed. */
+export const DECIDES: ReadonlySet<string> = new Set(['session.status', 'session.error']);
+
 /** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */
 export function notice(ctx: Ctx, s: ConnectionState): Promise<void> | void {
   if (s.kind === 'reconnecting') return ctx.msg(`reconnecting (attempt ${s.attempt}): ${s.reason}`);
@@ -100,7 +103,7 @@ class UntilIdle {
   event(it: EventItem): Promise<Outcome | undefined> | undefined {
     this.last = it;
     const type = typeOf(it);
-    if (type === 'session.status' || type === 'session.error') this.errors.see(it.event);
+    if (DECIDES.has(type)) this.errors.see(it.event);
     if (!this.counting) {
       if (!this.mark || type !== this.mark.type || it.event.id !== this.mark.id) return undefined;
       if (this.mark.settled) return Promise.resolve(this.mark.settled);
