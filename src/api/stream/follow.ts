@@ -89,7 +89,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
             await conn.frames.wait();
             continue;
           }
-          let out: StreamItem[] = [];
+          const out: StreamItem[] = [];
           for (const f of frames) {
             const type = f.event;
             if (type === CONTROL_FRAME) {
@@ -131,7 +131,6 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
             out.push(it);
           }
           if (out.length) yield out;
-          out = [];
         }
         if (!broke) {
           if (conn.dead) reason = conn.dead;
