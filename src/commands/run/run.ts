@@ -12,7 +12,7 @@ import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
 import { outcomeOfStatus, textOfMessage, TurnErrors, viewEnd, type Outcome } from '../../turn/outcome';
-import { notice } from './tail-ndjson';
+import { decides, notice } from './tail-ndjson';
 
 type MessageBody = { events: unknown[] };
 
@@ -89,7 +89,7 @@ async function runFollow(ctx: Ctx, client: ApiClient, sessionId: string, body: M
         const full = out.line(it.raw);
         if (full) await full;
       }
-      if (it.kind === 'event' && (!ndjson || TURN_TYPES.has(typeOf(it))) && turn.see(it.event)) break;
+      if (it.kind === 'event' && (!ndjson || endsTurn(typeOf(it))) && turn.see(it.event)) break;
     }
   } finally {
     w.dispose();
@@ -120,8 +120,8 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
 }
 
 /** Our turn as the stream shows it: its start, the coordinator's last message, and how it ended. */
-/** The events a turn's end depends on; with -o ndjson the rest are written as received, never parsed. */
-const TURN_TYPES = new Set(['user.message', 'session.status', 'session.error']);
+/** The events a turn's end depends on (Turn.see); with -o ndjson the rest are written as received, never parsed. */
+const endsTurn = (type: string): boolean => type === 'user.message' || decides(type);
 
 class Turn {
   eventId?: string;

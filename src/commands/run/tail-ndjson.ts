@@ -52,8 +52,12 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   if (until && ended?.settled) until.errors.finish(ended);
 }
 
-/** The event types a settled-or-not decision reads (TurnErrors.see, outcomeOfStatus); other events are never parsed. */
-export const DECIDES: ReadonlySet<string> = new Set(['session.status', 'session.error']);
+/**
+ * Whether a settled-or-not decision reads events of this type (TurnErrors.see, outcomeOfStatus): statuses and errors,
+ * including the service's `session.status_<status>` spelling (API-NOTES "Shapes a real service may answer").
+ * Events of any other type are written as received and never parsed.
+ */
+export const decides = (type: string): boolean => type === 'session.error' || type === 'session.status' || type.startsWith('session.status_');
 
 /** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */
 export function notice(ctx: Ctx, s: ConnectionState): Promise<void> | void {
@@ -103,13 +107,13 @@ class UntilIdle {
   event(it: EventItem): Promise<Outcome | undefined> | undefined {
     this.last = it;
     const type = typeOf(it);
-    if (DECIDES.has(type)) this.errors.see(it.event);
+    if (decides(type)) this.errors.see(it.event);
     if (!this.counting) {
       if (!this.mark || type !== this.mark.type || it.event.id !== this.mark.id) return undefined;
       if (this.mark.settled) return Promise.resolve(this.mark.settled);
       this.counting = true;
     }
-    if (type !== 'session.status' || !outcomeOfStatus(this.o.sessionId, it.event)) return undefined;
+    if (!decides(type) || !outcomeOfStatus(this.o.sessionId, it.event)) return undefined;
     return sessions.get(this.client, this.o.sessionId).then((s) => {
       const now = outcomeOf(s);
       return now.settled ? now : undefined;
