@@ -1,9 +1,11 @@
 /**
  * The live view (`svc sessions tail` on a real terminal, in tmux) over a session of EVENTS complete events (default
- * 1,000,000) plus DELTAS text deltas per message: peak RSS of the CLI process (VmHWM; goal <= 200 MiB), time to the
+ * 1,000,000) plus DELTAS text deltas per message: peak RSS of the CLI process (VmHWM; goal <= 160 MiB), time to the
  * first frame, and throughput. A small SSE server in this process plays the service, so only the view is measured.
  * NODE_ARGS passes flags to the CLI's node (e.g. NODE_ARGS=--max-old-space-size=64 to tell live data from GC slack).
  * MODE=ndjson measures `--no-live` instead (the stream path without the view), as the baseline.
+ * Frames per second: the CLI's terminal writes, those within 2 ms of each other counted as one frame (Ink writes a
+ * frame's static lines and its live part back to back), over the busiest 1 s window and on average (goal <= 30).
  * Run: node bench/live-memory.mjs   (needs tmux; EVENTS=100000 for a quick run)
  */
 import { spawn, execFile as execFileCb } from 'node:child_process';
@@ -97,8 +99,19 @@ async function main() {
   copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
   await bundle(join(work, 'dist'), 'error');
   const pidFile = join(work, 'pid');
-  // Records the CLI's pid and start time, then runs bin/svc.js as the shell would.
-  writeFileSync(join(work, 'launch.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, process.pid + ' ' + Date.now());\nawait import(${JSON.stringify(join(work, 'bin', 'svc.js'))});\n`);
+  const framesFile = join(work, 'frames.json');
+  // Records the CLI's pid and start time, counts its terminal writes per second, then runs bin/svc.js as the shell would.
+  writeFileSync(
+    join(work, 'launch.mjs'),
+    [
+      `import { writeFileSync } from 'node:fs';`,
+      `writeFileSync(${JSON.stringify(pidFile)}, process.pid + ' ' + Date.now());`,
+      `const frames = []; let last = -Infinity; const write = process.stdout.write.bind(process.stdout);`,
+      `process.stdout.write = (...a) => { const t = performance.now(); if (t - last > 2) frames.push(Math.round(t)); last = t; return write(...a); };`,
+      `setInterval(() => writeFileSync(${JSON.stringify(framesFile)}, JSON.stringify(frames)), 1000).unref();`,
+      `await import(${JSON.stringify(join(work, 'bin', 'svc.js'))});`,
+    ].join('\n'),
+  );
   const { server, url } = await startService();
   const tmuxd = spawn('tmux', ['-L', socket, '-f', conf, '-D'], { stdio: 'ignore' });
   try {
@@ -135,8 +148,18 @@ async function main() {
     console.log(`${NDJSON ? 'sessions tail --no-live (NDJSON to a file)' : 'live view'}, ${EVENTS.toLocaleString()} events + ${DELTAS} deltas per message, in tmux 120x40${process.env.NODE_ARGS ? `, node ${process.env.NODE_ARGS}` : ''}`);
     if (!NDJSON) console.log(`  first frame:   ${firstFrameMs} ms after the process started`);
     console.log(`  all events:    ${(totalMs / 1000).toFixed(1)} s (${Math.round(EVENTS / (totalMs / 1000)).toLocaleString()} events/s)`);
-    console.log(`  peak RSS:      ${mib(peak)} (goal <= 200 MiB: ${peak <= 200 * 1024 ? 'met' : 'NOT met'})`);
+    console.log(`  peak RSS:      ${mib(peak)} (goal <= 160 MiB: ${peak <= 160 * 1024 ? 'met' : 'NOT met'})`);
     console.log(`  RSS at end:    ${mib(finalRss)}`);
+    if (!NDJSON && existsSync(framesFile)) {
+      const frames = JSON.parse(readFileSync(framesFile, 'utf8'));
+      let max = 0;
+      for (let i = 0, j = 0; i < frames.length; i++) {
+        while (frames[i] - frames[j] >= 1000) j++;
+        max = Math.max(max, i - j + 1);
+      }
+      const spanS = (frames.at(-1) - frames[0]) / 1000;
+      console.log(`  frames/s:      mean ${(frames.length / spanS).toFixed(1)}, busiest second ${max} (goal <= 30: ${max <= 30 ? 'met' : 'NOT met'})`);
+    }
   } catch (e) {
     console.error(e);
     process.exitCode = 1;

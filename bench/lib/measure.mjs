@@ -82,3 +82,27 @@ export function ptyTime(command, env, marker, timeoutMs = 20_000) {
     child.on('exit', (code) => (marker ? finish(new Error(`exited ${code} before "${marker}"; saw: ${seen.slice(-300)}`)) : finish()));
   });
 }
+
+/**
+ * Several subjects in one interleaved run: every round runs each once (the order rotating, so drift in machine
+ * load hits all of them), each through GNU time for wall time and peak RSS. Returns each subject's medians, and
+ * `ratio(a, b)`: the median of the per-round ratios of a's time to b's (paired, so shared noise cancels).
+ */
+export function interleaved(rounds, subjects) {
+  const names = Object.keys(subjects);
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  for (let i = 0; i < rounds; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const n = names[(i + j) % names.length];
+      const { cmd, args, env } = subjects[n];
+      runs[n].push(peakRss(cmd, args, env ?? process.env));
+    }
+  }
+  const med = (n, k) => median(runs[n].map((r) => r[k]));
+  return {
+    ms: (n) => med(n, 'ms'),
+    mib: (n) => med(n, 'mib'),
+    maxMib: (n) => Math.max(...runs[n].map((r) => r.mib)),
+    ratio: (a, b) => median(runs[a].map((r, i) => r.ms / runs[b][i].ms)),
+  };
+}

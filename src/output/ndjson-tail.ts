@@ -17,7 +17,12 @@ export class LineBatch {
 
   /** Queues one line; returns a promise only when the caller must wait (stdout is full). */
   line(text: string): Promise<void> | undefined {
-    this.buf += text + '\n';
+    return this.lines(text + '\n');
+  }
+
+  /** Queues text of whole lines, each ending in '\n' (a batch gathered by the caller); as `line`. */
+  lines(text: string): Promise<void> | undefined {
+    this.buf += text;
     if (this.buf.length >= FLUSH_BYTES) return this.flush();
     this.timer ??= setTimeout(() => {
       this.timer = undefined;

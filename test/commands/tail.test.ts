@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, history, send, waitIdleEvents, waitUntil } from '../helpers/sse';
-import { background as bg, setFaults, stats, trackStreams } from '../api/stream/helpers';
+import { background as bg, scriptedServer, setFaults, sseFrame, stats, trackStreams } from '../api/stream/helpers';
 
 const t = useEmulator({ modelStepMs: 1 });
 const env = () => emuEnv(t.emu);
@@ -53,6 +53,27 @@ describe('svc sessions tail (NDJSON)', () => {
     await waitUntil(() => tail.stdout.text.includes(all.at(-1).id), 'every event printed');
     tail.stop();
     expect((await tail.run).stdout).toBe(all.map((e) => JSON.stringify(e) + '\n').join(''));
+  });
+
+  it('R-STREAM-7 R-STREAM-9: each line is the frame\'s data byte for byte (1.50, integers past 2^53, escapes); data sent on several lines becomes one line', async () => {
+    const exact = '{"id":"sevt_1","type":"agent.message","processed_at":"2026-11-23T12:00:01.000Z","data":{"price":1.50,"count":12345678901234567891,"big":1e400,"text":"caf\\u00e9 \\"q\\" \u2603"}}';
+    const split = ['{"id":"sevt_2","type":"agent.message",', '"processed_at":"2026-11-23T12:00:02.000Z","data":{"n":2.0}}'];
+    const idle = { id: 'sevt_3', type: 'session.status', processed_at: '2026-11-23T12:00:03.000Z', data: { status: 'idle', stop_reason: { type: 'end_turn' } } };
+    const server = await scriptedServer({
+      history: () => [idle],
+      stream: () => ({
+        frames: sseFrame('0', 'control', '{"cursor":"0","reason":"start"}') + sseFrame('1', 'agent.message', exact) +
+          `id: 2\nevent: agent.message\n${split.map((l) => `data: ${l}\n`).join('')}\n` + sseFrame('3', 'session.status', JSON.stringify(idle)),
+      }),
+    });
+    try {
+      const r = await svc(['sessions', 'tail', 'sesn_scripted', '--cursor', '0', '--until', 'idle'], { env: emuEnv(server), ...fast });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${exact}\n${JSON.stringify(JSON.parse(split.join('\n')))}\n${JSON.stringify(idle)}\n`);
+    } finally {
+      await server.close();
+    }
   });
 
   it('R-STREAM-10 R-STREAM-14: --cursor now prints only new events; agent.delta lines only with --deltas', async () => {

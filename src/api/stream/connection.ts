@@ -18,25 +18,30 @@ export class Connection {
   private constructor(
     readonly frames: FrameQueue,
     private readonly abort: AbortController,
-    private readonly timer: NodeJS.Timeout,
-    private readonly state: { dead?: string },
+    private readonly state: Watch,
   ) {}
 
   /** Opens the stream (R-STREAM-2: Accept text/event-stream); throws ApiError / NetworkError when it does not open. */
   static async open(o: ConnectOptions): Promise<Connection> {
     const abort = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, abort.signal]) : abort.signal;
-    const state: { dead?: string; frames?: FrameQueue } = {};
-    // Runs before the headers too: a server that never answers is as dead as one that stops talking.
-    const timer = setTimeout(function check() {
-      if (state.frames?.paused) {
-        timer.refresh();
-        return;
+    const state: Watch = {};
+    // Runs before the headers too: a server that never answers is as dead as one that stops talking. When a chunk
+    // came meanwhile it is re-armed for the rest of the silence: the queue notes the time, so a chunk costs no timer work.
+    const check = (): void => {
+      const silentMs = state.frames ? Date.now() - state.frames.lifeAt : o.deadAfterMs;
+      if (state.frames?.paused) arm(o.deadAfterMs);
+      else if (silentMs < o.deadAfterMs) arm(o.deadAfterMs - silentMs);
+      else {
+        state.dead = `no keep-alive for ${Math.round(o.deadAfterMs / 1000)}s`;
+        abort.abort();
       }
-      state.dead = `no keep-alive for ${Math.round(o.deadAfterMs / 1000)}s`;
-      abort.abort();
-    }, o.deadAfterMs);
-    timer.unref();
+    };
+    const arm = (ms: number): void => {
+      state.timer = setTimeout(check, ms);
+      state.timer.unref();
+    };
+    arm(o.deadAfterMs);
     try {
       const res = await o.client.send({
         method: 'GET',
@@ -49,10 +54,10 @@ export class Connection {
         maxRetries: 0,
         signal,
       });
-      state.frames = new FrameQueue(res.body, () => timer.refresh());
-      return new Connection(state.frames, abort, timer, state);
+      state.frames = new FrameQueue(res.body);
+      return new Connection(state.frames, abort, state);
     } catch (e) {
-      clearTimeout(timer);
+      clearTimeout(state.timer);
       if (state.dead) throw new DeadConnectionError(state.dead);
       throw e;
     }
@@ -64,9 +69,15 @@ export class Connection {
   }
 
   close(): void {
-    clearTimeout(this.timer);
+    clearTimeout(this.state.timer);
     this.abort.abort();
   }
+}
+
+interface Watch {
+  dead?: string;
+  frames?: FrameQueue;
+  timer?: NodeJS.Timeout;
 }
 
 /** The server sent nothing for two keep-alive intervals. */

@@ -1,48 +1,78 @@
 import type { SessionEvent } from '../../wire/events';
+import type { EventItem } from './types';
 
-/** Repeats only happen near a seam (history → live, backfill → live), so a window of recent IDs is enough. */
+/** How many of the newest remembered IDs a seam checks by ID; anything older is caught by its time. */
 const WINDOW = 8192;
 
-/** Where delivery stands: what has been delivered lately, and the newest event delivered (the backfill anchor). */
+/**
+ * Where delivery stands, and the one place repeats are caught. Repeats happen only at a seam, and only as a prefix
+ * of what follows it:
+ * - history → live: "the first streamed events may repeat the end of the page" (R-HIST-8, R-HIST-10);
+ * - expired cursor: the buffered `cursor=now` events may repeat the backfilled ones (R-STREAM-30);
+ * - a replay from the start, when history gave no stream_cursor;
+ * - a reconnect after an event frame that carried no `id` (its cursor is older than what was delivered).
+ * Everywhere else nothing can repeat: a stream sends complete events in order, once (R-STREAM-6), and a reconnect
+ * with the last frame `id` resumes with the events after that frame (R-STREAM-11, R-STREAM-25). So outside a seam
+ * an event costs nothing here (not parsed, not remembered), and a seam ends at the first event that is not a repeat.
+ */
 export class Delivered {
+  /** IDs that may come back at the next seam: the history or backfill just delivered, events sent without a cursor. */
   private recent = new Set<string>();
   private older = new Set<string>();
-  private newest?: SessionEvent;
-  /**
-   * After a seam (a backfill, or a replay from the start), live events older than the newest delivered one are
-   * repeats (history is ordered by processed_at); the ID window alone could miss them when many arrived meanwhile.
-   */
-  private seam?: number;
+  private newest?: EventItem;
+  /** The seam being crossed: its candidate IDs, and the newest delivered time before it. */
+  private seam?: { recent: Set<string>; older: Set<string>; at: number };
 
-  has(e: SessionEvent): boolean {
-    if (this.recent.has(e.id) || this.older.has(e.id)) return true;
-    if (this.seam === undefined) return false;
-    const at = time(e);
-    if (!Number.isFinite(at)) return false;
-    if (at < this.seam) return true;
-    // Equally old and not in the window: new. Newer: the seam is behind us.
-    if (at > this.seam) this.seam = undefined;
-    return false;
+  /** False for a repeat (dropped); true records the event as delivered. */
+  accept(it: EventItem): boolean {
+    if (this.seam && this.repeats(it.event)) return false;
+    this.newest = it;
+    return true;
   }
 
-  /** The newest delivered event; undefined before the first. Read at seams only, so its time is parsed there, not per event. */
-  get last(): { id: string; at: number } | undefined {
-    return this.newest && { id: this.newest.id, at: time(this.newest) };
-  }
-
-  add(e: SessionEvent): void {
-    // Two generations of WINDOW ids: constant memory on a stream of any length.
+  /** Remembers a delivered event that a later seam may bring back. */
+  remember(id: string): void {
+    // Two generations of WINDOW ids: constant memory however long the history.
     if (this.recent.size >= WINDOW) {
       this.older = this.recent;
       this.recent = new Set();
     }
-    this.recent.add(e.id);
-    this.newest = e;
+    this.recent.add(id);
   }
 
-  /** Marks a seam at the newest delivered event (R-STREAM-30, R-HIST-10). */
+  /** The stream's cursor moved past everything remembered (a live frame with an `id`): none of it can come back. */
+  forget(): void {
+    if (this.recent.size) this.recent.clear();
+    if (this.older.size) this.older = new Set();
+  }
+
+  /** A seam starts: what follows may repeat what was remembered, or anything not newer than the newest delivered. */
   seal(): void {
-    this.seam = this.last?.at;
+    this.seam = { recent: this.recent, older: this.older, at: this.newest ? time(this.newest.event) : -Infinity };
+    this.recent = new Set();
+    this.older = new Set();
+  }
+
+  /** Whether a reconnect is a seam (events were delivered after the last cursor). */
+  get uncursored(): boolean {
+    return this.recent.size > 0;
+  }
+
+  /** The newest delivered event; undefined before the first. Read at seams only, so only it is parsed there. */
+  get last(): { id: string; at: number } | undefined {
+    const e = this.newest?.event;
+    return e && { id: e.id, at: time(e) };
+  }
+
+  private repeats(e: SessionEvent): boolean {
+    const seam = this.seam!;
+    if (seam.recent.has(e.id) || seam.older.has(e.id)) return true;
+    const at = time(e);
+    // Older than the newest delivered: history is ordered by processed_at (R-HIST-6), so it was delivered.
+    if (Number.isFinite(at) && at < seam.at) return true;
+    // The first event that is new ends the seam: repeats are a prefix (R-STREAM-6).
+    this.seam = undefined;
+    return false;
   }
 }
 

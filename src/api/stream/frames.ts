@@ -8,18 +8,20 @@ const HIGH_WATER = 512;
 
 /**
  * The frames of one open SSE response, read ahead into a bounded queue so the caller can do other work
- * (a history backfill) while live frames are buffered. Any chunk, comment or data, counts as life.
+ * (a history backfill) while live frames are buffered. The caller takes them a batch at a time, so per-chunk
+ * work stays per chunk. Any chunk, comment or data, counts as life.
  */
 export class FrameQueue {
   private items: SseFrame[] = [];
-  private head = 0;
   private wakeUp?: () => void;
   private resume?: () => void;
   ended = false;
   /** Why the body stopped, when it did not end cleanly (aborted, reset). */
   failure?: unknown;
+  /** When the last chunk arrived (Date.now()): the watchdog reads it rather than being re-armed per chunk. */
+  lifeAt = Date.now();
 
-  constructor(body: AsyncIterable<Buffer | Uint8Array>, private readonly onLife: () => void) {
+  constructor(body: AsyncIterable<Buffer | Uint8Array>) {
     void this.pump(body);
   }
 
@@ -28,23 +30,24 @@ export class FrameQueue {
     return this.resume !== undefined;
   }
 
-  /** The next buffered frame, or undefined when none is buffered now. */
-  take(): SseFrame | undefined {
-    if (this.head === this.items.length) return undefined;
-    const f = this.items[this.head++];
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-      const r = this.resume;
+  /** Every buffered frame, oldest first; empty when none is buffered now. */
+  takeAll(): SseFrame[] {
+    const all = this.items;
+    if (all.length === 0) return all;
+    this.items = [];
+    const r = this.resume;
+    if (r) {
       this.resume = undefined;
-      r?.();
+      // Silence while paused was ours, not the server's.
+      this.lifeAt = Date.now();
+      r();
     }
-    return f;
+    return all;
   }
 
   /** Resolves when a frame arrives or the body ends. */
   wait(): Promise<void> {
-    if (this.head < this.items.length || this.ended) return Promise.resolve();
+    if (this.items.length || this.ended) return Promise.resolve();
     return new Promise((r) => (this.wakeUp = r));
   }
 
@@ -61,11 +64,11 @@ export class FrameQueue {
     const relief = new Relief();
     try {
       for await (const chunk of body) {
-        this.onLife();
+        this.lifeAt = Date.now();
         relief.bytes(chunk.length);
         parser.feed(decoder.decode(chunk, { stream: true }));
-        if (this.head < this.items.length) this.wake();
-        if (this.items.length - this.head >= HIGH_WATER) await new Promise<void>((r) => (this.resume = r));
+        if (this.items.length) this.wake();
+        if (this.items.length >= HIGH_WATER) await new Promise<void>((r) => (this.resume = r));
       }
     } catch (e) {
       this.failure = e;

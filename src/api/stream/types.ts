@@ -14,10 +14,14 @@ export type ConnectionState =
   | { kind: 'closed' };
 
 export type StreamItem =
-  /** A complete event, delivered once, in history order. `raw` is the frame's data exactly as received (pass-through). */
-  | { kind: 'event'; event: SessionEvent; raw: string }
-  /** A live-only preview; never replayed after a reconnect. `raw` as received. */
-  | { kind: 'delta'; delta: DeltaEvent; raw: string }
+  /**
+   * A complete event, delivered once, in history order. `raw` is the frame's data exactly as received when it is
+   * one line (pass-through), else the event re-serialised on one line. The reader fills `event` on first read
+   * (src/api/stream/items.ts), so a consumer that needs only `raw` and `type` never parses it.
+   */
+  | { kind: 'event'; readonly event: SessionEvent; readonly raw: string; readonly type?: string }
+  /** A live-only preview; never replayed after a reconnect. `raw` as received; `delta` parsed on first read. */
+  | { kind: 'delta'; readonly delta: DeltaEvent; readonly raw: string }
   /** The connection changed state; a consumer discards unfinished previews on anything but `live`. */
   | { kind: 'connection'; state: ConnectionState };
 
@@ -45,5 +49,13 @@ export interface FollowOptions {
   random?: () => number;
 }
 
+export type EventItem = Extract<StreamItem, { kind: 'event' }>;
+
 /** Follows a session (or thread) stream with the spec's resume rules; never yields a complete event twice. */
 export type Follow = (opts: FollowOptions) => AsyncIterable<StreamItem>;
+
+/** The same items, in the batches they arrived in (one per socket chunk, history page or backfill); never empty. */
+export type FollowBatches = (opts: FollowOptions) => AsyncIterable<StreamItem[]>;
+
+/** An event's type without parsing it when the frame named it (R-STREAM-7: a frame's `event` is the event type). */
+export const typeOf = (it: EventItem): string => it.type ?? it.event.type;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
-import type { StreamItem } from '../../api/stream/types';
+import { typeOf, type StreamItem } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { fileText, stdinText } from '../../input/read';
@@ -11,7 +11,7 @@ import { LineBatch } from '../../output/ndjson-tail';
 import type { SessionEvent } from '../../wire/events';
 import { waitSignal } from './deadline';
 import { outcomeOfStatus, textOfMessage, TurnErrors, viewEnd, type Outcome } from '../../turn/outcome';
-import { notice } from './tail-ndjson';
+import { decides, notice } from './tail-ndjson';
 
 type MessageBody = { events: unknown[] };
 
@@ -82,7 +82,7 @@ async function runFollow(ctx: Ctx, client: ApiClient, sessionId: string, body: M
         const full = out.line(it.raw);
         if (full) await full;
       }
-      if (it.kind === 'event' && turn.see(it.event)) break;
+      if (it.kind === 'event' && (!ndjson || endsTurn(typeOf(it))) && turn.see(it.event)) break;
     }
   } finally {
     w.dispose();
@@ -113,6 +113,9 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
 }
 
 /** Our turn as the stream shows it: its start, the coordinator's last message, and how it ended. */
+/** The events a turn's end depends on (Turn.see); with -o ndjson the rest are written as received, never parsed. */
+const endsTurn = (type: string): boolean => type === 'user.message' || decides(type);
+
 class Turn {
   eventId?: string;
   text?: string;

@@ -1,18 +1,19 @@
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import { follow } from '../../api/stream/follow';
-import type { ConnectionState } from '../../api/stream/types';
+import { followBatches } from '../../api/stream/follow';
+import { typeOf, type ConnectionState, type EventItem } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
 import { LineBatch } from '../../output/ndjson-tail';
-import type { SessionEvent } from '../../wire/events';
 import type { TailOptions } from '../sessions/tail';
 import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
 import { canonicalEvent } from '../../live/shapes';
+import type { SessionEvent } from '../../wire/events';
 
 /**
  * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the
- * frame's data as received (no re-serialising), batched into large writes.
+ * frame's data as received (no re-serialising), gathered per batch (one socket chunk) into large writes; an event
+ * is parsed only when a decision needs it (`--until idle`: statuses and errors).
  */
 export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): Promise<void> {
   const jq = ctx.settings.jq;
@@ -21,27 +22,37 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   const threadEnd = o.untilIdle && o.threadId !== undefined ? await untilThreadSettled(ctx, client, o) : undefined;
   const until = o.untilIdle && !threadEnd ? new UntilIdle(client, o) : undefined;
   let ended: Outcome | undefined;
+  let text = '';
+  /** Writes the lines gathered so far; a promise only when stdout is full. */
+  const put = (): Promise<void> | undefined => {
+    if (text === '') return undefined;
+    const full = out.lines(text);
+    text = '';
+    return full;
+  };
   try {
     const signal = threadEnd ? threadEnd.signal : ctx.io.signal;
-    for await (const it of follow({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal, sleep: ctx.sleep })) {
-      if (it.kind === 'connection') {
-        await notice(ctx, it.state);
-        if (until && it.state.kind === 'live' && (ended = await until.live())) break;
-        if (threadEnd && it.state.kind === 'live') threadEnd.live();
-        continue;
+    reading: for await (const batch of followBatches({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal, sleep: ctx.sleep })) {
+      for (const it of batch) {
+        if (it.kind === 'connection') {
+          await put();
+          await notice(ctx, it.state);
+          if (until && it.state.kind === 'live' && (ended = await until.live())) break reading;
+          if (threadEnd && it.state.kind === 'live') threadEnd.live();
+          continue;
+        }
+        if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
+        else text += it.raw + '\n';
+        const decided = until && it.kind === 'event' ? until.event(it) : undefined;
+        if (decided && (ended = await decided)) break reading;
+        if (threadEnd && it.kind === 'event') threadEnd.saw(canonicalEvent(it.event));
       }
-      if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
-      else {
-        // The hot path: no promise unless stdout is full.
-        const full = out.line(it.raw);
-        if (full) await full;
-      }
-      // The service's other spellings (session.status_idle …) end the tail as the spec's do.
-      if (until && it.kind === 'event' && (ended = await until.event(canonicalEvent(it.event)))) break;
-      if (threadEnd && it.kind === 'event') threadEnd.saw(canonicalEvent(it.event));
+      const full = put();
+      if (full) await full;
     }
   } finally {
     threadEnd?.stop();
+    put();
     await out.flush();
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
@@ -93,6 +104,13 @@ async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
   };
 }
 
+/**
+ * Whether a settled-or-not decision reads events of this type (TurnErrors.see, outcomeOfStatus): statuses and errors,
+ * including the service's `session.status_<status>` spelling (API-NOTES "Shapes a real service may answer").
+ * Events of any other type are written as received and never parsed.
+ */
+export const decides = (type: string): boolean => type === 'session.error' || type === 'session.status' || type.startsWith('session.status_');
+
 /** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */
 export function notice(ctx: Ctx, s: ConnectionState): Promise<void> | void {
   if (s.kind === 'reconnecting') return ctx.msg(`reconnecting (attempt ${s.attempt}): ${s.reason}`);
@@ -108,9 +126,10 @@ export function notice(ctx: Ctx, s: ConnectionState): Promise<void> | void {
 class UntilIdle {
   readonly errors = new TurnErrors();
   private checked = false;
-  private lastId?: string;
+  /** The newest event printed (parsed only when live() needs its id). */
+  private last?: EventItem;
   /** The newest event at the start, and what reaching it means. */
-  private mark?: { id: string; settled?: Outcome };
+  private mark?: { id: string; type: string; settled?: Outcome };
   private counting = false;
 
   constructor(private readonly client: ApiClient, private readonly o: TailOptions) {}
@@ -124,8 +143,8 @@ class UntilIdle {
     if (live && session.status === 'terminated') return start;
     // Read after the session: a settled session has nothing newer, a running one may have ended just now.
     const newest = live ? undefined : (await sessions.historyPage(this.client, this.o.sessionId, { page_size: 1, order: 'desc' }, this.o.threadId)).items[0];
-    if (newest && newest.id !== this.lastId) {
-      this.mark = { id: newest.id, settled: start.settled ? start : undefined };
+    if (newest && newest.id !== this.last?.event.id) {
+      this.mark = { id: newest.id, type: newest.type, settled: start.settled ? start : undefined };
       return undefined;
     }
     if (start.settled && !live) return start;
@@ -133,16 +152,25 @@ class UntilIdle {
     return undefined;
   }
 
-  async event(e: SessionEvent): Promise<Outcome | undefined> {
-    this.lastId = e.id;
-    this.errors.see(e);
+  /**
+   * Called for every printed event, so it parses only the events a decision reads: statuses and errors, and
+   * events of the mark's type until the mark is reached. A promise only when the tail may end here.
+   */
+  event(it: EventItem): Promise<Outcome | undefined> | undefined {
+    this.last = it;
+    const type = typeOf(it);
+    // The service's other spellings (session.status_idle …) are read as the spec's.
+    const decision = decides(type) ? canonicalEvent(it.event) : undefined;
+    if (decision) this.errors.see(decision);
     if (!this.counting) {
-      if (!this.mark || e.id !== this.mark.id) return undefined;
-      if (this.mark.settled) return this.mark.settled;
+      if (!this.mark || type !== this.mark.type || it.event.id !== this.mark.id) return undefined;
+      if (this.mark.settled) return Promise.resolve(this.mark.settled);
       this.counting = true;
     }
-    if (!outcomeOfStatus(this.o.sessionId, e)) return undefined;
-    const now = outcomeOf(await sessions.get(this.client, this.o.sessionId));
-    return now.settled ? now : undefined;
+    if (!decision || !outcomeOfStatus(this.o.sessionId, decision)) return undefined;
+    return sessions.get(this.client, this.o.sessionId).then((s) => {
+      const now = outcomeOf(s);
+      return now.settled ? now : undefined;
+    });
   }
 }

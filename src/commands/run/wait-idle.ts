@@ -2,11 +2,12 @@ import type { ApiClient } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
+import { typeOf } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { waitSignal } from './deadline';
 import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../turn/outcome';
 import { addRecentError } from './recent-error';
-import { notice } from './tail-ndjson';
+import { decides, notice } from './tail-ndjson';
 
 /**
  * Waits until the session is idle and returns it; exit 11 when it failed or awaits a reply, 124 at the deadline.
@@ -34,7 +35,8 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
       if (it.kind === 'connection') {
         await notice(ctx, it.state);
         if (it.state.kind === 'live' && (settled = await read())) break;
-      } else if (it.kind === 'event') {
+      } else if (it.kind === 'event' && decides(typeOf(it))) {
+        // Only statuses and errors decide: other events are never parsed.
         errors.see(it.event);
         // An idle status is confirmed by a read: queued input may already have started the next turn.
         if (outcomeOfStatus(sessionId, it.event) && (settled = await read())) break;

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fail, invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { filterTime, listReply, paginate, publicView, visible, type Rec } from '../store';
+import { listed, listOrdered, paginate, publicView, type Rec } from '../store';
 import { queryBool, validate, type Field, type Schema } from '../validate';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
@@ -68,9 +68,9 @@ export function registerAgents(emu: Emulator): void {
   emu.router.post('/v1/agents', (r) => ({ status: 201, body: publicView(create(r.body)) }), { idempotent: true });
 
   emu.router.get('/v1/agents', (r) => {
-    let items = visible(agents.values(), r.query);
-    if (queryBool(r.query, 'official_only')) items = items.filter((a) => a.official === true);
-    return listReply(filterTime(items, r.query), r.query);
+    const shown = listed(r.query);
+    const officialOnly = queryBool(r.query, 'official_only');
+    return listOrdered(agents, r.query, (a) => shown(a) && (!officialOnly || a.official === true));
   });
 
   emu.router.get('/v1/agents/:id', (r) => {

@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../../src/cli';
 import type { Io } from '../../../src/io';
@@ -15,7 +16,7 @@ export function client(emu: { url: string; apiKey: string }, maxRetries = 3): Ap
 }
 
 /** Runs follow() in the background and records every item; `stop()` aborts it and waits for the end. */
-export function collect(emu: Emulator, opts: Omit<FollowOptions, 'client' | 'signal'> & { client?: ApiClient }) {
+export function collect(emu: { url: string; apiKey: string }, opts: Omit<FollowOptions, 'client' | 'signal'> & { client?: ApiClient }) {
   const abort = new AbortController();
   const items: StreamItem[] = [];
   const state: { error?: unknown; done: boolean } = { done: false };
@@ -88,4 +89,70 @@ class Capture extends Writable {
     this.text += chunk.toString();
     cb();
   }
+}
+
+/** One SSE frame as a server writes it; without `id` when `id` is undefined. */
+export const sseFrame = (id: string | undefined, event: string, data: string): string => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`;
+
+/** The n-th event of a scripted session: ids `sevt_n`, one second apart, in history order. */
+export const scriptedEvent = (n: number, type = 'agent.message', data: Record<string, unknown> = { n }) => ({
+  id: `sevt_${n}`,
+  type,
+  processed_at: new Date(Date.UTC(2026, 10, 23, 12, 0, n)).toISOString(),
+  data,
+});
+
+export interface Script {
+  /** The history at the time of the read, oldest first (one page each way). */
+  history: () => object[];
+  /** The asc page's stream_cursor. */
+  streamCursor?: string;
+  /** The n-th stream request (0-based) with this cursor: frames (`end` closes the response after them) or a 400 expired cursor. */
+  stream: (cursor: string, n: number) => { frames: string; end?: boolean } | 'expired';
+  status?: string;
+}
+
+/**
+ * A stand-in service serving one session exactly as a test scripts it, so each seam can be fed the overlap the spec
+ * allows there. Answers the session, its history (asc with stream_cursor, desc) and its stream.
+ */
+export async function scriptedServer(script: Script) {
+  const open = new Set<ServerResponse>();
+  const cursors: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname.endsWith('/events/stream')) {
+      const cursor = url.searchParams.get('cursor') ?? '0';
+      const r = script.stream(cursor, cursors.length);
+      cursors.push(cursor);
+      if (r === 'expired') return json(400, { type: 'error', error: { type: 'invalid_parameter_error', message: 'the cursor has expired', param: 'cursor' } });
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (r.end) return res.end(r.frames);
+      res.write(r.frames);
+      open.add(res);
+      res.once('close', () => open.delete(res));
+      return;
+    }
+    if (url.pathname.endsWith('/events')) {
+      const items = script.history();
+      if (url.searchParams.get('order') === 'desc') return json(200, { items: [...items].reverse().slice(0, Number(url.searchParams.get('page_size') ?? 50)) });
+      return json(200, { items, ...(script.streamCursor === undefined ? {} : { stream_cursor: script.streamCursor }) });
+    }
+    json(200, { id: 'sesn_scripted', status: script.status ?? 'idle', stop_reason: { type: 'end_turn' } });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: 'sk_scripted',
+    /** The cursor of every stream request so far. */
+    cursors,
+    close: () => {
+      for (const res of open) res.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }
