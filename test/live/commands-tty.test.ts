@@ -1,6 +1,7 @@
 /** `svc run` and `svc sessions tail` on a terminal, through main() with TTY streams: what the operator sees around the view. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli';
+import { loadInk } from '../../src/live/load-ink';
 import type { Io } from '../../src/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -8,8 +9,9 @@ import { createSession, getSession, history, waitSession, waitUntil } from '../h
 import { FakeTtyIn, FakeTtyOut } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
+// Loaded as the view loads them: with CI=true (as CI runs) a plain import would leave Ink drawing only its last frame.
 beforeAll(async () => {
-  await Promise.all([import('ink'), import('react'), import('../../src/live/components/App')]);
+  await Promise.all([loadInk(), import('react')]);
 });
 
 /** Runs svc in-process on a fake terminal; `keys` types into it once the view shows its footer. */
