@@ -28,7 +28,7 @@ export const work = {
   /** Claims at most one queued row; the HTTP timeout is lifted past the long poll. */
   poll: async (c: ApiClient, env: string, workerId: string, blockMs: number, signal?: AbortSignal) =>
     (
-      await c.json<{ items: WorkItem[] }>({
+      await c.json<unknown>({
         method: 'GET',
         path: `${rows(env)}/poll`,
         query: { block_ms: blockMs },
@@ -51,6 +51,17 @@ export const work = {
       })
     ).data,
 };
+
+/**
+ * The rows a poll answered. The spec's reading is `{items}` (API-NOTES: work poll); a service may answer one
+ * bare row, or nothing at all (an empty body, `null`, 204) when the queue is empty (API-NOTES: shapes to tolerate).
+ */
+export function polledItems(answer: unknown): WorkItem[] {
+  if (answer === undefined || answer === null || typeof answer !== 'object') return [];
+  const a = answer as { items?: unknown; id?: unknown };
+  if (Array.isArray(a.items)) return a.items.filter((x): x is WorkItem => typeof x === 'object' && x !== null);
+  return typeof a.id === 'string' ? [answer as WorkItem] : [];
+}
 
 /** The row's credential bundle: base64url JSON whose `sessions_token` is the only member a worker may use. */
 export function decodeSecret(secret: string): { sessions_token: string } {

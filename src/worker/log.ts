@@ -30,6 +30,11 @@ export class WorkerLog {
     this.line('error', msg, fields);
   }
 
+  /** A line of a child's output, as is but for the secrets (`--on-work` commands). */
+  passthrough(prefix: string, text: string): void {
+    void write(this.stream, this.scrub(`${prefix} ${text}`) + '\n');
+  }
+
   private line(level: string, msg: string, fields: Fields): void {
     const time = new Date(this.now()).toISOString();
     const set = Object.entries(fields).filter(([, v]) => v !== undefined);

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors';
 import { write } from '../../io';
 import { parseCount } from '../../config/settings';
 import { examples, type Kit, type Opts } from '../kit';
+import { addKeys } from './keys';
 
 export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   const { startEmulator } = await import('../../emulator/server');
@@ -43,4 +44,5 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--webhook-url <url>', 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them');
   examples(cmd, ['eval "$(svc emulator --port 0 &)"', 'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
+  addKeys(cmd, kit);
 }
