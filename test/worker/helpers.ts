@@ -54,11 +54,11 @@ export const rowsOf = async (emu: Emulator, envId: string): Promise<any[]> => (a
 
 export const rowOf = async (emu: Emulator, envId: string, sessionId: string): Promise<any> => (await rowsOf(emu, envId)).find((r) => r.session_id === sessionId);
 
-export const waitRow = (emu: Emulator, envId: string, sessionId: string, pred: (row: any) => boolean, what: string): Promise<any> =>
+export const waitRow = (emu: Emulator, envId: string, sessionId: string, pred: (row: any) => boolean, what: string, timeoutMs?: number): Promise<any> =>
   waitUntil(async () => {
     const row = await rowOf(emu, envId, sessionId);
     return row && pred(row) ? row : undefined;
-  }, what);
+  }, what, timeoutMs);
 
 export const toolResults = async (emu: Emulator, sid: string): Promise<any[]> => (await history(emu, `/v1/sessions/${sid}`)).filter((e) => e.type === 'user.tool_result');
 
