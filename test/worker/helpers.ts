@@ -111,6 +111,8 @@ export async function closeServers(): Promise<void> {
 export interface Rewrites {
   /** A JSON answer (`body` parsed, undefined when empty): a replacement status and body text, or undefined to pass it on. */
   json?: (req: { method: string; url: string }, status: number, body: any) => { status: number; text: string } | undefined;
+  /** The path and query sent on to the emulator. */
+  url?: (url: string) => string;
   /** Each complete event of a stream, as parsed from its `data:` line; the frame's `event:` line follows its type. */
   event?: (ev: any) => any;
 }
@@ -118,7 +120,7 @@ export interface Rewrites {
 /** A pass-through in front of the emulator that rewrites JSON answers and stream events (shapes the emulator does not produce). */
 export function rewritingProxy(target: string, rw: Rewrites): Promise<string> {
   return listen((req, res) => {
-    const up = request(target + req.url, { method: req.method, headers: req.headers }, (ur) => {
+    const up = request(target + (rw.url ? rw.url(req.url ?? '') : req.url), { method: req.method, headers: req.headers }, (ur) => {
       const stream = String(ur.headers['content-type'] ?? '').startsWith('text/event-stream');
       if ((stream && !rw.event) || (!stream && !rw.json)) {
         res.writeHead(ur.statusCode ?? 502, ur.headers);
@@ -152,11 +154,15 @@ export function rewritingProxy(target: string, rw: Rewrites): Promise<string> {
         const out = rw.json?.({ method: req.method ?? 'GET', url: req.url ?? '' }, ur.statusCode ?? 502, body);
         const status = out?.status ?? ur.statusCode ?? 502;
         const sent = out ? out.text : text;
-        const headers: Record<string, string | string[] | undefined> = { ...ur.headers, 'content-length': status === 204 ? undefined : String(Buffer.byteLength(sent)) };
+        const { 'content-length': _, ...headers } = ur.headers;
+        if (status !== 204) headers['content-length'] = String(Buffer.byteLength(sent));
         res.writeHead(status, headers);
         res.end(status === 204 ? undefined : sent);
       });
     });
+    // The worker went away mid-request (a long poll at shutdown): drop the other side too.
+    up.on('error', () => res.destroy());
+    res.on('close', () => res.writableFinished || up.destroy());
     req.pipe(up);
   });
 }
