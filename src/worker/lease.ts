@@ -23,6 +23,7 @@ export class Lease {
   private tail: Promise<unknown> = Promise.resolve();
   readonly ttlMs: number;
   readonly intervalMs: number;
+  readonly completion = { starting: 'session idle; completing the row', done: 'row completed' };
 
   constructor(
     private readonly item: WorkItem,

@@ -41,6 +41,7 @@ export interface ServeDeps {
 class TokenHold implements Hold {
   private readonly ctl = new AbortController();
   readonly intervalMs = 1000;
+  readonly completion = { starting: 'session idle; handing the row back to the worker', done: 'done serving' };
   reason?: string;
 
   constructor(private readonly log: WorkerLog, private readonly fields: Record<string, string | number>) {}
@@ -108,7 +109,7 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
     if (deps.signal?.aborted) return;
     throw new ExitCodeError(ROW_LOST_EXIT, `the row is no longer this worker's: ${hold.reason}`);
   }
-  log.info(completed ? 'session idle; done' : 'stopped', fields);
+  if (!completed) log.info('stopped', fields);
 }
 
 function isStop(line: string): boolean {

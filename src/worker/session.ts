@@ -45,6 +45,8 @@ export interface Hold {
   complete(): Promise<StopOutcome>;
   /** Pause before a completion that got no answer is tried again. */
   readonly intervalMs: number;
+  /** What completing means here, for the log: the row ends, or serving ends and the lease holder ends the row. */
+  readonly completion: { starting: string; done: string };
 }
 
 /** Pause before the stream is followed again after it failed. */
@@ -220,11 +222,11 @@ export class SessionWorker {
       this.finishing = false;
       return this.maybeFinish();
     }
-    this.deps.log.info('session idle; completing the row', this.fields);
+    this.deps.log.info(this.lease.completion.starting, this.fields);
     const outcome = await this.lease.complete();
     this.finishing = false;
     if (outcome === 'stopped') {
-      this.deps.log.info('row completed', this.fields);
+      this.deps.log.info(this.lease.completion.done, this.fields);
       return this.end(true);
     }
     if (outcome === 'busy') this.deps.log.info('session busy; keeping the lease', this.fields);

@@ -42,7 +42,7 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--state <file>', 'keep state in this JSON snapshot (written atomically)')
     .option('--heartbeat-ms <ms>', 'interval of stream keep-alives (default 30000)')
     .option('--webhook-url <url>', 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them');
-  examples(cmd, ['eval "$(svc emulator --port 0 &)"', 'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
+  examples(cmd, ['eval "$(svc emulator --port 0 &)"', 'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)', 'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
   addKeys(cmd, kit);
 }
