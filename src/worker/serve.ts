@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client';
+import { sessions } from '../api/sessions';
 import type { Follow } from '../api/stream/types';
 import { ExitCodeError } from '../errors';
 import type { InStream, OutStream } from '../io';
@@ -44,7 +45,12 @@ class TokenHold implements Hold {
   readonly completion = { starting: 'session idle; handing the row back to the worker', done: 'done serving' };
   reason?: string;
 
-  constructor(private readonly log: WorkerLog, private readonly fields: Record<string, string | number>) {}
+  constructor(
+    private readonly log: WorkerLog,
+    private readonly fields: Record<string, string | number>,
+    private readonly client: ApiClient,
+    private readonly sessionId: string,
+  ) {}
 
   get lost(): AbortSignal {
     return this.ctl.signal;
@@ -57,8 +63,17 @@ class TokenHold implements Hold {
     this.ctl.abort();
   }
 
+  /**
+   * Serving ends only when the session has nothing more to do: a turn that ends with input still queued
+   * starts the next one at once, and ending here would cost the worker a restart of CMD (its stop gets 409).
+   */
   async complete(): Promise<StopOutcome> {
-    return 'stopped';
+    try {
+      const [session, pending] = await Promise.all([sessions.get(this.client, this.sessionId), sessions.pending(this.client, this.sessionId)]);
+      return session?.status === 'idle' && (pending?.items ?? []).length === 0 ? 'stopped' : 'busy';
+    } catch {
+      return 'failed';
+    }
   }
 }
 
@@ -78,8 +93,8 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
   const workdir = await realWorkdir(opts.workdir);
   const { row } = handoff;
   const fields = { row: row.id, session: row.session_id, generation: row.generation };
-  const hold = new TokenHold(log, fields);
   const client = await deps.clientFor(handoff);
+  const hold = new TokenHold(log, fields, client, row.session_id);
   const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars, unrestrictedPaths: opts.unrestrictedPaths };
   const maxIdleMs = opts.maxIdleMs ?? handoff.max_idle_ms ?? 0;
   const session = new SessionWorker(row.session_id, hold, { client, follow: deps.follow, log, clock, tools, maxIdleMs }, fields);
