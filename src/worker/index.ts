@@ -7,7 +7,8 @@ import { systemClock, type Clock } from './clock';
 import { WorkerLog, type LogFormat } from './log';
 import { pollLoop } from './poll';
 import { DEFAULT_ON_WORK, onWork, type OnWorkOptions } from './on-work';
-import { inProcess, serveRow, type RowServer } from './row';
+import { inProcess, serveRow, type HeldRow, type RowServer } from './row';
+import { provideSkills } from './skills';
 import type { OutStream } from '../io';
 
 export interface WorkerOptions {
@@ -34,6 +35,9 @@ export interface WorkerDeps {
   /** A client for a credential; its requests are not tied to the shutdown signal, so results still go out. */
   clientFor: (credential: string) => ApiClient;
   environmentKey: string;
+  /** A client with the API key, when one is configured: it fetches the sessions' skill packages. */
+  api?: ApiClient;
+  apiKey?: string;
   follow: Follow;
   /** Aborted on the first SIGINT/SIGTERM: stop polling, cancel tools, write their results, stop each row. */
   signal?: AbortSignal;
@@ -54,7 +58,11 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
   const server: RowServer = opts.onWork
     ? onWork({ ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs }, { log, clock })
     : inProcess({ follow: deps.follow, log, clock, tools, maxIdleMs: opts.maxIdleMs });
-  const rowDeps = { clientFor: deps.clientFor, log, clock, heartbeatMs: opts.heartbeatMs, serve: server };
+  const api = deps.api;
+  if (deps.apiKey) log.redact(deps.apiKey);
+  const prepare = api ? (row: HeldRow) => provideSkills({ api, session: row.client, sessionId: row.item.session_id, workdir, log, fields: row.fields }) : undefined;
+  if (!api) log.info('no API key: the skill packages of sessions are not fetched');
+  const rowDeps = { clientFor: deps.clientFor, log, clock, heartbeatMs: opts.heartbeatMs, prepare, serve: server };
   log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.concurrency, workdir, once: opts.once || undefined, on_work: opts.onWork?.argv.join(' ') });
   const onSignal = () => log.info('shutting down: no more polling; cancelling tools and stopping rows');
   signal.addEventListener('abort', onSignal, { once: true });

@@ -29,6 +29,8 @@ export interface RowDeps {
   log: WorkerLog;
   clock: Clock;
   heartbeatMs?: number;
+  /** Runs once the lease is held, before the row is served (skill packages into the workdir). */
+  prepare?: (row: HeldRow) => Promise<void>;
   serve: RowServer;
 }
 
@@ -60,6 +62,7 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
   const heartbeats = lease.heartbeats();
   const held: HeldRow = { item: item as HeldRow['item'], token, client, lease, fields };
   try {
+    await deps.prepare?.(held);
     return await deps.serve(held, shutdown);
   } finally {
     lease.close();
@@ -73,14 +76,11 @@ export interface InProcessDeps {
   clock: Clock;
   tools: Omit<ToolContext, 'signal'>;
   maxIdleMs: number;
-  /** Runs before the first tool call of a row (skill packages into the workdir). */
-  prepare?: (row: HeldRow) => Promise<void>;
 }
 
 /** The built-in way: this process follows the session and runs its tool calls. */
 export function inProcess(deps: InProcessDeps): RowServer {
   return async ({ item, client, lease, fields }, shutdown) => {
-    await deps.prepare?.({ item, client, lease, fields, token: '' });
     const session = new SessionWorker(item.session_id, lease, { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools, maxIdleMs: deps.maxIdleMs }, fields);
     const onShutdown = () => session.end(false);
     shutdown.addEventListener('abort', onShutdown, { once: true });

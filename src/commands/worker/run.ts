@@ -45,10 +45,13 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
   // A key that cannot go in a header would fail every poll the same way: say so once instead of retrying.
   if (!headerSafe(key)) throw new NoCredentialError(`the environment work key from ${where(ctx.settings.environmentKey!.source)} is malformed: it holds characters that cannot go in an HTTP header`);
   const base = await ctx.client(key, undefined, { outliveSignal: true });
+  const apiKey = ctx.settings.apiKey?.value;
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
     environmentKey: key,
+    api: apiKey && headerSafe(apiKey) ? base.withCredential(apiKey) : undefined,
+    apiKey,
     follow,
     signal: ctx.io.signal,
     stderr: ctx.io.stderr,
