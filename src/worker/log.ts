@@ -30,9 +30,14 @@ export class WorkerLog {
     this.line('error', msg, fields);
   }
 
-  /** A line of a child's output, as is but for the secrets (`--on-work` commands). */
-  passthrough(prefix: string, text: string): void {
-    void write(this.stream, this.scrub(`${prefix} ${text}`) + '\n');
+  /** A line of a child's output (`--on-work` CMD), prefixed with its row; secrets are scrubbed as everywhere. */
+  passthrough(fields: Fields, text: string): void {
+    const set = Object.entries(fields).filter(([, v]) => v !== undefined);
+    const line =
+      this.format === 'json'
+        ? JSON.stringify({ time: new Date(this.now()).toISOString(), level: 'info', msg: 'command output', ...Object.fromEntries(set), line: text })
+        : `[${set.map(([k, v]) => `${k}=${v}`).join(' ')}] ${text}`;
+    void write(this.stream, this.scrub(line) + '\n');
   }
 
   private line(level: string, msg: string, fields: Fields): void {

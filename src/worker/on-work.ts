@@ -68,7 +68,7 @@ function executable(path: string): boolean {
 export function onWork(opts: OnWorkOptions, deps: OnWorkDeps): RowServer {
   return async (row, shutdown) => {
     const { lease, fields, item } = row;
-    const prefix = `[row=${item.id} session=${item.session_id}]`;
+    const prefix = { row: item.id, session: item.session_id };
     let fastFailures = 0;
     for (let attempt = 1; ; attempt++) {
       if (lease.lost.aborted) return 'abandoned';

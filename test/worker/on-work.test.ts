@@ -115,12 +115,12 @@ process.stdin.on('end', () => child?.stdin.end());
     ac.abort();
     const r = await running;
     expect(r.code).toBe(0);
-    const lines = r.stderr.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
     const restarts = lines.filter((l) => l.msg === 'command exited while the session has work; restarting it' && l.generation === first.generation);
     expect(restarts.map((l) => l.failures)).toEqual([1, 2, 3, 4]);
     expect(restarts.every((l) => l.exit_code === 3 && l.retry_ms > 0)).toBe(true);
     expect(lines.some((l) => l.msg === 'command keeps failing; releasing the row for another worker' && l.failures === 5)).toBe(true);
-    expect(r.stderr).toMatch(/^\[row=\S+ session=\S+\] crashing$/m);
+    expect(lines.find((l) => l.msg === 'command output')).toMatchObject({ row: first.id, session: sid, line: 'crashing' });
     expect(await toolResults(t.emu, sid)).toEqual([]);
   }, 40_000);
 
