@@ -174,8 +174,12 @@ async function runOnce(mode, W) {
   let unanswered = 0;
   for (const sid of sids) {
     const s = await api('GET', `/v1/sessions/${sid}`);
-    if (s.status !== 'idle') stuck++;
     const h = await history(sid);
+    if (s.status !== 'idle') {
+      stuck++;
+      const row = rows.find((r) => r.session_id === sid);
+      console.error(`stuck ${sid}: session ${s.status}; row ${row?.status} generation ${row?.generation} worker ${row?.worker_id}; last events ${h.slice(-4).map((e) => e.type).join(', ')}`);
+    }
     const results = new Map();
     for (const e of h) if (e.type === 'user.tool_result') results.set(e.data.event_id, [...(results.get(e.data.event_id) ?? []), e]);
     for (const use of h.filter((e) => e.type === 'agent.tool_use')) {
