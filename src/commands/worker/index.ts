@@ -45,7 +45,7 @@ export default function build(group: Command, kit: Kit): void {
   );
   examples(serve, [
     'docker run --rm -i --network host -e SVC_BASE_URL -e SVC_API_VERSION IMAGE svc worker serve --workdir /work',
-    'sudo -u sandbox -H env SVC_BASE_URL="$SVC_BASE_URL" svc worker serve --workdir /home/sandbox/work',
+    'sudo -n -u sandbox -- /usr/bin/env SVC_BASE_URL="$SVC_BASE_URL" SVC_API_VERSION="$SVC_API_VERSION" svc worker serve --workdir /home/sandbox/work',
   ]);
   serve.action(kit.action(async (ctx, args, opts) => (await import('./serve')).serve(ctx, args, opts)));
 }
