@@ -88,10 +88,13 @@ __svc_table() {
     'F|dreams create|--data') REPLY='@file' ;;
     'O|dreams cancel') REPLY='-h --help' ;;
     'A|dreams cancel') REPLY='1' ;;
+    'C|emulator') REPLY='keys' ;;
     'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file -h --help' ;;
     'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file' ;;
     'F|emulator|--state') REPLY='file' ;;
     'F|emulator|--exports-file') REPLY='file' ;;
+    'O|emulator keys') REPLY='-h --help' ;;
+    'A|emulator keys') REPLY='1' ;;
     'C|environments') REPLY='list get create update delete archive apply' ;;
     'O|environments') REPLY='-h --help' ;;
     'O|environments list') REPLY='--official-only --limit --page-size --page-token --all -h --help' ;;
@@ -386,12 +389,16 @@ __svc_table() {
     'V|work stop') REPLY='--generation --final-status' ;;
     'E|work stop|--final-status') REPLY='completed' ;;
     'A|work stop') REPLY='1' ;;
-    'C|worker') REPLY='run' ;;
+    'C|worker') REPLY='run serve' ;;
     'O|worker') REPLY='-h --help' ;;
-    'O|worker run') REPLY='--environment --concurrency --workdir --once --worker-id --heartbeat-interval --log-format -h --help' ;;
-    'V|worker run') REPLY='--environment --concurrency --workdir --worker-id --heartbeat-interval --log-format' ;;
+    'O|worker run') REPLY='--environment --concurrency --once --on-work --worker-id --heartbeat-interval --workdir --max-idle --unrestricted-paths --log-format -h --help' ;;
+    'V|worker run') REPLY='--environment --concurrency --on-work --worker-id --heartbeat-interval --workdir --max-idle --log-format' ;;
     'E|worker run|--log-format') REPLY='text json' ;;
     'F|worker run|--workdir') REPLY='file' ;;
+    'O|worker serve') REPLY='--workdir --max-idle --unrestricted-paths --log-format -h --help' ;;
+    'V|worker serve') REPLY='--workdir --max-idle --log-format' ;;
+    'E|worker serve|--log-format') REPLY='text json' ;;
+    'F|worker serve|--workdir') REPLY='file' ;;
     *) REPLY='' ;;
   esac
 }

@@ -38,7 +38,7 @@ export const work = {
       signal,
       expect: 'any',
     });
-    const items = polledRows(data);
+    const items = polledItems(data);
     for (const row of items) addSecret(row.secret);
     return { items };
   },
@@ -61,7 +61,7 @@ export const work = {
  * The rows of a poll answer: `{items}` (API-NOTES), or as the public API this spec resembles answers, one row or
  * nothing (204, an empty body, `null`). Anything else is a body of another shape: exit 9.
  */
-function polledRows(data: unknown): WorkItem[] {
+function polledItems(data: unknown): WorkItem[] {
   if (data === undefined || data === null) return [];
   if (typeof data === 'object' && !Array.isArray(data)) {
     const o = data as { items?: unknown; id?: unknown };

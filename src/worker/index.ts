@@ -6,7 +6,9 @@ import { UsageError } from '../errors';
 import { systemClock, type Clock } from './clock';
 import { WorkerLog, type LogFormat } from './log';
 import { pollLoop } from './poll';
-import { serveRow } from './row';
+import { DEFAULT_ON_WORK, onWork, type OnWorkOptions } from './on-work';
+import { inProcess, serveRow, type HeldRow, type RowServer } from './row';
+import { provideSkills } from './skills';
 import type { OutStream } from '../io';
 
 export interface WorkerOptions {
@@ -20,12 +22,22 @@ export interface WorkerOptions {
   logFormat: LogFormat;
   bashTimeoutMs: number;
   maxOutputChars: number;
+  /** `--max-idle`: an idle session keeps its row this long before it is completed. */
+  maxIdleMs: number;
+  unrestrictedPaths: boolean;
+  /** `--on-work CMD`: CMD serves each row while this process keeps the lease. */
+  onWork?: Pick<OnWorkOptions, 'argv'> & Partial<OnWorkOptions>;
+  baseUrl: string;
+  apiVersion: string;
 }
 
 export interface WorkerDeps {
   /** A client for a credential; its requests are not tied to the shutdown signal, so results still go out. */
   clientFor: (credential: string) => ApiClient;
   environmentKey: string;
+  /** A client with the API key, when one is configured: it fetches the sessions' skill packages. */
+  api?: ApiClient;
+  apiKey?: string;
   follow: Follow;
   /** Aborted on the first SIGINT/SIGTERM: stop polling, cancel tools, write their results, stop each row. */
   signal?: AbortSignal;
@@ -42,9 +54,16 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
   log.redact(deps.environmentKey);
   const workdir = await realWorkdir(opts.workdir);
   const signal = deps.signal ?? new AbortController().signal;
-  const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars };
-  const rowDeps = { clientFor: deps.clientFor, follow: deps.follow, log, clock, tools, heartbeatMs: opts.heartbeatMs };
-  log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.concurrency, workdir, once: opts.once || undefined });
+  const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars, unrestrictedPaths: opts.unrestrictedPaths };
+  const server: RowServer = opts.onWork
+    ? onWork({ ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs }, { log, clock })
+    : inProcess({ follow: deps.follow, log, clock, tools, maxIdleMs: opts.maxIdleMs });
+  const api = deps.api;
+  if (deps.apiKey) log.redact(deps.apiKey);
+  const prepare = api ? (row: HeldRow) => provideSkills({ api, session: row.client, sessionId: row.item.session_id, workdir, log, fields: row.fields }) : undefined;
+  if (!api) log.info('no API key: the skill packages of sessions are not fetched');
+  const rowDeps = { clientFor: deps.clientFor, log, clock, heartbeatMs: opts.heartbeatMs, prepare, serve: server };
+  log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.concurrency, workdir, once: opts.once || undefined, on_work: opts.onWork?.argv.join(' ') });
   const onSignal = () => log.info('shutting down: no more polling; cancelling tools and stopping rows');
   signal.addEventListener('abort', onSignal, { once: true });
   try {
@@ -59,7 +78,7 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
   log.info('worker stopped', { worker_id: opts.workerId });
 }
 
-async function realWorkdir(dir: string): Promise<string> {
+export async function realWorkdir(dir: string): Promise<string> {
   try {
     const real = await realpath(dir);
     if ((await stat(real)).isDirectory()) return real;

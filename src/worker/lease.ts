@@ -23,6 +23,7 @@ export class Lease {
   private tail: Promise<unknown> = Promise.resolve();
   readonly ttlMs: number;
   readonly intervalMs: number;
+  readonly completion = { starting: 'session idle; completing the row', done: 'row completed' };
 
   constructor(
     private readonly item: WorkItem,
@@ -78,8 +79,10 @@ export class Lease {
     while (!this.closedCtl.signal.aborted) {
       try {
         const closed = this.closedCtl.signal;
-        const beat = await this.serial(async () => (closed.aborted ? undefined : await work.heartbeat(this.client, this.item.environment_id!, this.item.id, this.item.generation, closed)));
+        const beat = await this.serial(async () => (closed.aborted ? undefined : { answer: await work.heartbeat(this.client, this.item.environment_id!, this.item.id, this.item.generation, closed) }));
         if (!beat) return;
+        const refused = leaseRefused(beat.answer);
+        if (refused) return this.lose(`heartbeat: ${refused}`);
         this.renewedAt = this.clock.now();
         if (first) this.log.info('lease active', { ...this.fields, heartbeat_ms: Math.round(this.intervalMs) });
         first = false;
@@ -110,6 +113,11 @@ export class Lease {
     }
   }
 
+  /** The idle-worker stop (R-WORK-31): the row ends `completed` unless the session is busy (409). */
+  complete(): Promise<StopOutcome> {
+    return this.stop('completed');
+  }
+
   /** Ends the heartbeats (the row is finished or abandoned). */
   close(): void {
     this.closedCtl.abort();
@@ -127,6 +135,22 @@ export class Lease {
     return true;
   }
 }
+
+/**
+ * Why a heartbeat's answer says the lease is gone, if it does. The spec's answer is the WorkItem; a service may
+ * instead answer `{lease_extended, ttl_seconds, state, …}` (API-NOTES: shapes to tolerate), where
+ * `lease_extended: false` means the lease is lost. A row already ended (any spelling of cancelled) is lost too.
+ */
+export function leaseRefused(answer: unknown): string | undefined {
+  if (!answer || typeof answer !== 'object') return undefined;
+  const a = answer as Record<string, unknown>;
+  if (a.lease_extended === false) return 'the service did not extend the lease';
+  const status = typeof a.status === 'string' ? a.status : typeof a.state === 'string' ? a.state : undefined;
+  if (status && ENDED.has(status)) return `the row is ${status}`;
+  return undefined;
+}
+
+const ENDED = new Set(['completed', 'failed', 'cancelled', 'canceled']);
 
 export function describe(e: unknown): string {
   if (e instanceof ApiError) return `${e.message} (status=${e.status}${e.type ? ` type=${e.type}` : ''})`;

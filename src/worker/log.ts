@@ -30,6 +30,16 @@ export class WorkerLog {
     this.line('error', msg, fields);
   }
 
+  /** A line of a child's output (`--on-work` CMD), prefixed with its row; secrets are scrubbed as everywhere. */
+  passthrough(fields: Fields, text: string): void {
+    const set = Object.entries(fields).filter(([, v]) => v !== undefined);
+    const line =
+      this.format === 'json'
+        ? JSON.stringify({ time: new Date(this.now()).toISOString(), level: 'info', msg: 'command output', ...Object.fromEntries(set), line: text })
+        : `[${set.map(([k, v]) => `${k}=${v}`).join(' ')}] ${text}`;
+    void write(this.stream, this.scrub(line) + '\n');
+  }
+
   private line(level: string, msg: string, fields: Fields): void {
     const time = new Date(this.now()).toISOString();
     const set = Object.entries(fields).filter(([, v]) => v !== undefined);

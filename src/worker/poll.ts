@@ -44,7 +44,7 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
     }
     let items: WorkItem[];
     try {
-      items = (await work.poll(deps.client, opts.environmentId, opts.workerId, opts.blockMs, signal)).items ?? [];
+      items = (await work.poll(deps.client, opts.environmentId, opts.workerId, opts.blockMs, signal)).items;
       failures = 0;
     } catch (e) {
       if (signal.aborted) break;
@@ -76,7 +76,8 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
 
 /** Worth polling again: no answer, a throttle, or a server failure; a refused credential or a bad request is not. */
 function transient(e: unknown): boolean {
-  if (e instanceof NetworkError) return true;
+  // A request undici refuses to build (a header value it cannot carry) fails the same way every time.
+  if (e instanceof NetworkError) return (e.cause as { code?: string } | undefined)?.code !== 'UND_ERR_INVALID_ARG';
   // Over quota is not a rate limit: waiting does not help (R-ERR-17), so the worker stops and says so.
   return e instanceof ApiError && e.type !== 'exceeded_current_quota_error' && (e.status >= 500 || e.status === 429 || e.malformed);
 }

@@ -9,14 +9,29 @@ import type { ToolContext } from './tools/index';
 
 export type RowOutcome = 'completed' | 'abandoned' | 'stopped';
 
+/** A claimed and acknowledged row, as a row server sees it: the lease is held and heartbeating. */
+export interface HeldRow {
+  /** The row without its `secret`. */
+  item: WorkItem & { session_id: string; environment_id: string };
+  /** The session work token: memory only, never logged (R-WORK-11). */
+  token: string;
+  client: ApiClient;
+  lease: Lease;
+  fields: Fields;
+}
+
+/** Serves a held row until it is completed, the lease is lost, or `shutdown` aborts. */
+export type RowServer = (row: HeldRow, shutdown: AbortSignal) => Promise<RowOutcome>;
+
 export interface RowDeps {
   /** A client that speaks with this credential. */
   clientFor: (credential: string) => ApiClient;
-  follow: Follow;
   log: WorkerLog;
   clock: Clock;
-  tools: Omit<ToolContext, 'signal'>;
   heartbeatMs?: number;
+  /** Runs once the lease is held, before the row is served (skill packages into the workdir). */
+  prepare?: (row: HeldRow) => Promise<void>;
+  serve: RowServer;
 }
 
 /**
@@ -45,28 +60,48 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
   const lease = new Lease(item, client, deps.log, deps.clock, deps.heartbeatMs);
   if (shutdown.aborted || !(await lease.ack())) return 'abandoned';
   const heartbeats = lease.heartbeats();
-  const session = new SessionWorker(item.session_id, lease, { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools }, fields);
-  const onShutdown = () => session.end(false);
-  shutdown.addEventListener('abort', onShutdown, { once: true });
-  if (shutdown.aborted) onShutdown();
-  void session.serve();
-  const completed = await session.done;
-  shutdown.removeEventListener('abort', onShutdown);
-  let outcome: RowOutcome = completed ? 'completed' : 'abandoned';
-  if (!completed && !lease.lost.aborted) outcome = (await stopForShutdown(lease, session, deps.log, fields)) ? 'stopped' : 'abandoned';
-  lease.close();
-  await heartbeats;
-  return outcome;
+  const held: HeldRow = { item: item as HeldRow['item'], token, client, lease, fields };
+  try {
+    await deps.prepare?.(held);
+    return await deps.serve(held, shutdown);
+  } finally {
+    lease.close();
+    await heartbeats;
+  }
+}
+
+export interface InProcessDeps {
+  follow: Follow;
+  log: WorkerLog;
+  clock: Clock;
+  tools: Omit<ToolContext, 'signal'>;
+  maxIdleMs: number;
+}
+
+/** The built-in way: this process follows the session and runs its tool calls. */
+export function inProcess(deps: InProcessDeps): RowServer {
+  return async ({ item, client, lease, fields }, shutdown) => {
+    const session = new SessionWorker(item.session_id, lease, { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools, maxIdleMs: deps.maxIdleMs }, fields);
+    const onShutdown = () => session.end(false);
+    shutdown.addEventListener('abort', onShutdown, { once: true });
+    if (shutdown.aborted) onShutdown();
+    void session.serve();
+    const completed = await session.done;
+    shutdown.removeEventListener('abort', onShutdown);
+    if (completed) return 'completed';
+    if (lease.lost.aborted) return 'abandoned';
+    return (await stopForShutdown(lease, () => session.cancelTools(), deps.log, fields)) ? 'stopped' : 'abandoned';
+  };
 }
 
 /**
  * Shutdown of a held row (R-WORK-27, R-WORK-30): leased → stopping, tools cancelled and their results written
- * back, then the stop completes the row.
+ * back (by `windDown`), then the stop completes the row.
  */
-async function stopForShutdown(lease: Lease, session: SessionWorker, log: WorkerLog, fields: Fields): Promise<boolean> {
+export async function stopForShutdown(lease: Lease, windDown: () => Promise<void>, log: WorkerLog, fields: Fields): Promise<boolean> {
   log.info('stopping the row', fields);
   await lease.stop();
-  await session.cancelTools();
+  await windDown();
   const outcome = await lease.stop('completed');
   if (outcome === 'stopped') log.info('row stopped', fields);
   else log.warn('row not stopped', { ...fields, outcome });

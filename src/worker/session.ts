@@ -6,7 +6,7 @@ import type { Follow } from '../api/stream/types';
 import type { SessionEvent } from '../wire/events';
 import { runsOnWorker } from '../wire/tools';
 import type { Clock } from './clock';
-import { describe, type Lease } from './lease';
+import { describe, type StopOutcome } from './lease';
 import type { Fields, WorkerLog } from './log';
 import { runTool, type ToolContext, type ToolResult } from './tools/index';
 
@@ -29,6 +29,24 @@ export interface SessionDeps {
   log: WorkerLog;
   clock: Clock;
   tools: Omit<ToolContext, 'signal'>;
+  /** How long an idle session keeps its row before it is completed (`--max-idle`), so a follow-up needs no new claim. */
+  maxIdleMs: number;
+}
+
+/**
+ * What the session follower needs from whoever holds the row: the in-process worker's Lease, or `worker serve`
+ * holding only the session token while its parent worker keeps the lease.
+ */
+export interface Hold {
+  /** Aborted when the row is no longer ours: nothing more may be written for it. */
+  readonly lost: AbortSignal;
+  lose(reason: string): void;
+  /** The session is idle with nothing running: end the row here (`busy` = new work arrived, serve on). */
+  complete(): Promise<StopOutcome>;
+  /** Pause before a completion that got no answer is tried again. */
+  readonly intervalMs: number;
+  /** What completing means here, for the log: the row ends, or serving ends and the lease holder ends the row. */
+  readonly completion: { starting: string; done: string };
 }
 
 /** Pause before the stream is followed again after it failed. */
@@ -45,6 +63,9 @@ export class SessionWorker {
   private readonly allowed = new Set<string>();
   private readonly running = new Map<string, Running>();
   private idle = false;
+  /** When the session was last seen going idle with nothing running; cleared by any sign of new work. */
+  private idleSince?: number;
+  private activityCtl = new AbortController();
   /** False while history is replayed: calls start only once it is known which of them are still open. */
   private live = false;
   private finishing = false;
@@ -53,7 +74,7 @@ export class SessionWorker {
   /** Resolves true when the row was completed, false when it ended otherwise (lost, shut down). */
   readonly done = new Promise<boolean>((r) => (this.resolveDone = r));
 
-  constructor(private readonly sessionId: string, private readonly lease: Lease, private readonly deps: SessionDeps, private readonly fields: Fields) {
+  constructor(private readonly sessionId: string, private readonly lease: Hold, private readonly deps: SessionDeps, private readonly fields: Fields) {
     lease.lost.addEventListener('abort', () => this.end(false), { once: true });
   }
 
@@ -110,7 +131,7 @@ export class SessionWorker {
 
   private onEvent(ev: SessionEvent): void {
     const data = (ev.data ?? {}) as Record<string, any>;
-    switch (ev.type) {
+    switch (eventKind(ev.type)) {
       case 'agent.tool_use':
         // MCP and service-side tools never run on a worker; an unknown name gets an error result from runTool.
         if (!runsOnWorker(data)) return;
@@ -131,9 +152,19 @@ export class SessionWorker {
         return;
       }
       case 'session.status':
-        this.idle = data.status === 'idle';
+        this.idle = sessionStatus(ev.type, data) === 'idle';
+        if (!this.idle) {
+          this.idleSince = undefined;
+          this.activityCtl.abort();
+        }
         return this.maybeFinish();
     }
+  }
+
+  /** Aborted at the next sign of new work (a status other than idle, a tool call), ending an idle wait. */
+  private activity(): AbortSignal {
+    if (this.activityCtl.signal.aborted) this.activityCtl = new AbortController();
+    return this.activityCtl.signal;
   }
 
   private maybeRun(id: string): void {
@@ -182,11 +213,20 @@ export class SessionWorker {
   }
 
   private async finish(): Promise<void> {
-    this.deps.log.info('session idle; completing the row', this.fields);
-    const outcome = await this.lease.stop('completed');
+    this.idleSince ??= this.deps.clock.now();
+    const left = this.idleSince + this.deps.maxIdleMs - this.deps.clock.now();
+    if (left > 0) {
+      // --max-idle: the row is kept for a follow-up; any new activity clears `idle` and the wait ends unused.
+      this.deps.log.info('session idle; keeping the row', { ...this.fields, max_idle_ms: this.deps.maxIdleMs });
+      await this.deps.clock.delay(left, AbortSignal.any([this.doneCtl.signal, this.activity()]));
+      this.finishing = false;
+      return this.maybeFinish();
+    }
+    this.deps.log.info(this.lease.completion.starting, this.fields);
+    const outcome = await this.lease.complete();
     this.finishing = false;
     if (outcome === 'stopped') {
-      this.deps.log.info('row completed', this.fields);
+      this.deps.log.info(this.lease.completion.done, this.fields);
       return this.end(true);
     }
     if (outcome === 'busy') this.deps.log.info('session busy; keeping the lease', this.fields);
@@ -196,4 +236,17 @@ export class SessionWorker {
       this.maybeFinish();
     }
   }
+}
+
+/**
+ * The kind of an event, with the spellings a service may use instead of ours (API-NOTES: shapes to tolerate):
+ * `session.status_<status>` is a status event; `agent.mcp_tool_use` / `agent.mcp_tool_result` are MCP calls,
+ * which the platform runs, so they are left alone like any unknown type.
+ */
+function eventKind(type: string): string {
+  return type.startsWith('session.status_') ? 'session.status' : type;
+}
+
+function sessionStatus(type: string, data: Record<string, any>): string | undefined {
+  return type.startsWith('session.status_') ? type.slice('session.status_'.length) : data.status;
 }

@@ -1,25 +1,15 @@
 // Rules proved here: R-WORK-12, R-WORK-14, R-WORK-15
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from '../../scripts/bundle.mjs';
+import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
-import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
+import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, useBuiltSvc, waitRow, workdir } from './helpers';
 
-const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
-const work = join(repo, 'node_modules', '.cache', `worker-kill-test-${process.pid}`);
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-
-beforeAll(async () => {
-  mkdirSync(join(work, 'bin'), { recursive: true });
-  copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-  await bundle(join(work, 'dist'), 'error');
-}, 60_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const built = useBuiltSvc('worker-kill-test');
 
 describe('svc worker run: a lost worker', () => {
   it('R-WORK-14 R-WORK-15 a worker killed with SIGKILL loses its row; it is re-queued at generation + 1, finished by a second worker, and the first token is rejected', async () => {
@@ -30,7 +20,7 @@ describe('svc worker run: a lost worker', () => {
     // In the first worker's folder the call blocks; in the second's it answers at once.
     writeFileSync(join(first, 'slow'), '');
     const command = 'if [ -e slow ]; then echo $$ > pid; exec sleep 30; fi; echo done in $(basename $PWD)';
-    const child = spawn(process.execPath, [join(work, 'bin', 'svc.js'), 'worker', 'run', '--environment', env.id, '--workdir', first, '--worker-id', 'doomed'], {
+    const child = spawn(process.execPath, [built.bin, 'worker', 'run', '--environment', env.id, '--workdir', first, '--worker-id', 'doomed'], {
       env: { SVC_BASE_URL: t.emu.url, SVC_ENVIRONMENT_KEY: env.key, SVC_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

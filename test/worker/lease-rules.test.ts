@@ -1,12 +1,10 @@
 // Rules proved here: R-WORK-10, R-WORK-33 — the real worker against the emulator.
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeSecret } from '../../src/api/work';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
-import { rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
+import { closeServers, listen, rewritingProxy, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
 
@@ -15,50 +13,21 @@ function worker(envKey: string, baseUrl: string, args: string[]) {
   return svc(['worker', 'run', ...args], { env });
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
+afterEach(closeServers);
 
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const s = createServer(handler);
-  servers.push(s);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-}
-
-/**
- * A pass-through in front of the emulator that adds `extra` members to the secret bundle of every claimed
- * row; everything else (streams included) is piped unchanged.
- */
+/** A pass-through in front of the emulator that adds `extra` members to the secret bundle of every claimed row. */
 async function bundleRewriter(target: string, extra: Record<string, unknown>): Promise<{ url: string; rewritten: string[] }> {
   const rewritten: string[] = [];
-  const url = await listen((req, res) => {
-    const up = request(target + req.url, { method: req.method, headers: req.headers }, (ur) => {
-      if (!req.url?.includes('/work/poll')) {
-        res.writeHead(ur.statusCode ?? 502, ur.headers);
-        ur.pipe(res);
-        return;
+  const url = await rewritingProxy(target, {
+    json: ({ url }, status, body) => {
+      if (!url.includes('/work/poll')) return undefined;
+      for (const item of body.items ?? []) {
+        const bundle = JSON.parse(Buffer.from(item.secret, 'base64url').toString('utf8'));
+        item.secret = Buffer.from(JSON.stringify({ ...extra, ...bundle, ...extra, sessions_token: bundle.sessions_token })).toString('base64url');
+        rewritten.push(item.session_id);
       }
-      const chunks: Buffer[] = [];
-      ur.on('data', (c: Buffer) => chunks.push(c));
-      ur.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        for (const item of body.items ?? []) {
-          const bundle = JSON.parse(Buffer.from(item.secret, 'base64url').toString('utf8'));
-          item.secret = Buffer.from(JSON.stringify({ ...extra, ...bundle, ...extra, sessions_token: bundle.sessions_token })).toString('base64url');
-          rewritten.push(item.session_id);
-        }
-        const text = JSON.stringify(body);
-        const headers = { ...ur.headers, 'content-length': String(Buffer.byteLength(text)) };
-        res.writeHead(ur.statusCode ?? 502, headers);
-        res.end(text);
-      });
-    });
-    req.pipe(up);
+      return { status, text: JSON.stringify(body) };
+    },
   });
   return { url, rewritten };
 }

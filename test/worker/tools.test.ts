@@ -32,6 +32,13 @@ const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({
 const text = (r: { content: Array<{ text: string }> }) => r.content.map((c) => c.text).join('');
 
 describe('worker tools: confinement', () => {
+  it('--unrestricted-paths lets the file tools read and write outside the workdir', async () => {
+    const open = ctx({ unrestrictedPaths: true });
+    expect(text(await runTool('read', { path: '../outside/secret.txt' }, open))).toContain('top secret');
+    await runTool('write', { path: join(outside, 'new.txt'), content: 'written' }, open);
+    expect(readFileSync(join(outside, 'new.txt'), 'utf8')).toBe('written');
+  });
+
   it('refuses a read that climbs out with ..', async () => {
     const r = await runTool('read', { path: '../outside/secret.txt' }, ctx());
     expect(r.is_error).toBe(true);

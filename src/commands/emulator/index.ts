@@ -6,6 +6,7 @@ import { UsageError } from '../../errors';
 import { write } from '../../io';
 import { parseCount } from '../../config/settings';
 import { examples, type Kit, type Opts } from '../kit';
+import { addKeys } from './keys';
 
 export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   const { startEmulator } = await import('../../emulator/server');
@@ -67,6 +68,7 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--exports-file <file>', 'also write the two export lines to FILE once listening (removed on stop), for a shell to source');
   examples(cmd, [
     'svc emulator --port 0 --exports-file emulator.env & until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
-    'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
+    'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)', 'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
+  addKeys(cmd, kit);
 }

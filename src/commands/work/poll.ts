@@ -23,7 +23,7 @@ export async function runPoll(ctx: Ctx, env: string, opts: Opts): Promise<void> 
   const blockMs = parseCount(opts.blockMs, '--block-ms', 0, MAX_BLOCK_MS);
   const workerId: string = opts.workerId ?? `svc-cli@${hostname()}`;
   const c = await workClient(ctx, false);
-  const { items = [] } = await work.poll(c, env, workerId, blockMs, ctx.io.signal);
+  const items = (await work.poll(c, env, workerId, blockMs, ctx.io.signal)).items;
   const shown = opts.showSecret ? items : items.map(withoutSecret);
   for (const row of items) {
     // A claimed row is held by this command: say so where someone is watching.

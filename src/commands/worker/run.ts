@@ -2,21 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
-import { NoEnvironmentKeyError, UsageError } from '../../errors';
+import { NoCredentialError, NoEnvironmentKeyError, UsageError } from '../../errors';
 import type { Opts } from '../kit';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
+import { resolveCommand } from '../../worker/on-work';
 
-const DEFAULT_BASH_TIMEOUT_MS = 120_000;
-const MAX_OUTPUT_CHARS = 30_000;
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+export const MAX_OUTPUT_CHARS = 30_000;
 
 /** `svc worker run` options → WorkerOptions; every check happens before any request. */
-function workerOptions(opts: Opts, cwd: string): WorkerOptions {
+function workerOptions(ctx: Ctx, opts: Opts): WorkerOptions {
+  const cwd = ctx.io.cwd;
   const concurrency = int(opts.concurrency ?? '1', '--concurrency', 1, 1000);
   if (opts.once && concurrency !== 1) throw new UsageError('--once serves one row; it cannot be combined with --concurrency');
   const heartbeat = opts.heartbeatInterval === undefined ? undefined : seconds(opts.heartbeatInterval, '--heartbeat-interval');
   const workerId = opts.workerId ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
   if (String(workerId).trim() === '') throw new UsageError('--worker-id must not be empty');
+  if (!/^[\x20-\x7e]+$/.test(workerId)) throw new UsageError('--worker-id may hold printable ASCII characters only (it is sent as a header)');
   return {
     environmentId: opts.environment,
     workerId,
@@ -27,24 +30,48 @@ function workerOptions(opts: Opts, cwd: string): WorkerOptions {
     logFormat: (opts.logFormat ?? 'text') as LogFormat,
     bashTimeoutMs: DEFAULT_BASH_TIMEOUT_MS,
     maxOutputChars: MAX_OUTPUT_CHARS,
+    maxIdleMs: maxIdle(opts.maxIdle),
+    unrestrictedPaths: Boolean(opts.unrestrictedPaths),
+    onWork: opts.onWork === undefined ? undefined : { argv: resolveCommand(String(opts.onWork), ctx.io.env, cwd) },
+    baseUrl: ctx.settings.baseUrl.value,
+    apiVersion: ctx.settings.apiVersion,
   };
 }
 
 export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> {
-  const options = workerOptions(opts, ctx.io.cwd);
+  const options = workerOptions(ctx, opts);
   const key = ctx.settings.environmentKey?.value;
   if (!key) throw new NoEnvironmentKeyError();
+  // A key that cannot go in a header would fail every poll the same way: say so once instead of retrying.
+  if (!headerSafe(key)) throw new NoCredentialError(`the environment work key from ${where(ctx.settings.environmentKey!.source)} is malformed: it holds characters that cannot go in an HTTP header`);
   const base = await ctx.client(key, undefined, { outliveSignal: true });
+  const apiKey = ctx.settings.apiKey?.value;
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
     environmentKey: key,
+    api: apiKey && headerSafe(apiKey) ? base.withCredential(apiKey) : undefined,
+    apiKey,
     follow,
     signal: ctx.io.signal,
     stderr: ctx.io.stderr,
     env: ctx.io.env,
   });
 }
+
+/** `--max-idle`: 0, or a duration such as 30s or 5m. */
+export function maxIdle(raw: string | undefined): number {
+  if (raw === undefined || String(raw).trim() === '0') return 0;
+  const n = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(raw).trim());
+  if (!n) throw new UsageError(`--max-idle takes a duration such as 0, 30s, 5m or 1h (got "${raw}")`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[n[2] ?? 's']!;
+  return Math.round(Number(n[1]) * unit);
+}
+
+/** Printable ASCII only: what a Bearer credential or a header value can carry as is. */
+export const headerSafe = (v: string): boolean => /^[\x21-\x7e]+$/.test(v);
+
+const where = (source: string) => (source === 'env' ? 'SVC_ENVIRONMENT_KEY' : source === 'profile' ? "the profile's environment_key" : source);
 
 function int(raw: string, flag: string, min: number, max: number): number {
   const n = Number(raw);

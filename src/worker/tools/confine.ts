@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import type { ToolContext } from './context';
 import { ToolError } from './result';
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
@@ -8,10 +9,12 @@ const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
  * The real path of `p` (relative to `workdir`, or absolute), refused unless it stays inside `workdir`
  * after every symbolic link is resolved. `workdir` must itself be a real path. A path that does not exist
  * yet is resolved through its deepest existing ancestor, so a write cannot escape through a linked folder.
+ * `--unrestricted-paths` lifts the check: paths are only resolved against the workdir.
  */
-export async function confine(workdir: string, p: string): Promise<string> {
+export async function confine({ workdir, unrestrictedPaths }: Pick<ToolContext, 'workdir' | 'unrestrictedPaths'>, p: string): Promise<string> {
   if (p === '') throw new ToolError('path is empty');
   const target = resolve(workdir, p);
+  if (unrestrictedPaths) return target;
   const missing: string[] = [];
   for (let at = target; ; at = dirname(at)) {
     let real: string;

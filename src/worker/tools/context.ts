@@ -1,7 +1,9 @@
 /** What every sandbox tool runs with. */
 export interface ToolContext {
-  /** Real path of the folder the tools are confined to. */
+  /** Real path of the folder the file tools are confined to (`bash` only starts there). */
   workdir: string;
+  /** `--unrestricted-paths`: the file tools may reach outside the workdir. */
+  unrestrictedPaths?: boolean;
   /** Aborted when the call is cancelled (shutdown, lease lost, answered elsewhere). */
   signal: AbortSignal;
   /** Environment of `bash` commands, the worker's own credentials already removed. */

@@ -12,7 +12,7 @@ export async function edit(input: Input, ctx: ToolContext): Promise<ToolResult> 
   const all = input.replace_all === true;
   if (oldString === '') throw new ToolError('input.old_string is empty');
   if (oldString === newString) throw new ToolError('input.old_string and input.new_string are the same');
-  const path = await confine(ctx.workdir, shown);
+  const path = await confine(ctx, shown);
   await statOrFail(path, shown);
   const text = await readFile(path, 'utf8');
   const count = text.split(oldString).length - 1;

@@ -9,7 +9,7 @@ const MAX_MATCHES = 1000;
 /** `glob {pattern, path?}`: matching files, relative to the workdir, in name order. */
 export async function glob(input: Input, ctx: ToolContext): Promise<ToolResult> {
   const pattern = str(input, 'pattern');
-  const base = await confine(ctx.workdir, optStr(input, 'path') ?? '.');
+  const base = await confine(ctx, optStr(input, 'path') ?? '.');
   if (!(await statOrFail(base, String(input.path ?? '.'))).isDirectory()) throw new ToolError(`${input.path} is not a directory`);
   const re = globToRegExp(pattern);
   const prefix = base === ctx.workdir ? '' : base.slice(ctx.workdir.length + 1).split('\\').join('/') + '/';

@@ -19,7 +19,7 @@ export async function grep(input: Input, ctx: ToolContext): Promise<ToolResult> 
     throw new ToolError(`input.pattern is not a valid regular expression: ${(e as Error).message}`);
   }
   const pathShown = optStr(input, 'path') ?? '.';
-  const base = await confine(ctx.workdir, pathShown);
+  const base = await confine(ctx, pathShown);
   const filter = optStr(input, 'glob');
   const globRe = filter === undefined ? undefined : globToRegExp(filter);
   const files = (await statOrFail(base, pathShown)).isDirectory() ? walk(ctx.workdir, base, ctx.signal) : one(relative(ctx.workdir, base).split(sep).join('/'));

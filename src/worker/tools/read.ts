@@ -7,7 +7,7 @@ const DEFAULT_LINES = 2000;
 
 /** `read {path, offset?, limit?}`: lines numbered like `cat -n`; `offset` is the first line (1-based), `limit` the count. */
 export async function read(input: Input, ctx: ToolContext): Promise<ToolResult> {
-  const path = await confine(ctx.workdir, str(input, 'path'));
+  const path = await confine(ctx, str(input, 'path'));
   const offset = optInt(input, 'offset', 1) ?? 1;
   const limit = optInt(input, 'limit', 1) ?? DEFAULT_LINES;
   if ((await statOrFail(path, input.path as string)).isDirectory()) throw new ToolError(`${input.path} is a directory`);

@@ -8,7 +8,7 @@ import { ok, str, type Input, type ToolResult } from './result';
 export async function write(input: Input, ctx: ToolContext): Promise<ToolResult> {
   const shown = str(input, 'path');
   const content = str(input, 'content');
-  const path = await confine(ctx.workdir, shown);
+  const path = await confine(ctx, shown);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, content);
   return ok(`wrote ${Buffer.byteLength(content)} bytes to ${shown}`);

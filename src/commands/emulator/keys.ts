@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import type { Ctx } from '../../context';
+import { write } from '../../io';
+import { examples, type Kit } from '../kit';
+
+/**
+ * `svc emulator keys ENV`: issues a work key for a self-hosted environment of the emulator at the base URL
+ * (its loopback admin path `POST /_emulator/environments/{id}/keys`) and prints it, for `SVC_ENVIRONMENT_KEY`.
+ */
+export async function runKeys(ctx: Ctx, environmentId: string): Promise<void> {
+  const c = await ctx.client(ctx.settings.apiKey?.value);
+  const { data } = await c.json<{ key: string }>({ method: 'POST', path: `/_emulator/environments/${encodeURIComponent(environmentId)}/keys` });
+  await write(ctx.io.stdout, `${data.key}\n`);
+}
+
+export function addKeys(emulator: Command, kit: Kit): Command {
+  const cmd = emulator
+    .command('keys')
+    .argument('<env>', 'self-hosted environment ID')
+    .description('Issue a work key for a self-hosted environment of a running emulator and print it (for SVC_ENVIRONMENT_KEY)');
+  examples(cmd, ['export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)']);
+  return cmd.action(kit.action((ctx, [env]) => runKeys(ctx, env)));
+}

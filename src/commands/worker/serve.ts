@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import type { Ctx } from '../../context';
+import type { LogFormat } from '../../worker/log';
+import type { Opts } from '../kit';
+import { DEFAULT_BASH_TIMEOUT_MS, MAX_OUTPUT_CHARS, maxIdle } from './run';
+
+/** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
+export async function serve(ctx: Ctx, _args: string[], opts: Opts): Promise<void> {
+  const options = {
+    workdir: resolve(ctx.io.cwd, opts.workdir ?? '.'),
+    maxIdleMs: opts.maxIdle === undefined ? undefined : maxIdle(opts.maxIdle),
+    logFormat: (opts.logFormat ?? 'text') as LogFormat,
+    bashTimeoutMs: DEFAULT_BASH_TIMEOUT_MS,
+    maxOutputChars: MAX_OUTPUT_CHARS,
+    unrestrictedPaths: Boolean(opts.unrestrictedPaths),
+  };
+  const [{ runServe }, { follow }] = await Promise.all([import('../../worker/serve'), import('../../api/stream/follow')]);
+  await runServe(options, {
+    stdin: ctx.io.stdin,
+    stderr: ctx.io.stderr,
+    // The hand-off's base URL serves unless one is set here (flag, environment or profile).
+    clientFor: (h) => ctx.client(h.sessions_token, ctx.settings.baseUrl.source === 'default' ? h.base_url : ctx.settings.baseUrl.value, { outliveSignal: true }),
+    follow,
+    env: ctx.io.env,
+    signal: ctx.io.signal,
+  });
+}
