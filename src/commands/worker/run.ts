@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
-import { NoCredentialError, NoEnvironmentKeyError, UsageError } from '../../errors';
+import { NoEnvironmentKeyError, UsageError } from '../../errors';
 import type { Opts } from '../kit';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
@@ -42,15 +42,14 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
   const options = workerOptions(ctx, opts);
   const key = ctx.settings.environmentKey?.value;
   if (!key) throw new NoEnvironmentKeyError();
-  // A key that cannot go in a header would fail every poll the same way: say so once instead of retrying.
-  if (!headerSafe(key)) throw new NoCredentialError(`the environment work key from ${where(ctx.settings.environmentKey!.source)} is malformed: it holds characters that cannot go in an HTTP header`);
   const base = await ctx.client(key, undefined, { outliveSignal: true });
+  // Both keys were checked when read (config/validate.ts): a malformed one is exit 4 before the first poll.
   const apiKey = ctx.settings.apiKey?.value;
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
     environmentKey: key,
-    api: apiKey && headerSafe(apiKey) ? base.withCredential(apiKey) : undefined,
+    api: apiKey ? base.withCredential(apiKey) : undefined,
     apiKey,
     follow,
     signal: ctx.io.signal,
@@ -68,10 +67,6 @@ export function maxIdle(raw: string | undefined): number {
   return Math.round(Number(n[1]) * unit);
 }
 
-/** Printable ASCII only: what a Bearer credential or a header value can carry as is. */
-export const headerSafe = (v: string): boolean => /^[\x21-\x7e]+$/.test(v);
-
-const where = (source: string) => (source === 'env' ? 'SVC_ENVIRONMENT_KEY' : source === 'profile' ? "the profile's environment_key" : source);
 
 function int(raw: string, flag: string, min: number, max: number): number {
   const n = Number(raw);
