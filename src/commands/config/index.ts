@@ -7,13 +7,16 @@ import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../kit';
+import { maskUrlPassword } from '../../api/secrets';
 
 function profileKey(key: string): ProfileKey {
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
   return key as ProfileKey;
 }
 
-const shown = (key: string, v: string | undefined): string | undefined => (v !== undefined && SECRET_KEYS.has(key) ? maskSecret(v) : v);
+/** A value as config prints it: secrets masked to their last 4 characters, a URL's password masked (issue 13). */
+const shown = (key: string, v: string | undefined): string | undefined =>
+  v === undefined ? v : SECRET_KEYS.has(key) ? maskSecret(v) : key === 'base_url' ? maskUrlPassword(v) : v;
 
 export async function runSet(ctx: Ctx, key: string, value: string | undefined): Promise<void> {
   const k = profileKey(key);
@@ -98,7 +101,7 @@ export default function build(group: Command, kit: Kit): void {
       const rows = names.sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b))).map((name) => ({
         name,
         current: name === s.profile.value,
-        base_url: s.config.profiles[name]?.base_url ?? null,
+        base_url: shown('base_url', s.config.profiles[name]?.base_url) ?? null,
       }));
       await ctx.out.list(rows, [
         { header: 'NAME', get: (r) => (r.current ? `${r.name} *` : r.name) },

@@ -5,6 +5,7 @@ import type { Ctx } from '../../context';
 import { ExitCodeError, exitCodeFor } from '../../errors';
 import { API_VERSION } from '../../wire/version';
 import { examples, type Kit } from '../kit';
+import { maskUrlPassword } from '../../api/secrets';
 
 interface Check {
   check: string;
@@ -48,7 +49,7 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
       try {
         const res = await c.json({ method: 'GET', path: '/v1/agents', query: { page_size: 1 } });
         const ms = ctx.now() - started;
-        checks.push({ check: 'connectivity', ok: true, detail: `${s.baseUrl.value} answered in ${ms} ms` });
+        checks.push({ check: 'connectivity', ok: true, detail: `${maskUrlPassword(s.baseUrl.value)} answered in ${ms} ms` });
         checks.push({ check: 'version header', ok: true, detail: `${s.apiVersion} accepted` });
         const date = Date.parse(res.headers.date ?? '');
         if (!Number.isNaN(date)) {
