@@ -1,18 +1,8 @@
-import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Ctx } from '../context';
-import { UsageError } from '../errors';
-import { write } from '../io';
-import { readData } from '../input/data';
-import { isObject } from '../is-object';
-import { renderChange, type Change } from './apply-diff';
-import { execute } from './apply/execute';
+import type { Change } from './apply-diff';
 import { KIND_SPECS, type Kind } from './apply/kinds';
-import { makePlan, type Entry } from './apply/plan';
-import { painter } from './apply/render';
-import { checkedDoc } from './apply/sources';
-import { examples, type Kit, type Opts } from './kit';
-import { addIdempotencyOption, article, idempotencyKey } from './resource';
+import { examples, type Kit } from './kit';
+import { addIdempotencyOption, article } from './resource';
 
 export { plan } from './apply-diff';
 
@@ -38,36 +28,6 @@ export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples
     .option('--update-secrets', 'send write-only values (MCP headers) again');
   addIdempotencyOption(cmd, 'Idempotency-Key of the create (default: a fresh UUID)');
   examples(cmd, extra.examples ?? [`svc ${spec.group} apply ${spec.noun}.yaml --dry-run`, `svc ${spec.group} apply ${spec.noun}.yaml -o json`]);
-  return cmd.action(kit.action(async (ctx, [file], opts) => runApply(ctx, kind, file, opts)));
-}
-
-export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): Promise<void> {
-  const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
-  if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
-  const { kind: named, ...body } = data;
-  if (named !== undefined && named !== kind) throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);
-  const doc = checkedDoc(kind, body, file, file === '-' ? ctx.io.cwd : dirname(resolve(ctx.io.cwd, file)), false);
-  const dryRun = Boolean(opts.dryRun);
-  const key = dryRun ? undefined : idempotencyKey(opts);
-  const [entry] = await makePlan(await ctx.api(), [doc], { updateSecrets: Boolean(opts.updateSecrets), readSecrets: !dryRun, idempotencyKey: key, env: ctx.io.env });
-  if (!dryRun) await execute(ctx, [entry], 'by name');
-  await report(ctx, kind, entry, dryRun);
-}
-
-async function report(ctx: Ctx, kind: Kind, e: Entry, dryRun: boolean): Promise<void> {
-  const spec = KIND_SPECS[kind];
-  const r: ApplyResult = { action: e.action as ApplyResult['action'], id: e.id, name: e.name, dry_run: dryRun, diff: e.diff };
-  // A dry-run create has no ID yet: `-o id` prints nothing rather than "null".
-  if (ctx.format === 'id' && !ctx.settings.jq) return r.id ? ctx.out.item(r) : undefined;
-  if (ctx.format !== 'table' || ctx.settings.jq) return ctx.out.item(r);
-  const paint = await painter(ctx);
-  const lines = r.diff.map((c) => paint(c.op, renderChange(c)));
-  const who = r.id ? `${spec.noun} ${r.id}` : `${spec.noun} "${r.name}"`;
-  const verb = r.action === 'unchanged' ? 'unchanged' : r.dry_run ? `would be ${r.action} (dry run: nothing sent)` : r.action;
-  const count = r.action === 'updated' ? ` (${r.diff.length} change${r.diff.length === 1 ? '' : 's'})` : '';
-  lines.push(`${who} ${verb}${count}`);
-  await write(ctx.io.stdout, lines.join('\n') + '\n');
-  if (r.action === 'unchanged' && e.uncompared) {
-    await ctx.msg(`note: write-only members (${(spec.writeOnly ?? []).join(', ')}) cannot be read back, so they were not compared; use --update-secrets to send them again`);
-  }
+  // The engine (planning, skill packaging with node:zlib and node:crypto) loads when apply runs, not with the group.
+  return cmd.action(kit.action(async (ctx, [file], opts) => (await import('./apply/one')).runApply(ctx, kind, file, opts)));
 }

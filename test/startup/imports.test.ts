@@ -9,14 +9,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEAVY = ['undici', 'ink', 'react', 'yaml', 'jq-web'];
 
 /** Runs the built svc, returning the source text of every file it loaded. */
-function loadedSources(args: string[]): { urls: string[]; text: string; status: number | null } {
+function loadedSources(args: string[]): { urls: string[]; builtins: string[]; text: string; status: number | null } {
   const log = join(tempConfigDir(), 'loads.txt');
   const { status } = spawnSync(process.execPath, ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'bin/svc.js'), ...args], {
     env: { ...process.env, SVC_LOAD_LOG: log, SVC_CONFIG_DIR: tempConfigDir() },
     stdio: 'pipe',
   });
-  const urls = readFileSync(log, 'utf8').trim().split('\n').filter((u) => u.startsWith('file:'));
-  return { urls, status, text: urls.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n') };
+  const lines = readFileSync(log, 'utf8').trim().split('\n');
+  const urls = lines.filter((u) => u.startsWith('file:'));
+  return { urls, builtins: lines.filter((u) => u.startsWith('node:')), status, text: urls.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n') };
 }
 
 // The bundle keeps esbuild's `// node_modules/<pkg>/…` path comments: they show which packages a chunk holds.
@@ -40,8 +41,11 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
   });
 
   it('a request command loads undici (so the check can see a package) but not ink or react', () => {
-    const { text, status, urls } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
+    const { text, status, urls, builtins } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
     expect(status).toBe(10);
+    // The group's apply verb loads its engine (skill packaging: zlib, hashes) only when it runs.
+    expect(builtins).not.toContain('node:zlib');
+    expect(builtins).not.toContain('node:crypto');
     expect(holds(text, 'undici')).toBe(true);
     for (const pkg of ['ink', 'react']) expect(holds(text, pkg), pkg).toBe(false);
     // jq-web stays outside the bundle: its files would show among the loaded URLs.

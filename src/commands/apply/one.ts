@@ -1,0 +1,47 @@
+import { dirname, resolve } from 'node:path';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { write } from '../../io';
+import { readData } from '../../input/data';
+import { isObject } from '../../is-object';
+import { renderChange } from '../apply-diff';
+import type { ApplyResult } from '../apply';
+import { execute } from './execute';
+import { KIND_SPECS, type Kind } from './kinds';
+import { makePlan, type Entry } from './plan';
+import { painter } from './render';
+import { checkedDoc } from './sources';
+import type { Opts } from '../kit';
+import { idempotencyKey } from '../resource';
+
+/** One document of one kind, found by name: what `svc <group> apply FILE` runs (loaded only when it runs). */
+export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): Promise<void> {
+  const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
+  if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
+  const { kind: named, ...body } = data;
+  if (named !== undefined && named !== kind) throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);
+  const doc = checkedDoc(kind, body, file, file === '-' ? ctx.io.cwd : dirname(resolve(ctx.io.cwd, file)), false);
+  const dryRun = Boolean(opts.dryRun);
+  const key = dryRun ? undefined : idempotencyKey(opts);
+  const [entry] = await makePlan(await ctx.api(), [doc], { updateSecrets: Boolean(opts.updateSecrets), readSecrets: !dryRun, idempotencyKey: key, env: ctx.io.env });
+  if (!dryRun) await execute(ctx, [entry], 'by name');
+  await report(ctx, kind, entry, dryRun);
+}
+
+async function report(ctx: Ctx, kind: Kind, e: Entry, dryRun: boolean): Promise<void> {
+  const spec = KIND_SPECS[kind];
+  const r: ApplyResult = { action: e.action as ApplyResult['action'], id: e.id, name: e.name, dry_run: dryRun, diff: e.diff };
+  // A dry-run create has no ID yet: `-o id` prints nothing rather than "null".
+  if (ctx.format === 'id' && !ctx.settings.jq) return r.id ? ctx.out.item(r) : undefined;
+  if (ctx.format !== 'table' || ctx.settings.jq) return ctx.out.item(r);
+  const paint = await painter(ctx);
+  const lines = r.diff.map((c) => paint(c.op, renderChange(c)));
+  const who = r.id ? `${spec.noun} ${r.id}` : `${spec.noun} "${r.name}"`;
+  const verb = r.action === 'unchanged' ? 'unchanged' : r.dry_run ? `would be ${r.action} (dry run: nothing sent)` : r.action;
+  const count = r.action === 'updated' ? ` (${r.diff.length} change${r.diff.length === 1 ? '' : 's'})` : '';
+  lines.push(`${who} ${verb}${count}`);
+  await write(ctx.io.stdout, lines.join('\n') + '\n');
+  if (r.action === 'unchanged' && e.uncompared) {
+    await ctx.msg(`note: write-only members (${(spec.writeOnly ?? []).join(', ')}) cannot be read back, so they were not compared; use --update-secrets to send them again`);
+  }
+}
