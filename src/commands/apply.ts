@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Change } from './apply-diff';
-import { KIND_SPECS, type Kind } from './apply/kinds';
+import { KIND_NAMES, type Kind } from './apply/names';
 import { examples, type Kit } from './kit';
 import { addIdempotencyOption, article } from './resource';
 
@@ -19,7 +19,7 @@ export interface ApplyResult {
  * one document, found by name alone (no set label, so it adopts what it finds), printed as one result.
  */
 export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples?: string[] } = {}): Command {
-  const spec = KIND_SPECS[kind];
+  const spec = KIND_NAMES[kind];
   const cmd = group
     .command('apply')
     .argument('<file>', `${spec.noun} as JSON or YAML, or - for standard input`)

@@ -9,12 +9,11 @@ import { checkEnvironment } from '../environments/config';
 import { checkReferences } from '../references';
 import { checkCredentials } from './credentials';
 import { applyPatches, checkTrigger } from '../triggers/body';
+import { KIND_NAMES, KINDS, type Kind } from './names';
 
 export type Body = Record<string, any>;
 
-/** The kinds a configuration document may hold. */
-export const KINDS = ['Agent', 'Environment', 'Trigger', 'Vault', 'MemoryStore', 'Skill'] as const;
-export type Kind = (typeof KINDS)[number];
+export { KIND_NAMES, KINDS, type Kind } from './names';
 
 /**
  * A reference by name: at each object matched by `at` (`''` the document itself, `skills.*` each element),
@@ -53,9 +52,7 @@ export interface KindSpec {
 /** `agents`, `triggers`, … : the resource's own fields. */
 export const KIND_SPECS: Record<Kind, KindSpec> = {
   Agent: {
-    kind: 'Agent',
-    noun: 'agent',
-    group: 'agents',
+    ...KIND_NAMES.Agent,
     api: agents,
     fields: ['name', 'model', 'description', 'system', 'tools', 'mcp_servers', 'skills', 'plugins', 'roster', 'metadata'],
     readOnly: ['version'],
@@ -71,18 +68,14 @@ export const KIND_SPECS: Record<Kind, KindSpec> = {
     check: checkReferences,
   },
   Environment: {
-    kind: 'Environment',
-    noun: 'environment',
-    group: 'environments',
+    ...KIND_NAMES.Environment,
     api: environments,
     fields: ['name', 'description', 'config', 'metadata'],
     required: ['name'],
     check: checkEnvironment,
   },
   Trigger: {
-    kind: 'Trigger',
-    noun: 'trigger',
-    group: 'triggers',
+    ...KIND_NAMES.Trigger,
     api: triggers,
     fields: ['name', 'agent_id', 'agent_version', 'environment_id', 'resources', 'session_mode', 'schedule', 'initial_events', 'metadata'],
     applyFields: ['agent', 'environment'],
@@ -96,9 +89,7 @@ export const KIND_SPECS: Record<Kind, KindSpec> = {
     patches: applyPatches,
   },
   Vault: {
-    kind: 'Vault',
-    noun: 'vault',
-    group: 'vaults',
+    ...KIND_NAMES.Vault,
     api: vaults,
     fields: ['name', 'description', 'metadata'],
     applyFields: ['credentials'],
@@ -107,17 +98,13 @@ export const KIND_SPECS: Record<Kind, KindSpec> = {
     check: checkCredentials,
   },
   MemoryStore: {
-    kind: 'MemoryStore',
-    noun: 'memory store',
-    group: 'memory-stores',
+    ...KIND_NAMES.MemoryStore,
     api: memoryStores,
     fields: ['name', 'description', 'metadata'],
     required: ['name'],
   },
   Skill: {
-    kind: 'Skill',
-    noun: 'skill',
-    group: 'skills',
+    ...KIND_NAMES.Skill,
     api: skills,
     // Skills have no update: `description` is sent with the first upload only, and content changes become versions.
     fields: ['name', 'description', 'metadata'],
