@@ -10,6 +10,7 @@ import { DEFAULT_ON_WORK, onWork, type OnWorkOptions } from './on-work';
 import { inProcess, serveRow, type HeldRow, type RowServer } from './row';
 import { provideSkills } from './skills';
 import type { OutStream } from '../io';
+import { addSecret } from '../api/secrets';
 
 export interface WorkerOptions {
   environmentId: string;
@@ -51,7 +52,7 @@ export interface WorkerDeps {
 export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<void> {
   const clock = deps.clock ?? systemClock;
   const log = new WorkerLog(deps.stderr, opts.logFormat, clock.now);
-  log.redact(deps.environmentKey);
+  addSecret(deps.environmentKey);
   const workdir = await realWorkdir(opts.workdir);
   const signal = deps.signal ?? new AbortController().signal;
   const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars, unrestrictedPaths: opts.unrestrictedPaths };
@@ -59,7 +60,7 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
     ? onWork({ ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs }, { log, clock })
     : inProcess({ follow: deps.follow, log, clock, tools, maxIdleMs: opts.maxIdleMs });
   const api = deps.api;
-  if (deps.apiKey) log.redact(deps.apiKey);
+  addSecret(deps.apiKey);
   const prepare = api ? (row: HeldRow) => provideSkills({ api, session: row.client, sessionId: row.item.session_id, workdir, log, fields: row.fields }) : undefined;
   if (!api) log.info('no API key: the skill packages of sessions are not fetched');
   const rowDeps = { clientFor: deps.clientFor, log, clock, heartbeatMs: opts.heartbeatMs, prepare, serve: server };

@@ -1,22 +1,15 @@
+import { redact } from '../api/secrets';
 import { write, type OutStream } from '../io';
 
 export type LogFormat = 'text' | 'json';
 export type Fields = Record<string, string | number | boolean | undefined>;
 
-const REDACTED = '[redacted]';
-
 /**
- * One line per lifecycle step on stderr. Every secret the worker holds is registered here, and any line that
- * would contain one has it replaced, whatever put it there (an error message, a tool's output).
+ * One line per lifecycle step on stderr. Every line passes through the run's one redaction (api/secrets.ts), so a
+ * secret the worker registered there (`addSecret`) is masked whatever put it in the line (an error, a tool's output).
  */
 export class WorkerLog {
-  private readonly secrets = new Set<string>();
-
   constructor(private readonly stream: OutStream, private readonly format: LogFormat, private readonly now: () => number = Date.now) {}
-
-  redact(secret: string): void {
-    if (secret) this.secrets.add(secret);
-  }
 
   info(msg: string, fields: Fields = {}): void {
     this.line('info', msg, fields);
@@ -37,7 +30,7 @@ export class WorkerLog {
       this.format === 'json'
         ? JSON.stringify({ time: new Date(this.now()).toISOString(), level: 'info', msg: 'command output', ...Object.fromEntries(set), line: text })
         : `[${set.map(([k, v]) => `${k}=${v}`).join(' ')}] ${text}`;
-    void write(this.stream, this.scrub(line) + '\n');
+    void write(this.stream, redact(line) + '\n');
   }
 
   private line(level: string, msg: string, fields: Fields): void {
@@ -47,13 +40,7 @@ export class WorkerLog {
       this.format === 'json'
         ? JSON.stringify({ time, level, msg, ...Object.fromEntries(set) })
         : `${time} ${level} ${msg}${set.map(([k, v]) => ` ${k}=${quote(String(v))}`).join('')}`;
-    void write(this.stream, this.scrub(text) + '\n');
-  }
-
-  private scrub(text: string): string {
-    let out = text;
-    for (const s of this.secrets) out = out.split(s).join(REDACTED);
-    return out;
+    void write(this.stream, redact(text) + '\n');
   }
 }
 

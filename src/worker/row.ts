@@ -6,6 +6,7 @@ import { describe, Lease } from './lease';
 import type { Fields, WorkerLog } from './log';
 import { SessionWorker } from './session';
 import type { ToolContext } from './tools/index';
+import { addSecret } from '../api/secrets';
 
 export type RowOutcome = 'completed' | 'abandoned' | 'stopped';
 
@@ -45,7 +46,7 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
     deps.log.error('claimed row is incomplete; skipping it', fields);
     return 'abandoned';
   }
-  deps.log.redact(secret);
+  addSecret(secret);
   let token: string;
   try {
     // R-WORK-10: only `sessions_token` is taken from the bundle; it lives in memory only (R-WORK-11).
@@ -54,7 +55,7 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
     deps.log.error('cannot decode the row secret; skipping it', { ...fields, error: describe(e) });
     return 'abandoned';
   }
-  deps.log.redact(token);
+  addSecret(token);
   deps.log.info('row claimed', { ...fields, lease_ttl_ms: item.lease_ttl_ms });
   const client = deps.clientFor(token);
   const lease = new Lease(item, client, deps.log, deps.clock, deps.heartbeatMs);

@@ -9,6 +9,7 @@ import type { StopOutcome } from './lease';
 import { WorkerLog, type LogFormat } from './log';
 import { SessionWorker, type Hold } from './session';
 import { toolEnv, realWorkdir } from './index';
+import { addSecret } from '../api/secrets';
 
 /**
  * `worker serve` exit code when the row is no longer its own: the session work token was refused (the row was
@@ -89,7 +90,7 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
   const input = lines(deps.stdin);
   const first = await input.next();
   const handoff = parseHandoff(first.done ? undefined : first.value);
-  log.redact(handoff.sessions_token);
+  addSecret(handoff.sessions_token);
   const workdir = await realWorkdir(opts.workdir);
   const { row } = handoff;
   const fields = { row: row.id, session: row.session_id, generation: row.generation };

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { toolEnv } from '../../src/worker/index';
 import { WorkerLog } from '../../src/worker/log';
 import { runTool, type ToolContext } from '../../src/worker/tools/index';
+import { addSecret } from '../../src/api/secrets';
 
 let root: string;
 let workdir: string;
@@ -166,17 +167,16 @@ describe('worker tools: files', () => {
 });
 
 describe('worker log', () => {
-  it('R-WORK-11 replaces every registered secret in text and JSON lines', () => {
+  it('R-WORK-11 masks every registered secret in text and JSON lines, through the run\'s one redaction', () => {
     let out = '';
     const sink = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
+    addSecret('st_secret_token');
     const log = new WorkerLog(sink, 'json', () => 0);
-    log.redact('st_secret_token');
     log.info('tool finished', { output: 'leak st_secret_token here' });
     const text = new WorkerLog(sink, 'text', () => 0);
-    text.redact('st_secret_token');
     text.warn('failed', { error: 'Bearer st_secret_token' });
     expect(out).not.toContain('st_secret_token');
-    expect(JSON.parse(out.split('\n')[0])).toEqual({ time: '1970-01-01T00:00:00.000Z', level: 'info', msg: 'tool finished', output: 'leak [redacted] here' });
-    expect(out.split('\n')[1]).toBe('1970-01-01T00:00:00.000Z warn failed error="Bearer [redacted]"');
+    expect(JSON.parse(out.split('\n')[0])).toEqual({ time: '1970-01-01T00:00:00.000Z', level: 'info', msg: 'tool finished', output: 'leak *** here' });
+    expect(out.split('\n')[1]).toBe('1970-01-01T00:00:00.000Z warn failed error="Bearer ***"');
   });
 });
