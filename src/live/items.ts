@@ -1,6 +1,6 @@
 /** How one complete event reads in the transcript: the live view colours it, `svc demo` prints it as one line. */
 import type { SessionEvent } from '../wire/events';
-import { canonicalEvent } from './shapes';
+import { canonicalEvent } from '../wire/shapes';
 import { escapeControls, escapeLineControls } from '../output/controls';
 
 export type ItemKind =

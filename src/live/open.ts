@@ -60,7 +60,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
       import('../api/stream/follow'),
       import('../turn/watch'),
       import('../errors'),
-      import('./shapes'),
+      import('../wire/shapes'),
       import('./resize'),
     ]);
   const { ThreadSettled } = opts.untilIdle && opts.threadId !== undefined ? await import('./thread-settled') : { ThreadSettled: undefined };

@@ -7,7 +7,7 @@ import type { ConnectionState, StreamItem } from '../api/stream/types';
 import type { DeltaEvent, InputMode, SessionEvent, StopReason } from '../wire/events';
 import { compareEpochs } from './epoch';
 import { describeEvent, type Item } from './items';
-import { canonicalEvent } from './shapes';
+import { canonicalEvent } from '../wire/shapes';
 import { escapeControls } from '../output/controls';
 
 /** Characters of a delta preview kept (its tail); the buffer may grow to twice this before it is cut. */

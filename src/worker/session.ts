@@ -4,6 +4,7 @@ import { sessions } from '../api/sessions';
 import { historyPages } from '../api/stream/backfill';
 import type { Follow } from '../api/stream/types';
 import type { SessionEvent } from '../wire/events';
+import { canonicalEvent } from '../wire/shapes';
 import { runsOnWorker } from '../wire/tools';
 import type { Clock } from './clock';
 import { describe, type StopOutcome } from './lease';
@@ -129,9 +130,11 @@ export class SessionWorker {
     this.maybeFinish();
   }
 
-  private onEvent(ev: SessionEvent): void {
+  private onEvent(raw: SessionEvent): void {
+    // The service's other spellings (session.status_idle, agent.mcp_tool_* with mcp_server_name, …) read as the spec's.
+    const ev = canonicalEvent(raw);
     const data = (ev.data ?? {}) as Record<string, any>;
-    switch (eventKind(ev.type)) {
+    switch (ev.type) {
       case 'agent.tool_use':
         // MCP and service-side tools never run on a worker; an unknown name gets an error result from runTool.
         if (!runsOnWorker(data)) return;
@@ -152,7 +155,7 @@ export class SessionWorker {
         return;
       }
       case 'session.status':
-        this.idle = sessionStatus(ev.type, data) === 'idle';
+        this.idle = data.status === 'idle';
         if (!this.idle) {
           this.idleSince = undefined;
           this.activityCtl.abort();
@@ -236,17 +239,4 @@ export class SessionWorker {
       this.maybeFinish();
     }
   }
-}
-
-/**
- * The kind of an event, with the spellings a service may use instead of ours (API-NOTES: shapes to tolerate):
- * `session.status_<status>` is a status event; `agent.mcp_tool_use` / `agent.mcp_tool_result` are MCP calls,
- * which the platform runs, so they are left alone like any unknown type.
- */
-function eventKind(type: string): string {
-  return type.startsWith('session.status_') ? 'session.status' : type;
-}
-
-function sessionStatus(type: string, data: Record<string, any>): string | undefined {
-  return type.startsWith('session.status_') ? type.slice('session.status_'.length) : data.status;
 }

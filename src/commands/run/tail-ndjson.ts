@@ -7,7 +7,7 @@ import { InterruptedError } from '../../errors';
 import { LineBatch } from '../../output/ndjson-tail';
 import type { TailOptions } from '../sessions/tail';
 import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
-import { canonicalEvent } from '../../live/shapes';
+import { canonicalEvent } from '../../wire/shapes';
 import type { SessionEvent } from '../../wire/events';
 
 /**

@@ -5,7 +5,7 @@
  * at the event's top level as well as under `data`, and `canceled` as the spec's `cancelled`. Events already in the
  * spec's shape come back unchanged (the same object), so the stream's hot path copies nothing.
  */
-import type { SessionEvent } from '../wire/events';
+import type { SessionEvent } from './events';
 
 const STATUS_PREFIX = 'session.status_';
 const THREAD_STATUS_PREFIX = 'session.thread_status_';
