@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The launcher: the only place that exits the process.
-import module from 'node:module';
+// The launcher: the only place that exits the process. CommonJS (bin/package.json), like the bundle it loads, so
+// a command never starts Node's ESM loader (scripts/commonjs-chunks.mjs).
+'use strict';
 
-module.enableCompileCache?.();
 const controller = new AbortController();
 const onSignal = (signal) => {
   if (controller.signal.aborted) process.exit(130);
@@ -15,19 +15,22 @@ for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err) => process.exit(err.code === 'EPIPE' ? 0 : 1));
 }
 
-const argv = process.argv.slice(2);
-let code;
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  // The bare `svc --version` answers before the command tree (commander and the groups) loads.
-  const { SVC_VERSION } = await import('../dist/version.js');
-  process.stdout.write(`${SVC_VERSION}\n`);
-  code = 0;
-} else {
-  const { main, processIo } = await import('../dist/cli.js');
-  code = await main(argv, processIo(controller.signal));
+async function run(argv) {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    // The bare `svc --version` answers before the command tree (commander and the groups) loads.
+    process.stdout.write(`${require('../dist/version.js').SVC_VERSION}\n`);
+    return 0;
+  }
+  // V8 flags and the compiled-code cache, before any of svc's own code compiles.
+  require('../dist/startup.js').prepareStartup(module.constructor, require('node:path').join(__dirname, '..', 'dist'), process.env);
+  const { main, processIo } = require('../dist/cli.js');
+  return main(argv, processIo(controller.signal));
 }
-// Let stdout and stderr drain before exiting, so piped output is never cut short.
-let pending = 2;
-const finish = () => --pending === 0 && process.exit(code);
-process.stdout.write('', finish);
-process.stderr.write('', finish);
+
+run(process.argv.slice(2)).then((code) => {
+  // Let stdout and stderr drain before exiting, so piped output is never cut short.
+  let pending = 2;
+  const finish = () => --pending === 0 && process.exit(code);
+  process.stdout.write('', finish);
+  process.stderr.write('', finish);
+});

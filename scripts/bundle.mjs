@@ -2,6 +2,7 @@
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -80,6 +81,28 @@ const SOURCE_PATCHES = [
   },
 ];
 
+/**
+ * undici checks its own invariants with `assert(cond)` (never another member of node:assert, which the build checks),
+ * and node:assert loads five more builtins at start-up. Inside undici, `node:assert` is this one function instead:
+ * a failed check still throws.
+ */
+const UNDICI_ASSERT = `module.exports = function assert(ok, message) {
+  if (!ok) throw Object.assign(new Error(message || 'undici: internal check failed'), { name: 'AssertionError', code: 'ERR_ASSERTION' });
+};`;
+
+const undiciAssert = {
+  name: 'undici-assert',
+  setup(b) {
+    b.onResolve({ filter: /^node:assert$/ }, (args) => {
+      if (!/undici[\\/]lib[\\/]/.test(args.importer)) return undefined;
+      const member = /\bassert\.[A-Za-z]+/.exec(readFileSync(args.importer, 'utf8'));
+      if (member) throw new Error(`undici-assert: ${args.importer} uses ${member[0]}, which the shim lacks`);
+      return { path: 'undici-assert', namespace: 'svc-shim' };
+    });
+    b.onLoad({ filter: /^undici-assert$/, namespace: 'svc-shim' }, () => ({ contents: UNDICI_ASSERT, loader: 'js' }));
+  },
+};
+
 /** The string-width patch holds only while string-width itself gives each NARROW_UI character one column. */
 async function checkNarrowUi() {
   const { default: stringWidth } = await import('string-width');
@@ -106,12 +129,17 @@ const sourcePatches = {
   },
 };
 
-/** Bundles src/cli.ts, and src/version.ts for the launcher's `--version` fast path, into `outdir` (emptied first). */
+/**
+ * Bundles src/cli.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
+ * launcher runs first) into `outdir` (emptied first).
+ */
 export async function bundle(outdir, logLevel = 'warning') {
   await checkNarrowUi();
   rmSync(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: { cli: `${root}src/cli.ts`, version: `${root}src/version.ts` },
+  const { metafile } = await build({
+    absWorkingDir: root,
+    metafile: true,
+    entryPoints: { cli: `${root}src/cli.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
     outdir,
     bundle: true,
     splitting: true,
@@ -124,8 +152,8 @@ export async function bundle(outdir, logLevel = 'warning') {
     external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [sourcePatches],
+    plugins: [sourcePatches, undiciAssert],
     logLevel,
   });
+  await toCommonJs(outdir, metafile, root);
 }

@@ -1,7 +1,4 @@
-import { createRequire } from 'node:module';
-
-// Loaded on the first collection only: the output writer, and so this file, is on every command's start-up path.
-const load = createRequire(import.meta.url);
+import { applyV8Flags } from './startup/v8-flags';
 
 /** Bytes streamed between two young-generation collections. */
 const RELIEF_BYTES = 512 * 1024;
@@ -27,9 +24,9 @@ export class Relief {
 function collect(): void {
   if (collectYoung === undefined) {
     try {
-      const { setFlagsFromString } = load('node:v8') as typeof import('node:v8');
-      const { runInNewContext } = load('node:vm') as typeof import('node:vm');
-      setFlagsFromString('--expose-gc');
+      // `--expose-gc` is among svc's flags; node:vm loads on the first collection only.
+      applyV8Flags();
+      const { runInNewContext } = process.getBuiltinModule('node:vm');
       // A fresh context gets `gc` without adding it to the CLI's own global object.
       collectYoung = runInNewContext('typeof gc === "function" ? gc : null') as typeof collectYoung;
     } catch {

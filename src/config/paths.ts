@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
@@ -7,7 +6,17 @@ export type Env = Record<string, string | undefined>;
 export function configDir(env: Env): string {
   if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'svc');
-  return join(env.HOME || homedir(), '.config', 'svc');
+  // node:os only when HOME is unset: loading it is start-up time on every command.
+  return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.config', 'svc');
+}
+
+/**
+ * Where compiled code is cached between runs: `$XDG_CACHE_HOME/svc/compile-cache`, else `~/.cache/svc/compile-cache`;
+ * undefined when there is no home to put it in.
+ */
+export function compileCacheDir(env: Env): string | undefined {
+  const base = env.XDG_CACHE_HOME || (env.HOME && join(env.HOME, '.cache'));
+  return base ? join(base, 'svc', 'compile-cache') : undefined;
 }
 
 export const CONFIG_FILE_NAME = 'config.json';

@@ -1,5 +1,5 @@
-import { close as fsClose, constants, open as fsOpen, type Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { close as fsClose, constants, open as fsOpen, promises as fsp, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../errors';
 import type { Io } from '../io';
@@ -69,7 +69,7 @@ export async function readInputFile(name: string, cwd: string, o: ReadLimit): Pr
   const path = resolve(cwd, name);
   let st: Stats;
   try {
-    st = await stat(path);
+    st = await fsp.stat(path);
   } catch (e) {
     throw cannotRead(name, e);
   }
@@ -84,7 +84,7 @@ export async function readInputFile(name: string, cwd: string, o: ReadLimit): Pr
 async function readRegular(name: string, path: string, o: ReadLimit): Promise<Buffer> {
   let fh: FileHandle | undefined;
   try {
-    fh = await open(path, 'r');
+    fh = await fsp.open(path, 'r');
     // The file may have grown since stat: count while reading, never trust the size alone.
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { UsageError } from '../errors';
 import { write, type OutStream } from '../io';
 import { Relief } from '../relief';
@@ -118,7 +117,7 @@ export class JqBatch {
 
 /** jq-web, loaded on the first --jq. Its CommonJS export is a promise of the module: required, not imported. */
 function load(): Promise<JqWeb> {
-  engine ??= createRequire(import.meta.url)('jq-web') as Promise<JqWeb>;
+  engine ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('jq-web') as Promise<JqWeb>;
   return engine;
 }
 

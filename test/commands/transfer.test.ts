@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundle } from '../../scripts/bundle.mjs';
+import { buildPrivateSvc } from '../helpers/bundled';
 import type { StreamResponse } from '../../src/api/client';
 import { NetworkError } from '../../src/api/errors';
 import { multipartBody, uploadSource } from '../../src/api/upload';
@@ -167,9 +167,7 @@ describe('memory of a 100 MiB upload (acceptance)', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('svc files upload of a 100 MiB file keeps the CLI under 100 MiB of RSS, and the server holds every byte', async () => {
-    mkdirSync(join(work, 'bin'), { recursive: true });
-    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-    await bundle(join(work, 'dist'), 'error');
+    await buildPrivateSvc(work);
     const big = join(work, 'big.bin');
     writeFileSync(big, '');
     truncateSync(big, 100 * 1024 * 1024);

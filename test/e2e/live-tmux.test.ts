@@ -1,10 +1,10 @@
 import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/requires';
-import { bundle } from '../../scripts/bundle.mjs';
+import { buildPrivateSvc } from '../helpers/bundled';
 import { tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, send, waitSession, waitUntil } from '../helpers/sse';
@@ -33,10 +33,8 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
-    mkdirSync(join(work, 'bin'), { recursive: true });
-    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
+    await buildPrivateSvc(work);
     writeFileSync(noConfig, '');
-    await bundle(join(work, 'dist'), 'error');
     // A foreground server (-D): it needs no daemon(), and it is ours to stop.
     server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
     const home = tempConfigDir();

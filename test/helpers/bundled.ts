@@ -12,13 +12,20 @@ const repo = new URL('../..', import.meta.url).pathname;
  */
 export function useBundledSvc(name: string): { readonly bin: string } {
   const work = join(repo, 'node_modules', '.cache', `${name}-${process.pid}`);
-  beforeAll(async () => {
-    mkdirSync(join(work, 'bin'), { recursive: true });
-    copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-    await bundle(join(work, 'dist'), 'error');
-  }, 120_000);
+  beforeAll(() => buildPrivateSvc(work), 120_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   return { bin: join(work, 'bin', 'svc.js') };
+}
+
+/**
+ * Builds svc into `work` as the package lays it out: the launcher (and bin/package.json, which makes it CommonJS)
+ * in `work/bin`, the bundle in `work/dist`. Returns the launcher's path.
+ */
+export async function buildPrivateSvc(work: string): Promise<string> {
+  mkdirSync(join(work, 'bin'), { recursive: true });
+  for (const name of ['svc.js', 'package.json']) copyFileSync(join(repo, 'bin', name), join(work, 'bin', name));
+  await bundle(join(work, 'dist'), 'error');
+  return join(work, 'bin', 'svc.js');
 }
 
 export interface Spawned {

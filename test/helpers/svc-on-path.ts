@@ -1,8 +1,6 @@
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundle } from '../../scripts/bundle.mjs';
-
-const repo = new URL('../..', import.meta.url).pathname;
+import { buildPrivateSvc } from './bundled';
 
 /**
  * `svc` as `npm link` puts it on PATH: an executable `svc` in `<work>/path` that runs bin/svc.js over a private
@@ -10,12 +8,9 @@ const repo = new URL('../..', import.meta.url).pathname;
  * resolve; never the shared dist/, which others rebuild. Returns the folder to put on PATH and the launcher.
  */
 export async function svcOnPath(work: string): Promise<{ dir: string; launcher: string }> {
-  const launcher = join(work, 'bin', 'svc.js');
+  const launcher = await buildPrivateSvc(work);
   const dir = join(work, 'path');
-  mkdirSync(join(work, 'bin'), { recursive: true });
   mkdirSync(dir, { recursive: true });
-  copyFileSync(join(repo, 'bin', 'svc.js'), launcher);
-  await bundle(join(work, 'dist'), 'error');
   writeFileSync(join(dir, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${launcher}" "$@"\n`, { mode: 0o755 });
   return { dir, launcher };
 }

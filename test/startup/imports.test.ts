@@ -8,20 +8,27 @@ import { tempConfigDir } from '../helpers/cli';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEAVY = ['undici', 'ink', 'react', 'yaml', 'jq-web'];
 
-/** Runs the built svc, returning the source text of every file it loaded. */
+/** Runs the built svc, returning the URLs it loaded, the builtins, and the sources its chunks were built from. */
 function loadedSources(args: string[]): { urls: string[]; builtins: string[]; text: string; status: number | null } {
   const log = join(tempConfigDir(), 'loads.txt');
-  const { status } = spawnSync(process.execPath, ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'bin/svc.js'), ...args], {
+  const { status } = spawnSync(process.execPath, ['-r', join(root, 'test/helpers/record-loads.cjs'), join(root, 'bin/svc.js'), ...args], {
     env: { ...process.env, SVC_LOAD_LOG: log, SVC_CONFIG_DIR: tempConfigDir() },
     stdio: 'pipe',
   });
   const lines = readFileSync(log, 'utf8').trim().split('\n');
   const urls = lines.filter((u) => u.startsWith('file:'));
-  return { urls, builtins: lines.filter((u) => u.startsWith('node:')), status, text: urls.map((u) => readFileSync(fileURLToPath(u), 'utf8')).join('\n') };
+  return { urls, builtins: lines.filter((u) => u.startsWith('node:')), status, text: urls.map(sourcesOf).join('\n') };
 }
 
-// The bundle keeps esbuild's `// node_modules/<pkg>/…` path comments: they show which packages a chunk holds.
-const holds = (text: string, pkg: string) => new RegExp(`^// .*node_modules/${pkg.replace('/', '\\/')}/`, 'm').test(text);
+/** The source files a loaded file was built from, one per line: its linked source map's `sources`, else the file itself. */
+function sourcesOf(url: string): string {
+  const file = fileURLToPath(url);
+  const map = `${file}.map`;
+  return existsSync(map) ? (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources.join('\n') : file;
+}
+
+/** Whether any loaded chunk was built from a file of package `pkg`. */
+const holds = (text: string, pkg: string) => new RegExp(`(^|/)node_modules/${pkg.replace('/', '\\/')}/`, 'm').test(text);
 
 // CI builds dist/ first: there a missing build fails these tests instead of skipping them.
 describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('start-up imports (needs `npm run build`)', () => {
@@ -50,6 +57,19 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     for (const pkg of ['ink', 'react']) expect(holds(text, pkg), pkg).toBe(false);
     // jq-web stays outside the bundle: its files would show among the loaded URLs.
     expect(urls.some((u) => u.includes('/node_modules/jq-web/'))).toBe(false);
+  });
+
+  it('a request command runs on CommonJS alone: no ESM loader, and none of the builtins the start-up work removed', () => {
+    const { status, builtins } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
+    expect(status).toBe(10);
+    // Node compiles these when a first ES module loads (scripts/commonjs-chunks.mjs).
+    expect(builtins).not.toContain('node:internal/modules/esm/module_job');
+    expect(builtins).not.toContain('node:internal/modules/esm/translators');
+    // node:assert (undici's invariant checks, scripts/bundle.mjs), node:module, node:os (the home folder only
+    // without $HOME) and node:fs/promises (read lazily) each load more builtins of their own.
+    for (const name of ['assert', 'module', 'os', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
+    // The recorder sees builtins at all: the HTTP client's own.
+    expect(builtins).toContain('node:net');
   });
 
   it('jq loads only when --jq is given', () => {

@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { bundle } from '../../scripts/bundle.mjs';
+import { expect } from 'vitest';
+import { useBundledSvc } from '../helpers/bundled';
 import type { Emulator } from '../../src/emulator/server';
 import { call } from '../helpers/emulator';
 import { createSession, history, send, waitUntil } from '../helpers/sse';
@@ -78,18 +78,7 @@ export function gone(pid: number): boolean {
  * A private build of svc for tests that start real worker processes (`node BIN worker …`): inside node_modules
  * so the bundle's external packages resolve, and never the shared dist/, which others rebuild.
  */
-export function useBuiltSvc(name: string): { readonly bin: string } {
-  const repo = new URL('../..', import.meta.url).pathname;
-  const dir = join(repo, 'node_modules', '.cache', `${name}-${process.pid}`);
-  const bin = join(dir, 'bin', 'svc.js');
-  beforeAll(async () => {
-    mkdirSync(join(dir, 'bin'), { recursive: true });
-    copyFileSync(join(repo, 'bin', 'svc.js'), bin);
-    await bundle(join(dir, 'dist'), 'error');
-  }, 60_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  return { bin };
-}
+export const useBuiltSvc = useBundledSvc;
 
 const servers: Server[] = [];
 

@@ -1,0 +1,74 @@
+/**
+ * A V8 code cache for the bundle's CommonJS chunks on Node 20, which has no `module.enableCompileCache`: compiling
+ * svc's own code is the largest single cost of a command's start (bench/run.mjs). Each chunk's compiled code is kept
+ * in a file named after the chunk (its name carries its content hash) and handed back to V8 on the next run.
+ * V8 checks every entry against the source and its flags and refuses a stale one; svc then compiles as before and
+ * writes the entry again at exit. Written to a temp name and renamed, so parallel runs never read half an entry.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
+import { Script } from 'node:vm';
+
+/** The only import() left in a CommonJS chunk: of an ESM chunk (scripts/commonjs-chunks.mjs). */
+const ESM_IMPORT = /\bimport\("\.[^"]*\.mjs"\)/;
+
+interface Compilable {
+  _compile(content: string, filename: string): unknown;
+  require(id: string): unknown;
+  exports: unknown;
+}
+
+/** Node's CommonJS `Module` class, as bin/ has it (`module.constructor`): the public node:module loads more. */
+export interface ModuleClass {
+  wrap(content: string): string;
+  prototype: Compilable;
+  _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
+  _cache: unknown;
+}
+
+/**
+ * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made is no cache. A chunk with
+ * an import() (the live view's way into its ESM chunks) compiles as before: giving a Script the main loader for
+ * import() starts Node's ESM loader, which the CommonJS bundle exists to avoid.
+ */
+export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: string): void {
+  try {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  } catch {
+    return;
+  }
+  const inside = codeDir.endsWith(sep) ? codeDir : codeDir + sep;
+  const stale: { file: string; script: Script }[] = [];
+  const compile = M.prototype._compile;
+  M.prototype._compile = function (this: Compilable, content: string, filename: string) {
+    if (!filename.startsWith(inside) || ESM_IMPORT.test(content)) return compile.call(this, content, filename);
+    const file = join(cacheDir, basename(filename));
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(file);
+    } catch {
+      // not cached yet
+    }
+    const script = new Script(M.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) stale.push({ file, script });
+    const mod = this;
+    const require = (id: string) => mod.require(id);
+    require.resolve = (request: string, options?: unknown) => M._resolveFilename(request, mod, false, options);
+    require.cache = M._cache;
+    require.main = process.mainModule;
+    const run = script.runInThisContext() as (...args: unknown[]) => unknown;
+    return run.call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
+  };
+  // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them.
+  process.once('exit', () => {
+    for (const { file, script } of stale) {
+      const tmp = `${file}.${process.pid}.tmp`;
+      try {
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, file);
+      } catch {
+        // a full disk or a read-only cache: the next run compiles again
+      }
+    }
+  });
+}

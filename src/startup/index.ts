@@ -1,0 +1,26 @@
+/**
+ * What bin/svc.js runs before the command tree loads (not for the bare `--version`): svc's V8 flags, then a code
+ * cache for svc's own code, Node's own from 22 on, startup/compile-cache.ts on Node 20.
+ */
+import { join } from 'node:path';
+import { applyV8Flags } from './v8-flags';
+import { installCompileCache, type ModuleClass } from './compile-cache';
+import { compileCacheDir } from '../config/paths';
+import { SVC_VERSION } from '../version';
+
+/** node:module from Node 22.1 on (@types/node is Node 20's). */
+interface NodeModule22 {
+  enableCompileCache?: (dir: string) => unknown;
+}
+
+/** `Module` is Node's CommonJS module class (bin/'s `module.constructor`). */
+export function prepareStartup(Module: ModuleClass, codeDir: string, env: Record<string, string | undefined>): void {
+  applyV8Flags();
+  // Node's own switch for its compile cache turns svc's off too.
+  if (env.NODE_DISABLE_COMPILE_CACHE) return;
+  const dir = compileCacheDir(env);
+  if (!dir) return;
+  // Node 22.1+ (node:module gains enableCompileCache only once the public module loads: on Node 20 that costs start-up).
+  if (Number(process.versions.node.split('.')[0]) >= 22) (process.getBuiltinModule('node:module') as NodeModule22).enableCompileCache?.(dir);
+  else installCompileCache(Module, codeDir, join(dir, `svc-${SVC_VERSION}-node-${process.version}-${process.arch}`));
+}

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+// Node 22+ has its own cache (module.enableCompileCache), which svc turns on instead of startup/compile-cache.ts.
+const nodeHasOwnCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/**
+ * A request svc cannot make (exit 10), with only these variables (no HOME unless given): it loads the HTTP client,
+ * which applies svc's V8 flags again, so an entry stamped with other flags would show.
+ */
+function request(env: Record<string, string>): { stdout: string; status: number | null; stderr: string } {
+  const args = ['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'];
+  const r = spawnSync(process.execPath, [join(root, 'bin/svc.js'), ...args], { env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), ...env }, encoding: 'utf8' });
+  return { stdout: r.stdout, status: r.status, stderr: r.stderr };
+}
+
+/** The one folder of entries under `<cache>/svc/compile-cache` (named for svc's and Node's versions). */
+function entriesDir(cache: string): string {
+  const base = join(cache, 'svc', 'compile-cache');
+  const [only] = readdirSync(base);
+  return join(base, only!);
+}
+
+const inodes = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).ino]));
+
+// CI builds dist/ first: there a missing build fails these tests instead of skipping them.
+describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || nodeHasOwnCache)('the compiled-code cache on Node 20 (needs `npm run build`)', () => {
+  it('the first run writes an entry per chunk it loaded (0600 in a 0700 folder); the next run uses them and rewrites none', () => {
+    const cache = tempConfigDir();
+    const first = request({ XDG_CACHE_HOME: cache });
+    expect(first.status).toBe(10);
+    const dir = entriesDir(cache);
+    const entries = readdirSync(dir);
+    // Named after the bundle's chunks (content-hashed names), among them the command tree's and the HTTP client's.
+    expect(entries).toContain('cli.js');
+    expect(entries.some((f) => f.startsWith('client-'))).toBe(true);
+    expect(entries.every((f) => existsSync(join(root, 'dist', f)) || existsSync(join(root, 'dist', 'chunks', f)))).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const f of entries) expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
+
+    const before = inodes(dir);
+    const second = request({ XDG_CACHE_HOME: cache });
+    expect(second).toEqual(first);
+    // An entry V8 refused (a different flag set, a stale source) would be written again, under a new inode.
+    expect(inodes(dir)).toEqual(before);
+  });
+
+  it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
+    const cache = tempConfigDir();
+    const clean = request({ XDG_CACHE_HOME: cache });
+    const file = join(entriesDir(cache), 'cli.js');
+    writeFileSync(file, 'not a code cache');
+    const again = request({ XDG_CACHE_HOME: cache });
+    expect(again).toEqual(clean);
+    expect(readFileSync(file, 'utf8')).not.toBe('not a code cache');
+  });
+
+  it('HOME falls back to ~/.cache; NODE_DISABLE_COMPILE_CACHE and an unusable cache folder leave the command as it was', () => {
+    const home = tempConfigDir();
+    const expected = request({ HOME: home });
+    expect(expected.status).toBe(10);
+    expect(readdirSync(entriesDir(join(home, '.cache'))).length).toBeGreaterThan(0);
+
+    const off = tempConfigDir();
+    expect(request({ XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(expected);
+    expect(existsSync(join(off, 'svc'))).toBe(false);
+
+    // A file where the folder should be (a read-only folder would prove nothing to root, who runs CI).
+    const blocked = join(tempConfigDir(), 'file');
+    writeFileSync(blocked, '');
+    expect(request({ XDG_CACHE_HOME: blocked })).toEqual(expected);
+  });
+});
