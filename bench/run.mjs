@@ -6,7 +6,9 @@
  * shows), beside `curl -N` and Node's own floors (bench/floor-*.mjs) in one interleaved run; and end-to-end against
  * the emulator, whose own frame building dominates there.
  * Options: ROUNDS=N (default 11), SKIP_BIG=1 (skip the 1,000,000-event runs), NODE_VERSIONS=22,24 (npx node@V check),
- * ONLY=firehose (the firehose figures alone).
+ * ONLY=firehose (the firehose figures alone), ONLY=startup (the start-up figures alone).
+ * svc's compiled-code cache (src/startup/) lives in a folder of the bench's own: warmed by one run, then measured,
+ * and measured once more switched off, as a first run after an install or an upgrade sees it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -53,8 +55,10 @@ async function startServer(args) {
 }
 
 const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+const cacheDir = mkdtempSync(join(tmpdir(), 'svc-bench-cache-'));
 // The user's environment, as they would run svc (NODE_EXTRA_CA_CERTS, for one, adds tens of ms to every node start).
-const userEnv = { ...process.env, SVC_CONFIG_DIR: configDir };
+const userEnv = { ...process.env, SVC_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir };
+delete userEnv.NODE_DISABLE_COMPILE_CACHE;
 for (const k of Object.keys(userEnv)) if (k.startsWith('SVC_') && k !== 'SVC_CONFIG_DIR') delete userEnv[k];
 
 /**
@@ -111,8 +115,10 @@ const floor = () => timeRun(node, ['-e', '0'], baseEnv);
 
 try {
   process.stderr.write(`node ${process.version}, ${ROUNDS} paired rounds per figure${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}\n`);
-  await firehose(200_000, ROUNDS);
-  if (!process.env.SKIP_BIG) await firehose(1_000_000, Math.max(3, Math.ceil(ROUNDS / 3)));
+  if (process.env.ONLY !== 'startup') {
+    await firehose(200_000, ROUNDS);
+    if (!process.env.SKIP_BIG) await firehose(1_000_000, Math.max(3, Math.ceil(ROUNDS / 3)));
+  }
   if (process.env.ONLY === 'firehose') throw new Done();
   const agent = await api('POST', '/v1/agents', { name: 'bench', model: 'scripted-1' });
 
@@ -120,8 +126,12 @@ try {
   row('svc --version vs node -e 0', x(r.ratio), '≤ 1.25×', r.ratio <= 1.25, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
   r = await paired(ROUNDS, floor, svc('--help'));
   row('svc --help vs node -e 0', x(r.ratio), '≤ 1.35×', r.ratio <= 1.35, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
+  svc('agents', 'get', agent.id, '-o', 'json')();
   r = await paired(ROUNDS, floor, svc('agents', 'get', agent.id, '-o', 'json'));
   row('svc agents get X -o json vs node -e 0', x(r.ratio), '≤ 1.8×', r.ratio <= 1.8, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
+  const noCache = { ...baseEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
+  r = await paired(ROUNDS, floor, () => timeRun(node, [svcBin, 'agents', 'get', agent.id, '-o', 'json'], noCache));
+  row('  the same without the compile cache', x(r.ratio), '–', undefined, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
 
   // __complete: cold (no cache file) and warm (cache filled by the previous run).
   const completeArgs = ['__complete', '--', 'agents', 'get', ''];
@@ -144,6 +154,7 @@ try {
     () => ptyTime(`env ${envLine} ${q(node)} ${q(svcBin)} sessions tail ${liveSid}`, baseEnv, liveSid),
   );
   row('live view first frame vs node -e 0', x(r.ratio), '≤ 2.6×', r.ratio <= 2.6, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
+  if (process.env.ONLY === 'startup') throw new Done();
 
   // Tail over 200,000 frames: svc's NDJSON path vs curl -N on the same stream (closed after the last frame by the drop fault).
   const FRAMES = 200_000;
@@ -194,6 +205,7 @@ try {
 } finally {
   emulator.kill();
   rmSync(configDir, { recursive: true, force: true });
+  rmSync(cacheDir, { recursive: true, force: true });
 }
 
 const cols = ['name', 'figure', 'goal', 'met', 'note'];
