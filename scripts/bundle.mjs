@@ -39,11 +39,29 @@ const SOURCE_PATCHES = [
     ],
   },
   {
-    // Ink's layout engine (yoga) asks `typeof fetch` before decoding its embedded wasm, which makes Node load its
-    // own copy of undici for the global fetch (~60 ms of the live view's first frame); the embedded binary never
-    // needs fetching.
+    // Ink's development mode (DEV=true in the environment) connects to React devtools, a package svc does not ship:
+    // svc's live view never runs in it. Each `await` below ran only in that mode; removed, no chunk of the live view
+    // has top-level await left, so the whole bundle is CommonJS and compile-cached (scripts/commonjs-chunks.mjs).
+    file: /ink[\\/]build[\\/]utils\.js$/,
+    edits: [{ from: "const isDev = () => process.env['DEV'] === 'true';", to: 'const isDev = () => false;' }],
+  },
+  {
+    file: /ink[\\/]build[\\/]reconciler\.js$/,
+    edits: [
+      { from: "        await import('./devtools.js');", to: "        import('./devtools.js');" },
+      { from: '    ? await loadPackageJson()', to: '    ? loadPackageJson()' },
+    ],
+  },
+  {
+    // yoga-layout awaits its wasm at the top level, though the wasm is embedded: instantiated synchronously from the
+    // embedded bytes (`wa()`, Emscripten's synchronous getBinary) the module is ready when loadYoga returns. The
+    // asynchronous path also asked `typeof fetch`, which makes Node load its own undici (~60 ms of the first frame).
     file: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
-    edits: [{ from: 'function ya(){return w||"function"!=typeof fetch?', to: 'function ya(){return true?' }],
+    edits: [{ from: 'if(h.instantiateWasm)try{', to: 'a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return{};if(h.instantiateWasm)try{' }],
+  },
+  {
+    file: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
+    edits: [{ from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);' }],
   },
   {
     // Ink measures every text node with string-width: segmenters made at load, and for any character outside
@@ -114,6 +132,9 @@ async function checkNarrowUi() {
 const sourcePatches = {
   name: 'source-patches',
   setup(b) {
+    // esbuild takes the first onLoad that answers: two entries for one file would drop the second's edits.
+    const files = SOURCE_PATCHES.map((p) => `${p.file}${p.unless ?? ''}`);
+    if (new Set(files).size !== files.length) throw new Error('source-patches: two entries for one file; merge their edits');
     for (const { file, unless, edits } of SOURCE_PATCHES) {
       // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path to the next patch.
       b.onLoad({ filter: file }, (args) => {

@@ -1,11 +1,14 @@
 /**
  * A V8 code cache for the bundle's CommonJS chunks on Node 20, which has no `module.enableCompileCache`: compiling
  * svc's own code is the largest single cost of a command's start (bench/run.mjs). Each chunk's compiled code is kept
- * in a file named after the chunk (its name carries its content hash) and handed back to V8 on the next run.
- * V8 checks every entry against the source and its flags and refuses a stale one; svc then compiles as before and
- * writes the entry again at exit. Written to a temp name and renamed, so parallel runs never read half an entry.
+ * in an entry named after that very file, and handed back to V8 on the next run.
+ * V8 refuses an entry made under other flags, but of the source it checks only the length: an entry for another
+ * text of the same length would run that other code. So an entry's name holds the file's identity (name, size,
+ * mtime, inode), which a rebuild or an upgrade changes, and older entries of the same file are removed.
+ * A refused entry is compiled as before and written again at exit, to a temp name and renamed, so parallel runs
+ * never read half an entry.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -42,7 +45,8 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
     if (!filename.startsWith(inside) || ESM_IMPORT.test(content)) return compile.call(this, content, filename);
-    const file = join(cacheDir, basename(filename));
+    const st = statSync(filename);
+    const file = join(cacheDir, `${basename(filename)}@${st.size}-${st.mtimeMs}-${st.ino}`);
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(file);
@@ -61,6 +65,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   };
   // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them.
   process.once('exit', () => {
+    if (stale.length > 0) removeOlder(cacheDir, stale.map((s) => basename(s.file)));
     for (const { file, script } of stale) {
       const tmp = `${file}.${process.pid}.tmp`;
       try {
@@ -71,4 +76,18 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
       }
     }
   });
+}
+
+/** Removes the entries of the same files as `entries` made for other versions of them (a rebuild, an upgrade). */
+function removeOlder(cacheDir: string, entries: string[]): void {
+  const current = new Set(entries);
+  const fileOf = (entry: string) => entry.slice(0, entry.lastIndexOf('@'));
+  const files = new Set(entries.map(fileOf));
+  try {
+    for (const entry of readdirSync(cacheDir)) {
+      if (!current.has(entry) && files.has(fileOf(entry))) unlinkSync(join(cacheDir, entry));
+    }
+  } catch {
+    // another run removed it first
+  }
 }

@@ -37,10 +37,11 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     expect(first.status).toBe(10);
     const dir = entriesDir(cache);
     const entries = readdirSync(dir);
-    // Named after the bundle's chunks (content-hashed names), among them the command tree's and the HTTP client's.
-    expect(entries).toContain('cli.js');
-    expect(entries.some((f) => f.startsWith('client-'))).toBe(true);
-    expect(entries.every((f) => existsSync(join(root, 'dist', f)) || existsSync(join(root, 'dist', 'chunks', f)))).toBe(true);
+    // Named after the bundle's files (NAME@size-mtime-inode), among them the command tree's and the HTTP client's.
+    const files = entries.map((e) => e.slice(0, e.lastIndexOf('@')));
+    expect(files).toContain('cli.js');
+    expect(files.some((f) => f.startsWith('client-'))).toBe(true);
+    expect(files.every((f) => existsSync(join(root, 'dist', f)) || existsSync(join(root, 'dist', 'chunks', f)))).toBe(true);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const f of entries) expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
 
@@ -54,11 +55,28 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
   it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
     const cache = tempConfigDir();
     const clean = request({ XDG_CACHE_HOME: cache });
-    const file = join(entriesDir(cache), 'cli.js');
+    const file = join(entriesDir(cache), readdirSync(entriesDir(cache)).find((e) => e.startsWith('cli.js@'))!);
     writeFileSync(file, 'not a code cache');
     const again = request({ XDG_CACHE_HOME: cache });
     expect(again).toEqual(clean);
     expect(readFileSync(file, 'utf8')).not.toBe('not a code cache');
+  });
+
+  it('an entry never runs another text of its file: a file rewritten at the same length runs its new code, and the old entry goes', () => {
+    // The cache over a folder of our own: V8 checks only a source's length, so the entry's name must tell texts apart.
+    const code = tempConfigDir();
+    const cache = tempConfigDir();
+    const load = () =>
+      spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(code)}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} }); process.stdout.write(require(${JSON.stringify(join(code, 'chunk.js'))}))`], { encoding: 'utf8' }).stdout;
+    writeFileSync(join(code, 'chunk.js'), "module.exports = 'old text';");
+    expect(load()).toBe('old text');
+    expect(load()).toBe('old text');
+    const [first] = readdirSync(entriesDir(cache));
+    writeFileSync(join(code, 'chunk.js'), "module.exports = 'new text';");
+    expect(load()).toBe('new text');
+    const after = readdirSync(entriesDir(cache));
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(first);
   });
 
   it('HOME falls back to ~/.cache; NODE_DISABLE_COMPILE_CACHE and an unusable cache folder leave the command as it was', () => {
