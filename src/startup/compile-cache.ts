@@ -12,9 +12,6 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { basename, dirname, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
-/** The only import() left in a CommonJS chunk: of an ESM chunk (scripts/commonjs-chunks.mjs). */
-const ESM_IMPORT = /\bimport\("\.[^"]*\.mjs"\)/;
-
 interface Compilable {
   _compile(content: string, filename: string): unknown;
   require(id: string): unknown;
@@ -30,9 +27,8 @@ export interface ModuleClass {
 }
 
 /**
- * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made is no cache. A chunk with
- * an import() (the live view's way into its ESM chunks) compiles as before: giving a Script the main loader for
- * import() starts Node's ESM loader, which the CommonJS bundle exists to avoid.
+ * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made is no cache. The chunks
+ * hold no import() (scripts/commonjs-chunks.mjs makes each a require()), which a Script compiled here could not run.
  */
 export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: string): void {
   try {
@@ -44,7 +40,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   const stale: { file: string; script: Script }[] = [];
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
-    if (!filename.startsWith(inside) || ESM_IMPORT.test(content)) return compile.call(this, content, filename);
+    if (!filename.startsWith(inside)) return compile.call(this, content, filename);
     const st = statSync(filename);
     const file = join(cacheDir, `${basename(filename)}@${st.size}-${st.mtimeMs}-${st.ino}`);
     let cachedData: Buffer | undefined;
