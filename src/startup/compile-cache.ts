@@ -27,12 +27,16 @@ export interface ModuleClass {
 }
 
 /**
- * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made is no cache. The chunks
+ * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made, or that is not the
+ * user's own alone, is no cache. The chunks
  * hold no import() (scripts/commonjs-chunks.mjs makes each a require()), which a Script compiled here could not run.
  */
 export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: string): void {
   try {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    // An entry is code V8 runs: none from a folder that someone else owns or may write to.
+    const st = statSync(cacheDir);
+    if (st.uid !== process.getuid?.() || (st.mode & 0o022) !== 0) return;
   } catch {
     return;
   }

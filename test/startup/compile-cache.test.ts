@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,5 +93,14 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     const blocked = join(tempConfigDir(), 'file');
     writeFileSync(blocked, '');
     expect(request({ XDG_CACHE_HOME: blocked })).toEqual(expected);
+
+    // A folder others may write to: its entries could be anyone's code, so svc neither reads nor writes there.
+    const shared = tempConfigDir();
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const sharedEntries = join(shared, 'svc', 'compile-cache', `svc-${version}-node-${process.version}-${process.arch}`);
+    mkdirSync(sharedEntries, { recursive: true });
+    chmodSync(sharedEntries, 0o777);
+    expect(request({ XDG_CACHE_HOME: shared })).toEqual(expected);
+    expect(readdirSync(sharedEntries)).toEqual([]);
   });
 });
