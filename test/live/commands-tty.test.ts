@@ -132,7 +132,7 @@ describe('svc demo on a terminal', () => {
     const out = r.stdout.plain;
     expect(out).toContain('left the demo: its emulator stops now, and the session with it');
     expect(out).not.toContain('the session keeps running');
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Try it yourself: `svc emulator` in one shell/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. .\/emulator.env`/);
   });
 });
 

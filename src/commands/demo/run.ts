@@ -6,7 +6,7 @@ import { write } from '../../io';
 import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
 
 /** How the demo ends, on a terminal or not: what to try next. */
-const TRY_IT = 'Try it yourself: `svc emulator` in one shell, `eval` its two export lines in another, then `svc sessions tail SESSION` on a terminal.';
+const TRY_IT = 'Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. ./emulator.env`, then `svc sessions tail SESSION` on a terminal.';
 /** Leaving the demo's view stops its emulator, which runs in this process: the session goes with it. */
 const LEFT_DEMO = 'left the demo: its emulator stops now, and the session with it';
 
