@@ -9,11 +9,11 @@
  * Run: node bench/live-memory.mjs   (needs tmux; EVENTS=100000 for a quick run)
  */
 import { spawn, execFile as execFileCb } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bundle } from '../scripts/bundle.mjs';
+import { buildPrivateSvc } from '../scripts/bundle.mjs';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
 const DELTAS = Number(process.env.DELTAS ?? 2);
@@ -94,10 +94,8 @@ const peakKib = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}
 const rssKib = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
 async function main() {
-  mkdirSync(join(work, 'bin'), { recursive: true });
+  await buildPrivateSvc(work);
   writeFileSync(conf, '');
-  copyFileSync(join(repo, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-  await bundle(join(work, 'dist'), 'error');
   const pidFile = join(work, 'pid');
   const framesFile = join(work, 'frames.json');
   // Records the CLI's pid and start time, counts its terminal writes per second, then runs bin/svc.js as the shell would.

@@ -11,12 +11,12 @@
  *                                          KILL_MS=2000, LEASE_MS=1000, TOOL_MS=200)
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundle } from '../scripts/bundle.mjs';
+import { buildPrivateSvc } from '../scripts/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const S = Number(process.env.S ?? 50);
@@ -31,11 +31,8 @@ const node = process.execPath;
 
 // A private build (the shared dist/ is left alone), inside node_modules so external packages resolve.
 const work = join(root, 'node_modules', '.cache', `worker-chaos-${process.pid}`);
-mkdirSync(join(work, 'bin'), { recursive: true });
-copyFileSync(join(root, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-await bundle(join(work, 'dist'), 'error');
+const svcBin = await buildPrivateSvc(work);
 await build({ entryPoints: [join(root, 'src/emulator/server.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: join(work, 'emulator.mjs'), logLevel: 'error' });
-const svcBin = join(work, 'bin', 'svc.js');
 const { startEmulator } = await import(join(work, 'emulator.mjs'));
 
 const emu = await startEmulator({ port: 0, leaseTtlMs: LEASE_MS, deliveryWindowMs: 2 * LEASE_MS, modelStepMs: 2 });

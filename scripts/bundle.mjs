@@ -1,6 +1,7 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
@@ -177,4 +178,16 @@ export async function bundle(outdir, logLevel = 'warning') {
     logLevel,
   });
   await toCommonJs(outdir, metafile, root);
+}
+
+/**
+ * svc laid out as the package has it, in `work`: the launcher (with bin/package.json, which makes it CommonJS) in
+ * `work/bin`, the bundle in `work/dist`. For tests and benchmarks that run real processes without touching the shared
+ * dist/; `work` must be inside node_modules so the bundle's external packages resolve. Returns the launcher's path.
+ */
+export async function buildPrivateSvc(work) {
+  mkdirSync(join(work, 'bin'), { recursive: true });
+  for (const name of ['svc.js', 'package.json']) copyFileSync(join(root, 'bin', name), join(work, 'bin', name));
+  await bundle(join(work, 'dist'), 'error');
+  return join(work, 'bin', 'svc.js');
 }

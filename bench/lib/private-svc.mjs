@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundle } from '../../scripts/bundle.mjs';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 
 /**
  * svc bundled into a private folder (the shared dist/ is left alone), inside node_modules so the bundle's external
@@ -9,10 +9,7 @@ import { bundle } from '../../scripts/bundle.mjs';
  */
 export async function privateSvc(root, name, apiKey) {
   const work = join(root, 'node_modules', '.cache', `${name}-${process.pid}`);
-  mkdirSync(join(work, 'bin'), { recursive: true });
-  copyFileSync(join(root, 'bin', 'svc.js'), join(work, 'bin', 'svc.js'));
-  await bundle(join(work, 'dist'), 'error');
-  const svcBin = join(work, 'bin', 'svc.js');
+  const svcBin = await buildPrivateSvc(work);
   const emulator = spawn(process.execPath, [svcBin, 'emulator', '--port', '0', '--api-key', apiKey], { stdio: ['ignore', 'pipe', 'ignore'] });
   const emuEnv = await new Promise((resolve, reject) => {
     let text = '';

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { bundle } from '../../scripts/bundle.mjs';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+
+export { buildPrivateSvc };
 
 const repo = new URL('../..', import.meta.url).pathname;
 
@@ -15,17 +17,6 @@ export function useBundledSvc(name: string): { readonly bin: string } {
   beforeAll(() => buildPrivateSvc(work), 120_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   return { bin: join(work, 'bin', 'svc.js') };
-}
-
-/**
- * Builds svc into `work` as the package lays it out: the launcher (and bin/package.json, which makes it CommonJS)
- * in `work/bin`, the bundle in `work/dist`. Returns the launcher's path.
- */
-export async function buildPrivateSvc(work: string): Promise<string> {
-  mkdirSync(join(work, 'bin'), { recursive: true });
-  for (const name of ['svc.js', 'package.json']) copyFileSync(join(repo, 'bin', name), join(work, 'bin', name));
-  await bundle(join(work, 'dist'), 'error');
-  return join(work, 'bin', 'svc.js');
 }
 
 export interface Spawned {
