@@ -3,13 +3,14 @@
  * svc's own code is the largest single cost of a command's start (bench/run.mjs). Each chunk's compiled code is kept
  * in an entry named after that very file, and handed back to V8 on the next run.
  * V8 refuses an entry made under other flags, but of the source it checks only the length: an entry for another
- * text of the same length would run that other code. So an entry's name holds the file's identity (name, size,
- * mtime, inode), which a rebuild or an upgrade changes, and older entries of the same file are removed.
+ * text of the same length would run that other code. So an entry's name holds the file's identity (its path under
+ * the bundle, size, mtime, inode), which a rebuild or an upgrade changes; entries that no longer match a file are
+ * removed whenever a run writes new ones.
  * A refused entry is compiled as before and written again at exit, to a temp name and renamed, so parallel runs
  * never read half an entry.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
 
 interface Compilable {
@@ -28,8 +29,8 @@ export interface ModuleClass {
 
 /**
  * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made, or that is not the
- * user's own alone, is no cache. The chunks
- * hold no import() (scripts/commonjs-chunks.mjs makes each a require()), which a Script compiled here could not run.
+ * user's own alone, is no cache. The chunks hold no import() (scripts/commonjs-chunks.mjs makes each a require()),
+ * which a Script compiled here could not run.
  */
 export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: string): void {
   try {
@@ -45,8 +46,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
     if (!filename.startsWith(inside)) return compile.call(this, content, filename);
-    const st = statSync(filename);
-    const file = join(cacheDir, `${basename(filename)}@${st.size}-${st.mtimeMs}-${st.ino}`);
+    const file = join(cacheDir, entryName(relative(codeDir, filename), statSync(filename)));
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(file);
@@ -65,7 +65,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   };
   // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them.
   process.once('exit', () => {
-    if (stale.length > 0) removeOlder(cacheDir, stale.map((s) => basename(s.file)));
+    if (stale.length > 0) removeUnmatched(cacheDir, codeDir);
     for (const { file, script } of stale) {
       const tmp = `${file}.${process.pid}.tmp`;
       try {
@@ -78,16 +78,31 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   });
 }
 
-/** Removes the entries of the same files as `entries` made for other versions of them (a rebuild, an upgrade). */
-function removeOlder(cacheDir: string, entries: string[]): void {
-  const current = new Set(entries);
-  const fileOf = (entry: string) => entry.slice(0, entry.lastIndexOf('@'));
-  const files = new Set(entries.map(fileOf));
+const entryName = (path: string, st: { size: number; mtimeMs: number; ino: number }) => `${encodeURIComponent(path)}@${st.size}-${st.mtimeMs}-${st.ino}`;
+
+/** Removes the entries that match no file of the bundle as it is now (a rebuild, an upgrade); temp files are left. */
+function removeUnmatched(cacheDir: string, codeDir: string): void {
+  let entries: string[];
   try {
-    for (const entry of readdirSync(cacheDir)) {
-      if (!current.has(entry) && files.has(fileOf(entry))) unlinkSync(join(cacheDir, entry));
-    }
+    entries = readdirSync(cacheDir);
   } catch {
-    // another run removed it first
+    return;
+  }
+  for (const entry of entries) {
+    const at = entry.lastIndexOf('@');
+    if (at < 0 || entry.endsWith('.tmp')) continue;
+    const path = decodeURIComponent(entry.slice(0, at));
+    let current: string | undefined;
+    try {
+      current = entryName(path, statSync(join(codeDir, path)));
+    } catch {
+      // the file is gone
+    }
+    if (current === entry) continue;
+    try {
+      unlinkSync(join(cacheDir, entry));
+    } catch {
+      // another run removed it first
+    }
   }
 }

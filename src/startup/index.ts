@@ -22,5 +22,6 @@ export function prepareStartup(Module: ModuleClass, codeDir: string, env: Record
   if (!dir) return;
   // Node 22.1+ (node:module gains enableCompileCache only once the public module loads: on Node 20 that costs start-up).
   if (Number(process.versions.node.split('.')[0]) >= 22) (process.getBuiltinModule('node:module') as NodeModule22).enableCompileCache?.(dir);
-  else installCompileCache(Module, codeDir, join(dir, `svc-${SVC_VERSION}-node-${process.version}-${process.arch}`));
+  // One folder per install: two installs share chunk names, and each would remove the other's entries as older.
+  else installCompileCache(Module, codeDir, join(dir, `svc-${SVC_VERSION}-node-${process.version}-${process.arch}`, encodeURIComponent(codeDir)));
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,11 @@ function request(env: Record<string, string>): { stdout: string; status: number 
   return { stdout: r.stdout, status: r.status, stderr: r.stderr };
 }
 
-/** The one folder of entries under `<cache>/svc/compile-cache` (named for svc's and Node's versions). */
+/** The one folder of entries under `<cache>/svc/compile-cache` (named for svc's and Node's versions, then the install). */
 function entriesDir(cache: string): string {
-  const base = join(cache, 'svc', 'compile-cache');
-  const [only] = readdirSync(base);
-  return join(base, only!);
+  const versions = join(cache, 'svc', 'compile-cache');
+  const install = join(versions, readdirSync(versions)[0]!);
+  return join(install, readdirSync(install)[0]!);
 }
 
 const inodes = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).ino]));
@@ -37,11 +37,11 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     expect(first.status).toBe(10);
     const dir = entriesDir(cache);
     const entries = readdirSync(dir);
-    // Named after the bundle's files (NAME@size-mtime-inode), among them the command tree's and the HTTP client's.
-    const files = entries.map((e) => e.slice(0, e.lastIndexOf('@')));
+    // Named after the bundle's files (PATH@size-mtime-inode), among them the command tree's and the HTTP client's.
+    const files = entries.map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
     expect(files).toContain('cli.js');
-    expect(files.some((f) => f.startsWith('client-'))).toBe(true);
-    expect(files.every((f) => existsSync(join(root, 'dist', f)) || existsSync(join(root, 'dist', 'chunks', f)))).toBe(true);
+    expect(files.some((f) => f.startsWith('chunks/client-'))).toBe(true);
+    expect(files.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const f of entries) expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
 
@@ -62,21 +62,30 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     expect(readFileSync(file, 'utf8')).not.toBe('not a code cache');
   });
 
-  it('an entry never runs another text of its file: a file rewritten at the same length runs its new code, and the old entry goes', () => {
+  it('an entry never runs another text of its file: a file rewritten at the same length runs its new code; entries of old texts and gone files go', () => {
     // The cache over a folder of our own: V8 checks only a source's length, so the entry's name must tell texts apart.
     const code = tempConfigDir();
     const cache = tempConfigDir();
-    const load = () =>
-      spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(code)}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} }); process.stdout.write(require(${JSON.stringify(join(code, 'chunk.js'))}))`], { encoding: 'utf8' }).stdout;
+    const load = () => {
+      const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(code)}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
+        const fs = require('node:fs');
+        if (fs.existsSync(${JSON.stringify(join(code, 'gone.js'))})) require(${JSON.stringify(join(code, 'gone.js'))});
+        process.stdout.write(require(${JSON.stringify(join(code, 'chunk.js'))}));`;
+      return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout;
+    };
     writeFileSync(join(code, 'chunk.js'), "module.exports = 'old text';");
+    writeFileSync(join(code, 'gone.js'), 'module.exports = 1;');
     expect(load()).toBe('old text');
     expect(load()).toBe('old text');
-    const [first] = readdirSync(entriesDir(cache));
+    const before = readdirSync(entriesDir(cache));
+    expect(before.map((e) => e.slice(0, e.indexOf('@'))).sort()).toEqual(['chunk.js', 'gone.js']);
     writeFileSync(join(code, 'chunk.js'), "module.exports = 'new text';");
+    rmSync(join(code, 'gone.js'));
     expect(load()).toBe('new text');
     const after = readdirSync(entriesDir(cache));
     expect(after).toHaveLength(1);
-    expect(after[0]).not.toBe(first);
+    expect(after[0]).toMatch(/^chunk\.js@/);
+    expect(before).not.toContain(after[0]);
   });
 
   it('HOME falls back to ~/.cache; NODE_DISABLE_COMPILE_CACHE and an unusable cache folder leave the command as it was', () => {
@@ -96,9 +105,10 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
 
     // A folder others may write to: its entries could be anyone's code, so svc neither reads nor writes there.
     const shared = tempConfigDir();
-    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-    const sharedEntries = join(shared, 'svc', 'compile-cache', `svc-${version}-node-${process.version}-${process.arch}`);
-    mkdirSync(sharedEntries, { recursive: true });
+    request({ XDG_CACHE_HOME: shared });
+    const sharedEntries = entriesDir(shared);
+    rmSync(sharedEntries, { recursive: true });
+    mkdirSync(sharedEntries, { mode: 0o777 });
     chmodSync(sharedEntries, 0o777);
     expect(request({ XDG_CACHE_HOME: shared })).toEqual(expected);
     expect(readdirSync(sharedEntries)).toEqual([]);
