@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { isatty } from 'node:tty';
 import type { Ctx } from './context';
 import { write, type Io } from './io';
 import { makeKit } from './commands/kit';
@@ -62,10 +63,12 @@ async function report(errors: typeof import('./errors'), err: unknown, io: Io, c
 /** The process's own IO; the signal aborts on the first SIGINT/SIGTERM (bin/ handles the second). */
 export function processIo(signal: AbortSignal): Io {
   return {
-    // A getter: the first read of process.stdin builds its stream (~1 ms), which most commands never read.
+    // A getter: the first read of process.stdin builds its stream (for a file or /dev/null an fs.ReadStream, which
+    // loads a dozen modules: ~3 ms), which most commands never read; whether it is a terminal needs no stream.
     get stdin() {
       return process.stdin;
     },
+    stdinIsTTY: isatty(0),
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

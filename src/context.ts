@@ -19,7 +19,7 @@ export class Ctx {
   }
 
   get settings(): Settings {
-    this._settings ??= resolveSettings(this.globals, this.io.env, Boolean(this.io.stdin.isTTY));
+    this._settings ??= resolveSettings(this.globals, this.io.env, this.io.stdinIsTTY ?? Boolean(this.io.stdin.isTTY));
     return this._settings;
   }
 

@@ -15,6 +15,11 @@ export interface InStream extends AsyncIterable<Buffer | string> {
 /** Everything a command touches outside itself, injected so tests run in-process. */
 export interface Io {
   stdin: InStream;
+  /**
+   * Whether stdin is a terminal, when known without building the stdin stream (process stdin: a file or /dev/null
+   * is an fs.ReadStream, which loads a dozen modules); else `stdin.isTTY` says.
+   */
+  stdinIsTTY?: boolean;
   stdout: OutStream;
   stderr: OutStream;
   env: Env;

@@ -13,7 +13,8 @@ function loadedSources(args: string[]): { urls: string[]; builtins: string[]; te
   const log = join(tempConfigDir(), 'loads.txt');
   const { status } = spawnSync(process.execPath, ['-r', join(root, 'test/helpers/record-loads.cjs'), join(root, 'bin/svc.js'), ...args], {
     env: { ...process.env, SVC_LOAD_LOG: log, SVC_CONFIG_DIR: tempConfigDir() },
-    stdio: 'pipe',
+    // stdin is /dev/null, as under cron or `< /dev/null`: an fs.ReadStream if anything builds process.stdin.
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines = readFileSync(log, 'utf8').trim().split('\n');
   const urls = lines.filter((u) => u.startsWith('file:'));
@@ -68,6 +69,8 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     // node:assert (undici's invariant checks, scripts/bundle.mjs), node:module, node:os (the home folder only
     // without $HOME) and node:fs/promises (read lazily) each load more builtins of their own.
     for (const name of ['assert', 'module', 'os', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
+    // Whether stdin is a terminal (for prompts) is asked without building the stdin stream.
+    expect(builtins).not.toContain('node:internal/fs/streams');
     // The recorder sees builtins at all: the HTTP client's own.
     expect(builtins).toContain('node:net');
   });
