@@ -132,6 +132,17 @@ try {
   const noCache = { ...baseEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
   r = await paired(ROUNDS, floor, () => timeRun(node, [svcBin, 'agents', 'get', agent.id, '-o', 'json'], noCache));
   row('  the same without the compile cache', x(r.ratio), '–', undefined, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
+  if (baseEnv.NODE_EXTRA_CA_CERTS) {
+    // Node 20 reads the extra certificates at every start (~50 ms here), svc and floor alike: the ratios above shrink
+    // by it. The same figures without it, for a machine that does not set it.
+    const clean = { ...baseEnv };
+    delete clean.NODE_EXTRA_CA_CERTS;
+    const cleanFloor = () => timeRun(node, ['-e', '0'], clean);
+    for (const args of [['--version'], ['--help'], ['agents', 'get', agent.id, '-o', 'json']]) {
+      r = await paired(ROUNDS, cleanFloor, () => timeRun(node, [svcBin, ...args], clean));
+      row(`  svc ${args[0]}${args.length > 1 ? ' …' : ''} without NODE_EXTRA_CA_CERTS`, x(r.ratio), '–', undefined, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
+    }
+  }
 
   // __complete: cold (no cache file) and warm (cache filled by the previous run).
   const completeArgs = ['__complete', '--', 'agents', 'get', ''];
