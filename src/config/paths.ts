@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
@@ -12,10 +12,12 @@ export function configDir(env: Env): string {
 
 /**
  * Where compiled code is cached between runs: `$XDG_CACHE_HOME/svc/compile-cache`, else `~/.cache/svc/compile-cache`;
- * undefined when there is no home to put it in.
+ * undefined when there is no home to put it in. A relative path is no path (as XDG says): a cache never lands in
+ * whatever folder svc happens to run in.
  */
 export function compileCacheDir(env: Env): string | undefined {
-  const base = env.XDG_CACHE_HOME || (env.HOME && join(env.HOME, '.cache'));
+  const absolute = (p: string | undefined) => (p && isAbsolute(p) ? p : undefined);
+  const base = absolute(env.XDG_CACHE_HOME) ?? (absolute(env.HOME) && join(env.HOME!, '.cache'));
   return base ? join(base, 'svc', 'compile-cache') : undefined;
 }
 

@@ -98,6 +98,16 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     expect(request({ XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(expected);
     expect(existsSync(join(off, 'svc'))).toBe(false);
 
+    // A relative XDG_CACHE_HOME or HOME is ignored, as XDG says: nothing is written where svc happens to run.
+    const cwd = tempConfigDir();
+    const relative = spawnSync(process.execPath, [join(root, 'bin/svc.js'), 'agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: 'cache', HOME: 'home' },
+      encoding: 'utf8',
+    });
+    expect({ stdout: relative.stdout, status: relative.status, stderr: relative.stderr }).toEqual(expected);
+    expect(readdirSync(cwd)).toEqual([]);
+
     // A file where the folder should be (a read-only folder would prove nothing to root, who runs CI).
     const blocked = join(tempConfigDir(), 'file');
     writeFileSync(blocked, '');
