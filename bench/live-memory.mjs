@@ -6,7 +6,8 @@
  * MODE=ndjson measures `--no-live` instead (the stream path without the view), as the baseline.
  * Frames per second: the CLI's terminal writes, those within 2 ms of each other counted as one frame (Ink writes a
  * frame's static lines and its live part back to back), over the busiest 1 s window and on average (goal <= 30).
- * Run: node bench/live-memory.mjs   (needs tmux; EVENTS=100000 for a quick run)
+ * Run: node bench/live-memory.mjs   (needs tmux; EVENTS=100000 for a quick run; NODE_DISABLE_COMPILE_CACHE=1 runs svc
+ * without its compiled-code cache, which is otherwise empty at the start of each run: the bench builds svc afresh)
  */
 import { spawn, execFile as execFileCb } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,16 +99,17 @@ async function main() {
   writeFileSync(conf, '');
   const pidFile = join(work, 'pid');
   const framesFile = join(work, 'frames.json');
-  // Records the CLI's pid and start time, counts its terminal writes per second, then runs bin/svc.js as the shell would.
+  // Records the CLI's pid and start time, counts its terminal writes per second, then runs bin/svc.js as the shell would:
+  // CommonJS, like the launcher, so no ESM loader joins the process it measures.
   writeFileSync(
-    join(work, 'launch.mjs'),
+    join(work, 'launch.cjs'),
     [
-      `import { writeFileSync } from 'node:fs';`,
+      `const { writeFileSync } = require('node:fs');`,
       `writeFileSync(${JSON.stringify(pidFile)}, process.pid + ' ' + Date.now());`,
       `const frames = []; let last = -Infinity; const write = process.stdout.write.bind(process.stdout);`,
       `process.stdout.write = (...a) => { const t = performance.now(); if (t - last > 2) frames.push(Math.round(t)); last = t; return write(...a); };`,
       `setInterval(() => writeFileSync(${JSON.stringify(framesFile)}, JSON.stringify(frames)), 1000).unref();`,
-      `await import(${JSON.stringify(join(work, 'bin', 'svc.js'))});`,
+      `require(${JSON.stringify(join(work, 'bin', 'svc.js'))});`,
     ].join('\n'),
   );
   const { server, url } = await startService();
@@ -115,7 +117,7 @@ async function main() {
   try {
     for (let i = 0; ; i++) {
       try {
-        await tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', 'env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `HOME=${work}`, `SVC_CONFIG_DIR=${work}`, `SVC_BASE_URL=${url}`, 'SVC_API_KEY=sk_bench', 'bash', '--norc', '--noprofile');
+        await tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', 'env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `HOME=${work}`, ...(process.env.NODE_DISABLE_COMPILE_CACHE ? ['NODE_DISABLE_COMPILE_CACHE=1'] : []), `SVC_CONFIG_DIR=${work}`, `SVC_BASE_URL=${url}`, 'SVC_API_KEY=sk_bench', 'bash', '--norc', '--noprofile');
         break;
       } catch (e) {
         if (i > 50) throw e;
@@ -123,7 +125,7 @@ async function main() {
       }
     }
     const out = join(work, 'out.ndjson');
-    await tmux('send-keys', '-t', 'b', '-l', `node ${process.env.NODE_ARGS ?? ''} ${join(work, 'launch.mjs')} sessions tail ${SID} --cursor now --deltas${NDJSON ? ` --no-live > ${out}` : ''}`);
+    await tmux('send-keys', '-t', 'b', '-l', `node ${process.env.NODE_ARGS ?? ''} ${join(work, 'launch.cjs')} sessions tail ${SID} --cursor now --deltas${NDJSON ? ` --no-live > ${out}` : ''}`);
     await tmux('send-keys', '-t', 'b', 'Enter');
     while (!existsSync(pidFile)) await sleep(5);
     const [pid, startedAt] = readFileSync(pidFile, 'utf8').split(' ').map(Number);
