@@ -63,10 +63,11 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
     const run = script.runInThisContext() as (...args: unknown[]) => unknown;
     return run.call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
   };
-  // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them.
-  process.once('exit', () => {
+  // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them. A
+  // long run (the live view, a tail, a worker) writes them a second in, and lets the scripts go.
+  const flush = () => {
     if (stale.length > 0) removeUnmatched(cacheDir, codeDir);
-    for (const { file, script } of stale) {
+    for (const { file, script } of stale.splice(0)) {
       const tmp = `${file}.${process.pid}.tmp`;
       try {
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
@@ -75,7 +76,9 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
         // a full disk or a read-only cache: the next run compiles again
       }
     }
-  });
+  };
+  process.once('exit', flush);
+  setTimeout(flush, 1000).unref();
 }
 
 const entryName = (path: string, st: { size: number; mtimeMs: number; ino: number }) => `${encodeURIComponent(path)}@${st.size}-${st.mtimeMs}-${st.ino}`;
