@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -50,6 +50,27 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     expect(second).toEqual(first);
     // An entry V8 refused (a different flag set, a stale source) would be written again, under a new inode.
     expect(inodes(dir)).toEqual(before);
+  });
+
+  it('a long run writes its entries a second in: a worker or a live view killed with -9 has still filled the cache', async () => {
+    const cache = tempConfigDir();
+    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'emulator', '--port', '0'], {
+      env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: cache },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      const written = async () => {
+        for (let i = 0; i < 100; i++) {
+          if (existsSync(join(cache, 'svc')) && readdirSync(entriesDir(cache)).some((e) => e.startsWith('cli.js@'))) return true;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return false;
+      };
+      expect(await written()).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
