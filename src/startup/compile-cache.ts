@@ -13,6 +13,9 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
 import { dirname, join, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
 
+/** How the build marks a chunk to leave to Node (the live view's renderer: scripts/bundle.mjs says why). */
+const NO_COMPILE_CACHE = '"use strict";/* svc: no compile cache */';
+
 interface Compilable {
   _compile(content: string, filename: string): unknown;
   require(id: string): unknown;
@@ -45,7 +48,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   const stale: { file: string; script: Script }[] = [];
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
-    if (!filename.startsWith(inside)) return compile.call(this, content, filename);
+    if (!filename.startsWith(inside) || content.startsWith(NO_COMPILE_CACHE)) return compile.call(this, content, filename);
     const file = join(cacheDir, entryName(relative(codeDir, filename), statSync(filename)));
     let cachedData: Buffer | undefined;
     try {

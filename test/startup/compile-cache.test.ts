@@ -73,6 +73,21 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     }
   });
 
+  it("the live view's renderer (Ink, react-reconciler, yoga) is left to Node: its chunk is marked and gets no entry", () => {
+    const chunks = join(root, 'dist', 'chunks');
+    const builtFrom = (f: string) => (JSON.parse(readFileSync(join(chunks, `${f}.map`), 'utf8')) as { sources: string[] }).sources.join('\n');
+    const renderer = readdirSync(chunks).filter((f) => f.endsWith('.js') && /node_modules\/react-reconciler\//.test(builtFrom(f)));
+    expect(renderer).toHaveLength(1);
+    expect(readFileSync(join(chunks, renderer[0]!), 'utf8')).toMatch(/^"use strict";\/\* svc: no compile cache \*\//);
+    const cache = tempConfigDir();
+    const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(join(root, 'dist'))}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
+      require(${JSON.stringify(join(chunks, renderer[0]!))}); require(${JSON.stringify(join(root, 'dist/cli.js'))});`;
+    expect(spawnSync(process.execPath, ['-e', script]).status).toBe(0);
+    const files = readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
+    expect(files).toContain('cli.js');
+    expect(files).not.toContain(`chunks/${renderer[0]}`);
+  });
+
   it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
     const cache = tempConfigDir();
     const clean = request({ XDG_CACHE_HOME: cache });
