@@ -183,8 +183,8 @@ export async function bundle(outdir, logLevel = 'warning') {
 
 /**
  * The live view's renderer (Ink, react-reconciler, yoga) compiled through the compile cache's vm.Script raised the live
- * view's peak RSS over 1,000,000 events to 161–173 MiB in 4 of 20 runs, against at most 154 MiB in 16 runs compiled by
- * Node (bench/live-memory.mjs; the cause is not known). Its chunks carry NO_COMPILE_CACHE, and src/startup/compile-cache.ts
+ * view's peak RSS over 1,000,000 events to 161–173 MiB in 4 of 20 runs, against at most 154 MiB in all 27 runs compiled
+ * by Node (bench/live-memory.mjs; the cause is not known). Its chunks carry NO_COMPILE_CACHE, and src/startup/compile-cache.ts
  * leaves them to Node.
  */
 const RENDERER = /(^|\/)node_modules\/(ink|react-reconciler|yoga-layout)\//;
