@@ -6,8 +6,8 @@
  * text of the same length would run that other code. So an entry's name holds the file's identity (its path under
  * the bundle, size, mtime, inode), which a rebuild or an upgrade changes; entries that no longer match a file are
  * removed whenever a run writes new ones.
- * A refused entry is compiled as before and written again at exit, to a temp name and renamed, so parallel runs
- * never read half an entry.
+ * A missing or refused entry is compiled as before and written after the run's first second or at its exit, whichever
+ * comes first, to a temp name and renamed, so parallel runs never read half an entry.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';

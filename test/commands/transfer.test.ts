@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileS
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPrivateSvc } from '../helpers/bundled';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import type { StreamResponse } from '../../src/api/client';
 import { NetworkError } from '../../src/api/errors';
 import { multipartBody, uploadSource } from '../../src/api/upload';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/requires';
-import { buildPrivateSvc } from '../helpers/bundled';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import { tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, send, waitSession, waitUntil } from '../helpers/sse';

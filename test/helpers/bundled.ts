@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 
-export { buildPrivateSvc };
-
 const repo = new URL('../..', import.meta.url).pathname;
 
 /**

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildPrivateSvc } from './bundled';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 
 /**
  * `svc` as `npm link` puts it on PATH: an executable `svc` in `<work>/path` that runs bin/svc.js over a private

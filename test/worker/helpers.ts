@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { useBundledSvc } from '../helpers/bundled';
 import type { Emulator } from '../../src/emulator/server';
 import { call } from '../helpers/emulator';
 import { createSession, history, send, waitUntil } from '../helpers/sse';
@@ -73,12 +72,6 @@ export function gone(pid: number): boolean {
     return true;
   }
 }
-
-/**
- * A private build of svc for tests that start real worker processes (`node BIN worker …`): inside node_modules
- * so the bundle's external packages resolve, and never the shared dist/, which others rebuild.
- */
-export const useBuiltSvc = useBundledSvc;
 
 const servers: Server[] = [];
 

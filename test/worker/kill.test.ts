@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
-import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, useBuiltSvc, waitRow, workdir } from './helpers';
+import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
+import { useBundledSvc } from '../helpers/bundled';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-const built = useBuiltSvc('worker-kill-test');
+const built = useBundledSvc('worker-kill-test');
 
 describe('svc worker run: a lost worker', () => {
   it('R-WORK-14 R-WORK-15 a worker killed with SIGKILL loses its row; it is re-queued at generation + 1, finished by a second worker, and the first token is rejected', async () => {

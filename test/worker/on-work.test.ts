@@ -8,10 +8,11 @@ import { decodeSecret } from '../../src/api/work';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { bearer, call, requestCount, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
-import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, useBuiltSvc, waitRow, workdir } from './helpers';
+import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
+import { useBundledSvc } from '../helpers/bundled';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-const built = useBuiltSvc('worker-on-work-test');
+const built = useBundledSvc('worker-on-work-test');
 
 function worker(envKey: string, args: string[], signal?: AbortSignal) {
   const env = { SVC_BASE_URL: t.emu.url, SVC_ENVIRONMENT_KEY: envKey, SVC_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH };
