@@ -42,14 +42,29 @@ function render(events) {
 
 export async function startFirehose(events) {
   const { body, offsets, last } = render(events);
-  const session = JSON.stringify({ id: SESSION, status: 'idle', agent_id: 'agent_firehose', agent_version: 1, created_at: '2026-11-23T12:00:00.000Z', updated_at: '2026-11-23T12:00:00.000Z', title: '', stop_reason: { type: 'end_turn' }, metadata: {}, resources: [], vault_ids: [], archived_at: null });
+  const session = JSON.stringify({
+    id: SESSION,
+    status: 'idle',
+    agent_id: 'agent_firehose',
+    agent_version: 1,
+    created_at: '2026-11-23T12:00:00.000Z',
+    updated_at: '2026-11-23T12:00:00.000Z',
+    title: '',
+    stop_reason: { type: 'end_turn' },
+    metadata: {},
+    resources: [],
+    vault_ids: [],
+    archived_at: null,
+  });
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    if (req.headers.authorization !== `Bearer ${API_KEY}`) return json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'bad key' } });
+    if (req.headers.authorization !== `Bearer ${API_KEY}`)
+      return json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'bad key' } });
     if (url.pathname === `/v1/sessions/${SESSION}/events/stream`) {
       const cursor = url.searchParams.get('cursor') ?? req.headers['last-event-id'] ?? '0';
       const pos = cursor === 'now' ? events : Number(cursor);
-      if (!Number.isInteger(pos) || pos < 0 || pos > events) return json(res, 400, { type: 'error', error: { type: 'invalid_parameter_error', message: 'bad cursor', param: 'cursor' } });
+      if (!Number.isInteger(pos) || pos < 0 || pos > events)
+        return json(res, 400, { type: 'error', error: { type: 'invalid_parameter_error', message: 'bad cursor', param: 'cursor' } });
       res.writeHead(200, HEADERS);
       res.end(Buffer.concat([Buffer.from(`id: ${pos}\nevent: control\ndata: {"cursor":"${pos}","reason":"resume"}\n\n`), body.subarray(offsets[pos + 1])]));
       return;

@@ -18,7 +18,8 @@ const node = process.execPath;
 const { svcBin, emuEnv, close } = await privateSvc(root, 'jq-bench', 'sk_jq_bench');
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-jq-bench-')), ...emuEnv };
 const seed = async (body) => {
-  const post = () => fetch(emuEnv.SVC_BASE_URL + '/_emulator/seed', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = () =>
+    fetch(emuEnv.SVC_BASE_URL + '/_emulator/seed', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   // A kept-alive connection the emulator closed while a run took its time: once more on a new one.
   const res = await post().catch(() => post());
   if (!res.ok) throw new Error(`seed: ${res.status} ${await res.text()}`);

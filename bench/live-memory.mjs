@@ -33,18 +33,33 @@ const SID = 'sesn_bench';
 let lastId = '';
 function* events() {
   let n = 0;
-  const ev = (type, data, thread) => ({ id: `sevt_${++n}`, type, processed_at: new Date(1_700_000_000_000 + n).toISOString(), ...(thread ? { session_thread_id: thread } : {}), ...(data ? { data } : {}) });
+  const ev = (type, data, thread) => ({
+    id: `sevt_${++n}`,
+    type,
+    processed_at: new Date(1_700_000_000_000 + n).toISOString(),
+    ...(thread ? { session_thread_id: thread } : {}),
+    ...(data ? { data } : {}),
+  });
   const cycle = ['agent.model_started', 'agent.thinking', 'agent.tool_use', 'agent.tool_result', 'agent.message'];
   for (let i = 0; n < EVENTS; i++) {
     const type = cycle[i % cycle.length];
     const thread = i % 50 < 10 ? 'sthr_child' : undefined;
-    if (type === 'agent.message') for (let d = 0; d < DELTAS; d++) yield { delta: { type: 'agent.delta', ...(thread ? { session_thread_id: thread } : {}), data: { kind: 'text', delta: `part ${d} ` } } };
+    if (type === 'agent.message')
+      for (let d = 0; d < DELTAS; d++)
+        yield { delta: { type: 'agent.delta', ...(thread ? { session_thread_id: thread } : {}), data: { kind: 'text', delta: `part ${d} ` } } };
     if (i === 3) yield { event: ev('session.thread_created', { thread_id: 'sthr_child', parent_thread_id: null, agent_name: 'worker-1' }, 'sthr_child') };
     const data =
-      type === 'agent.model_started' ? { model: 'bench' }
-      : type === 'agent.tool_use' ? { name: 'read', input: { path: `src/file${i}.ts` }, permission: 'allow' }
-      : type === 'agent.tool_result' ? { event_id: `sevt_${n}`, tool_result: { content: [{ type: 'text', text: `contents of file ${i}` }] } }
-      : { content: [{ type: 'text', text: `${type === 'agent.thinking' ? 'Thinking' : 'Message'} number ${i}: the quick brown fox jumps over the lazy dog.` }] };
+      type === 'agent.model_started'
+        ? { model: 'bench' }
+        : type === 'agent.tool_use'
+          ? { name: 'read', input: { path: `src/file${i}.ts` }, permission: 'allow' }
+          : type === 'agent.tool_result'
+            ? { event_id: `sevt_${n}`, tool_result: { content: [{ type: 'text', text: `contents of file ${i}` }] } }
+            : {
+                content: [
+                  { type: 'text', text: `${type === 'agent.thinking' ? 'Thinking' : 'Message'} number ${i}: the quick brown fox jumps over the lazy dog.` },
+                ],
+              };
     const e = ev(type, data, thread);
     lastId = e.id;
     yield { event: e };
@@ -57,15 +72,19 @@ function startService() {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     const json = (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (url.pathname === `/v1/sessions/${SID}`) return json({ id: SID, title: 'bench', status: 'running', control_epoch: '0', stopping: false, interrupted: false, continue_pending: false });
+    if (url.pathname === `/v1/sessions/${SID}`)
+      return json({ id: SID, title: 'bench', status: 'running', control_epoch: '0', stopping: false, interrupted: false, continue_pending: false });
     if (url.pathname.endsWith('/events/pending')) return json({ items: [] });
     if (url.pathname.endsWith('/events')) return json({ items: [], next_page_token: null, stream_cursor: '0' });
-    if (!url.pathname.endsWith('/events/stream')) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"resource_not_found_error","message":"no"}}');
+    if (!url.pathname.endsWith('/events/stream'))
+      return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"resource_not_found_error","message":"no"}}');
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     res.write(`event: control\nid: 0\ndata: {"cursor":"0","reason":"now"}\n\n`);
     let chunk = '';
     for (const item of events()) {
-      chunk += item.delta ? `event: agent.delta\ndata: ${JSON.stringify(item.delta)}\n\n` : `event: ${item.event.type}\nid: ${++streamed}\ndata: ${JSON.stringify(item.event)}\n\n`;
+      chunk += item.delta
+        ? `event: agent.delta\ndata: ${JSON.stringify(item.delta)}\n\n`
+        : `event: ${item.event.type}\nid: ${++streamed}\ndata: ${JSON.stringify(item.event)}\n\n`;
       if (chunk.length > 64 * 1024) {
         if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
         chunk = '';
@@ -117,7 +136,28 @@ async function main() {
   try {
     for (let i = 0; ; i++) {
       try {
-        await tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40', 'env', '-i', `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `HOME=${work}`, ...(process.env.NODE_DISABLE_COMPILE_CACHE ? ['NODE_DISABLE_COMPILE_CACHE=1'] : []), `SVC_CONFIG_DIR=${work}`, `SVC_BASE_URL=${url}`, 'SVC_API_KEY=sk_bench', 'bash', '--norc', '--noprofile');
+        await tmux(
+          'new-session',
+          '-d',
+          '-s',
+          'b',
+          '-x',
+          '120',
+          '-y',
+          '40',
+          'env',
+          '-i',
+          `PATH=${process.env.PATH}`,
+          'TERM=xterm-256color',
+          `HOME=${work}`,
+          ...(process.env.NODE_DISABLE_COMPILE_CACHE ? ['NODE_DISABLE_COMPILE_CACHE=1'] : []),
+          `SVC_CONFIG_DIR=${work}`,
+          `SVC_BASE_URL=${url}`,
+          'SVC_API_KEY=sk_bench',
+          'bash',
+          '--norc',
+          '--noprofile',
+        );
         break;
       } catch (e) {
         if (i > 50) throw e;
@@ -125,7 +165,13 @@ async function main() {
       }
     }
     const out = join(work, 'out.ndjson');
-    await tmux('send-keys', '-t', 'b', '-l', `node ${process.env.NODE_ARGS ?? ''} ${join(work, 'launch.cjs')} sessions tail ${SID} --cursor now --deltas${NDJSON ? ` --no-live > ${out}` : ''}`);
+    await tmux(
+      'send-keys',
+      '-t',
+      'b',
+      '-l',
+      `node ${process.env.NODE_ARGS ?? ''} ${join(work, 'launch.cjs')} sessions tail ${SID} --cursor now --deltas${NDJSON ? ` --no-live > ${out}` : ''}`,
+    );
     await tmux('send-keys', '-t', 'b', 'Enter');
     while (!existsSync(pidFile)) await sleep(5);
     const [pid, startedAt] = readFileSync(pidFile, 'utf8').split(' ').map(Number);
@@ -145,7 +191,9 @@ async function main() {
     const peak = peakKib(pid);
     const finalRss = rssKib(pid);
     await tmux('send-keys', '-t', 'b', NDJSON ? 'C-c' : 'q');
-    console.log(`${NDJSON ? 'sessions tail --no-live (NDJSON to a file)' : 'live view'}, ${EVENTS.toLocaleString()} events + ${DELTAS} deltas per message, in tmux 120x40${process.env.NODE_ARGS ? `, node ${process.env.NODE_ARGS}` : ''}`);
+    console.log(
+      `${NDJSON ? 'sessions tail --no-live (NDJSON to a file)' : 'live view'}, ${EVENTS.toLocaleString()} events + ${DELTAS} deltas per message, in tmux 120x40${process.env.NODE_ARGS ? `, node ${process.env.NODE_ARGS}` : ''}`,
+    );
     if (!NDJSON) console.log(`  first frame:   ${firstFrameMs} ms after the process started`);
     console.log(`  all events:    ${(totalMs / 1000).toFixed(1)} s (${Math.round(EVENTS / (totalMs / 1000)).toLocaleString()} events/s)`);
     console.log(`  peak RSS:      ${mib(peak)} (goal <= 160 MiB: ${peak <= 160 * 1024 ? 'met' : 'NOT met'})`);

@@ -80,9 +80,21 @@ async function firehose(events, rounds) {
     const k = `${events / 1000}k`;
     const times = `svc ${ms(r.ms('svc'))}, curl ${ms(r.ms('curl'))}, floor ${ms(r.ms('floor'))}, floor+parse ${ms(r.ms('parse'))}`;
     row(`firehose ${k}: tail -o ndjson vs curl -N`, x(r.ratio('svc', 'curl')), '≤ 12×', r.ratio('svc', 'curl') <= 12, times);
-    row(`firehose ${k}: tail vs Node pass-through floor`, x(r.ratio('svc', 'floor')), '≤ 1.3×', r.ratio('svc', 'floor') <= 1.3, `vs floor+parse ${x(r.ratio('svc', 'parse'))}`);
+    row(
+      `firehose ${k}: tail vs Node pass-through floor`,
+      x(r.ratio('svc', 'floor')),
+      '≤ 1.3×',
+      r.ratio('svc', 'floor') <= 1.3,
+      `vs floor+parse ${x(r.ratio('svc', 'parse'))}`,
+    );
     const rss = (n) => `${r.maxMib(n).toFixed(0)}`;
-    row(`firehose ${k}: peak RSS (max of ${rounds})`, `${rss('svc')} MiB`, events >= 1e6 ? '≤ 80 MiB' : '–', events >= 1e6 ? r.maxMib('svc') <= 80 : undefined, `floor ${rss('floor')}, floor+parse ${rss('parse')}, curl ${rss('curl')} MiB`);
+    row(
+      `firehose ${k}: peak RSS (max of ${rounds})`,
+      `${rss('svc')} MiB`,
+      events >= 1e6 ? '≤ 80 MiB' : '–',
+      events >= 1e6 ? r.maxMib('svc') <= 80 : undefined,
+      `floor ${rss('floor')}, floor+parse ${rss('parse')}, curl ${rss('curl')} MiB`,
+    );
   } finally {
     child.kill();
   }
@@ -110,7 +122,10 @@ const api = async (method, path, body, retried = false) => {
 const seed = (body) => api('POST', '/_emulator/seed', body);
 const setFaults = (body) => api('POST', '/_emulator/faults', body);
 
-const svc = (...args) => () => timeRun(node, [svcBin, ...args], baseEnv);
+const svc =
+  (...args) =>
+  () =>
+    timeRun(node, [svcBin, ...args], baseEnv);
 const floor = () => timeRun(node, ['-e', '0'], baseEnv);
 
 try {
@@ -158,7 +173,9 @@ try {
   // Live view first frame: time until the header shows the session ID on a pseudo-terminal, vs node -e 0 under the same wrapper.
   const { session_id: liveSid } = await seed({ session_events: 10 });
   const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const envLine = Object.entries(baseEnv).map(([k, v]) => `${k}=${q(v)}`).join(' ');
+  const envLine = Object.entries(baseEnv)
+    .map(([k, v]) => `${k}=${q(v)}`)
+    .join(' ');
   r = await paired(
     ROUNDS,
     () => ptyTime(`env ${envLine} ${q(node)} -e 0`, baseEnv),
@@ -172,17 +189,42 @@ try {
   const { session_id: tailSid } = await seed({ session_events: FRAMES });
   const streamUrl = `${emuEnv.SVC_BASE_URL}/v1/sessions/${tailSid}/events/stream?cursor=0`;
   const curl = () => {
-    return timeRun('curl', ['-sN', '-o', '/dev/null', '-H', `authorization: Bearer ${emuEnv.SVC_API_KEY}`, '-H', 'svc-api-version: 2026-09-01-beta', '-H', 'accept: text/event-stream', streamUrl], baseEnv);
+    return timeRun(
+      'curl',
+      [
+        '-sN',
+        '-o',
+        '/dev/null',
+        '-H',
+        `authorization: Bearer ${emuEnv.SVC_API_KEY}`,
+        '-H',
+        'svc-api-version: 2026-09-01-beta',
+        '-H',
+        'accept: text/event-stream',
+        streamUrl,
+      ],
+      baseEnv,
+    );
   };
   const tail = () => timeRun(node, [svcBin, 'sessions', 'tail', tailSid, '--no-live', '-o', 'ndjson', '--cursor', '0', '--until', 'idle'], baseEnv);
   const tailRounds = Math.max(3, Math.ceil(ROUNDS / 2));
-  r = await paired(tailRounds, async () => {
-    await setFaults({ drop_stream_after: FRAMES });
-    const t = curl();
-    await setFaults({});
-    return t;
-  }, tail);
-  row(`end-to-end (emulator) tail -o ndjson, ${FRAMES / 1000}k frames vs curl -N`, x(r.ratio), '≤ 12×', r.ratio <= 12, `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`);
+  r = await paired(
+    tailRounds,
+    async () => {
+      await setFaults({ drop_stream_after: FRAMES });
+      const t = curl();
+      await setFaults({});
+      return t;
+    },
+    tail,
+  );
+  row(
+    `end-to-end (emulator) tail -o ndjson, ${FRAMES / 1000}k frames vs curl -N`,
+    x(r.ratio),
+    '≤ 12×',
+    r.ratio <= 12,
+    `${ms(r.subjectMs)} vs ${ms(r.floorMs)}`,
+  );
 
   if (!process.env.SKIP_BIG) {
     const BIG = 1_000_000;
@@ -194,7 +236,8 @@ try {
   // list --all over 100,000 items: time, and peak RSS at 10k, 50k and 100k. The first pages grow the heap to its
   // working size; flat means the second 50k items add little (100k within 15 % of 50k).
   await seed({ agents: 100_000 });
-  const list = (limit) => peakRss(node, [svcBin, 'agents', 'list', '--all', '--page-size', '1000', '-o', 'ndjson', ...(limit ? ['--limit', String(limit)] : [])], baseEnv);
+  const list = (limit) =>
+    peakRss(node, [svcBin, 'agents', 'list', '--all', '--page-size', '1000', '-o', 'ndjson', ...(limit ? ['--limit', String(limit)] : [])], baseEnv);
   const [at10k, at50k, at100k] = [list(10_000), list(50_000), list(undefined)];
   // The default page size (50): 2,000 pages, each found by position in the emulator, not by a scan.
   const byDefault = peakRss(node, [svcBin, 'agents', 'list', '--all', '-o', 'ndjson'], baseEnv);
@@ -221,5 +264,9 @@ try {
 
 const cols = ['name', 'figure', 'goal', 'met', 'note'];
 const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
-const line = (r) => cols.map((c, i) => String(r[c]).padEnd(width[i])).join('  ').trimEnd();
+const line = (r) =>
+  cols
+    .map((c, i) => String(r[c]).padEnd(width[i]))
+    .join('  ')
+    .trimEnd();
 process.stdout.write([line(Object.fromEntries(cols.map((c) => [c, c]))), ...rows.map(line)].join('\n') + '\n');

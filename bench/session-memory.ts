@@ -24,7 +24,17 @@ const sessions = new Collection<SessionRec>('sesn', 'session');
 const threads = new Collection<ThreadRec>('sthr', 'thread');
 const rec = sessions.insert({ status: 'idle', control_epoch: '0', agent_overrides: {}, resources: [] } as unknown as SessionRec);
 const coordinator = threads.insert({ session_id: rec.id, parent_thread_id: null } as unknown as ThreadRec);
-const rt = new SessionRuntime(rec, coordinator, { sessions, threads, services: {}, faults: new Faults(), heartbeatMs: 30_000, stepMs: 1, model: 'bench', roster: [], mcpServers: [] });
+const rt = new SessionRuntime(rec, coordinator, {
+  sessions,
+  threads,
+  services: {},
+  faults: new Faults(),
+  heartbeatMs: 30_000,
+  stepMs: 1,
+  model: 'bench',
+  roster: [],
+  mcpServers: [],
+});
 
 const base = heap();
 let jsonBytes = 0;
@@ -40,7 +50,9 @@ for (let i = 0; i < rt.log.length; i++) jsonBytes += rt.log.jsonAt(i).length;
 const filled = heap();
 console.log(`events: ${rt.log.length} appended in ${Date.now() - started} ms`);
 console.log(`event JSON (the history itself): ${mib(jsonBytes)}, ${(jsonBytes / EVENTS).toFixed(0)} B/event`);
-console.log(`memory growth (heap + external): ${mib(filled - base)}, ${((filled - base) / EVENTS).toFixed(0)} B/event, ratio memory/JSON ${((filled - base) / jsonBytes).toFixed(2)}`);
+console.log(
+  `memory growth (heap + external): ${mib(filled - base)}, ${((filled - base) / EVENTS).toFixed(0)} B/event, ratio memory/JSON ${((filled - base) / jsonBytes).toFixed(2)}`,
+);
 
 const server = createServer((req, res) => {
   const cursor = new URL(req.url ?? '/', 'http://x').searchParams.get('cursor') ?? undefined;
@@ -77,7 +89,9 @@ const beforeReplay = heap();
 const replayStart = Date.now();
 const replayBytes = await follow('?cursor=0', rt.log.length);
 clearInterval(sampler);
-console.log(`one full replay: ${mib(replayBytes)} in ${Date.now() - replayStart} ms, peak memory above the filled log ${mib(Math.max(0, peak - beforeReplay))}`);
+console.log(
+  `one full replay: ${mib(replayBytes)} in ${Date.now() - replayStart} ms, peak memory above the filled log ${mib(Math.max(0, peak - beforeReplay))}`,
+);
 console.log(`rss: ${mib(process.memoryUsage().rss)}`);
 server.closeAllConnections();
 server.close();

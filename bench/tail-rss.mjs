@@ -31,13 +31,26 @@ try {
   const curl = async () => {
     // The drop fault closes curl's stream after the last frame, so curl exits like the tail does.
     await admin('/_emulator/faults', { drop_stream_after: FRAMES });
-    const args = ['-sN', '-o', '/dev/null', '-H', `authorization: Bearer ${emuEnv.SVC_API_KEY}`, '-H', 'svc-api-version: 2026-09-01-beta', '-H', 'accept: text/event-stream', url];
+    const args = [
+      '-sN',
+      '-o',
+      '/dev/null',
+      '-H',
+      `authorization: Bearer ${emuEnv.SVC_API_KEY}`,
+      '-H',
+      'svc-api-version: 2026-09-01-beta',
+      '-H',
+      'accept: text/event-stream',
+      url,
+    ];
     const ms = timeRun('curl', args, env);
     await admin('/_emulator/faults', {});
     return ms;
   };
   const r = await paired(ROUNDS, curl, async () => timeRun(node, tailArgs(sid), env));
-  console.log(`tail --no-live -o ndjson, ${FRAMES} frames: ${r.subjectMs.toFixed(0)} ms vs curl -N ${r.floorMs.toFixed(0)} ms = ${r.ratio.toFixed(2)}× (goal ≤ 12×)`);
+  console.log(
+    `tail --no-live -o ndjson, ${FRAMES} frames: ${r.subjectMs.toFixed(0)} ms vs curl -N ${r.floorMs.toFixed(0)} ms = ${r.ratio.toFixed(2)}× (goal ≤ 12×)`,
+  );
   if (BIG > 0) {
     const { session_id: big } = await admin('/_emulator/seed', { session_events: BIG });
     const m = peakRss(node, tailArgs(big), env);

@@ -32,7 +32,15 @@ const node = process.execPath;
 // A private build (the shared dist/ is left alone), inside node_modules so external packages resolve.
 const work = join(root, 'node_modules', '.cache', `worker-chaos-${process.pid}`);
 const svcBin = await buildPrivateSvc(work);
-await build({ entryPoints: [join(root, 'src/emulator/server.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: join(work, 'emulator.mjs'), logLevel: 'error' });
+await build({
+  entryPoints: [join(root, 'src/emulator/server.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  outfile: join(work, 'emulator.mjs'),
+  logLevel: 'error',
+});
 const { startEmulator } = await import(join(work, 'emulator.mjs'));
 
 const emu = await startEmulator({ port: 0, leaseTtlMs: LEASE_MS, deliveryWindowMs: 2 * LEASE_MS, modelStepMs: 2 });
@@ -40,7 +48,12 @@ const audit = auditWrites(emu);
 const api = async (method, path, body, headers = {}) => {
   const res = await fetch(emu.url + path, {
     method,
-    headers: { authorization: `Bearer ${emu.apiKey}`, 'svc-api-version': '2026-09-01-beta', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${emu.apiKey}`,
+      'svc-api-version': '2026-09-01-beta',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -79,9 +92,26 @@ writeFileSync(onWorkScript, `#!/bin/sh\nexec "${node}" "${svcBin}" worker serve 
 chmodSync(onWorkScript, 0o755);
 
 function startWorker(envId, key, mode, n) {
-  const args = [svcBin, 'worker', 'run', '--environment', envId, '--workdir', workdirFor(n), '--worker-id', `chaos-${n}`, ...(mode === 'onwork' ? ['--on-work', onWorkScript] : [])];
+  const args = [
+    svcBin,
+    'worker',
+    'run',
+    '--environment',
+    envId,
+    '--workdir',
+    workdirFor(n),
+    '--worker-id',
+    `chaos-${n}`,
+    ...(mode === 'onwork' ? ['--on-work', onWorkScript] : []),
+  ];
   const child = spawn(node, args, {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SVC_BASE_URL: emu.url, SVC_ENVIRONMENT_KEY: key, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-chaos-')) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SVC_BASE_URL: emu.url,
+      SVC_ENVIRONMENT_KEY: key,
+      SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-chaos-')),
+    },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
   return child;
@@ -131,7 +161,10 @@ async function runOnce(mode, W) {
     const s = await api('POST', '/v1/sessions', { agent_id: agent.id, environment_id: env.id });
     sids.push(s.id);
     // One message per call: inputs sent in one request would make one turn.
-    for (let i = 0; i < K; i++) await api('POST', `/v1/sessions/${s.id}/events`, { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: `/tool bash ${call}` }] } }] });
+    for (let i = 0; i < K; i++)
+      await api('POST', `/v1/sessions/${s.id}/events`, {
+        events: [{ type: 'user.message', data: { content: [{ type: 'text', text: `/tool bash ${call}` }] } }],
+      });
     for (;;) {
       const got = await api('GET', `/v1/sessions/${s.id}`);
       if (got.status === 'idle' && (await history(s.id)).filter((e) => e.type === 'agent.message').length >= K) return;
@@ -175,7 +208,12 @@ async function runOnce(mode, W) {
     if (s.status !== 'idle') {
       stuck++;
       const row = rows.find((r) => r.session_id === sid);
-      console.error(`stuck ${sid}: session ${s.status}; row ${row?.status} generation ${row?.generation} worker ${row?.worker_id}; last events ${h.slice(-4).map((e) => e.type).join(', ')}`);
+      console.error(
+        `stuck ${sid}: session ${s.status}; row ${row?.status} generation ${row?.generation} worker ${row?.worker_id}; last events ${h
+          .slice(-4)
+          .map((e) => e.type)
+          .join(', ')}`,
+      );
     }
     const results = new Map();
     for (const e of h) if (e.type === 'user.tool_result') results.set(e.data.event_id, [...(results.get(e.data.event_id) ?? []), e]);
@@ -192,10 +230,21 @@ async function runOnce(mode, W) {
   const refused = writes.filter((w) => w.status === 401).length;
   const notCompleted = rows.filter((r) => r.status !== 'completed').length + Math.max(0, sids.length - rows.length);
   return {
-    mode, W, sessions: sids.length, calls: latencies.length, kills,
+    mode,
+    W,
+    sessions: sids.length,
+    calls: latencies.length,
+    kills,
     sessionsPerMin: (sids.length / elapsed) * 60_000,
-    p50: pct(latencies, 50), p99: pct(latencies, 99),
-    stuck, duplicates, unanswered, staleAccepted, refusedWrites: refused, notCompleted, failure: failure?.message,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    stuck,
+    duplicates,
+    unanswered,
+    staleAccepted,
+    refusedWrites: refused,
+    notCompleted,
+    failure: failure?.message,
   };
 }
 
@@ -219,7 +268,9 @@ try {
     if (one && four) console.log(`${mode}: W=4 / W=1 throughput = ${(four.sessionsPerMin / one.sessionsPerMin).toFixed(2)}x (goal >= 3x)`);
   }
   const total = (k) => results.reduce((a, r) => a + r[k], 0);
-  console.log(`total: ${total('sessions')} sessions, ${total('kills')} kills; stuck=${total('stuck')} duplicate=${total('duplicates')} stale_accepted=${total('staleAccepted')} not_completed=${total('notCompleted')}`);
+  console.log(
+    `total: ${total('sessions')} sessions, ${total('kills')} kills; stuck=${total('stuck')} duplicate=${total('duplicates')} stale_accepted=${total('staleAccepted')} not_completed=${total('notCompleted')}`,
+  );
   process.exitCode = ['stuck', 'duplicates', 'unanswered', 'staleAccepted', 'notCompleted'].some((k) => total(k) > 0) || results.some((r) => r.failure) ? 1 : 0;
 } finally {
   await emu.close();

@@ -8,8 +8,7 @@ import { toCommonJs } from './commonjs-chunks.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** A module-level Intl.Segmenter, created on first use: the first one built loads ICU's break-iterator data (~10 ms). */
-const lazySegmenter = (options) =>
-  `(() => { let made; return { segment: (text) => (made ??= new Intl.Segmenter(${options})).segment(text) }; })()`;
+const lazySegmenter = (options) => `(() => { let made; return { segment: (text) => (made ??= new Intl.Segmenter(${options})).segment(text) }; })()`;
 
 /**
  * Characters of the live view's own frame (separators, arrows, ellipsis, the preview bar) that string-width may count
@@ -62,7 +61,9 @@ const SOURCE_PATCHES = [
   },
   {
     file: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
-    edits: [{ from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);' }],
+    edits: [
+      { from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);' },
+    ],
   },
   {
     // Ink measures every text node with string-width: segmenters made at load, and for any character outside
@@ -126,7 +127,8 @@ const undiciAssert = {
 async function checkNarrowUi() {
   const { default: stringWidth } = await import('string-width');
   for (const ch of NARROW_UI) {
-    if (stringWidth(ch) !== 1 || stringWidth(`a${ch}b`) !== 3) throw new Error(`source-patches: string-width no longer counts U+${ch.codePointAt(0).toString(16)} as one column`);
+    if (stringWidth(ch) !== 1 || stringWidth(`a${ch}b`) !== 3)
+      throw new Error(`source-patches: string-width no longer counts U+${ch.codePointAt(0).toString(16)} as one column`);
   }
 }
 

@@ -49,6 +49,9 @@ function refuseTopLevelAwait(file) {
   } catch (err) {
     const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
     const packages = [...new Set(map.sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1]).filter(Boolean))];
-    throw new Error(`commonjs-chunks: ${relative(process.cwd(), file)} (from ${packages.join(', ') || 'src/'}) cannot be CommonJS: ${err.errors?.[0]?.text ?? err.message}. Patch the await out in scripts/bundle.mjs (SOURCE_PATCHES).`);
+    throw new Error(
+      `commonjs-chunks: ${relative(process.cwd(), file)} (from ${packages.join(', ') || 'src/'}) cannot be CommonJS: ${err.errors?.[0]?.text ?? err.message}. Patch the await out in scripts/bundle.mjs (SOURCE_PATCHES).`,
+      { cause: err },
+    );
   }
 }

@@ -13,7 +13,10 @@ export class Ctx {
   readonly sleep: (ms: number) => Promise<void>;
   readonly now: () => number;
 
-  constructor(readonly io: Io, readonly globals: GlobalOptions) {
+  constructor(
+    readonly io: Io,
+    readonly globals: GlobalOptions,
+  ) {
     this.sleep = io.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = io.now ?? Date.now;
   }

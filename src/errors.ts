@@ -33,7 +33,10 @@ export class NoEnvironmentKeyError extends NoCredentialError {
 export class SessionFailedError extends Error {
   override name = 'SessionFailedError';
   /** The recovery of the spec's `error_type` table, when the turn's `session.error` named a known type. */
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
@@ -55,7 +58,11 @@ export class InterruptedError extends Error {
 export class ExitCodeError extends Error {
   override name = 'ExitCodeError';
   /** `silent`: the outcome is the exit code alone, already shown on stdout (`svc diff` exits 1 on changes). */
-  constructor(readonly exitCode: number, message: string, readonly silent = false) {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+    readonly silent = false,
+  ) {
     super(message);
   }
 }
@@ -76,14 +83,21 @@ const BY_TYPE: Record<string, number> = {
 function byStatus(status: number): number {
   if (status >= 500) return 9;
   switch (status) {
-    case 400: return 3;
-    case 401: return 4;
-    case 403: return 5;
-    case 404: return 6;
+    case 400:
+      return 3;
+    case 401:
+      return 4;
+    case 403:
+      return 5;
+    case 404:
+      return 6;
     case 409:
-    case 412: return 7;
-    case 429: return 8;
-    default: return 1;
+    case 412:
+      return 7;
+    case 429:
+      return 8;
+    default:
+      return 1;
   }
 }
 
@@ -141,17 +155,25 @@ function baseLine(err: unknown): string {
 
 /** Text for stderr: redacted, one line, and on a terminal with its control characters escaped. */
 export function printable(text: string, tty = false): string {
-  const one = redact(text).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ').trim();
+  const one = redact(text)
+    .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ')
+    .trim();
   return tty ? escapeControls(one) : one;
 }
 
 /** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
 export function errorJson(err: unknown): string {
   if (err instanceof ApiError) return redact(JSON.stringify({ error: err.toErrorObject() }));
-  const type = err instanceof UsageError || err instanceof ConfigError ? 'usage_error'
-    : err instanceof NetworkError || networkReason(err) !== undefined ? 'network_error'
-    : err instanceof NoCredentialError ? 'authentication_error'
-    : isKnown(err) ? 'cli_error' : 'unexpected_error';
+  const type =
+    err instanceof UsageError || err instanceof ConfigError
+      ? 'usage_error'
+      : err instanceof NetworkError || networkReason(err) !== undefined
+        ? 'network_error'
+        : err instanceof NoCredentialError
+          ? 'authentication_error'
+          : isKnown(err)
+            ? 'cli_error'
+            : 'unexpected_error';
   return redact(JSON.stringify({ error: { type, message: err instanceof Error ? err.message : String(err) } }));
 }
 
@@ -174,8 +196,14 @@ function isLoopback(url: string): boolean {
 }
 
 function isKnown(err: unknown): boolean {
-  return err instanceof UsageError || err instanceof ConfigError || err instanceof NoCredentialError
-    || err instanceof NetworkError || err instanceof SessionFailedError || err instanceof WaitTimeoutError
-    || err instanceof InterruptedError || err instanceof ExitCodeError;
+  return (
+    err instanceof UsageError ||
+    err instanceof ConfigError ||
+    err instanceof NoCredentialError ||
+    err instanceof NetworkError ||
+    err instanceof SessionFailedError ||
+    err instanceof WaitTimeoutError ||
+    err instanceof InterruptedError ||
+    err instanceof ExitCodeError
+  );
 }
-

@@ -1,7 +1,18 @@
 // Rules proved here: R-ERR-11, R-ERR-12, R-ERR-16
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../src/api/errors';
-import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, errorLine, exitCodeFor, recoveryHint } from '../src/errors';
+import {
+  ConfigError,
+  ExitCodeError,
+  InterruptedError,
+  NoCredentialError,
+  SessionFailedError,
+  UsageError,
+  WaitTimeoutError,
+  errorLine,
+  exitCodeFor,
+  recoveryHint,
+} from '../src/errors';
 import { ERROR_STATUS } from '../src/wire/errors';
 import { addSecret } from '../src/api/secrets';
 
@@ -9,15 +20,28 @@ const api = (status: number, type?: string) => new ApiError({ status, error: typ
 
 describe('the exit code map of CLI.md', () => {
   it.each([
-    [new UsageError('u'), 2], [new ConfigError('c'), 2],
-    [api(400, 'invalid_parameter_error'), 3], [api(400, 'invalid_request_error'), 3],
-    [api(401, 'authentication_error'), 4], [new NoCredentialError(), 4],
-    [api(403, 'permission_denied_error'), 5], [api(404, 'resource_not_found_error'), 6],
-    [api(409, 'conflict_error'), 7], [api(400, 'failed_precondition_error'), 7], [api(412, 'failed_precondition_error'), 7],
-    [api(429, 'rate_limit_reached_error'), 8], [api(429, 'exceeded_current_quota_error'), 8],
-    [api(500, 'server_error'), 9], [api(502, 'odd_type'), 9], [api(404), 9],
-    [new NetworkError('n'), 10], [new SessionFailedError('s'), 11], [new WaitTimeoutError('w'), 124],
-    [new InterruptedError(), 130], [new ExitCodeError(3, 'x'), 3], [new Error('bug'), 1],
+    [new UsageError('u'), 2],
+    [new ConfigError('c'), 2],
+    [api(400, 'invalid_parameter_error'), 3],
+    [api(400, 'invalid_request_error'), 3],
+    [api(401, 'authentication_error'), 4],
+    [new NoCredentialError(), 4],
+    [api(403, 'permission_denied_error'), 5],
+    [api(404, 'resource_not_found_error'), 6],
+    [api(409, 'conflict_error'), 7],
+    [api(400, 'failed_precondition_error'), 7],
+    [api(412, 'failed_precondition_error'), 7],
+    [api(429, 'rate_limit_reached_error'), 8],
+    [api(429, 'exceeded_current_quota_error'), 8],
+    [api(500, 'server_error'), 9],
+    [api(502, 'odd_type'), 9],
+    [api(404), 9],
+    [new NetworkError('n'), 10],
+    [new SessionFailedError('s'), 11],
+    [new WaitTimeoutError('w'), 124],
+    [new InterruptedError(), 130],
+    [new ExitCodeError(3, 'x'), 3],
+    [new Error('bug'), 1],
   ])('%s → %i', (err, code) => {
     expect(exitCodeFor(err)).toBe(code);
   });
@@ -32,7 +56,10 @@ describe('the exit code map of CLI.md', () => {
   });
 
   it('R-ERR-11 exit code and hint follow status and type, never the wording of the message', () => {
-    const misleading = new ApiError({ status: 409, error: { type: 'conflict_error', message: 'rate limit reached: authentication failed, server_error', request_id: 'r' } });
+    const misleading = new ApiError({
+      status: 409,
+      error: { type: 'conflict_error', message: 'rate limit reached: authentication failed, server_error', request_id: 'r' },
+    });
     const plain = api(409, 'conflict_error');
     expect(exitCodeFor(misleading)).toBe(exitCodeFor(plain));
     expect(exitCodeFor(misleading)).toBe(7);

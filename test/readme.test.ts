@@ -28,7 +28,29 @@ const work = join(repo, 'node_modules', '.cache', `readme-test-${process.pid}`);
 
 describe('the README conventions (test/helpers/readme-script.ts)', () => {
   it('only sh blocks run, in order; a yaml file=NAME block is written to NAME; console, zsh, fish, yaml and plain blocks are not run', () => {
-    const md = ['```console', 'npm ci', '```', '```sh', 'svc one', '```', '```yaml file=stack.yaml', 'name: x', '```', '```yaml', 'not: run', '```', '```zsh', 'zsh-only', '```', '```', 'listing', '```', '```sh', 'svc two &', '```'].join('\n');
+    const md = [
+      '```console',
+      'npm ci',
+      '```',
+      '```sh',
+      'svc one',
+      '```',
+      '```yaml file=stack.yaml',
+      'name: x',
+      '```',
+      '```yaml',
+      'not: run',
+      '```',
+      '```zsh',
+      'zsh-only',
+      '```',
+      '```',
+      'listing',
+      '```',
+      '```sh',
+      'svc two &',
+      '```',
+    ].join('\n');
     const { script, readmeLines } = readmeScript(md);
     const body = script.split('\n').slice(2, -1);
     expect(body).toEqual(['svc one', "cat > 'stack.yaml' <<'SVC_README_EOF'", 'name: x', 'SVC_README_EOF', 'svc two &']);

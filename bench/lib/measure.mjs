@@ -59,7 +59,11 @@ export function peakRss(cmd, args, env) {
 export function ptyTime(command, env, marker, timeoutMs = 20_000) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     let seen = '';
     let done = false;
     const finish = (err) => {
@@ -72,7 +76,8 @@ export function ptyTime(command, env, marker, timeoutMs = 20_000) {
       } catch {
         // already gone
       }
-      err ? reject(err) : resolve(ms);
+      if (err) reject(err);
+      else resolve(ms);
     };
     const timer = setTimeout(() => finish(new Error(`no "${marker}" within ${timeoutMs} ms; saw: ${seen.slice(-300)}`)), timeoutMs);
     child.stdout.on('data', (d) => {

@@ -169,7 +169,10 @@ export class ApiClient {
       const reason = e instanceof NetworkError ? undefined : networkReason(e);
       if (reason === undefined) throw e;
       this.log(`< network error while reading the body: ${reason}`);
-      throw new NetworkError(`the connection to ${this.baseUrl} failed while reading the response: ${reason}`, e, { code: networkCode(e), baseUrl: this.baseUrl });
+      throw new NetworkError(`the connection to ${this.baseUrl} failed while reading the response: ${reason}`, e, {
+        code: networkCode(e),
+        baseUrl: this.baseUrl,
+      });
     }
   }
 
@@ -286,9 +289,18 @@ function successBody(res: StreamResponse, text: string, spec: RequestSpec): unkn
   } else if (isObject && res.status !== 204 && res.status !== 205) {
     return data;
   }
-  const got = data === undefined ? 'no body' : isObject ? 'an object' : `a body of another shape (${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data})`;
+  const got =
+    data === undefined
+      ? 'no body'
+      : isObject
+        ? 'an object'
+        : `a body of another shape (${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data})`;
   const due = expect === 'object' ? 'an object' : '204, or 200 with an object';
-  throw new ApiError({ status: res.status, message: `the service answered ${res.status} with ${got}, but ${spec.method} ${spec.path} answers ${due}`, requestId });
+  throw new ApiError({
+    status: res.status,
+    message: `the service answered ${res.status} with ${got}, but ${spec.method} ${spec.path} answers ${due}`,
+    requestId,
+  });
 }
 
 /**

@@ -17,6 +17,6 @@ export const files = {
     (await c.json<Obj>({ method: 'POST', path: PATH, body, idempotencyKey, versionHeader: versioned })).data,
   content: (c: ApiClient, id: string, versioned = true) => c.send({ method: 'GET', path: `${item(id)}/content`, accept: '*/*', versionHeader: versioned }),
   /** 204 (current format) or 200 with a body (compatibility format). */
-  delete: async (c: ApiClient, id: string, versioned = true) => (await c.json<Obj | undefined>({ method: 'DELETE', path: item(id), versionHeader: versioned, expect: 'object-or-none' })).data,
+  delete: async (c: ApiClient, id: string, versioned = true) =>
+    (await c.json<Obj | undefined>({ method: 'DELETE', path: item(id), versionHeader: versioned, expect: 'object-or-none' })).data,
 };
-

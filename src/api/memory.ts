@@ -3,7 +3,6 @@ import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions } from './paginate';
 import { crud, type Obj } from './resources';
 
-
 // Assumption (API-NOTES): memory stores follow the common shapes (list, get, create, PATCH, delete, archive).
 export const memoryStores = crud('/v1/memory-stores');
 
@@ -29,9 +28,11 @@ export const memories = {
   update: async (c: ApiClient, store: string, id: string, body: MemoryWrite) =>
     (await c.json<Obj>({ method: 'PATCH', path: memoryPath(store, id), json: body })).data,
   /** 200 or 204 (API-NOTES: clients accept either). */
-  delete: async (c: ApiClient, store: string, id: string) => (await c.json<Obj | undefined>({ method: 'DELETE', path: memoryPath(store, id), expect: 'object-or-none' })).data,
+  delete: async (c: ApiClient, store: string, id: string) =>
+    (await c.json<Obj | undefined>({ method: 'DELETE', path: memoryPath(store, id), expect: 'object-or-none' })).data,
   versions: (c: ApiClient, store: string, id: string, opts: ListOptions) => paginate<Obj>(c, `${memoryPath(store, id)}/versions`, {}, opts),
-  version: async (c: ApiClient, store: string, id: string, version: string) => (await c.json<Obj>({ method: 'GET', path: versionPath(store, id, version) })).data,
+  version: async (c: ApiClient, store: string, id: string, version: string) =>
+    (await c.json<Obj>({ method: 'GET', path: versionPath(store, id, version) })).data,
   /** No body; the version header is sent as everywhere (R-MEM-18). */
   redact: async (c: ApiClient, store: string, id: string, version: string) =>
     (await c.json<Obj>({ method: 'POST', path: `${versionPath(store, id, version)}/redact` })).data,

@@ -27,14 +27,21 @@ export interface ListRest {
  * Yields items page by page (constant memory), following `next_page_token` when asked. `spec` adds request
  * options to every page (the files compatibility format leaves out the version header).
  */
-export async function* paginate<T>(client: ApiClient, path: string, query: Query, opts: ListOptions, spec: Pick<RequestSpec, 'versionHeader'> = {}): AsyncGenerator<T> {
+export async function* paginate<T>(
+  client: ApiClient,
+  path: string,
+  query: Query,
+  opts: ListOptions,
+  spec: Pick<RequestSpec, 'versionHeader'> = {},
+): AsyncGenerator<T> {
   let token = opts.pageToken;
   let left = opts.limit ?? Infinity;
   let shown = 0;
   const pageSize = opts.pageSize ?? (opts.limit !== undefined && opts.limit <= 1000 && !opts.all ? opts.limit : undefined);
   for (;;) {
     const { status, data } = await client.json<Page<T>>({ ...spec, method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
-    if (!Array.isArray(data.items)) throw new ApiError({ status, message: `the service answered ${status} without items, but GET ${path} answers a page {items, next_page_token}` });
+    if (!Array.isArray(data.items))
+      throw new ApiError({ status, message: `the service answered ${status} without items, but GET ${path} answers a page {items, next_page_token}` });
     token = data.next_page_token ?? undefined;
     for (const item of data.items) {
       if (left-- <= 0) {

@@ -9,8 +9,7 @@ const base = crud('/v1/skills');
 export const skills = {
   ...base,
   /** `POST /v1/skills`: a new skill from a package (multipart `file` plus text fields). */
-  upload: async (c: ApiClient, body: RawBody, idempotencyKey: string) =>
-    (await c.json<Obj>({ method: 'POST', path: base.path, body, idempotencyKey })).data,
+  upload: async (c: ApiClient, body: RawBody, idempotencyKey: string) => (await c.json<Obj>({ method: 'POST', path: base.path, body, idempotencyKey })).data,
   versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<Obj>(c, `${base.itemPath(id)}/versions`, {}, opts),
   /** `POST /v1/skills/{id}/versions`: a new immutable version of an existing skill. */
   uploadVersion: async (c: ApiClient, id: string, body: RawBody, idempotencyKey: string) =>

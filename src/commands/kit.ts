@@ -17,27 +17,29 @@ export type GroupBuilder = (group: Command, kit: Kit) => void;
 export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
   return {
     io,
-    action: (run) => async (...a: unknown[]) => {
-      const cmd = a[a.length - 1] as Command;
-      const opts = cmd.opts();
-      // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
-      const { Ctx } = await import('../context');
-      const ctx = new Ctx(io, cmd.optsWithGlobals() as GlobalOptions);
-      onCtx(ctx);
-      const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
-      if (!ctx.globals.jq) return run(ctx, args, opts);
-      // --jq compiles before the command runs: a syntax error is exit 2 with nothing sent (nothing created).
-      await (await import('../output/jq')).compileJq(ctx.globals.jq);
-      // --jq output goes out in batches: what is queued is printed when the command ends, before an error of its own.
-      const end = () => (ctx.settingsIfResolved ? ctx.out.end() : undefined);
-      try {
-        await run(ctx, args, opts);
-      } catch (e) {
-        await Promise.resolve(end()).catch(() => undefined);
-        throw e;
-      }
-      await end();
-    },
+    action:
+      (run) =>
+      async (...a: unknown[]) => {
+        const cmd = a[a.length - 1] as Command;
+        const opts = cmd.opts();
+        // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
+        const { Ctx } = await import('../context');
+        const ctx = new Ctx(io, cmd.optsWithGlobals() as GlobalOptions);
+        onCtx(ctx);
+        const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
+        if (!ctx.globals.jq) return run(ctx, args, opts);
+        // --jq compiles before the command runs: a syntax error is exit 2 with nothing sent (nothing created).
+        await (await import('../output/jq')).compileJq(ctx.globals.jq);
+        // --jq output goes out in batches: what is queued is printed when the command ends, before an error of its own.
+        const end = () => (ctx.settingsIfResolved ? ctx.out.end() : undefined);
+        try {
+          await run(ctx, args, opts);
+        } catch (e) {
+          await Promise.resolve(end()).catch(() => undefined);
+          throw e;
+        }
+        await end();
+      },
   };
 }
 

@@ -11,7 +11,11 @@ export interface GroupEntry {
 
 export const GROUPS: GroupEntry[] = [
   { name: 'agents', description: 'Manage agents and their versions', load: () => import('./agents/index') },
-  { name: 'apply', description: 'Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)', load: () => import('./apply/index') },
+  {
+    name: 'apply',
+    description: 'Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)',
+    load: () => import('./apply/index'),
+  },
   { name: 'api', description: 'Make a raw API request', load: () => import('./api/index') },
   { name: 'artifacts', description: 'List, show and download artifacts', load: () => import('./artifacts/index') },
   { name: 'auth', description: 'Log in, check and print credentials', load: () => import('./auth/index') },

@@ -110,7 +110,12 @@ export function addChildList(
  * Prints a listing; when it stopped with items left (one page, or --limit) and stderr is a terminal, one stderr line
  * after it says how many were shown and how to get the rest.
  */
-export async function printList(ctx: Ctx, lo: ListOptions, items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>, columns: Column[]): Promise<void> {
+export async function printList(
+  ctx: Ctx,
+  lo: ListOptions,
+  items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>,
+  columns: Column[],
+): Promise<void> {
   let rest: ListRest | undefined;
   await ctx.out.list(await items({ ...lo, onRest: (r) => (rest = r) }), columns);
   if (!rest || !ctx.io.stderr.isTTY) return;
@@ -229,7 +234,13 @@ export function addUpdate(
   spec: ResourceSpec,
   extra: BodyVerb & { send?: (c: ApiClient, id: string, body: Record<string, unknown>) => Promise<Obj> } = {},
 ): Command {
-  const cmd = addBodyFlags(group.command('update').argument('<id>', `${spec.noun} ID`).description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`), extra);
+  const cmd = addBodyFlags(
+    group
+      .command('update')
+      .argument('<id>', `${spec.noun} ID`)
+      .description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`),
+    extra,
+  );
   examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);
   return cmd.action(
     kit.action(async (ctx, [id], opts) => {
@@ -237,31 +248,49 @@ export function addUpdate(
       if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
       const c = await ctx.api();
       const update = () => (extra.send ? extra.send(c, id, body) : spec.api.update(c, id, body));
-      const read = readBack(() => spec.api.get(c, id), (current) => showsUpdate(body, current));
+      const read = readBack(
+        () => spec.api.get(c, id),
+        (current) => showsUpdate(body, current),
+      );
       await ctx.out.item(await confirmedWrite(ctx, c, update, read, `${spec.noun} ${id}`), spec.columns);
     }),
   );
 }
 
 export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
-  const cmd = group.command('delete').argument('<id>', `${spec.noun} ID`).description(`Delete ${article(spec.noun)}`);
+  const cmd = group
+    .command('delete')
+    .argument('<id>', `${spec.noun} ID`)
+    .description(`Delete ${article(spec.noun)}`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
   return cmd.action(
     kit.action(async (ctx, [id]) => {
       const c = await ctx.api();
-      const deleted = await confirmedWrite(ctx, c, () => spec.api.delete(c, id), () => readDeleted(() => spec.api.get(c, id)), `${spec.noun} ${id}`);
+      const deleted = await confirmedWrite(
+        ctx,
+        c,
+        () => spec.api.delete(c, id),
+        () => readDeleted(() => spec.api.get(c, id)),
+        `${spec.noun} ${id}`,
+      );
       await done(ctx, id, deleted, 'deleted');
     }),
   );
 }
 
 export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
-  const cmd = group.command('archive').argument('<id>', `${spec.noun} ID`).description(`Archive ${article(spec.noun)}`);
+  const cmd = group
+    .command('archive')
+    .argument('<id>', `${spec.noun} ID`)
+    .description(`Archive ${article(spec.noun)}`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`]);
   return cmd.action(
     kit.action(async (ctx, [id]) => {
       const c = await ctx.api();
-      const read = readBack(() => spec.api.get(c, id), (current) => Boolean(current.archived_at));
+      const read = readBack(
+        () => spec.api.get(c, id),
+        (current) => Boolean(current.archived_at),
+      );
       await done(ctx, id, await confirmedWrite(ctx, c, () => spec.api.archive(c, id), read, `${spec.noun} ${id}`), 'archived');
     }),
   );

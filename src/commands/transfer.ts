@@ -13,7 +13,7 @@ import { idempotencyKey, unknownOutcome } from './resource';
 
 /** `-O`: where a download goes (CLI.md `-O FILE`); `-` is stdout. */
 export function addOutputFileOption(cmd: Command): Command {
-  return cmd.option('-O, --output-file <path>', 'write to this file, or into this directory under the service\'s file name; - for stdout');
+  return cmd.option('-O, --output-file <path>', "write to this file, or into this directory under the service's file name; - for stdout");
 }
 
 /** Checks the file to upload before any request: it is a readable regular file within the service's limit. */
@@ -29,7 +29,9 @@ export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, wh
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code ?? (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? (e as Error).message)}`,
+    );
   }
   if (size > limit) throw new UsageError(`${file} is ${formatBytes(size)}; the service accepts a ${what} of at most ${formatBytes(limit)}`);
   return uploadSource(path, size);

@@ -7,7 +7,7 @@ import { addGroupExamples, type Kit } from './kit';
 /** Global options that take a value, so the group name can be found in argv without parsing it. */
 const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--api-key', '-o', '--output', '--jq', '--timeout', '--max-retries']);
 
-export function buildProgram(io: Io, kit: Kit): Command {
+export function buildProgram(io: Io, _kit: Kit): Command {
   const program = new Command('svc')
     .description('The operator CLI for the Hosted Agent Service')
     .addOption(new Option('--profile <name>', 'config profile to use'))
@@ -50,11 +50,14 @@ function visibleCommands(this: Help, cmd: Command): Command[] {
 
 /** Errors and help go through our streams; commander never exits the process. */
 export function configure(cmd: Command, io: Io): Command {
-  return cmd.exitOverride().configureHelp({ visibleCommands, showGlobalOptions: true }).configureOutput({
-    writeOut: (s) => void write(io.stdout, s),
-    writeErr: (s) => void write(io.stderr, s),
-    outputError: (s, w) => w((s.startsWith('error:') ? s : `error: ${s}`).trimEnd() + '\n'),
-  });
+  return cmd
+    .exitOverride()
+    .configureHelp({ visibleCommands, showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (s) => void write(io.stdout, s),
+      writeErr: (s) => void write(io.stderr, s),
+      outputError: (s, w) => w((s.startsWith('error:') ? s : `error: ${s}`).trimEnd() + '\n'),
+    });
 }
 
 /** Replaces a group's placeholder with the real command tree. */

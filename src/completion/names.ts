@@ -18,7 +18,10 @@ export type PathKind = 'file' | '@file';
  * and placeholders offering `@file`. `file_id` is a service file's ID, not a path.
  */
 export function pathKind(name: string): PathKind | undefined {
-  const n = name.toLowerCase().replace(/_/g, '-').replace(/\.\.\.$/, '');
+  const n = name
+    .toLowerCase()
+    .replace(/_/g, '-')
+    .replace(/\.\.\.$/, '');
   if (n.split('|').includes('@file')) return '@file';
   return /(^|-)(file|dir)$/.test(n) ? 'file' : undefined;
 }

@@ -87,7 +87,11 @@ const ALIASES: Record<string, string> = {
 /** The source key of an argument of a command in `group`: `<id>` is the group's own, `file_id` a file, `<file>` none (a path). */
 function sourceKey(group: string, argName: string): string | undefined {
   if (pathKind(argName)) return undefined;
-  const name = argName.toLowerCase().replace(/_/g, '-').replace(/\.\.\.$/, '').replace(/-id$/, '');
+  const name = argName
+    .toLowerCase()
+    .replace(/_/g, '-')
+    .replace(/\.\.\.$/, '')
+    .replace(/-id$/, '');
   if (name === 'id') return group;
   return ALIASES[name] ?? (SOURCES[`${group}:${name}`] ? `${group}:${name}` : name);
 }

@@ -52,7 +52,9 @@ export function readConfig(file: string): ConfigData {
     for (const key of PROFILE_KEYS) {
       const v = p[key];
       if (v !== undefined && typeof v !== 'string') {
-        throw new ConfigError(`config file ${file}: ${key} of profile "${name}" is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}, not a string; fix or remove it`);
+        throw new ConfigError(
+          `config file ${file}: ${key} of profile "${name}" is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}, not a string; fix or remove it`,
+        );
       }
     }
     profiles[name] = p as Profile;

@@ -24,7 +24,8 @@ export async function withFileLock<T>(file: string, work: () => T): Promise<T> {
       if (code !== 'EEXIST') throw new ConfigError(`cannot lock config file ${file} (creating ${lock}): ${code ?? (e as Error).message}`);
     }
     if (breakIfStale(lock)) continue;
-    if (Date.now() > deadline) throw new ConfigError(`config file ${file} stayed locked by another svc for ${WAIT_MS / 1000} s; if none is running, remove ${lock}`);
+    if (Date.now() > deadline)
+      throw new ConfigError(`config file ${file} stayed locked by another svc for ${WAIT_MS / 1000} s; if none is running, remove ${lock}`);
     await new Promise((r) => setTimeout(r, Math.min(50, 2 ** Math.min(attempt, 6)) * (0.5 + Math.random())));
   }
   try {

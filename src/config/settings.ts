@@ -63,9 +63,25 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
   const origin = { profile: profile.value, file };
   // Checked when first read, before any request: a command that never sends one (config set, to fix a
   // bad profile) is not stopped by a bad URL or key.
-  const baseUrl = once(() => checked(pick(opts.baseUrl, env.SVC_BASE_URL, p.base_url, DEFAULT_BASE_URL), { ...origin, flag: '--base-url', env: 'SVC_BASE_URL', key: 'base_url' }, checkBaseUrl));
-  const apiKey = once(() => checked(pickOptional(opts.apiKey, env.SVC_API_KEY, p.api_key), { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' }, (v, where) => checkCredential(v, where, 'API key')));
-  const environmentKey = once(() => checked(pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, p.environment_key), { ...origin, env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key' }, (v, where) => checkCredential(v, where, 'environment key')));
+  const baseUrl = once(() =>
+    checked(
+      pick(opts.baseUrl, env.SVC_BASE_URL, p.base_url, DEFAULT_BASE_URL),
+      { ...origin, flag: '--base-url', env: 'SVC_BASE_URL', key: 'base_url' },
+      checkBaseUrl,
+    ),
+  );
+  const apiKey = once(() =>
+    checked(pickOptional(opts.apiKey, env.SVC_API_KEY, p.api_key), { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' }, (v, where) =>
+      checkCredential(v, where, 'API key'),
+    ),
+  );
+  const environmentKey = once(() =>
+    checked(
+      pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, p.environment_key),
+      { ...origin, env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key' },
+      (v, where) => checkCredential(v, where, 'environment key'),
+    ),
+  );
   const apiVersion = once(() => checkApiVersion(env.SVC_API_VERSION || API_VERSION));
   return {
     configFile: file,
@@ -97,7 +113,7 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
 export function parseOutputFormat(v: string, source: Source = 'flag'): OutputFormat {
   if (v === 'jsonl') return 'ndjson';
   if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
-  const where = source === 'profile' ? ' (from the profile\'s output setting)' : '';
+  const where = source === 'profile' ? " (from the profile's output setting)" : '';
   throw new UsageError(`invalid output format "${v}"${where}: use one of table, json, ndjson, jsonl, yaml, id`);
 }
 

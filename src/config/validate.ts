@@ -48,7 +48,11 @@ const TOKEN = /^[\x21-\x7e]+$/;
  */
 export function checkCredential(value: string, where: string, what: string): void {
   if (TOKEN.test(value)) return;
-  const kind = /[^\x00-\x7f]/.test(value) ? 'a non-ASCII character (a pasted "…"?)' : /[\r\n]/.test(value) ? 'a line break' : 'white space or a control character';
+  const kind = /[^\x00-\x7f]/.test(value)
+    ? 'a non-ASCII character (a pasted "…"?)'
+    : /[\r\n]/.test(value)
+      ? 'a line break'
+      : 'white space or a control character';
   throw new NoCredentialError(`the ${what} from ${where} is malformed: it holds ${kind}, which cannot be sent in an HTTP header`);
 }
 

@@ -19,7 +19,14 @@ export function registerAdmin(emu: Emulator): void {
   emu.admin.post('/_emulator/faults', (r) => {
     let config: FaultConfig;
     try {
-      config = typeof r.body === 'string' ? parseFaults(r.body) : parseFaults(Object.entries(r.body ?? {}).map(([k, v]) => `${k}=${v}`).join(','));
+      config =
+        typeof r.body === 'string'
+          ? parseFaults(r.body)
+          : parseFaults(
+              Object.entries(r.body ?? {})
+                .map(([k, v]) => `${k}=${v}`)
+                .join(','),
+            );
     } catch (e) {
       throw new HttpError(400, 'invalid_parameter_error', (e as Error).message, 'body');
     }

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 /** The three kinds of Bearer credential (spec: Authentication). */
 export type Credential =
-  | { kind: 'api' }
-  | { kind: 'environment'; environmentId: string }
-  | { kind: 'session'; sessionId: string; workId: string; environmentId: string };
+  { kind: 'api' } | { kind: 'environment'; environmentId: string } | { kind: 'session'; sessionId: string; workId: string; environmentId: string };
 
 export type CredentialKind = Credential['kind'];
 

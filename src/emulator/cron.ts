@@ -48,7 +48,8 @@ function parseField(text: string, f: (typeof FIELDS)[number]): Set<number> {
     const m = /^([^/]+)(?:\/(\d+))?$/.exec(item);
     if (!m || m[2] === '0') throw new Error(`"${item}" is not a valid ${f.name} entry`);
     const step = m[2] === undefined ? 1 : Number(m[2]);
-    const [lo, hi] = m[1] === '*' ? [f.min, f.max] : m[1].includes('-') ? m[1].split('-', 2).map(value) : [value(m[1]), m[2] === undefined ? value(m[1]) : f.max];
+    const [lo, hi] =
+      m[1] === '*' ? [f.min, f.max] : m[1].includes('-') ? m[1].split('-', 2).map(value) : [value(m[1]), m[2] === undefined ? value(m[1]) : f.max];
     if (lo > hi) throw new Error(`"${item}" is an empty ${f.name} range`);
     for (let n = lo; n <= hi; n += step) out.add(n);
   }
@@ -64,7 +65,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -72,8 +82,18 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall clock at `ms` in the zone. */
 function wall(ms: number, timeZone: string): { month: number; day: number; weekday: number; hour: number; minute: number } {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  return { month: Number(parts.month), day: Number(parts.day), weekday: WEEKDAYS.indexOf(parts.weekday.toLowerCase()), hour: Number(parts.hour), minute: Number(parts.minute) };
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    month: Number(parts.month),
+    day: Number(parts.day),
+    weekday: WEEKDAYS.indexOf(parts.weekday.toLowerCase()),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+  };
 }
 
 function dayMatches(c: Cron, w: ReturnType<typeof wall>): boolean {

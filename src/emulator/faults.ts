@@ -22,12 +22,25 @@ export interface FaultConfig {
   lose_worker?: string;
 }
 
-const NUMERIC = ['rate_limit_every', 'retry_after', 'quota_every', 'fail_write_every', 'reject_write_every', 'delay_ms', 'drop_stream_after', 'error_stream_after', 'expire_cursors_older_than'] as const;
+const NUMERIC = [
+  'rate_limit_every',
+  'retry_after',
+  'quota_every',
+  'fail_write_every',
+  'reject_write_every',
+  'delay_ms',
+  'drop_stream_after',
+  'error_stream_after',
+  'expire_cursors_older_than',
+] as const;
 
 /** Parses `--faults` text: `key=value,key=value`. */
 export function parseFaults(text: string): FaultConfig {
   const out: Record<string, unknown> = {};
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [k, v] = part.split('=', 2);
     if ((NUMERIC as readonly string[]).includes(k)) {
       const n = Number(v);

@@ -21,7 +21,13 @@ export class IdempotencyStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   static fingerprint(method: string, path: string, body: Buffer | string | undefined): string {
-    return createHash('sha256').update(method).update('\0').update(path).update('\0').update(body ?? '').digest('hex');
+    return createHash('sha256')
+      .update(method)
+      .update('\0')
+      .update(path)
+      .update('\0')
+      .update(body ?? '')
+      .digest('hex');
   }
 
   /** Starts a keyed request: a replay, a 409 conflict, or undefined to go ahead. */

@@ -139,7 +139,11 @@ class MultipartParser {
   private readonly fields: Record<string, string> = {};
   private file?: UploadedFile;
 
-  constructor(boundary: string, private readonly dir: string, private readonly limit: number) {
+  constructor(
+    boundary: string,
+    private readonly dir: string,
+    private readonly limit: number,
+  ) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`);
   }
 
@@ -241,7 +245,14 @@ class MultipartParser {
       return;
     }
     await closeStream(p.out);
-    this.file = { path: p.path!, filename: p.filename ?? 'upload', mimeType: p.mimeType, size: p.size, sha256: p.sha!.digest('hex'), head: p.head!.subarray(0, 16) };
+    this.file = {
+      path: p.path!,
+      filename: p.filename ?? 'upload',
+      mimeType: p.mimeType,
+      size: p.size,
+      sha256: p.sha!.digest('hex'),
+      head: p.head!.subarray(0, 16),
+    };
   }
 }
 

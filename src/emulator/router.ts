@@ -49,9 +49,7 @@ export class Router {
 
   add(method: string, pattern: string, handler: Handler, opts: RouteOptions = {}): void {
     const keys: string[] = [];
-    const re = new RegExp(
-      '^' + pattern.replace(/\//g, '\\/').replace(/:(\w+)/g, (_, k: string) => (keys.push(k), '([^/]+)')) + '$',
-    );
+    const re = new RegExp('^' + pattern.replace(/\//g, '\\/').replace(/:(\w+)/g, (_, k: string) => (keys.push(k), '([^/]+)')) + '$');
     // Literal routes (…/work/poll) win over parameter routes (…/work/:id): they are tried first.
     const literal = !pattern.includes(':');
     const route = { method, pattern, re, keys, handler, opts };

@@ -5,7 +5,8 @@ const MAX_SEED = 2_000_000;
 
 function count(v: unknown, name: string): number {
   if (v === undefined) return 0;
-  if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > MAX_SEED) throw new HttpError(400, 'invalid_parameter_error', `${name} must be an integer 0..${MAX_SEED}`, `body.${name}`);
+  if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > MAX_SEED)
+    throw new HttpError(400, 'invalid_parameter_error', `${name} must be an integer 0..${MAX_SEED}`, `body.${name}`);
   return v as number;
 }
 

@@ -3,7 +3,7 @@ import { renameSync, rmSync, writeFileSync, readFileSync, existsSync } from 'nod
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIMITS } from '../wire/limits';
-import { API_VERSION, IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER, isFilesPath } from '../wire/version';
+import { API_VERSION, IDEMPOTENCY_HEADER, VERSION_HEADER, isFilesPath } from '../wire/version';
 import { registerAdmin } from './admin';
 import { registerSeed } from './seed';
 import { Clock } from './clock';
@@ -153,7 +153,8 @@ export class Emulator {
     if (this.faults.overQuotaNow()) throw new HttpError(429, 'exceeded_current_quota_error', 'the project is over its quota (injected)');
     const auth = req.headers.authorization;
     const m = auth ? /^Bearer (\S+)$/.exec(auth) : null;
-    if (!m) throw new HttpError(401, 'authentication_error', auth ? 'the Authorization header is not a Bearer credential' : 'the Authorization header is missing');
+    if (!m)
+      throw new HttpError(401, 'authentication_error', auth ? 'the Authorization header is not a Bearer credential' : 'the Authorization header is missing');
     const token = m[1];
     const cred = this.credentials.resolve(token);
     if (!cred) throw new HttpError(401, 'authentication_error', 'the credential is not valid');
@@ -169,7 +170,11 @@ export class Emulator {
       throw new HttpError(404, 'resource_not_found_error', `no such path: ${method} ${path}`);
     }
     if (!(route.opts.auth ?? ['api']).includes(cred.kind)) {
-      throw new HttpError(403, 'permission_denied_error', `this credential (${cred.kind === 'api' ? 'API key' : cred.kind === 'environment' ? 'environment work key' : 'session work token'}) cannot call ${method} ${route.pattern}`);
+      throw new HttpError(
+        403,
+        'permission_denied_error',
+        `this credential (${cred.kind === 'api' ? 'API key' : cred.kind === 'environment' ? 'environment work key' : 'session work token'}) cannot call ${method} ${route.pattern}`,
+      );
     }
     const raw = await this.readBody(req, route, method);
     const body = raw === undefined || raw.length === 0 ? undefined : parseJson(raw);
@@ -194,7 +199,8 @@ export class Emulator {
       if (method !== 'GET' && this.faults.rejectWriteNow()) throw new HttpError(500, 'server_error', 'internal error before the write was applied (injected)');
       reply = await route.handler(r);
     } catch (e) {
-      if (key !== undefined) this.idempotency.finish(scope, key, e instanceof HttpError ? e.status : 500, e instanceof HttpError ? errorBody(e, requestId) : undefined);
+      if (key !== undefined)
+        this.idempotency.finish(scope, key, e instanceof HttpError ? e.status : 500, e instanceof HttpError ? errorBody(e, requestId) : undefined);
       throw e;
     }
     if (reply === STREAMED) return;
@@ -213,7 +219,20 @@ export class Emulator {
     if (!route) throw new HttpError(404, 'resource_not_found_error', `no such admin path: ${method} ${path}`);
     const raw = await this.readBody(req, route, method);
     const body = raw === undefined || raw.length === 0 ? undefined : parseJson(raw);
-    const reply = await route.handler({ method, path, params, query, headers: req.headers, body, req, res, cred: { kind: 'api' }, token: '', requestId, versioned: true });
+    const reply = await route.handler({
+      method,
+      path,
+      params,
+      query,
+      headers: req.headers,
+      body,
+      req,
+      res,
+      cred: { kind: 'api' },
+      token: '',
+      requestId,
+      versioned: true,
+    });
     if (reply !== STREAMED) this.sendJson(res, reply.status, reply.body, reply.headers);
   }
 

@@ -23,7 +23,10 @@ export class Collection<T extends Rec = Rec> {
   /** The records in creation order, rebuilt only after an insert or delete (list pages index into it). */
   private order?: { version: number; items: T[] };
   private version = 0;
-  constructor(readonly prefix: string, readonly label: string) {}
+  constructor(
+    readonly prefix: string,
+    readonly label: string,
+  ) {}
 
   insert(fields: Omit<T, 'id' | 'created_at' | 'updated_at'> & Partial<Rec>): T {
     const at = nowIso();

@@ -71,14 +71,21 @@ export function checkValue(v: unknown, field: Field, p: string, patch = false): 
 
 function isType(v: unknown, t: FieldType): boolean {
   switch (t) {
-    case 'string': return typeof v === 'string';
-    case 'integer': return Number.isInteger(v);
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'boolean': return typeof v === 'boolean';
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
     case 'object':
-    case 'map': return typeof v === 'object' && v !== null && !Array.isArray(v);
-    case 'array': return Array.isArray(v);
-    case 'any': return true;
+    case 'map':
+      return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'array':
+      return Array.isArray(v);
+    case 'any':
+      return true;
   }
 }
 

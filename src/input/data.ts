@@ -70,7 +70,13 @@ export function checkDepth<T>(doc: T, name: string): T {
 }
 
 /** Reads `--data` that must be a JSON object, with flag values merged over it. */
-export async function readBody(data: string | undefined, flags: Record<string, unknown>, stdin: InStream, cwd: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+export async function readBody(
+  data: string | undefined,
+  flags: Record<string, unknown>,
+  stdin: InStream,
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
   const base = data === undefined ? {} : await readData(data, stdin, cwd, signal);
   if (typeof base !== 'object' || base === null || Array.isArray(base)) throw new UsageError('--data must hold a JSON or YAML object');
   const body = { ...(base as Record<string, unknown>) };

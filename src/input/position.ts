@@ -42,7 +42,7 @@ export function firstJsonError(text: string): { offset: number; expected: string
   const string = (): string | undefined => {
     i++;
     for (;;) {
-      if (i >= text.length) return 'a closing \'"\'';
+      if (i >= text.length) return "a closing '\"'";
       const code = text.charCodeAt(i);
       if (code === 0x22) {
         i++;

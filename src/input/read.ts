@@ -103,8 +103,7 @@ async function readRegular(name: string, path: string, o: ReadLimit): Promise<Bu
   }
 }
 
-const openFd = (path: string, flags: number): Promise<number> =>
-  new Promise((ok, fail) => fsOpen(path, flags, (err, fd) => (err ? fail(err) : ok(fd))));
+const openFd = (path: string, flags: number): Promise<number> => new Promise((ok, fail) => fsOpen(path, flags, (err, fd) => (err ? fail(err) : ok(fd))));
 
 /**
  * A FIFO's open waits for a writer (in libuv's thread pool, so the event loop and Ctrl-C stay live);
@@ -113,8 +112,15 @@ const openFd = (path: string, flags: number): Promise<number> =>
 async function readPipe(name: string, path: string, o: ReadLimit): Promise<Buffer> {
   const opening = openFd(path, constants.O_RDONLY);
   // On Ctrl-C, release the thread-pool thread blocked in open(2) by briefly becoming the writer.
-  const release = () => void openFd(path, constants.O_WRONLY | constants.O_NONBLOCK).then((w) => fsClose(w, () => undefined), () => undefined);
-  opening.then((fd) => (o.signal?.aborted ? fsClose(fd, () => undefined) : undefined), () => undefined);
+  const release = () =>
+    void openFd(path, constants.O_WRONLY | constants.O_NONBLOCK).then(
+      (w) => fsClose(w, () => undefined),
+      () => undefined,
+    );
+  opening.then(
+    (fd) => (o.signal?.aborted ? fsClose(fd, () => undefined) : undefined),
+    () => undefined,
+  );
   let fd: number;
   try {
     fd = await interruptible(opening, o.signal, release);

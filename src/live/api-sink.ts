@@ -130,7 +130,11 @@ export function apiSink(o: {
           if (r.control_epoch) store.dispatch({ type: 'epoch', epoch: r.control_epoch });
           // Neither the 202 nor the acknowledgement means completion: read the session back (R-SESS-28).
           const s = await settle((x) => !x.stopping);
-          outcome(s.interrupted ? `interrupted (epoch ${epochNow()})` : `interrupt sent; the session is ${s.status}${s.stopping ? ', still stopping' : ''} (epoch ${epochNow()})`);
+          outcome(
+            s.interrupted
+              ? `interrupted (epoch ${epochNow()})`
+              : `interrupt sent; the session is ${s.status}${s.stopping ? ', still stopping' : ''} (epoch ${epochNow()})`,
+          );
           refresh();
         } catch (e) {
           await refused('interrupt', e);
@@ -149,7 +153,13 @@ export function apiSink(o: {
           const now = epochNow();
           // The completed start supersedes the epoch Continue returned (R-SESS-33): the line says why it moved on.
           const accepted = now === control_epoch ? '' : ` — continue was accepted at epoch ${control_epoch}`;
-          outcome(s.continue_pending ? `continue pending (epoch ${now})` : s.interrupted ? `continue sent; the session is still interrupted (epoch ${now})` : `resumed (epoch ${now})${accepted}`);
+          outcome(
+            s.continue_pending
+              ? `continue pending (epoch ${now})`
+              : s.interrupted
+                ? `continue sent; the session is still interrupted (epoch ${now})`
+                : `resumed (epoch ${now})${accepted}`,
+          );
           refresh();
         } catch (e) {
           await refused('continue', e);

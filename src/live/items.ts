@@ -73,12 +73,17 @@ const json = (v: unknown): string => truncate(JSON.stringify(v ?? {}) ?? '');
 export function describeEvent(event: SessionEvent, seq: number, thread?: string): Item | undefined {
   const item = describe(canonicalEvent(event), seq, thread);
   if (!item) return undefined;
-  return { ...item, head: escapeLineControls(item.head), ...(item.text === undefined ? {} : { text: escapeControls(item.text) }), ...(item.thread === undefined ? {} : { thread: escapeLineControls(item.thread) }) };
+  return {
+    ...item,
+    head: escapeLineControls(item.head),
+    ...(item.text === undefined ? {} : { text: escapeControls(item.text) }),
+    ...(item.thread === undefined ? {} : { thread: escapeLineControls(item.thread) }),
+  };
 }
 
 function describe(e: SessionEvent, seq: number, thread?: string): Item | undefined {
   const d: Data = e.data ?? {};
-  const base = { seq, threadId: e.session_thread_id, thread: e.session_thread_id === undefined ? undefined : thread ?? e.session_thread_id };
+  const base = { seq, threadId: e.session_thread_id, thread: e.session_thread_id === undefined ? undefined : (thread ?? e.session_thread_id) };
   switch (e.type) {
     case 'user.message':
       return { ...base, kind: 'user', head: 'you', text: contentText(d.content) };
@@ -88,7 +93,13 @@ function describe(e: SessionEvent, seq: number, thread?: string): Item | undefin
       return { ...base, kind: 'reply', head: d.result === 'allow' ? 'allowed' : 'denied', text: [d.event_id, d.deny_message].filter(Boolean).join(': ') };
     case 'user.tool_result':
     case 'user.custom_tool_result':
-      return { ...base, kind: 'reply', head: e.type === 'user.tool_result' ? 'tool result sent' : 'custom result sent', text: resultSummary(d.content), error: Boolean(d.is_error) };
+      return {
+        ...base,
+        kind: 'reply',
+        head: e.type === 'user.tool_result' ? 'tool result sent' : 'custom result sent',
+        text: resultSummary(d.content),
+        error: Boolean(d.is_error),
+      };
     case 'agent.message':
       return { ...base, kind: 'message', head: 'agent', text: contentText(d.content) };
     case 'agent.thinking':
@@ -100,7 +111,13 @@ function describe(e: SessionEvent, seq: number, thread?: string): Item | undefin
     case 'agent.custom_tool_use':
       return { ...base, kind: 'custom_tool_use', head: `custom tool ${d.name}`, text: `${json(d.input)}  awaiting result` };
     case 'agent.tool_result':
-      return { ...base, kind: 'tool_result', head: d.is_error ? 'tool failed' : 'tool result', text: resultSummary(d.tool_result?.structured_content ?? d.tool_result?.content), error: Boolean(d.is_error) };
+      return {
+        ...base,
+        kind: 'tool_result',
+        head: d.is_error ? 'tool failed' : 'tool result',
+        text: resultSummary(d.tool_result?.structured_content ?? d.tool_result?.content),
+        error: Boolean(d.is_error),
+      };
     case 'agent.model_started':
       return { ...base, kind: 'progress', head: 'model started', text: d.model, quiet: true };
     case 'agent.tool_started':
@@ -113,13 +130,26 @@ function describe(e: SessionEvent, seq: number, thread?: string): Item | undefin
       return { ...base, kind: 'status', head: String(d.status), text: reason, quiet: d.status === 'running', error: FAILED_STOPS.has(reason) };
     }
     case 'session.error':
-      return { ...base, kind: 'error', head: `error ${d.error_type}`, text: [d.message, d.mcp_server_name && `(mcp server ${d.mcp_server_name})`].filter(Boolean).join(' '), error: true };
+      return {
+        ...base,
+        kind: 'error',
+        head: `error ${d.error_type}`,
+        text: [d.message, d.mcp_server_name && `(mcp server ${d.mcp_server_name})`].filter(Boolean).join(' '),
+        error: true,
+      };
     case 'session.thread_created':
       return { ...base, kind: 'thread', head: 'thread started', text: `${d.agent_name ?? ''} ${d.thread_id ?? ''}`.trim() };
     case 'session.thread_status':
       return { ...base, kind: 'thread', head: `thread ${d.status}`, quiet: d.status === 'running' };
     case 'session.updated':
-      return { ...base, kind: 'updated', head: 'session updated', text: Object.keys(d).map((k) => (k === 'title' ? `title "${d.title}"` : k)).join(', ') };
+      return {
+        ...base,
+        kind: 'updated',
+        head: 'session updated',
+        text: Object.keys(d)
+          .map((k) => (k === 'title' ? `title "${d.title}"` : k))
+          .join(', '),
+      };
     default:
       return undefined;
   }

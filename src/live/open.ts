@@ -51,18 +51,27 @@ const BATCH_ITEMS = 256;
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [[{ render }, { liveView }], { LiveStore }, { initialState }, { apiSink, pause }, { follow }, { TurnWatch }, { InterruptedError }, { canonicalEvent }, { redrawOnResize, RecentLines }] =
-    await Promise.all([
-      import('./load-ink').then((m) => m.loadInk()),
-      import('./store'),
-      import('./reducer'),
-      import('./api-sink'),
-      import('../api/stream/follow'),
-      import('../turn/watch'),
-      import('../errors'),
-      import('../wire/shapes'),
-      import('./resize'),
-    ]);
+  const [
+    [{ render }, { liveView }],
+    { LiveStore },
+    { initialState },
+    { apiSink, pause },
+    { follow },
+    { TurnWatch },
+    { InterruptedError },
+    { canonicalEvent },
+    { redrawOnResize, RecentLines },
+  ] = await Promise.all([
+    import('./load-ink').then((m) => m.loadInk()),
+    import('./store'),
+    import('./reducer'),
+    import('./api-sink'),
+    import('../api/stream/follow'),
+    import('../turn/watch'),
+    import('../errors'),
+    import('../wire/shapes'),
+    import('./resize'),
+  ]);
   const { ThreadSettled } = opts.untilIdle && opts.threadId !== undefined ? await import('./thread-settled') : { ThreadSettled: undefined };
   const { stdin, stdout, stderr } = ctx.io;
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
@@ -135,7 +144,8 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
           sleep: (ms) => pause(ms, stop.signal),
           // As on the session's stream, an idle that awaits a confirmation is not an end: the view can answer it.
           ends: ({ session }) => (session.stop_reason as { type?: string } | null)?.type !== 'requires_action',
-          onEnd: ({ session, outcome }) => finish({ reason: session.status === 'terminated' ? 'terminated' : outcome.settled && outcome.errorStop ? 'error' : 'idle' }),
+          onEnd: ({ session, outcome }) =>
+            finish({ reason: session.status === 'terminated' ? 'terminated' : outcome.settled && outcome.errorStop ? 'error' : 'idle' }),
         });
       let threadWatched = false;
       for await (const item of follow({ client: api, sessionId, threadId: opts.threadId, cursor: opts.cursor, deltas: true, signal: stop.signal })) {

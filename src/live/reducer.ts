@@ -185,8 +185,10 @@ export function reduce(s: ViewState, a: Action): ViewState {
  * (kept as line breaks of the message, not as Enter); tabs become spaces and other control characters go.
  */
 function typedText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, ' ')
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, '');
 }
 
 /** The oldest confirmation no answer is on its way for: what y/n answer. */
@@ -197,7 +199,7 @@ export const passesFilter = (filter: string, threadId: string | undefined): bool
   filter === FILTER_ALL || (filter === FILTER_MAIN ? threadId === undefined : threadId === filter);
 
 export const threadName = (s: ViewState, id: string | undefined): string | undefined =>
-  id === undefined ? undefined : s.threads.find((t) => t.id === id)?.name ?? id;
+  id === undefined ? undefined : (s.threads.find((t) => t.id === id)?.name ?? id);
 
 /** A thread filter as the header and the transcript's markers name it. */
 export function filterName(s: ViewState, filter = s.filter): string {
@@ -249,7 +251,7 @@ function appendPreview(previews: readonly Preview[], d: DeltaEvent): Preview[] {
   const data = d.data;
   const threadId = d.session_thread_id;
   const toolUseId = data.kind === 'tool_use' ? data.tool_use_id : undefined;
-  const fragment = data.kind === 'tool_use' ? data.input_delta ?? '' : data.delta ?? '';
+  const fragment = data.kind === 'tool_use' ? (data.input_delta ?? '') : (data.delta ?? '');
   const i = previews.findIndex((p) => p.kind === data.kind && p.threadId === threadId && p.toolUseId === toolUseId);
   if (i < 0) {
     const fresh: Preview = { kind: data.kind, threadId, toolUseId, name: data.kind === 'tool_use' ? data.name : undefined, ...capped(fragment, false) };
@@ -304,7 +306,10 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
       break;
     case 'session.thread_created':
       if (typeof d.thread_id === 'string' && !n.threads.some((t) => t.id === d.thread_id))
-        n.threads = [...n.threads, { id: d.thread_id, parentId: d.parent_thread_id, name: uniqueName(n.threads, String(d.agent_name ?? d.thread_id)), status: 'running' }];
+        n.threads = [
+          ...n.threads,
+          { id: d.thread_id, parentId: d.parent_thread_id, name: uniqueName(n.threads, String(d.agent_name ?? d.thread_id)), status: 'running' },
+        ];
       break;
     case 'session.thread_status':
       if (typeof d.thread_id === 'string') {
@@ -356,7 +361,10 @@ function uniqueName(threads: readonly ThreadInfo[], name: string): string {
 function nameThread(threads: readonly ThreadInfo[], id: string, agent: string): readonly ThreadInfo[] {
   const known = threads.find((t) => t.id === id);
   if (known && known.name !== id) return threads;
-  const name = uniqueName(threads.filter((t) => t.id !== id), agent);
+  const name = uniqueName(
+    threads.filter((t) => t.id !== id),
+    agent,
+  );
   return known ? threads.map((t) => (t.id === id ? { ...t, name } : t)) : [...threads, { id, name, status: 'running' }];
 }
 

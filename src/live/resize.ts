@@ -9,9 +9,7 @@
 import type { OutStream } from '../io';
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
-// eslint-disable-next-line no-control-regex
 const ERASE_PREFIX = /^(?:\u001b\[2K|\u001b\[1A|\u001b\[G)+/;
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 
 /** The last transcript lines written (bounded), to put back on a cleared screen. */

@@ -14,7 +14,11 @@ export class LiveStore {
   private lastPublish = -Infinity;
   private closed = false;
 
-  constructor(initial: ViewState, private readonly frameMs = FRAME_MS, private readonly now: () => number = Date.now) {
+  constructor(
+    initial: ViewState,
+    private readonly frameMs = FRAME_MS,
+    private readonly now: () => number = Date.now,
+  ) {
     this.state = initial;
     this.published = initial;
   }

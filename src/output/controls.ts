@@ -2,7 +2,6 @@
  * C0 controls but tab and newline, DEL and the C1 controls (U+009B opens a CSI sequence on some terminals):
  * what, printed raw, lets text from the service or an argument move the cursor, retitle the window or ring.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Text with every control character shown as a visible `\xHH`, so a terminal prints it instead of obeying it. */
@@ -10,7 +9,6 @@ export function escapeControls(s: string): string {
   return s.replace(CONTROLS, hex);
 }
 
-// eslint-disable-next-line no-control-regex
 const RAW_IN_JSON = /[\u007f-\u009f]/g;
 
 /** JSON text with DEL and the C1 controls as `\u` escapes (JSON.stringify leaves them raw): the same value, inert on a terminal. */
@@ -18,7 +16,6 @@ export function escapeJsonControls(json: string): string {
   return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// eslint-disable-next-line no-control-regex
 const CONTROLS_AND_BREAKS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** As `escapeControls`, line breaks and tabs escaped too: for text that must stay on its line (headers, tags). */

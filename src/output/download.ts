@@ -14,10 +14,7 @@ import { outPath, writeFailure, type OutPath } from './out-path';
  * followed), a device or FIFO written straight into, or a directory under the service's file name.
  */
 export type DownloadTarget =
-  | { kind: 'stdout' }
-  | { kind: 'file'; path: string; target: string }
-  | { kind: 'special'; path: string }
-  | { kind: 'dir'; dir: string };
+  { kind: 'stdout' } | { kind: 'file'; path: string; target: string } | { kind: 'special'; path: string } | { kind: 'dir'; dir: string };
 
 /**
  * Decides the target before any request, so a bad path is exit 2 with nothing sent:
@@ -80,8 +77,9 @@ export function dispositionName(header: string | undefined): string | undefined 
 
 /** A name the service chose must never leave the directory: base name only, no control characters. */
 export function safeName(name: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
-  const base = basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = basename(name.replace(/\\/g, '/'))
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return base === '' || base === '.' || base === '..' ? undefined : base;
 }
 

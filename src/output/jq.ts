@@ -43,7 +43,10 @@ export class JqProgram {
   /** Starts the line that reports an error; random, so no value from the service can forge one. */
   private readonly mark = `\u001esvc-jq-error-${Math.random().toString(36).slice(2)}:`;
 
-  private constructor(private readonly jq: JqWeb, expr: string) {
+  private constructor(
+    private readonly jq: JqWeb,
+    expr: string,
+  ) {
     this.batchValues = /\binputs?\b/.test(expr) ? 1 : BATCH_VALUES;
     // The newline ends a trailing comment. An error stops this input's results, as in jq, and comes out as one
     // marked line, so the results before it are kept and the rest of the batch is not filtered.
@@ -86,7 +89,10 @@ export class JqBatch {
   private failed?: UsageError;
   private readonly relief = new Relief();
 
-  constructor(private readonly program: JqProgram, private readonly stdout: OutStream) {}
+  constructor(
+    private readonly program: JqProgram,
+    private readonly stdout: OutStream,
+  ) {}
 
   add(jsonText: string): Promise<void> | undefined {
     if (this.failed) return Promise.reject(this.failed);

@@ -46,7 +46,7 @@ function stat(path: string): Stats | undefined {
 export function writeFailure(shown: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   const why = code ? REASONS[code] : undefined;
-  return `cannot write ${shown}: ${why ? `${why} (${code})` : code ?? (e as Error).message}`;
+  return `cannot write ${shown}: ${why ? `${why} (${code})` : (code ?? (e as Error).message)}`;
 }
 
 const REASONS: Record<string, string> = {

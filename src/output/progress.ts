@@ -21,7 +21,10 @@ export class Progress {
   private lastDraw = -Infinity;
   private drawn = false;
 
-  constructor(private readonly stream: OutStream, private readonly opts: ProgressOptions) {
+  constructor(
+    private readonly stream: OutStream,
+    private readonly opts: ProgressOptions,
+  ) {
     this.started = opts.now();
   }
 

@@ -28,7 +28,9 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
     });
   };
   const pad = (line: string[]): string[] => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i])));
-  const head = (style.width ? fit : pad)(columns.map((c) => c.header)).join('  ').trimEnd();
+  const head = (style.width ? fit : pad)(columns.map((c) => c.header))
+    .join('  ')
+    .trimEnd();
   const body = cells.map((row) => (style.width ? fit : pad)(row).join('  ').trimEnd());
   return [style.header(head), ...body].join('\n') + '\n';
 }
@@ -37,12 +39,14 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
 export function renderRecord(obj: Record<string, unknown>, style: TableStyle): string {
   const keys = Object.keys(obj);
   const w = Math.max(0, ...keys.map((k) => shown(k, style).length));
-  return keys
-    .map((k) => {
-      const line = `${style.header(shown(k, style).padEnd(w))}  ${shown(cellText(obj[k]), style)}`;
-      return style.width ? truncate(line, style.width + (line.length - stripAnsi(line).length)) : line;
-    })
-    .join('\n') + '\n';
+  return (
+    keys
+      .map((k) => {
+        const line = `${style.header(shown(k, style).padEnd(w))}  ${shown(cellText(obj[k]), style)}`;
+        return style.width ? truncate(line, style.width + (line.length - stripAnsi(line).length)) : line;
+      })
+      .join('\n') + '\n'
+  );
 }
 
 /**
@@ -72,6 +76,5 @@ export function truncate(s: string, width: number): string {
 }
 
 function stripAnsi(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;]*m/g, '');
 }

@@ -36,18 +36,20 @@ summary{cursor:pointer;font-weight:600}
 export function renderHtml(header: TranscriptHeader, root: ThreadNode): string {
   const facts = header.facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('');
   // Control characters are not HTML: shown as `\xHH`, never carried raw to a browser or a terminal.
-  return escapeControls([
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(header.title)}</title>`,
-    `<style>${STYLE}</style></head><body>`,
-    `<header><h1>${escapeHtml(header.title)}</h1><dl>${facts}</dl></header>`,
-    `<main>${items(root.items)}</main>`,
-    '</body></html>',
-    '',
-  ].join('\n'));
+  return escapeControls(
+    [
+      '<!doctype html>',
+      '<html lang="en"><head><meta charset="utf-8">',
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      `<title>${escapeHtml(header.title)}</title>`,
+      `<style>${STYLE}</style></head><body>`,
+      `<header><h1>${escapeHtml(header.title)}</h1><dl>${facts}</dl></header>`,
+      `<main>${items(root.items)}</main>`,
+      '</body></html>',
+      '',
+    ].join('\n'),
+  );
 }
 
 function items(list: TranscriptItem[]): string {

@@ -12,7 +12,12 @@ export function renderMarkdown(header: TranscriptHeader, root: ThreadNode): stri
   const out: string[] = [`# ${oneLine(header.title)}`, '', ...header.facts.map(([k, v]) => `- ${k}: ${v}`), ''];
   renderItems(root.items, out);
   // Control characters from the service are shown, never obeyed by the terminal a transcript is read on.
-  return escapeControls(out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n');
+  return escapeControls(
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n',
+  );
 }
 
 function renderItems(items: TranscriptItem[], out: string[]): void {

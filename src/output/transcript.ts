@@ -49,10 +49,10 @@ export function buildTranscript(events: Iterable<SessionEvent>): ThreadNode {
   for (const e of events) {
     const d = payload(e);
     // Assumption (API-NOTES "tolerate"): a real service may name the new thread by `session_thread_id` beside `agent_name`.
-    const created = e.type === 'session.thread_created' ? str(d.thread_id) ?? str(d.session_thread_id) ?? e.session_thread_id : undefined;
+    const created = e.type === 'session.thread_created' ? (str(d.thread_id) ?? str(d.session_thread_id) ?? e.session_thread_id) : undefined;
     if (created && !known.has(created)) {
       const parentId = str(d.parent_thread_id);
-      const parent = parentId ? known.get(parentId) ?? root : root;
+      const parent = parentId ? (known.get(parentId) ?? root) : root;
       const t: ThreadNode = { id: created, agentName: str(d.agent_name), items: [] };
       known.set(created, t);
       parent.items.push({ kind: 'thread', thread: t });
@@ -96,12 +96,27 @@ export function describeEvent(e: SessionEvent): Entry | undefined {
     case 'user.message':
       return { ...base, label: 'User', tone: 'user', text: blocksText(d.content) };
     case 'user.interrupt':
-      return { ...base, label: 'Interrupt', tone: 'status', text: e.epoch === undefined ? 'interrupt requested' : `interrupt acknowledged (control epoch ${e.epoch})` };
+      return {
+        ...base,
+        label: 'Interrupt',
+        tone: 'status',
+        text: e.epoch === undefined ? 'interrupt requested' : `interrupt acknowledged (control epoch ${e.epoch})`,
+      };
     case 'user.tool_confirmation':
-      return { ...base, label: 'Confirmation', tone: d.result === 'deny' ? 'error' : 'tool', text: `${d.result} ${d.event_id ?? ''}`.trim() + (d.deny_message ? `: ${d.deny_message}` : '') };
+      return {
+        ...base,
+        label: 'Confirmation',
+        tone: d.result === 'deny' ? 'error' : 'tool',
+        text: `${d.result} ${d.event_id ?? ''}`.trim() + (d.deny_message ? `: ${d.deny_message}` : ''),
+      };
     case 'user.custom_tool_result':
     case 'user.tool_result':
-      return { ...base, label: e.type === 'user.tool_result' ? 'Tool result (worker)' : 'Custom tool result', tone: d.is_error ? 'error' : 'result', text: blocksText(d.content) };
+      return {
+        ...base,
+        label: e.type === 'user.tool_result' ? 'Tool result (worker)' : 'Custom tool result',
+        tone: d.is_error ? 'error' : 'result',
+        text: blocksText(d.content),
+      };
     case 'agent.message':
       return { ...base, label: 'Agent', tone: 'agent', text: blocksText(d.content) };
     case 'agent.thinking':
@@ -128,13 +143,23 @@ export function describeEvent(e: SessionEvent): Entry | undefined {
       return { ...base, label: 'Status', tone: 'status', text: `${d.status ?? kind.status ?? '?'}${reason}` };
     }
     case 'session.error':
-      return { ...base, label: 'Error', tone: 'error', text: `${d.error_type ?? 'error'}: ${d.message ?? ''}`.trim() + (d.mcp_server_name ? ` (MCP server ${d.mcp_server_name})` : '') };
+      return {
+        ...base,
+        label: 'Error',
+        tone: 'error',
+        text: `${d.error_type ?? 'error'}: ${d.message ?? ''}`.trim() + (d.mcp_server_name ? ` (MCP server ${d.mcp_server_name})` : ''),
+      };
     case 'session.thread_status': {
       const who = str(d.agent_name) ? ` (${d.agent_name})` : '';
       return { ...base, label: 'Thread status', tone: 'status', text: `${d.status ?? kind.status ?? '?'}${who}` };
     }
     case 'session.thread_created':
-      return { ...base, label: 'Thread created', tone: 'status', text: `${d.agent_name ?? ''} ${d.thread_id ?? d.session_thread_id ?? e.session_thread_id ?? ''}`.trim() };
+      return {
+        ...base,
+        label: 'Thread created',
+        tone: 'status',
+        text: `${d.agent_name ?? ''} ${d.thread_id ?? d.session_thread_id ?? e.session_thread_id ?? ''}`.trim(),
+      };
     case 'session.updated':
       return { ...base, label: 'Session updated', tone: 'status', code: json(e.data) };
     default:

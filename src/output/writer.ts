@@ -16,7 +16,10 @@ const FLUSH_BYTES = 64 * 1024;
 /** The one writer of command data to stdout, in the chosen format. Messages go elsewhere. */
 export class OutputWriter {
   private jqBatch?: Promise<import('./jq').JqBatch>;
-  constructor(private readonly stdout: OutStream, readonly opts: WriterOptions) {}
+  constructor(
+    private readonly stdout: OutStream,
+    readonly opts: WriterOptions,
+  ) {}
 
   get format(): OutputFormat {
     return this.opts.format;

@@ -58,6 +58,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
     }
     const script = new Script(M.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) stale.push({ file, script });
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
     const mod = this;
     const require = (id: string) => mod.require(id);
     require.resolve = (request: string, options?: unknown) => M._resolveFilename(request, mod, false, options);

@@ -2,8 +2,16 @@
 
 export const USER_EVENT_TYPES = ['user.message', 'user.interrupt', 'user.tool_confirmation', 'user.custom_tool_result', 'user.tool_result'] as const;
 export const AGENT_EVENT_TYPES = [
-  'agent.message', 'agent.thinking', 'agent.tool_use', 'agent.tool_result', 'agent.custom_tool_use', 'agent.delta',
-  'agent.model_started', 'agent.tool_started', 'agent.thinking_started', 'agent.message_started',
+  'agent.message',
+  'agent.thinking',
+  'agent.tool_use',
+  'agent.tool_result',
+  'agent.custom_tool_use',
+  'agent.delta',
+  'agent.model_started',
+  'agent.tool_started',
+  'agent.thinking_started',
+  'agent.message_started',
 ] as const;
 export const SESSION_EVENT_TYPES = ['session.status', 'session.error', 'session.thread_created', 'session.thread_status', 'session.updated'] as const;
 

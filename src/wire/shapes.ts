@@ -20,7 +20,8 @@ export function canonicalEvent(e: SessionEvent): SessionEvent {
   let loose = false;
   // A scan without allocating: this runs for every event of the stream.
   for (const k in top) if (!ENVELOPE.has(k)) loose = true;
-  const renamed = e.type.startsWith(STATUS_PREFIX) || e.type.startsWith(THREAD_STATUS_PREFIX) || e.type === 'agent.mcp_tool_use' || e.type === 'agent.mcp_tool_result';
+  const renamed =
+    e.type.startsWith(STATUS_PREFIX) || e.type.startsWith(THREAD_STATUS_PREFIX) || e.type === 'agent.mcp_tool_use' || e.type === 'agent.mcp_tool_result';
   const canceled = (e.data as Data | undefined)?.status === 'canceled';
   if (!loose && !renamed && !canceled) return e;
 

@@ -25,7 +25,8 @@ export const handoffLine = (h: Handoff): string => JSON.stringify(h) + '\n';
 
 /** Parses the first line of `serve`'s input; a bad hand-off is a usage error (exit 2) with no content quoted. */
 export function parseHandoff(line: string | undefined): Handoff {
-  if (line === undefined || line.trim() === '') throw new UsageError('no hand-off on standard input: `svc worker serve` is started by `svc worker run --on-work`');
+  if (line === undefined || line.trim() === '')
+    throw new UsageError('no hand-off on standard input: `svc worker serve` is started by `svc worker run --on-work`');
   let h: Partial<Handoff>;
   try {
     h = JSON.parse(line) as Partial<Handoff>;
@@ -34,7 +35,15 @@ export function parseHandoff(line: string | undefined): Handoff {
     throw new UsageError('the hand-off on standard input is not JSON');
   }
   const row = h?.row;
-  if (typeof h !== 'object' || h === null || typeof h.sessions_token !== 'string' || !row || typeof row.id !== 'string' || typeof row.session_id !== 'string' || typeof row.environment_id !== 'string') {
+  if (
+    typeof h !== 'object' ||
+    h === null ||
+    typeof h.sessions_token !== 'string' ||
+    !row ||
+    typeof row.id !== 'string' ||
+    typeof row.session_id !== 'string' ||
+    typeof row.environment_id !== 'string'
+  ) {
     throw new UsageError('the hand-off on standard input lacks row.id, row.session_id, row.environment_id or sessions_token');
   }
   return h as Handoff;

@@ -55,16 +55,34 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
   addSecret(deps.environmentKey);
   const workdir = await realWorkdir(opts.workdir);
   const signal = deps.signal ?? new AbortController().signal;
-  const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars, unrestrictedPaths: opts.unrestrictedPaths };
+  const tools = {
+    workdir,
+    env: toolEnv(deps.env),
+    bashTimeoutMs: opts.bashTimeoutMs,
+    maxOutputChars: opts.maxOutputChars,
+    unrestrictedPaths: opts.unrestrictedPaths,
+  };
   const server: RowServer = opts.onWork
-    ? onWork({ ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs }, { log, clock })
+    ? onWork(
+        { ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs },
+        { log, clock },
+      )
     : inProcess({ follow: deps.follow, log, clock, tools, maxIdleMs: opts.maxIdleMs });
   const api = deps.api;
   addSecret(deps.apiKey);
-  const prepare = api ? (row: HeldRow) => provideSkills({ api, session: row.client, sessionId: row.item.session_id, workdir, log, fields: row.fields }) : undefined;
+  const prepare = api
+    ? (row: HeldRow) => provideSkills({ api, session: row.client, sessionId: row.item.session_id, workdir, log, fields: row.fields })
+    : undefined;
   if (!api) log.info('no API key: the skill packages of sessions are not fetched');
   const rowDeps = { clientFor: deps.clientFor, log, clock, heartbeatMs: opts.heartbeatMs, prepare, serve: server };
-  log.info('worker started', { worker_id: opts.workerId, environment: opts.environmentId, concurrency: opts.concurrency, workdir, once: opts.once || undefined, on_work: opts.onWork?.argv.join(' ') });
+  log.info('worker started', {
+    worker_id: opts.workerId,
+    environment: opts.environmentId,
+    concurrency: opts.concurrency,
+    workdir,
+    once: opts.once || undefined,
+    on_work: opts.onWork?.argv.join(' '),
+  });
   const onSignal = () => log.info('shutting down: no more polling; cancelling tools and stopping rows');
   signal.addEventListener('abort', onSignal, { once: true });
   try {

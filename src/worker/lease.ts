@@ -79,7 +79,9 @@ export class Lease {
     while (!this.closedCtl.signal.aborted) {
       try {
         const closed = this.closedCtl.signal;
-        const beat = await this.serial(async () => (closed.aborted ? undefined : { answer: await work.heartbeat(this.client, this.item.environment_id!, this.item.id, this.item.generation, closed) }));
+        const beat = await this.serial(async () =>
+          closed.aborted ? undefined : { answer: await work.heartbeat(this.client, this.item.environment_id!, this.item.id, this.item.generation, closed) },
+        );
         if (!beat) return;
         const refused = leaseRefused(beat.answer);
         if (refused) return this.lose(`heartbeat: ${refused}`);

@@ -9,7 +9,11 @@ export type Fields = Record<string, string | number | boolean | undefined>;
  * secret the worker registered there (`addSecret`) is masked whatever put it in the line (an error, a tool's output).
  */
 export class WorkerLog {
-  constructor(private readonly stream: OutStream, private readonly format: LogFormat, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly stream: OutStream,
+    private readonly format: LogFormat,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   info(msg: string, fields: Fields = {}): void {
     this.line('info', msg, fields);

@@ -44,7 +44,12 @@ export function resolveCommand(cmd: string, env: Record<string, string | undefin
   const argv = cmd.trim().split(/\s+/).filter(Boolean);
   if (argv.length === 0) throw new UsageError('--on-work needs a command');
   const [program] = argv;
-  const candidates = program.includes('/') ? [resolve(cwd, program)] : (env.PATH ?? '').split(delimiter).filter(isAbsolute).map((d) => join(d, program));
+  const candidates = program.includes('/')
+    ? [resolve(cwd, program)]
+    : (env.PATH ?? '')
+        .split(delimiter)
+        .filter(isAbsolute)
+        .map((d) => join(d, program));
   for (const path of candidates) if (executable(path)) return [path, ...argv.slice(1)];
   throw new UsageError(`--on-work: ${program} ${program.includes('/') ? 'is not an executable file' : 'is not an executable on PATH'}`);
 }
@@ -145,7 +150,14 @@ function startCommand(opts: OnWorkOptions, { item, token }: HeldRow, out: (line:
   void pipeLines(child.stderr!, out);
   // CMD may exit without reading its input: a closed pipe is not the worker's failure.
   child.stdin!.on('error', () => undefined);
-  const handoff: Handoff = { type: 'svc.work_handoff', row: item, sessions_token: token, base_url: opts.baseUrl, api_version: opts.apiVersion, max_idle_ms: opts.maxIdleMs };
+  const handoff: Handoff = {
+    type: 'svc.work_handoff',
+    row: item,
+    sessions_token: token,
+    base_url: opts.baseUrl,
+    api_version: opts.apiVersion,
+    max_idle_ms: opts.maxIdleMs,
+  };
   child.stdin!.write(handoffLine(handoff));
   return {
     pid: child.pid,

@@ -62,12 +62,15 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
     }
     empties = 0;
     for (const item of items) {
-      const p: Promise<void> = deps.serve(item).then(
-        (outcome) => {
-          if (outcome === 'completed') completed++;
-        },
-        (e) => deps.log.error('row failed', { row: item.id, error: describe(e) }),
-      ).finally(() => rows.delete(p));
+      const p: Promise<void> = deps
+        .serve(item)
+        .then(
+          (outcome) => {
+            if (outcome === 'completed') completed++;
+          },
+          (e) => deps.log.error('row failed', { row: item.id, error: describe(e) }),
+        )
+        .finally(() => rows.delete(p));
       rows.add(p);
     }
   }

@@ -82,7 +82,12 @@ export interface InProcessDeps {
 /** The built-in way: this process follows the session and runs its tool calls. */
 export function inProcess(deps: InProcessDeps): RowServer {
   return async ({ item, client, lease, fields }, shutdown) => {
-    const session = new SessionWorker(item.session_id, lease, { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools, maxIdleMs: deps.maxIdleMs }, fields);
+    const session = new SessionWorker(
+      item.session_id,
+      lease,
+      { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools, maxIdleMs: deps.maxIdleMs },
+      fields,
+    );
     const onShutdown = () => session.end(false);
     shutdown.addEventListener('abort', onShutdown, { once: true });
     if (shutdown.aborted) onShutdown();

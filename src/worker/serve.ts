@@ -96,7 +96,13 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
   const fields = { row: row.id, session: row.session_id, generation: row.generation };
   const client = await deps.clientFor(handoff);
   const hold = new TokenHold(log, fields, client, row.session_id);
-  const tools = { workdir, env: toolEnv(deps.env), bashTimeoutMs: opts.bashTimeoutMs, maxOutputChars: opts.maxOutputChars, unrestrictedPaths: opts.unrestrictedPaths };
+  const tools = {
+    workdir,
+    env: toolEnv(deps.env),
+    bashTimeoutMs: opts.bashTimeoutMs,
+    maxOutputChars: opts.maxOutputChars,
+    unrestrictedPaths: opts.unrestrictedPaths,
+  };
   const maxIdleMs = opts.maxIdleMs ?? handoff.max_idle_ms ?? 0;
   const session = new SessionWorker(row.session_id, hold, { client, follow: deps.follow, log, clock, tools, maxIdleMs }, fields);
   log.info('serving the row', { ...fields, workdir, max_idle_ms: maxIdleMs });

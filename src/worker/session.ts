@@ -75,7 +75,12 @@ export class SessionWorker {
   /** Resolves true when the row was completed, false when it ended otherwise (lost, shut down). */
   readonly done = new Promise<boolean>((r) => (this.resolveDone = r));
 
-  constructor(private readonly sessionId: string, private readonly lease: Hold, private readonly deps: SessionDeps, private readonly fields: Fields) {
+  constructor(
+    private readonly sessionId: string,
+    private readonly lease: Hold,
+    private readonly deps: SessionDeps,
+    private readonly fields: Fields,
+  ) {
     lease.lost.addEventListener('abort', () => this.end(false), { once: true });
   }
 
@@ -191,7 +196,8 @@ export class SessionWorker {
     const result = await runTool(call.name, call.input, { ...this.deps.tools, signal: entry.ctl.signal });
     const ms = this.deps.clock.now() - started;
     // Fencing: a lost lease writes nothing more (R-WORK-18); a call answered elsewhere keeps that answer.
-    if (this.lease.lost.aborted || entry.superseded) return this.deps.log.info('tool result dropped', { ...f, ms, reason: this.lease.lost.aborted ? 'lease lost' : 'answered elsewhere' });
+    if (this.lease.lost.aborted || entry.superseded)
+      return this.deps.log.info('tool result dropped', { ...f, ms, reason: this.lease.lost.aborted ? 'lease lost' : 'answered elsewhere' });
     this.deps.log.info('tool finished', { ...f, ms, is_error: Boolean(result.is_error) });
     await this.writeBack(id, result, f);
   }

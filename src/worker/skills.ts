@@ -26,16 +26,24 @@ interface SkillRef {
  * package already in place is kept, and each lands with an atomic rename, so rows sharing a workdir never see
  * half a file. With `--on-work` the folder is CMD's working directory: mount `.skills/` into a container.
  */
-export async function provideSkills(o: { api: ApiClient; session: ApiClient; sessionId: string; workdir: string; log: WorkerLog; fields: Fields }): Promise<void> {
+export async function provideSkills(o: {
+  api: ApiClient;
+  session: ApiClient;
+  sessionId: string;
+  workdir: string;
+  log: WorkerLog;
+  fields: Fields;
+}): Promise<void> {
   let refs: SkillRef[];
   try {
     refs = await skillRefs(o.api, o.session, o.sessionId);
   } catch (e) {
-    return o.log.warn('skills not made available: cannot read the session\'s skills', { ...o.fields, error: describe(e) });
+    return o.log.warn("skills not made available: cannot read the session's skills", { ...o.fields, error: describe(e) });
   }
   for (const ref of refs) {
     try {
-      const version = ref.version === undefined || ref.version === 'latest' ? String((await skills.get(o.api, ref.skill_id)).latest_version ?? '1') : String(ref.version);
+      const version =
+        ref.version === undefined || ref.version === 'latest' ? String((await skills.get(o.api, ref.skill_id)).latest_version ?? '1') : String(ref.version);
       const dir = join(o.workdir, SKILLS_DIR, safe(ref.skill_id), safe(version));
       if (await exists(join(dir, 'package'))) continue;
       await mkdir(dir, { recursive: true });

@@ -25,8 +25,14 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
   const warnings: string[] = [];
   const waits: number[] = [];
   const c = new ApiClient({
-    baseUrl: ORIGIN, credential: 'sk_x', apiVersion: '2026-09-01-beta', userAgent: 'svc/test', maxRetries: 3,
-    warn: (l) => warnings.push(l), sleep: async (ms) => void waits.push(ms), ...extra,
+    baseUrl: ORIGIN,
+    credential: 'sk_x',
+    apiVersion: '2026-09-01-beta',
+    userAgent: 'svc/test',
+    maxRetries: 3,
+    warn: (l) => warnings.push(l),
+    sleep: async (ms) => void waits.push(ms),
+    ...extra,
   });
   return { c, warnings, waits };
 }
@@ -34,17 +40,23 @@ function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {})
 describe('ApiClient', () => {
   it('R-VERS-1 R-VERS-2 sends the version header, Bearer credential, User-Agent and Accept', async () => {
     let seen: Record<string, string> = {};
-    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' }).reply((opts) => {
-      seen = opts.headers as Record<string, string>;
-      return { statusCode: 200, data: '{"items":[]}' };
-    });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/agents', method: 'GET' })
+      .reply((opts) => {
+        seen = opts.headers as Record<string, string>;
+        return { statusCode: 200, data: '{"items":[]}' };
+      });
     await client().c.json({ method: 'GET', path: '/v1/agents' });
     expect(seen).toMatchObject({ 'svc-api-version': '2026-09-01-beta', authorization: 'Bearer sk_x', 'user-agent': 'svc/test', accept: 'application/json' });
   });
 
   it('R-VERS-10 warns once per run when responses carry Deprecation or Sunset', async () => {
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/v1/agents', method: 'GET' }).reply(200, '{}', { headers: { deprecation: 'true', sunset: 'Sat, 01 May 2027 00:00:00 GMT' } }).times(2);
+    pool
+      .intercept({ path: '/v1/agents', method: 'GET' })
+      .reply(200, '{}', { headers: { deprecation: 'true', sunset: 'Sat, 01 May 2027 00:00:00 GMT' } })
+      .times(2);
     const { c, warnings } = client();
     await c.json({ method: 'GET', path: '/v1/agents' });
     await c.json({ method: 'GET', path: '/v1/agents' });
@@ -52,7 +64,9 @@ describe('ApiClient', () => {
   });
 
   it('R-ERR-17 exceeded_current_quota_error is never retried', async () => {
-    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' })
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/agents', method: 'GET' })
       .reply(429, { error: { type: 'exceeded_current_quota_error', message: 'quota', request_id: 'req_q' } });
     const { c, waits } = client();
     const err = await c.json({ method: 'GET', path: '/v1/agents' }).catch((e) => e);
@@ -62,15 +76,22 @@ describe('ApiClient', () => {
   });
 
   it('R-ERR-13 R-VERS-8 an unknown error type is handled by its status', async () => {
-    agent.get(ORIGIN).intercept({ path: '/v1/agents/x', method: 'GET' }).reply(404, { error: { type: 'brand_new_error', message: 'gone', request_id: 'r' } });
-    const err = await client().c.json({ method: 'GET', path: '/v1/agents/x' }).catch((e) => e);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/agents/x', method: 'GET' })
+      .reply(404, { error: { type: 'brand_new_error', message: 'gone', request_id: 'r' } });
+    const err = await client()
+      .c.json({ method: 'GET', path: '/v1/agents/x' })
+      .catch((e) => e);
     expect(err.type).toBe('brand_new_error');
     expect(exitCodeFor(err)).toBe(6);
   });
 
   it('R-ERR-14 a body of another shape is tolerated: exit 9, message with the status', async () => {
     agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'POST' }).reply(400, '<html>bad gateway</html>');
-    const err = await client().c.json({ method: 'POST', path: '/v1/agents', json: {} }).catch((e) => e);
+    const err = await client()
+      .c.json({ method: 'POST', path: '/v1/agents', json: {} })
+      .catch((e) => e);
     expect(err.malformed).toBe(true);
     expect(err.status).toBe(400);
     expect(exitCodeFor(err)).toBe(9);
@@ -78,7 +99,9 @@ describe('ApiClient', () => {
 
   it('a 2xx body that is not JSON is exit 9', async () => {
     agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'GET' }).reply(200, 'not json');
-    const err = await client().c.json({ method: 'GET', path: '/v1/agents' }).catch((e) => e);
+    const err = await client()
+      .c.json({ method: 'GET', path: '/v1/agents' })
+      .catch((e) => e);
     expect(exitCodeFor(err)).toBe(9);
   });
 
@@ -92,10 +115,13 @@ describe('ApiClient', () => {
 
   it('R-AUTH-1 a /v1/files request without the version header still carries the Bearer credential', async () => {
     let seen: Record<string, string> = {};
-    agent.get(ORIGIN).intercept({ path: '/v1/files', method: 'GET' }).reply((opts) => {
-      seen = opts.headers as Record<string, string>;
-      return { statusCode: 200, data: '{"data":[]}' };
-    });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/files', method: 'GET' })
+      .reply((opts) => {
+        seen = opts.headers as Record<string, string>;
+        return { statusCode: 200, data: '{"data":[]}' };
+      });
     await client().c.json({ method: 'GET', path: '/v1/files', versionHeader: false });
     expect(seen.authorization).toBe('Bearer sk_x');
     expect(seen['svc-api-version']).toBeUndefined();
@@ -109,17 +135,22 @@ describe('ApiClient', () => {
 
   it('R-REQ-5 a JSON body is sent as application/json, serialised once', async () => {
     let seen: { headers: Record<string, string>; body: string } = { headers: {}, body: '' };
-    agent.get(ORIGIN).intercept({ path: '/v1/agents', method: 'POST' }).reply((opts) => {
-      seen = { headers: opts.headers as Record<string, string>, body: String(opts.body) };
-      return { statusCode: 201, data: '{}' };
-    });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/agents', method: 'POST' })
+      .reply((opts) => {
+        seen = { headers: opts.headers as Record<string, string>, body: String(opts.body) };
+        return { statusCode: 201, data: '{}' };
+      });
     await client().c.json({ method: 'POST', path: '/v1/agents', json: { name: 'a', model: 'm' } });
     expect(seen.headers['content-type']).toBe('application/json');
     expect(JSON.parse(seen.body)).toEqual({ name: 'a', model: 'm' });
   });
 
   it('R-VERS-7 unknown response headers and members are tolerated and kept', async () => {
-    agent.get(ORIGIN).intercept({ path: '/v1/agents/a', method: 'GET' })
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v1/agents/a', method: 'GET' })
       .reply(200, '{"id":"a","brand_new":{"x":[1]}}', { headers: { 'x-brand-new-header': 'yes', 'svc-brand-new': '1' } });
     const r = await client().c.json({ method: 'GET', path: '/v1/agents/a' });
     expect(r.data).toEqual({ id: 'a', brand_new: { x: [1] } });
@@ -129,10 +160,13 @@ describe('ApiClient', () => {
   it('R-STREAM-2 a stream request sends Accept: text/event-stream', async () => {
     const { follow } = await import('../../src/api/stream/follow');
     let accept = '';
-    agent.get(ORIGIN).intercept({ path: (p) => p.startsWith('/v1/sessions/s1/') && p.includes('stream'), method: 'GET' }).reply((opts) => {
-      accept = (opts.headers as Record<string, string>).accept;
-      return { statusCode: 404, data: { error: { type: 'resource_not_found_error', message: 'gone', request_id: 'r' } } };
-    });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: (p) => p.startsWith('/v1/sessions/s1/') && p.includes('stream'), method: 'GET' })
+      .reply((opts) => {
+        accept = (opts.headers as Record<string, string>).accept;
+        return { statusCode: 404, data: { error: { type: 'resource_not_found_error', message: 'gone', request_id: 'r' } } };
+      });
     const items = follow({ client: client().c, sessionId: 's1', cursor: 'now', sleep: async () => {} });
     const err = await (async () => {
       for await (const _ of items) void _;

@@ -12,8 +12,13 @@ const KEY = 'sk_test_debug_api_key_77';
 function client(debugApi: boolean) {
   const lines: string[] = [];
   const c = new ApiClient({
-    baseUrl: service.url, credential: KEY, apiVersion: '2026-09-01-beta', userAgent: 'svc/test', maxRetries: 0,
-    debug: (l) => lines.push(l), debugApi,
+    baseUrl: service.url,
+    credential: KEY,
+    apiVersion: '2026-09-01-beta',
+    userAgent: 'svc/test',
+    maxRetries: 0,
+    debug: (l) => lines.push(l),
+    debugApi,
   });
   return { c, lines };
 }
@@ -21,8 +26,10 @@ function client(debugApi: boolean) {
 describe('the API debug log', () => {
   it('shows request and response headers and bodies, with the key and a credential value masked', async () => {
     const value = 'ghp_value_sent_in_this_run';
-    service.handle = (_req, res) => res.writeHead(201, { 'content-type': 'application/json', 'svc-request-id': 'req_dbg' })
-      .end(JSON.stringify({ id: 'cred_1', name: 'gh', type: 'static_bearer' }));
+    service.handle = (_req, res) =>
+      res
+        .writeHead(201, { 'content-type': 'application/json', 'svc-request-id': 'req_dbg' })
+        .end(JSON.stringify({ id: 'cred_1', name: 'gh', type: 'static_bearer' }));
     const { c, lines } = client(true);
     await vaults.credentials.create(c, 'vault_1', { name: 'gh', type: 'static_bearer', value }, 'idem-1');
     const log = lines.join('\n');
@@ -37,7 +44,7 @@ describe('the API debug log', () => {
     expect(lines).toContain('debug: < body {"id":"cred_1","name":"gh","type":"static_bearer"}');
   });
 
-  it('R-WORK-11 masks a work row\'s secret in the response body, and the secret stays masked in later lines', async () => {
+  it("R-WORK-11 masks a work row's secret in the response body, and the secret stays masked in later lines", async () => {
     const secret = Buffer.from(JSON.stringify({ sessions_token: 'sess_tok_abcdef123' })).toString('base64url');
     service.handle = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -12,7 +12,8 @@ function answer(status: number, body?: string): void {
   service.handle = (_req, res) => res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' }).end(body);
 }
 
-const poll = () => work.poll(new ApiClient({ baseUrl: service.url, credential: 'envkey_test_1', apiVersion: 'v', userAgent: 'svc/test', maxRetries: 0 }), 'env_1', 'w1', 0);
+const poll = () =>
+  work.poll(new ApiClient({ baseUrl: service.url, credential: 'envkey_test_1', apiVersion: 'v', userAgent: 'svc/test', maxRetries: 0 }), 'env_1', 'w1', 0);
 
 describe('work poll answers', () => {
   it.each([
@@ -27,7 +28,10 @@ describe('work poll answers', () => {
     expect((await poll()).items).toEqual(rows);
   });
 
-  it.each([['an array', '[1]'], ['an object without items or id', '{"ok":true}']])('%s is a body of another shape: exit 9', async (_what, body) => {
+  it.each([
+    ['an array', '[1]'],
+    ['an object without items or id', '{"ok":true}'],
+  ])('%s is a body of another shape: exit 9', async (_what, body) => {
     answer(200, body);
     const err = await poll().catch((e) => e);
     expect(exitCodeFor(err)).toBe(9);

@@ -49,6 +49,8 @@ describe('the bundle as CommonJS chunks (scripts/commonjs-chunks.mjs)', () => {
   });
 
   it('a chunk with top-level await fails the build, naming the chunk and what to do', async () => {
-    await expect(convert({ 'main.js': `const v = await Promise.resolve(1);\nexport default v;` })).rejects.toThrow(/main\.js \(from src\/\) cannot be CommonJS: Top-level await.*SOURCE_PATCHES/);
+    await expect(convert({ 'main.js': `const v = await Promise.resolve(1);\nexport default v;` })).rejects.toThrow(
+      /main\.js \(from src\/\) cannot be CommonJS: Top-level await.*SOURCE_PATCHES/,
+    );
   });
 });

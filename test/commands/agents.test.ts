@@ -194,7 +194,14 @@ describe('svc agents: reference checks before any request', () => {
   const t = useEmulator();
   it('R-CONF-11 mixing "latest" and an exact version of one skill exits 2 and sends nothing', async () => {
     const before = await requestCount(t.emu);
-    const data = JSON.stringify({ name: 'mix', model: 'm', skills: [{ skill_id: 'skl_1', version: 'latest' }, { skill_id: 'skl_1', version: '2' }] });
+    const data = JSON.stringify({
+      name: 'mix',
+      model: 'm',
+      skills: [
+        { skill_id: 'skl_1', version: 'latest' },
+        { skill_id: 'skl_1', version: '2' },
+      ],
+    });
     const r = await svc(['agents', 'create', '--data', data], { env: emuEnv(t.emu) });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

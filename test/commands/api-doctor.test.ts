@@ -9,7 +9,10 @@ describe('svc api', () => {
     for (let i = 0; i < 3; i++) await call(t.emu, 'POST', '/v1/agents', { body: { name: `raw-${i}`, model: 'm' } });
     const r = await svc(['api', 'GET', '/v1/agents', '-F', 'page_size=2', '--paginate'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(0);
-    const pages = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const pages = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(pages.length).toBeGreaterThanOrEqual(2);
     expect(pages[0].items).toHaveLength(2);
     expect(pages[pages.length - 1].next_page_token).toBeNull();

@@ -31,7 +31,11 @@ describe('svc api -H', () => {
 
 describe('--debug=api', () => {
   it('is accepted before or after the command, and does not take the next word as its value', async () => {
-    for (const args of [['--debug=api', 'agents', 'list'], ['agents', 'list', '--debug=api'], ['--debug', 'agents', 'list']]) {
+    for (const args of [
+      ['--debug=api', 'agents', 'list'],
+      ['agents', 'list', '--debug=api'],
+      ['--debug', 'agents', 'list'],
+    ]) {
       const r = await svc(args, { env: emuEnv(t.emu) });
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^debug: > GET /);

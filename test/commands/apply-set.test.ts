@@ -88,7 +88,13 @@ const stats = async (): Promise<Record<string, number>> => (await call(emu, 'GET
 async function writesDuring<T>(fn: () => Promise<T>): Promise<{ result: T; writes: string[] }> {
   const from = log.length;
   const result = await fn();
-  return { result, writes: log.slice(from).map((l) => l.split(' ').slice(0, 2).join(' ')).filter((r) => !r.startsWith('GET ')) };
+  return {
+    result,
+    writes: log
+      .slice(from)
+      .map((l) => l.split(' ').slice(0, 2).join(' '))
+      .filter((r) => !r.startsWith('GET ')),
+  };
 }
 const list = async (path: string) => (await call(emu, 'GET', `${path}?page_size=1000`)).body.items as Array<Record<string, any>>;
 const named = async (path: string, name: string) => (await list(path)).filter((x) => x.name === name);
@@ -107,7 +113,8 @@ describe('svc apply -f FOLDER', () => {
     const [store] = await named('/v1/memory-stores', 'notes');
     expect(reviewer.skills).toEqual([{ skill_id: skill.id, version: 'latest' }]);
     expect(trigger).toMatchObject({ agent_id: reviewer.id, environment_id: env.id });
-    for (const o of [skill, reviewer, env, vault, trigger, store, ...(await named('/v1/agents', 'triager'))]) expect(o.metadata).toEqual({ 'svc-apply-set': 'config' });
+    for (const o of [skill, reviewer, env, vault, trigger, store, ...(await named('/v1/agents', 'triager'))])
+      expect(o.metadata).toEqual({ 'svc-apply-set': 'config' });
     const creds = (await call(emu, 'GET', `/v1/vaults/${vault.id}/credentials`)).body.items;
     expect(creds).toMatchObject([{ name: 'deploy-token', type: 'static_bearer' }]);
     // The skill precedes the agent that names it, the agent and environment the trigger.
@@ -171,7 +178,11 @@ describe('svc apply -f FOLDER', () => {
     const theirs = (await call(emu, 'POST', '/v1/environments', { body: { name: 'ci' } })).body.id;
     const { result: r, writes } = await writesDuring(() => apply());
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(new RegExp(`^error: config/platform\\.yaml document 1 \\(line 1\\): Environment "ci" clashes with environment ${theirs} "ci", which carries no set label`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: config/platform\\.yaml document 1 \\(line 1\\): Environment "ci" clashes with environment ${theirs} "ci", which carries no set label`,
+      ),
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(writes).toEqual([]);
   });
@@ -204,7 +215,9 @@ describe('svc apply -f FOLDER', () => {
     expect(first.code).toBe(9);
     const lines = first.stderr.trim().split('\n');
     expect(lines[0]).toBe('applied: + Skill review-skill, + Agent reviewer, + Agent triager');
-    expect(lines[1]).toMatch(/^not applied: \+ Environment ci, \+ Vault ops, \+ credential deploy-token of Vault ops, \+ MemoryStore notes, \+ Trigger nightly$/);
+    expect(lines[1]).toMatch(
+      /^not applied: \+ Environment ci, \+ Vault ops, \+ credential deploy-token of Vault ops, \+ MemoryStore notes, \+ Trigger nightly$/,
+    );
     expect(lines[2]).toMatch(/^note: "\+ Environment ci" got no clear answer and may have been applied; run apply again/);
     expect(lines[3]).toMatch(/^error: internal error after the write was applied \(injected\)/);
     await call(emu, 'POST', '/_emulator/faults', { body: {} });
@@ -212,7 +225,15 @@ describe('svc apply -f FOLDER', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/= Environment ci \(\S+\)\n/);
     expect(again.stdout).toContain('plan for set "config": 3 to create, 0 to update, 4 unchanged');
-    for (const [path, name] of [['/v1/skills', 'review-skill'], ['/v1/agents', 'reviewer'], ['/v1/agents', 'triager'], ['/v1/environments', 'ci'], ['/v1/vaults', 'ops'], ['/v1/memory-stores', 'notes'], ['/v1/triggers', 'nightly']]) {
+    for (const [path, name] of [
+      ['/v1/skills', 'review-skill'],
+      ['/v1/agents', 'reviewer'],
+      ['/v1/agents', 'triager'],
+      ['/v1/environments', 'ci'],
+      ['/v1/vaults', 'ops'],
+      ['/v1/memory-stores', 'notes'],
+      ['/v1/triggers', 'nightly'],
+    ]) {
       expect(await named(path, name)).toHaveLength(1);
     }
   });
@@ -226,7 +247,7 @@ describe('svc apply -f FOLDER', () => {
     expect(await named('/v1/agents', 'triager')).toHaveLength(1);
   });
 
-  it('a skill publishes a new version only when its folder\'s content changes', async () => {
+  it("a skill publishes a new version only when its folder's content changes", async () => {
     expect((await apply()).code).toBe(0);
     const [skill] = await named('/v1/skills', 'review-skill');
     writeFileSync(join(root, 'skills', 'review', 'SKILL.md'), '# Review\nRead the diff, comment thoroughly.\n');
@@ -250,12 +271,24 @@ describe('svc apply -f FOLDER', () => {
   });
 
   it.each([
-    ['unknown kind', 'kind: Robot\nname: r2\n', /^error: bad\.yaml \(line 1\): unknown kind "Robot" \(one of Agent, Environment, Trigger, Vault, MemoryStore, Skill\)$/],
+    [
+      'unknown kind',
+      'kind: Robot\nname: r2\n',
+      /^error: bad\.yaml \(line 1\): unknown kind "Robot" \(one of Agent, Environment, Trigger, Vault, MemoryStore, Skill\)$/,
+    ],
     ['missing name', 'kind: Environment\ndescription: nameless\n', /^error: bad\.yaml \(line 1\) needs a "name"/],
     ['unknown field', 'kind: Agent\nname: a\nmodel: m\nmodle: typo\n', /^error: bad\.yaml \(line 1\): unknown field "modle" in Agent "a"/],
     ['YAML that does not parse', 'kind: Agent\nname: a\nmodel: [unclosed\n', /^error: bad\.yaml line \d+: not valid YAML/],
-    ['a literal credential value', 'kind: Vault\nname: v\ncredentials:\n  - {name: t, type: static_bearer, value: plain}\n', /credentials\[0\]\.value: secrets never live in the files/],
-    ['a reference cycle', 'kind: Agent\nname: a\nmodel: m\nroster: [{agent: b}]\n---\nkind: Agent\nname: b\nmodel: m\nroster: [{agent: a}]\n', /reference cycle: Agent "a" → Agent "b" → Agent "a"/],
+    [
+      'a literal credential value',
+      'kind: Vault\nname: v\ncredentials:\n  - {name: t, type: static_bearer, value: plain}\n',
+      /credentials\[0\]\.value: secrets never live in the files/,
+    ],
+    [
+      'a reference cycle',
+      'kind: Agent\nname: a\nmodel: m\nroster: [{agent: b}]\n---\nkind: Agent\nname: b\nmodel: m\nroster: [{agent: a}]\n',
+      /reference cycle: Agent "a" → Agent "b" → Agent "a"/,
+    ],
   ])('refuses %s with one line and exit 2 before any request', async (_what, text, message) => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'bad.yaml'), text);
@@ -280,7 +313,9 @@ describe('svc apply -f FOLDER', () => {
     rmSync(join(root, 'config', 'agents.yaml'));
     const { result: r, writes } = await writesDuring(() => apply());
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: config\/triggers\.yaml \(line 1\): Trigger "nightly" names Agent "reviewer", which is neither in the files nor in the project\n$/);
+    expect(r.stderr).toMatch(
+      /^error: config\/triggers\.yaml \(line 1\): Trigger "nightly" names Agent "reviewer", which is neither in the files nor in the project\n$/,
+    );
     expect(writes).toEqual([]);
     const existing = (await call(emu, 'POST', '/v1/agents', { body: { name: 'reviewer', model: 'm' } })).body.id;
     expect((await apply()).code).toBe(0);
@@ -288,7 +323,7 @@ describe('svc apply -f FOLDER', () => {
     expect((await call(emu, 'GET', `/v1/agents/${existing}`)).body.metadata).toEqual({});
   });
 
-  it('--dry-run prints the plan and sends no write; JSON output lists each document\'s action', async () => {
+  it("--dry-run prints the plan and sends no write; JSON output lists each document's action", async () => {
     const { result: r, writes } = await writesDuring(() => run(['apply', '-f', 'config', '--dry-run', '-o', 'json']));
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -316,8 +351,12 @@ describe('svc apply --prune on a terminal', () => {
 describe('svc apply: MCP headers from value_from', () => {
   it('R-CONF-22 sends a header value read from the environment on create, masks it in the plan, and compares it never', async () => {
     const dir = tempConfigDir();
-    writeFileSync(join(dir, 'agent.yaml'), 'kind: Agent\nname: mcp-user\nmodel: m\nmcp_servers:\n  - {type: url, name: gh, url: "https://mcp.example", headers: {Authorization: {value_from: {env: GH_HEADER}}}}\n');
-    const go = (o: SvcOptions = {}) => run(['apply', '-f', 'agent.yaml', '-o', 'table', '--debug'], { cwd: dir, ...o, env: { GH_HEADER: 'Bearer gh-very-secret', ...o.env } });
+    writeFileSync(
+      join(dir, 'agent.yaml'),
+      'kind: Agent\nname: mcp-user\nmodel: m\nmcp_servers:\n  - {type: url, name: gh, url: "https://mcp.example", headers: {Authorization: {value_from: {env: GH_HEADER}}}}\n',
+    );
+    const go = (o: SvcOptions = {}) =>
+      run(['apply', '-f', 'agent.yaml', '-o', 'table', '--debug'], { cwd: dir, ...o, env: { GH_HEADER: 'Bearer gh-very-secret', ...o.env } });
     const missing = await go({ env: { GH_HEADER: undefined } });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/mcp_servers\[0\]\.headers\["Authorization"\]: value_from env GH_HEADER is not set/);
@@ -349,7 +388,10 @@ describe('svc apply: sources', () => {
     const r = await run(['apply', '-f', '.', '-f', '-', '--set', 'piped'], { cwd: dir, stdin: 'kind: MemoryStore\nname: from-stdin\n' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).map((e: { kind: string; name: string }) => `${e.kind} ${e.name}`)).toEqual(['Environment from-folder', 'MemoryStore from-stdin']);
+    expect(JSON.parse(r.stdout).map((e: { kind: string; name: string }) => `${e.kind} ${e.name}`)).toEqual([
+      'Environment from-folder',
+      'MemoryStore from-stdin',
+    ]);
     expect((await named('/v1/memory-stores', 'from-stdin'))[0].metadata).toEqual({ 'svc-apply-set': 'piped' });
   });
 });

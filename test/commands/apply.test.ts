@@ -41,7 +41,10 @@ describe('svc <group> apply', () => {
     const held = (await call(t.emu, 'GET', `/v1/environments/${out.id}`)).body;
     expect(held).toMatchObject({ name: 'applied-env', description: 'first', config: { type: 'cloud', proxy: { mode: 'route_all', hosts: [] } } });
     // The key was sent: replaying it with the same body answers the stored object.
-    const replay = await call(t.emu, 'POST', '/v1/environments', { body: { name: 'applied-env', description: 'first', config: { type: 'cloud', proxy: { mode: 'route_all' } } }, headers: { 'idempotency-key': 'apply-key-1' } });
+    const replay = await call(t.emu, 'POST', '/v1/environments', {
+      body: { name: 'applied-env', description: 'first', config: { type: 'cloud', proxy: { mode: 'route_all' } } },
+      headers: { 'idempotency-key': 'apply-key-1' },
+    });
     expect(replay.body.id).toBe(out.id);
   });
 
@@ -60,10 +63,15 @@ describe('svc <group> apply', () => {
     const id = JSON.parse((await apply('environments', f, ['-o', 'json'])).stdout).id;
     // Changed out of band and absent from the file: apply must leave it alone.
     await call(t.emu, 'PATCH', `/v1/environments/${id}`, { body: { metadata: { team: 'infra' } } });
-    writeFileSync(join(f.dir, f.path), 'name: drift-env\ndescription: new\nconfig:\n  type: cloud\n  proxy:\n    mode: limited\n    hosts: [a.example, b.example]\n');
+    writeFileSync(
+      join(f.dir, f.path),
+      'name: drift-env\ndescription: new\nconfig:\n  type: cloud\n  proxy:\n    mode: limited\n    hosts: [a.example, b.example]\n',
+    );
     const { result: r, requests } = await recorded(() => apply('environments', f, [], { stdoutTTY: true }));
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`~ description: "old" → "new"\n~ config.proxy.hosts: ["a.example"] → ["a.example","b.example"]\nenvironment ${id} updated (2 changes)\n`);
+    expect(r.stdout).toBe(
+      `~ description: "old" → "new"\n~ config.proxy.hosts: ["a.example"] → ["a.example","b.example"]\nenvironment ${id} updated (2 changes)\n`,
+    );
     expect(writes(requests)).toEqual([`PATCH /v1/environments/${id}`]);
     const held = (await call(t.emu, 'GET', `/v1/environments/${id}`)).body;
     expect(held).toMatchObject({ description: 'new', metadata: { team: 'infra' }, config: { proxy: { hosts: ['a.example', 'b.example'] } } });
@@ -95,7 +103,13 @@ describe('svc <group> apply', () => {
 
   it('R-CONF-22 never prints MCP header values, and does not count write-only headers as a difference', async () => {
     const secret = 'Bearer very-secret-header-value';
-    const agent = (system: string) => JSON.stringify({ name: 'mcp-agent', model: 'm-1', system, mcp_servers: [{ type: 'url', name: 'gh', url: 'https://mcp.example', headers: { Authorization: secret } }] });
+    const agent = (system: string) =>
+      JSON.stringify({
+        name: 'mcp-agent',
+        model: 'm-1',
+        system,
+        mcp_servers: [{ type: 'url', name: 'gh', url: 'https://mcp.example', headers: { Authorization: secret } }],
+      });
     const f = file('agent.json', agent('one'));
     const created = await apply('agents', f, [], { stdoutTTY: true });
     expect(created.code).toBe(0);
@@ -112,7 +126,8 @@ describe('svc <group> apply', () => {
   it('R-TRIG-2 R-TRIG-3 a trigger file changing the agent of a reuse_session trigger is refused before any write, and applied once it switches to new_session', async () => {
     const a1 = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'a1', model: 'm' } })).body.id;
     const a2 = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'a2', model: 'm' } })).body.id;
-    const trig = (agent: string, mode: string) => `name: reuse-trigger\nagent_id: ${agent}\nsession_mode: ${mode}\ninitial_events:\n  - type: user.message\n    data:\n      content: [{type: text, text: hello}]\n`;
+    const trig = (agent: string, mode: string) =>
+      `name: reuse-trigger\nagent_id: ${agent}\nsession_mode: ${mode}\ninitial_events:\n  - type: user.message\n    data:\n      content: [{type: text, text: hello}]\n`;
     const f = file('trigger.yaml', trig(a1, 'reuse_session'));
     const id = JSON.parse((await apply('triggers', f)).stdout).id;
     writeFileSync(join(f.dir, f.path), trig(a2, 'reuse_session'));
@@ -175,6 +190,8 @@ describe('svc <group> apply', () => {
   });
 
   it('masks every value of a write-only map and keeps its keys', () => {
-    expect(maskWriteOnly({ mcp_servers: [{ name: 'a', headers: { X: 'secret' } }, { name: 'b' }] }, ['mcp_servers.*.headers'])).toEqual({ mcp_servers: [{ name: 'a', headers: { X: '***' } }, { name: 'b' }] });
+    expect(maskWriteOnly({ mcp_servers: [{ name: 'a', headers: { X: 'secret' } }, { name: 'b' }] }, ['mcp_servers.*.headers'])).toEqual({
+      mcp_servers: [{ name: 'a', headers: { X: '***' } }, { name: 'b' }],
+    });
   });
 });

@@ -80,7 +80,11 @@ describe('config', () => {
     const dir = tempConfigDir();
     const file = join(dir, 'config.json');
     writeFileSync(file, '{"profiles": {"default": ', { mode: 0o600 });
-    for (const args of [['agents', 'list'], ['config', 'set', 'output', 'json'], ['auth', 'logout']]) {
+    for (const args of [
+      ['agents', 'list'],
+      ['config', 'set', 'output', 'json'],
+      ['auth', 'logout'],
+    ]) {
       const r = await svc(args, { env: { SVC_CONFIG_DIR: dir, SVC_API_KEY: 'k' } });
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`error: config file ${file} is not valid JSON (${r.stderr.split('(')[1].split(')')[0]}); fix or remove it\n`);
@@ -101,7 +105,9 @@ describe('config', () => {
     const run = (args: string[], env: Record<string, string> = {}) => svc([...args, 'config', 'list', '-o', 'json'], { env: { SVC_CONFIG_DIR: dir, ...env } });
     expect((await svc(['config', 'set', 'base_url', 'http://profile.example'], { env: { SVC_CONFIG_DIR: dir } })).code).toBe(0);
     const status = async (args: string[], env: Record<string, string> = {}) =>
-      JSON.parse((await svc([...args, 'auth', 'status', '-o', 'json'], { env: { SVC_CONFIG_DIR: dir, SVC_API_KEY: 'k', SVC_MAX_RETRIES: '0', ...env } })).stdout);
+      JSON.parse(
+        (await svc([...args, 'auth', 'status', '-o', 'json'], { env: { SVC_CONFIG_DIR: dir, SVC_API_KEY: 'k', SVC_MAX_RETRIES: '0', ...env } })).stdout,
+      );
     expect((await status([])).base_url).toBe('http://profile.example');
     expect((await status([], { SVC_BASE_URL: 'http://env.example' })).base_url).toBe('http://env.example');
     expect((await status(['--base-url', 'http://flag.example'], { SVC_BASE_URL: 'http://env.example' })).base_url).toBe('http://flag.example');

@@ -20,7 +20,10 @@ describe('svc with the API debug log', () => {
     it(`${how} logs request and response headers and bodies, never the key nor a credential value`, async () => {
       const v = await vault();
       const env = { ...emuEnv(t.emu), ...extraEnv };
-      const r = await svc(['vaults', 'credentials', 'create', v, '--name', 'gh', '--type', 'static_bearer', '--value-stdin', ...args], { env, stdin: SECRET + '\n' });
+      const r = await svc(['vaults', 'credentials', 'create', v, '--name', 'gh', '--type', 'static_bearer', '--value-stdin', ...args], {
+        env,
+        stdin: SECRET + '\n',
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).toContain('debug: > authorization: Bearer ***');
       expect(r.stderr).toMatch(/debug: > body \{.*"value":"\*\*\*"/);

@@ -9,7 +9,9 @@ describe('errors embedded in resources', () => {
   it('R-ERR-21 svc triggers run prints a failed run with its TriggerError and exits 0', async () => {
     const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'archived-later', model: 'm' } })).body.id;
     const message = { type: 'user.message', data: { content: [{ type: 'text', text: 'go' }] } };
-    const trigger = (await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'fails', agent_id: agent, session_mode: 'new_session', initial_events: [message] } })).body;
+    const trigger = (
+      await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'fails', agent_id: agent, session_mode: 'new_session', initial_events: [message] } })
+    ).body;
     await call(t.emu, 'POST', `/v1/agents/${agent}/archive`);
     const r = await svc(['triggers', 'run', trigger.id, '-o', 'json'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(0);

@@ -5,7 +5,7 @@ import { bearer, call, useEmulator } from '../helpers/emulator';
 const t = useEmulator();
 
 describe('svc emulator keys', () => {
-  it('prints a work key for a self-hosted environment that the environment\'s queue accepts', async () => {
+  it("prints a work key for a self-hosted environment that the environment's queue accepts", async () => {
     const env = JSON.parse((await svc(['environments', 'create', '--name', 'keyed', '--self-hosted', '-o', 'json'], { env: emuEnv(t.emu) })).stdout);
     const r = await svc(['emulator', 'keys', env.id], { env: emuEnv(t.emu) });
     expect(r.code).toBe(0);

@@ -16,7 +16,9 @@ describe('svc emulator --exports-file', () => {
     expect(Object.keys(vars).sort()).toEqual(['SVC_API_KEY', 'SVC_BASE_URL']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // The file is all a shell needs: the emulator answers with those settings.
-    const res = await fetch(`${vars.SVC_BASE_URL}/v1/agents`, { headers: { authorization: `Bearer ${vars.SVC_API_KEY}`, 'svc-api-version': '2026-09-01-beta' } });
+    const res = await fetch(`${vars.SVC_BASE_URL}/v1/agents`, {
+      headers: { authorization: `Bearer ${vars.SVC_API_KEY}`, 'svc-api-version': '2026-09-01-beta' },
+    });
     expect(res.status).toBe(200);
     stop.abort();
     const r = await running;

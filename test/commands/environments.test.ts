@@ -17,10 +17,16 @@ describe('svc environments', () => {
   });
 
   it('builds a cloud proxy config from --proxy-mode and repeated --proxy-host, shown in the table', async () => {
-    const r = await svc(['environments', 'create', '--name', 'limited', '--proxy-mode', 'limited', '--proxy-host', 'pypi.org', '--proxy-host', 'github.com', '-o', 'id'], { env: env() });
+    const r = await svc(
+      ['environments', 'create', '--name', 'limited', '--proxy-mode', 'limited', '--proxy-host', 'pypi.org', '--proxy-host', 'github.com', '-o', 'id'],
+      { env: env() },
+    );
     expect(r.code).toBe(0);
     const id = r.stdout.trim();
-    expect((await call(t.emu, 'GET', `/v1/environments/${id}`)).body.config).toEqual({ type: 'cloud', proxy: { mode: 'limited', hosts: ['pypi.org', 'github.com'] } });
+    expect((await call(t.emu, 'GET', `/v1/environments/${id}`)).body.config).toEqual({
+      type: 'cloud',
+      proxy: { mode: 'limited', hosts: ['pypi.org', 'github.com'] },
+    });
     const table = await svc(['environments', 'list', '--all'], { env: { ...env(), NO_COLOR: '1' }, stdoutTTY: true, columns: 200 });
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TYPE\s+PROXY\s+UPDATED$/);
     expect(table.stdout.split('\n').find((l) => l.startsWith(id))).toMatch(/limited\s+cloud\s+limited/);
@@ -34,7 +40,20 @@ describe('svc environments', () => {
 
   it('updates the proxy with PATCH, keeping the hosts given in --data', async () => {
     const id = (await svc(['environments', 'create', '--name', 'to-update', '--cloud', '-o', 'id'], { env: env() })).stdout.trim();
-    const r = await svc(['environments', 'update', id, '--data', '{"config":{"type":"cloud","proxy":{"mode":"limited","hosts":["a.example"]}}}', '--proxy-mode', 'route_all', '--description', 'changed'], { env: env() });
+    const r = await svc(
+      [
+        'environments',
+        'update',
+        id,
+        '--data',
+        '{"config":{"type":"cloud","proxy":{"mode":"limited","hosts":["a.example"]}}}',
+        '--proxy-mode',
+        'route_all',
+        '--description',
+        'changed',
+      ],
+      { env: env() },
+    );
     expect(r.code).toBe(0);
     const held = (await call(t.emu, 'GET', `/v1/environments/${id}`)).body;
     expect(held).toMatchObject({ description: 'changed', config: { type: 'cloud', proxy: { mode: 'route_all', hosts: ['a.example'] } } });

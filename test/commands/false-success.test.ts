@@ -24,7 +24,9 @@ describe('answers that look like success', () => {
     const r = await svc(['agents', 'get', 'agent_1'], { env: env() });
     expect(r.code).toBe(9);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^error: the service answered ${status} with no body, but GET /v1/agents/agent_1 answers an object \\(status=${status}\\)\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^error: the service answered ${status} with no body, but GET /v1/agents/agent_1 answers an object \\(status=${status}\\)\\n$`),
+    );
   });
 
   it('a redirect is not followed: exit 9 naming the Location and the base URL to use, and the other origin is never asked', async () => {

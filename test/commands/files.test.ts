@@ -23,7 +23,9 @@ function tempFile(name: string, content: Buffer | string): { dir: string; path: 
 
 /** The bytes the service holds for a file, read without the CLI. */
 async function serverBytes(id: string): Promise<Buffer> {
-  const res = await fetch(`${t.emu.url}/v1/files/${id}/content`, { headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' } });
+  const res = await fetch(`${t.emu.url}/v1/files/${id}/content`, {
+    headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' },
+  });
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -233,7 +235,8 @@ describe('svc files download', () => {
 
   // A device node of its own (as /dev/full and /dev/null are), so a failure never touches the machine's /dev.
   const nodes = tempConfigDir();
-  const canMknod = spawnSync('mknod', [join(nodes, 'full'), 'c', '1', '7']).status === 0 && spawnSync('mknod', [join(nodes, 'null'), 'c', '1', '3']).status === 0;
+  const canMknod =
+    spawnSync('mknod', [join(nodes, 'full'), 'c', '1', '7']).status === 0 && spawnSync('mknod', [join(nodes, 'null'), 'c', '1', '3']).status === 0;
 
   it.skipIf(!canMknod)('-O onto a device writes into it; a full device is one clear line, and the node stays', async () => {
     const { path } = tempFile('src.bin', randomBytes(10_000));

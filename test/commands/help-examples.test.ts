@@ -20,7 +20,10 @@ describe('help examples', () => {
       expect(examples.length).toBeGreaterThan(0);
       for (const v of verbs(r.stdout)) {
         const used = new RegExp(`(^|[\\s($])svc ${g.name} ${v}($|[\\s)])`);
-        expect(examples.some((l) => used.test(l)), `an example of svc ${g.name} ${v}`).toBe(true);
+        expect(
+          examples.some((l) => used.test(l)),
+          `an example of svc ${g.name} ${v}`,
+        ).toBe(true);
       }
     });
   }

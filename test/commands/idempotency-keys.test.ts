@@ -47,6 +47,9 @@ describe('idempotency keys across operations', () => {
     expect(keys).toHaveLength(2);
     expect(keys[0]).not.toBe(keys[1]);
     // The second may wait in the queue while the first turn runs; both reach the history.
-    await waitUntil(async () => (await history(t.emu, `/v1/sessions/${sid}`)).filter((e) => e.type === 'user.message').length === 2, 'both messages in the history');
+    await waitUntil(
+      async () => (await history(t.emu, `/v1/sessions/${sid}`)).filter((e) => e.type === 'user.message').length === 2,
+      'both messages in the history',
+    );
   });
 });

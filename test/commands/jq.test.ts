@@ -39,7 +39,7 @@ describe('--jq on commands', () => {
     expect(types.at(-1)).toBe('session.status');
   });
 
-  it('an error of the expression on one item prints the results before it, then exits 2 with jq\'s message', async () => {
+  it("an error of the expression on one item prints the results before it, then exits 2 with jq's message", async () => {
     await call(t.emu, 'POST', '/_emulator/seed', { body: { agents: 3 } });
     const r = await svc(['agents', 'list', '--limit', '3', '--jq', '.[] | .name | if endswith("-1") then error("stop at \\(.)") else . end'], { env: env() });
     expect(r.code).toBe(2);

@@ -32,7 +32,11 @@ describe('a list cut at one page says so on a terminal', () => {
   });
 
   it('says nothing when the list is complete (--all, or one page holds everything) or stderr is not a terminal', async () => {
-    for (const args of [['--all', '--page-size', '1'], ['--page-size', '3'], ['--limit', '3']]) {
+    for (const args of [
+      ['--all', '--page-size', '1'],
+      ['--page-size', '3'],
+      ['--limit', '3'],
+    ]) {
       const r = await svc(['agents', 'list', ...args], { env: env(), stderrTTY: true });
       expect([ids(r.stdout).length, r.stderr]).toEqual([3, '']);
     }

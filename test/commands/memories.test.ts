@@ -33,7 +33,8 @@ async function twoVersions(): Promise<{ store: string; id: string; v1: string; v
   return { store, id: m.id, v2: versions[0].id, v1: versions[1].id };
 }
 
-const versionOnServer = async (store: string, id: string, v: string) => (await call(t.emu, 'GET', `/v1/memory-stores/${store}/memories/${id}/versions/${v}`)).body;
+const versionOnServer = async (store: string, id: string, v: string) =>
+  (await call(t.emu, 'GET', `/v1/memory-stores/${store}/memories/${id}/versions/${v}`)).body;
 
 describe('svc memories write', () => {
   it('creates the memory at PATH, then changes it in place: the server holds the new content and two versions', async () => {
@@ -75,7 +76,7 @@ describe('svc memories write', () => {
   });
 
   it('--base-version of the current version applies the change', async () => {
-    const { store, id, v2 } = await twoVersions();
+    const { store, v2 } = await twoVersions();
     const w = await write(store, '/notes.md', 'three', ['--base-version', v2]);
     expect(w.current_version_id).not.toBe(v2);
     expect(w.content).toBe('three');
@@ -86,7 +87,9 @@ describe('svc memories write', () => {
     const r = await svc(['memories', 'write', store, '/notes.md', '--text', 'late', '--base-version', v1], { env: env() });
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: base version ${v1} is not the current version of /notes.md: the write was recorded as an out-of-order version but the current version is still ${v2} (see \`svc memories versions ${store} ${id}\`)\n`);
+    expect(r.stderr).toBe(
+      `error: base version ${v1} is not the current version of /notes.md: the write was recorded as an out-of-order version but the current version is still ${v2} (see \`svc memories versions ${store} ${id}\`)\n`,
+    );
     const held = (await call(t.emu, 'GET', `/v1/memory-stores/${store}/memories/${id}`)).body;
     expect(held).toMatchObject({ content: 'two', current_version_id: v2 });
     const [late] = (await call(t.emu, 'GET', `/v1/memory-stores/${store}/memories/${id}/versions`)).body.items;
@@ -240,7 +243,8 @@ describe('svc memories redact', () => {
       await svc(['memories', 'redact', store, id, v1], { env: env(), stdin: 'y\n' }),
       await svc(['memories', 'redact', store, id, v1, '--no-input'], { env: env(), stdinTTY: true, stdin: 'y\n' }),
       await svc(['memories', 'redact', store, id, v1], { env: env({ CI: 'true' }), stdinTTY: true, stdin: 'y\n' }),
-    ]) expect(r).toMatchObject({ code: 2, stdout: '', stderr: expected });
+    ])
+      expect(r).toMatchObject({ code: 2, stdout: '', stderr: expected });
     expect(await requests()).toBe(before);
     expect((await versionOnServer(store, id, v1)).redacted_at).toBeUndefined();
   });

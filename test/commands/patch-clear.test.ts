@@ -17,7 +17,14 @@ function file(text: string): { dir: string; path: string } {
 
 describe('clearing fields in a PATCH', () => {
   it('R-REQ-12 apply turns a null in the file into the field\'s empty value ("", [], {}), never null', () => {
-    const live = { id: 'agent_1', name: 'a', description: 'old', tools: [{ type: 'custom', name: 't' }], metadata: { team: 'x' }, config: { proxy: { mode: 'limited', hosts: ['a.example'] } } };
+    const live = {
+      id: 'agent_1',
+      name: 'a',
+      description: 'old',
+      tools: [{ type: 'custom', name: 't' }],
+      metadata: { team: 'x' },
+      config: { proxy: { mode: 'limited', hosts: ['a.example'] } },
+    };
     const doc = { name: 'a', description: null, tools: null, metadata: null, config: { proxy: { mode: 'limited', hosts: null } } };
     const { patch } = plan(doc, live, []);
     expect(patch).toEqual({ description: '', tools: [], metadata: {}, config: { proxy: { mode: 'limited', hosts: [] } } });
@@ -25,7 +32,9 @@ describe('clearing fields in a PATCH', () => {
   });
 
   it('R-REQ-12 svc agents apply with null members clears them on the server (the PATCH carries no null)', async () => {
-    const created = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'clear-me', model: 'm', description: 'old', system: 'sys', metadata: { team: 'core' }, tools: [{ type: 'custom', name: 'lookup' }] } });
+    const created = await call(t.emu, 'POST', '/v1/agents', {
+      body: { name: 'clear-me', model: 'm', description: 'old', system: 'sys', metadata: { team: 'core' }, tools: [{ type: 'custom', name: 'lookup' }] },
+    });
     const f = file('name: clear-me\nmodel: m\ndescription: null\nsystem: ""\nmetadata: null\ntools: []\n');
     const r = await svc(['agents', 'apply', f.path, '-o', 'json'], { env: env(), cwd: f.dir });
     expect(r.stderr).toBe('');

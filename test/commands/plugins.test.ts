@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkReferences } from '../../src/commands/references';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
-import { call, useEmulator, requestCount } from '../helpers/emulator';
+import { useEmulator, requestCount } from '../helpers/emulator';
 import { zip } from '../helpers/zip';
 
 const t = useEmulator();
@@ -42,7 +42,9 @@ describe('svc plugins list', () => {
       const r = await svc(['plugins', 'list', '--scope', scope], { env: env() });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`error: --scope must be official or project, or omitted for both ("${scope}" is a visibility scope the list filter does not accept)\n`);
+      expect(r.stderr).toBe(
+        `error: --scope must be official or project, or omitted for both ("${scope}" is a visibility scope the list filter does not accept)\n`,
+      );
     }
     const cat = await svc(['plugins', 'list', '--category', 'games'], { env: env() });
     expect(cat.code).toBe(2);
@@ -59,7 +61,11 @@ describe('svc plugins publish, versions, download, archive', () => {
     expect(pub.code).toBe(0);
     expect(pub.stderr).toMatch(/> POST \S+\/v1\/plugins attempt=1 idempotency-key=\S+/);
     const out = JSON.parse(pub.stdout);
-    expect(out).toMatchObject({ plugin: { name: 'release-notes', scope: 'project', latest_version: '1.0.0' }, version: { version: '1.0.0', sha256: sha(v1) }, validation: { ok: true } });
+    expect(out).toMatchObject({
+      plugin: { name: 'release-notes', scope: 'project', latest_version: '1.0.0' },
+      version: { version: '1.0.0', sha256: sha(v1) },
+      validation: { ok: true },
+    });
     const id = out.plugin.id;
 
     const v2 = plugin(dir, 'p-1.10.0.zip', { name: 'release-notes', version: '1.10.0' });
@@ -128,11 +134,23 @@ describe('svc plugins validate', () => {
 
 describe('plugin references (client-side check)', () => {
   it('R-CONF-15 refuses an official reference with any explicit version, before any request', () => {
-    expect(() => checkReferences({ plugins: [{ type: 'official', plugin_id: 'p', version: 'latest' }] })).toThrow('plugins[0].version: an official plugin reference must omit version');
-    expect(() => checkReferences({ agent_overrides: { plugins: [{ plugin_id: 'a' }, { scope: 'official', plugin_id: 'p', version: null }] } })).toThrow(/^agent_overrides\.plugins\[1\]\.version/);
+    expect(() => checkReferences({ plugins: [{ type: 'official', plugin_id: 'p', version: 'latest' }] })).toThrow(
+      'plugins[0].version: an official plugin reference must omit version',
+    );
+    expect(() => checkReferences({ agent_overrides: { plugins: [{ plugin_id: 'a' }, { scope: 'official', plugin_id: 'p', version: null }] } })).toThrow(
+      /^agent_overrides\.plugins\[1\]\.version/,
+    );
   });
 
   it('accepts an official reference without version and project references with or without one', () => {
-    expect(() => checkReferences({ plugins: [{ type: 'official', plugin_id: 'p' }, { type: 'project', plugin_id: 'q', version: 'latest' }, { plugin_id: 'r', version: '1.2.0' }] })).not.toThrow();
+    expect(() =>
+      checkReferences({
+        plugins: [
+          { type: 'official', plugin_id: 'p' },
+          { type: 'project', plugin_id: 'q', version: 'latest' },
+          { plugin_id: 'r', version: '1.2.0' },
+        ],
+      }),
+    ).not.toThrow();
   });
 });

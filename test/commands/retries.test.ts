@@ -35,15 +35,21 @@ describe('retries', () => {
 
   it('R-IDEM-15 a create still failing after its retries says it may have been applied, how to check, and the key that replays it', async () => {
     await faults({ fail_write_every: 1 });
-    const r = await svc(['agents', 'create', '--name', 'maybe-made', '--model', 'm', '--max-retries', '0', '--idempotency-key', 'intent-7'], { env: emuEnv(t.emu) });
+    const r = await svc(['agents', 'create', '--name', 'maybe-made', '--model', 'm', '--max-retries', '0', '--idempotency-key', 'intent-7'], {
+      env: emuEnv(t.emu),
+    });
     await faults({});
     expect(r.code).toBe(9);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^error: .*\(type=server_error status=500 .*\); it may have been applied: check with `svc agents list`, or run again with --idempotency-key intent-7 to replay it instead of creating twice$/),
+      expect.stringMatching(
+        /^error: .*\(type=server_error status=500 .*\); it may have been applied: check with `svc agents list`, or run again with --idempotency-key intent-7 to replay it instead of creating twice$/,
+      ),
     ]);
     // Following the advice replays the stored create: still one agent.
-    const again = await svc(['agents', 'create', '--name', 'maybe-made', '--model', 'm', '--idempotency-key', 'intent-7', '-o', 'json'], { env: emuEnv(t.emu) });
+    const again = await svc(['agents', 'create', '--name', 'maybe-made', '--model', 'm', '--idempotency-key', 'intent-7', '-o', 'json'], {
+      env: emuEnv(t.emu),
+    });
     expect(again.code).toBe(0);
     const all = (await call(t.emu, 'GET', '/v1/agents?page_size=1000')).body.items;
     expect(all.filter((a: { name: string }) => a.name === 'maybe-made')).toHaveLength(1);
@@ -102,7 +108,9 @@ describe('retries', () => {
     await faults({});
     expect(r.code).toBe(9);
     expect([...r.stderr.matchAll(/^debug: > (\w+) /gm)].map((m) => m[1])).toEqual(['PATCH', 'GET']);
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: .*\(type=server_error status=500 .*\); reading agent \S+ back shows the write was not applied$/);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(
+      /^error: .*\(type=server_error status=500 .*\); reading agent \S+ back shows the write was not applied$/,
+    );
 
     await faults({ fail_write_every: 1 });
     const d = await svc(['agents', 'delete', id, '-o', 'json'], { env: emuEnv(t.emu) });

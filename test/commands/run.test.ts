@@ -39,7 +39,11 @@ describe('svc run', () => {
   it('-o ndjson --deltas includes agent.delta lines', async () => {
     const r = await svc(['run', '--agent', await agent(), '--message', '/echo one two', '-o', 'ndjson', '--deltas'], { env: env() });
     expect(r.code).toBe(0);
-    const deltas = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'agent.delta');
+    const deltas = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'agent.delta');
     expect(deltas.map((d) => d.data.delta).join('')).toBe('one two');
   });
 

@@ -20,13 +20,16 @@ async function closedPort(): Promise<number> {
 
 /** The service answers 400 with this message. */
 function failWith(message: string, type = 'invalid_request_error'): void {
-  service.handle = (_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type, message, request_id: 'req_1' } }));
+  service.handle = (_req, res) =>
+    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type, message, request_id: 'req_1' } }));
 }
 
 describe('secrets in what svc prints', () => {
   it('a URL password is masked in "cannot reach", in the error line and the debug log', async () => {
     const port = await closedPort();
-    const r = await svc(['agents', 'list', '--max-retries', '0', '--debug'], { env: { SVC_BASE_URL: `http://ops:hunter2pass@127.0.0.1:${port}`, SVC_API_KEY: KEY } });
+    const r = await svc(['agents', 'list', '--max-retries', '0', '--debug'], {
+      env: { SVC_BASE_URL: `http://ops:hunter2pass@127.0.0.1:${port}`, SVC_API_KEY: KEY },
+    });
     expect(r.code).toBe(10);
     expect(r.stderr).not.toContain('hunter2pass');
     expect(r.stderr).toContain(`error: cannot reach http://ops:***@127.0.0.1:${port}: ECONNREFUSED`);
@@ -52,7 +55,10 @@ describe('secrets in what svc prints', () => {
   it('a credential value sent in this run is redacted from a service message that echoes it', async () => {
     const value = 'ghp_credential_value_31337';
     failWith(`value "${value}" is not a valid token`, 'invalid_parameter_error');
-    const r = await svc(['vaults', 'credentials', 'create', 'vault_1', '--name', 'gh', '--type', 'static_bearer', '--value-stdin'], { env: env(), stdin: value });
+    const r = await svc(['vaults', 'credentials', 'create', 'vault_1', '--name', 'gh', '--type', 'static_bearer', '--value-stdin'], {
+      env: env(),
+      stdin: value,
+    });
     expect(r.code).toBe(3);
     expect(service.seen.at(-1)?.body).toContain(value);
     expect(r.stderr).not.toContain(value);
@@ -62,7 +68,10 @@ describe('secrets in what svc prints', () => {
   it('--debug never prints the key or a credential value', async () => {
     const value = 'ghp_debug_value_424242';
     service.handle = (_req, res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"cred_1","name":"gh","type":"static_bearer"}');
-    const r = await svc(['vaults', 'credentials', 'create', 'vault_1', '--name', 'gh', '--type', 'static_bearer', '--value-stdin', '--debug'], { env: env(), stdin: value });
+    const r = await svc(['vaults', 'credentials', 'create', 'vault_1', '--name', 'gh', '--type', 'static_bearer', '--value-stdin', '--debug'], {
+      env: env(),
+      stdin: value,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('debug: > POST');
     expect(r.stderr).not.toContain(KEY);
@@ -89,8 +98,10 @@ describe('control characters in error lines', () => {
   });
 
   it('from an argument are escaped on a terminal too', async () => {
-    service.handle = (req, res) => res.writeHead(404, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ error: { type: 'resource_not_found_error', message: `agent ${decodeURIComponent(req.url.split('/').pop() ?? '')} not found` } }));
+    service.handle = (req, res) =>
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { type: 'resource_not_found_error', message: `agent ${decodeURIComponent(req.url.split('/').pop() ?? '')} not found` } }));
     const r = await svc(['agents', 'get', '\u001b]0;title\u0007x'], { env: env(), stderrTTY: true });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('agent \\x1b]0;title\\x07x not found');
@@ -103,7 +114,9 @@ describe('a refused loopback URL', () => {
     const port = await closedPort();
     const r = await svc(['agents', 'list', '--max-retries', '0'], { env: { SVC_BASE_URL: `http://127.0.0.1:${port}`, SVC_API_KEY: KEY }, stderrTTY: true });
     expect(r.code).toBe(10);
-    expect(r.stderr).toBe(`error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\nhint: is the emulator running (\`svc emulator\`), or is SVC_BASE_URL set?\n`);
+    expect(r.stderr).toBe(
+      `error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\nhint: is the emulator running (\`svc emulator\`), or is SVC_BASE_URL set?\n`,
+    );
   });
 });
 

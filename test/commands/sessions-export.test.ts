@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTranscript } from '../../src/output/transcript';
 import { emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
-import { call, useEmulator, requestCount } from '../helpers/emulator';
+import { useEmulator, requestCount } from '../helpers/emulator';
 import { createSession, history, send, waitIdleEvents } from '../helpers/sse';
 
 const t = useEmulator();
@@ -125,7 +125,6 @@ describe('svc sessions export', () => {
     const s = (await createSession(t.emu, { title: 'bell\u0007 title' })).id;
     await send(t.emu, s, '/echo \u001b]0;pwned\u0007 and \u009b2J');
     await waitIdleEvents(t.emu, s, 1);
-    // eslint-disable-next-line no-control-regex
     const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
     for (const format of ['md', 'html']) {
       const r = await run(['sessions', 'export', s, '--format', format]);
@@ -160,7 +159,13 @@ describe('svc sessions export', () => {
 });
 
 describe('buildTranscript', () => {
-  const ev = (id: string, type: string, data?: any, thread?: string) => ({ id, type, processed_at: `2026-01-01T00:00:0${id}Z`, ...(thread ? { session_thread_id: thread } : {}), ...(data ? { data } : {}) });
+  const ev = (id: string, type: string, data?: any, thread?: string) => ({
+    id,
+    type,
+    processed_at: `2026-01-01T00:00:0${id}Z`,
+    ...(thread ? { session_thread_id: thread } : {}),
+    ...(data ? { data } : {}),
+  });
 
   it('nests a grandchild under its parent thread and keeps events of an unannounced thread', () => {
     const root = buildTranscript([

@@ -26,7 +26,10 @@ async function uploadFile(text: string): Promise<string> {
   const fd = new FormData();
   fd.append('file', new Blob([text], { type: 'text/plain' }), 'notes.txt');
   const res = new Response(fd);
-  const r = await call(t.emu, 'POST', '/v1/files', { raw: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } });
+  const r = await call(t.emu, 'POST', '/v1/files', {
+    raw: Buffer.from(await res.arrayBuffer()),
+    headers: { 'content-type': res.headers.get('content-type')! },
+  });
   expect(r.status).toBe(201);
   return r.body.id;
 }
@@ -71,7 +74,10 @@ describe('svc sessions create, list, get, update, delete, archive', () => {
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+AGENT\s+EPOCH\s+UPDATED$/);
     expect(table.stdout).toMatch(new RegExp(`${s.id}\\s+listed one\\s+idle\\s+${s.agent_id}@1\\s+0`));
     expect(JSON.parse((await run(['sessions', 'list', '--all'])).stdout).map((x: any) => x.id)).toContain(s.id);
-    const nd = (await run(['sessions', 'list', '--all', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => JSON.parse(l).id);
+    const nd = (await run(['sessions', 'list', '--all', '-o', 'ndjson'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(nd).toContain(s.id);
     expect((await run(['sessions', 'list', '--all', '-q'])).stdout.split('\n')).toContain(s.id);
     const later = await run(['sessions', 'list', '--all', '--created-after', s.created_at, '-q']);
@@ -157,7 +163,10 @@ describe('svc sessions send', () => {
     const a = (await run(['sessions', 'send', s.id, '--text', 'first', '-q'])).stdout.trim();
     const b = (await run(['sessions', 'send', s.id, '--text', 'second', '--steer', '-q'])).stdout.trim();
     const pending = JSON.parse((await run(['sessions', 'pending', s.id])).stdout);
-    expect(pending.map((p: any) => [p.event_id, p.type])).toEqual([[a, 'next_turn'], [b, 'steer']]);
+    expect(pending.map((p: any) => [p.event_id, p.type])).toEqual([
+      [a, 'next_turn'],
+      [b, 'steer'],
+    ]);
     expect(pending[1].events).toEqual([message('second')]);
     const table = await run(['sessions', 'pending', s.id], { stdoutTTY: true, columns: 200, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
     expect(table.stdout).toMatch(/^EVENT_ID\s+TYPE\s+QUEUED\s+TEXT\n/);
@@ -169,7 +178,10 @@ describe('svc sessions send', () => {
     const fileId = await uploadFile('attached');
     const id = (await run(['sessions', 'send', s.id, '--text', 'see file', '--file', fileId, '-q'])).stdout.trim();
     const ev = await waitEvent(s.id, (e) => e.id === id, 'message with file');
-    expect(ev.data.content).toEqual([{ type: 'text', text: 'see file' }, { type: 'file', file_id: fileId }]);
+    expect(ev.data.content).toEqual([
+      { type: 'text', text: 'see file' },
+      { type: 'file', file_id: fileId },
+    ]);
     const bindings = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/resources`)).body.items;
     expect(bindings).toEqual([expect.objectContaining({ type: 'file', file_id: fileId })]);
   });
@@ -179,7 +191,10 @@ describe('svc sessions send', () => {
     await run(['sessions', 'send', s.id, '--data', JSON.stringify([message('from data')])]);
     await run(['sessions', 'send', s.id, '--data', JSON.stringify({ type: 'steer', events: [message('steered data')] })]);
     const pending = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events/pending`)).body.items;
-    expect(pending.map((p: any) => [p.type, p.events[0].data.content[0].text])).toEqual([['next_turn', 'from data'], ['steer', 'steered data']]);
+    expect(pending.map((p: any) => [p.type, p.events[0].data.content[0].text])).toEqual([
+      ['next_turn', 'from data'],
+      ['steer', 'steered data'],
+    ]);
   });
 
   it('sends an Idempotency-Key with each send, fresh every time', async () => {
@@ -344,7 +359,12 @@ describe('svc sessions events', () => {
     const asc = JSON.parse((await run(['sessions', 'events', s.id, '--all'])).stdout);
     expect(asc.map((e: any) => e.id)).toEqual(all.map((e) => e.id));
     const desc = JSON.parse((await run(['sessions', 'events', s.id, '--order', 'desc', '--limit', '3', '--page-size', '2'])).stdout);
-    expect(desc.map((e: any) => e.id)).toEqual(all.slice(-3).reverse().map((e) => e.id));
+    expect(desc.map((e: any) => e.id)).toEqual(
+      all
+        .slice(-3)
+        .reverse()
+        .map((e) => e.id),
+    );
     const table = await run(['sessions', 'events', s.id, '--all'], { stdoutTTY: true, columns: 250, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TIME\s+THREAD\s+TYPE\s+SUMMARY$/);
     expect(table.stdout).toMatch(/agent\.message\s+one two\n/);
@@ -370,7 +390,22 @@ describe('svc sessions events', () => {
 
 describe('svc sessions help', () => {
   it('every verb has an example', async () => {
-    const verbs = ['list', 'get', 'create', 'update', 'delete', 'archive', 'send', 'interrupt', 'continue', 'confirm', 'tool-result', 'pending', 'events', 'export'];
+    const verbs = [
+      'list',
+      'get',
+      'create',
+      'update',
+      'delete',
+      'archive',
+      'send',
+      'interrupt',
+      'continue',
+      'confirm',
+      'tool-result',
+      'pending',
+      'events',
+      'export',
+    ];
     for (const v of verbs) {
       const r = await run(['sessions', v, '--help']);
       expect(r.code, v).toBe(0);

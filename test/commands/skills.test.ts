@@ -23,7 +23,10 @@ describe('svc skills', () => {
   it('R-SKILL-1 R-SKILL-3 creates a skill from a package with name, description and categories; the server holds the bytes', async () => {
     const content = randomBytes(50_000);
     const { path } = pkg('reviewer.zip', content);
-    const r = await svc(['skills', 'create', path, '--name', 'reviewer', '--description', 'Reviews code', '--categories', 'dev_tools,productivity', '--debug'], { env: env() });
+    const r = await svc(
+      ['skills', 'create', path, '--name', 'reviewer', '--description', 'Reviews code', '--categories', 'dev_tools,productivity', '--debug'],
+      { env: env() },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/> POST \S+\/v1\/skills attempt=1 idempotency-key=\S+/);
     const s = JSON.parse(r.stdout);
@@ -106,15 +109,44 @@ describe('skill references (client-side check)', () => {
   const refs = (skills: unknown[]) => () => checkReferences({ skills });
 
   it('R-CONF-11 refuses "latest" and an exact version for one skill_id, naming the field', () => {
-    expect(refs([{ skill_id: 's1', version: 'latest' }, { skill_id: 's1', version: 2 }])).toThrow(UsageError);
-    expect(refs([{ skill_id: 's1', version: '3' }, { skill_id: 's1', version: 'latest' }])).toThrow('skills[1].version: skill s1 is referenced both as "latest" and as an exact version');
-    expect(() => checkReferences({ agent_overrides: { skills: [{ skill_id: 's', version: 'latest' }, { skill_id: 's', version: 1 }] } })).toThrow(/^agent_overrides\.skills\[1\]\.version/);
+    expect(
+      refs([
+        { skill_id: 's1', version: 'latest' },
+        { skill_id: 's1', version: 2 },
+      ]),
+    ).toThrow(UsageError);
+    expect(
+      refs([
+        { skill_id: 's1', version: '3' },
+        { skill_id: 's1', version: 'latest' },
+      ]),
+    ).toThrow('skills[1].version: skill s1 is referenced both as "latest" and as an exact version');
+    expect(() =>
+      checkReferences({
+        agent_overrides: {
+          skills: [
+            { skill_id: 's', version: 'latest' },
+            { skill_id: 's', version: 1 },
+          ],
+        },
+      }),
+    ).toThrow(/^agent_overrides\.skills\[1\]\.version/);
   });
 
   it('accepts each reading on its own, different skills, and an omitted version next to either', () => {
-    expect(refs([{ skill_id: 's1', version: 'latest' }, { skill_id: 's2', version: 1 }])).not.toThrow();
+    expect(
+      refs([
+        { skill_id: 's1', version: 'latest' },
+        { skill_id: 's2', version: 1 },
+      ]),
+    ).not.toThrow();
     expect(refs([{ skill_id: 's1', version: 'latest' }, { skill_id: 's1' }])).not.toThrow();
-    expect(refs([{ skill_id: 's1', version: 1 }, { skill_id: 's1', version: 2 }])).not.toThrow();
+    expect(
+      refs([
+        { skill_id: 's1', version: 1 },
+        { skill_id: 's1', version: 2 },
+      ]),
+    ).not.toThrow();
     expect(() => checkReferences({ agent_overrides: { skills: null } })).not.toThrow();
   });
 });

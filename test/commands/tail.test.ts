@@ -9,7 +9,11 @@ import { background as bg, scriptedServer, setFaults, sseFrame, stats, trackStre
 const t = useEmulator({ modelStepMs: 1 });
 const env = () => emuEnv(t.emu);
 const fast = { sleep: async () => {} };
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 let streamsOpen: ReturnType<typeof trackStreams>;
 beforeAll(() => {
@@ -45,7 +49,7 @@ describe('svc sessions tail (NDJSON)', () => {
     expect(lines(r.stdout).map((e) => e.id)).toEqual(all.map((e) => e.id));
   });
 
-  it('R-STREAM-9: writes each frame\'s data exactly as received', async () => {
+  it("R-STREAM-9: writes each frame's data exactly as received", async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/echo raw text');
     const all = await waitIdleEvents(t.emu, s.id, 1);
@@ -55,15 +59,24 @@ describe('svc sessions tail (NDJSON)', () => {
     expect((await tail.run).stdout).toBe(all.map((e) => JSON.stringify(e) + '\n').join(''));
   });
 
-  it('R-STREAM-7 R-STREAM-9: each line is the frame\'s data byte for byte (1.50, integers past 2^53, escapes); data sent on several lines becomes one line', async () => {
-    const exact = '{"id":"sevt_1","type":"agent.message","processed_at":"2026-11-23T12:00:01.000Z","data":{"price":1.50,"count":12345678901234567891,"big":1e400,"text":"caf\\u00e9 \\"q\\" \u2603"}}';
+  it("R-STREAM-7 R-STREAM-9: each line is the frame's data byte for byte (1.50, integers past 2^53, escapes); data sent on several lines becomes one line", async () => {
+    const exact =
+      '{"id":"sevt_1","type":"agent.message","processed_at":"2026-11-23T12:00:01.000Z","data":{"price":1.50,"count":12345678901234567891,"big":1e400,"text":"caf\\u00e9 \\"q\\" \u2603"}}';
     const split = ['{"id":"sevt_2","type":"agent.message",', '"processed_at":"2026-11-23T12:00:02.000Z","data":{"n":2.0}}'];
-    const idle = { id: 'sevt_3', type: 'session.status', processed_at: '2026-11-23T12:00:03.000Z', data: { status: 'idle', stop_reason: { type: 'end_turn' } } };
+    const idle = {
+      id: 'sevt_3',
+      type: 'session.status',
+      processed_at: '2026-11-23T12:00:03.000Z',
+      data: { status: 'idle', stop_reason: { type: 'end_turn' } },
+    };
     const server = await scriptedServer({
       history: () => [idle],
       stream: () => ({
-        frames: sseFrame('0', 'control', '{"cursor":"0","reason":"start"}') + sseFrame('1', 'agent.message', exact) +
-          `id: 2\nevent: agent.message\n${split.map((l) => `data: ${l}\n`).join('')}\n` + sseFrame('3', 'session.status', JSON.stringify(idle)),
+        frames:
+          sseFrame('0', 'control', '{"cursor":"0","reason":"start"}') +
+          sseFrame('1', 'agent.message', exact) +
+          `id: 2\nevent: agent.message\n${split.map((l) => `data: ${l}\n`).join('')}\n` +
+          sseFrame('3', 'session.status', JSON.stringify(idle)),
       }),
     });
     try {
@@ -90,8 +103,17 @@ describe('svc sessions tail (NDJSON)', () => {
     const all = await history(t.emu, `/v1/sessions/${s.id}`);
     const fresh = all.slice(all.findIndex((e) => e.type === 'session.status' && e.data.status === 'idle') + 1);
     expect(lines(a.stdout).map((e) => e.id)).toEqual(fresh.map((e) => e.id));
-    expect(lines(b.stdout).filter((e) => e.type !== 'agent.delta').map((e) => e.id)).toEqual(fresh.map((e) => e.id));
-    expect(lines(b.stdout).filter((e) => e.type === 'agent.delta').map((e) => e.data.delta).join('')).toBe('brand new words');
+    expect(
+      lines(b.stdout)
+        .filter((e) => e.type !== 'agent.delta')
+        .map((e) => e.id),
+    ).toEqual(fresh.map((e) => e.id));
+    expect(
+      lines(b.stdout)
+        .filter((e) => e.type === 'agent.delta')
+        .map((e) => e.data.delta)
+        .join(''),
+    ).toBe('brand new words');
     expect(a.stdout).not.toContain('agent.delta');
     expect(a.stdout + b.stdout).not.toContain('"reason"');
   });
@@ -169,7 +191,7 @@ describe('svc sessions tail (NDJSON)', () => {
     expect(r2.stderr).toContain('was terminated');
   });
 
-  it('threads tail prints one thread\'s events', async () => {
+  it("threads tail prints one thread's events", async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/delegate 2');
     const all = await waitIdleEvents(t.emu, s.id, 1);
@@ -199,4 +221,3 @@ describe('svc sessions tail (NDJSON)', () => {
     expect(r.stderr).toMatch(/^error: .*type=resource_not_found_error status=404/);
   });
 });
-

@@ -6,12 +6,19 @@ import { createSession, getSession, history, send, waitSession, waitUntil } from
 import { background } from '../api/stream/helpers';
 
 const t = useEmulator({ modelStepMs: 20 });
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 /** Real pauses: the tail reads the session between them while the thread is followed. */
 const tail = (args: string[]) => background(args, emuEnv(t.emu), { sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 50))) });
 
 async function childThread(sid: string): Promise<string> {
-  return waitUntil(async () => (await history(t.emu, `/v1/sessions/${sid}`)).find((e) => e.type === 'session.thread_created')?.data.thread_id, 'a child thread');
+  return waitUntil(
+    async () => (await history(t.emu, `/v1/sessions/${sid}`)).find((e) => e.type === 'session.thread_created')?.data.thread_id,
+    'a child thread',
+  );
 }
 
 describe('svc threads tail --until idle (NDJSON)', () => {
@@ -28,7 +35,7 @@ describe('svc threads tail --until idle (NDJSON)', () => {
     expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'session.thread_status', data: { status: 'idle' } });
   });
 
-  it('on an idle session prints the thread\'s backlog and exits 0', async () => {
+  it("on an idle session prints the thread's backlog and exits 0", async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/delegate 1');
     const tid = await childThread(s.id);

@@ -24,9 +24,17 @@ describe('svc threads', () => {
     const json = JSON.parse((await run(['threads', 'list', sid])).stdout);
     expect(json).toEqual(server);
     expect(json.filter((x: any) => x.parent_thread_id === null)).toHaveLength(1);
-    expect(json.filter((x: any) => x.parent_thread_id !== null).map((x: any) => x.agent_name).sort()).toEqual(['worker-1', 'worker-2']);
+    expect(
+      json
+        .filter((x: any) => x.parent_thread_id !== null)
+        .map((x: any) => x.agent_name)
+        .sort(),
+    ).toEqual(['worker-1', 'worker-2']);
     for (const th of json) expect(th).toMatchObject({ interrupted: false, control_epoch: expect.stringMatching(/^\d+$/) });
-    const nd = (await run(['threads', 'list', sid, '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => JSON.parse(l).id);
+    const nd = (await run(['threads', 'list', sid, '-o', 'ndjson'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(nd).toEqual(server.map((x) => x.id));
     expect((await run(['threads', 'list', sid, '-q'])).stdout).toBe(server.map((x) => x.id).join('\n') + '\n');
     const table = await run(['threads', 'list', sid], { stdoutTTY: true, columns: 200, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
@@ -64,7 +72,10 @@ describe('svc threads', () => {
   it('R-THREAD-5 R-THREAD-7 archives a running child thread (204 printed as {id, archived}); repeating is exit 0', async () => {
     const s = (await createSession(t.emu)).id;
     await send(t.emu, s, '/delegate 1 200');
-    const child = await waitUntil(async () => (await call(t.emu, 'GET', `/v1/sessions/${s}/threads`)).body.items.find((x: any) => x.parent_thread_id !== null && x.status === 'running'), 'a running child');
+    const child = await waitUntil(
+      async () => (await call(t.emu, 'GET', `/v1/sessions/${s}/threads`)).body.items.find((x: any) => x.parent_thread_id !== null && x.status === 'running'),
+      'a running child',
+    );
     const r = await run(['threads', 'archive', s, child.id]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: child.id, archived: true });

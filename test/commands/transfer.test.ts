@@ -126,17 +126,23 @@ describe('progress bar', () => {
 
 describe('download to a file', () => {
   const response = (chunks: Buffer[], fail: boolean, length?: number): StreamResponse => {
-    const body = Readable.from((async function* () {
-      for (const c of chunks) yield c;
-      if (fail) throw Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
-    })());
+    const body = Readable.from(
+      (async function* () {
+        for (const c of chunks) yield c;
+        if (fail) throw Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+      })(),
+    );
     return { status: 200, headers: length === undefined ? {} : { 'content-length': String(length) }, body } as unknown as StreamResponse;
   };
 
   it('a body cut off mid-way leaves neither the target nor a temp file, and is a network error', async () => {
     const dir = tempConfigDir();
     const target = join(dir, 'out.bin');
-    const err = await saveBody(response([randomBytes(1000), randomBytes(1000)], true), { kind: 'file', path: target, target }, { stdout: new Capture(), fallbackName: 'x' }).catch((e) => e);
+    const err = await saveBody(
+      response([randomBytes(1000), randomBytes(1000)], true),
+      { kind: 'file', path: target, target },
+      { stdout: new Capture(), fallbackName: 'x' },
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('UND_ERR_SOCKET');
     expect(readdirSync(dir)).toEqual([]);
@@ -146,7 +152,11 @@ describe('download to a file', () => {
     const dir = tempConfigDir();
     const target = join(dir, 'out.bin');
     writeFileSync(target, 'previous');
-    const err = await saveBody(response([Buffer.from('short')], false, 100), { kind: 'file', path: target, target }, { stdout: new Capture(), fallbackName: 'x' }).catch((e) => e);
+    const err = await saveBody(
+      response([Buffer.from('short')], false, 100),
+      { kind: 'file', path: target, target },
+      { stdout: new Capture(), fallbackName: 'x' },
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe('the download was cut off after 5 of 100 bytes');
     expect(readFileSync(target, 'utf8')).toBe('previous');

@@ -14,7 +14,9 @@ async function agent(name: string): Promise<string> {
 }
 
 async function trigger(agentId: string, mode: string, extra: string[] = []): Promise<any> {
-  const r = await svc(['triggers', 'create', '--name', `t-${mode}`, '--agent', agentId, '--session-mode', mode, '--message', 'hello', ...extra], { env: env() });
+  const r = await svc(['triggers', 'create', '--name', `t-${mode}`, '--agent', agentId, '--session-mode', mode, '--message', 'hello', ...extra], {
+    env: env(),
+  });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -24,7 +26,12 @@ describe('svc triggers', () => {
     const a = await agent('scheduled');
     const created = await trigger(a, 'new_session', ['--cron', '0 9 * * 1-5', '--timezone', 'Europe/Paris', '--message', 'second']);
     const held = (await call(t.emu, 'GET', `/v1/triggers/${created.id}`)).body;
-    expect(held).toMatchObject({ agent_id: a, session_mode: 'new_session', status: 'active', schedule: { type: 'cron', expression: '0 9 * * 1-5', timezone: 'Europe/Paris' } });
+    expect(held).toMatchObject({
+      agent_id: a,
+      session_mode: 'new_session',
+      status: 'active',
+      schedule: { type: 'cron', expression: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+    });
     expect(held.initial_events).toEqual([
       { type: 'user.message', data: { content: [{ type: 'text', text: 'hello' }] } },
       { type: 'user.message', data: { content: [{ type: 'text', text: 'second' }] } },
@@ -56,7 +63,11 @@ describe('svc triggers', () => {
   });
 
   it('R-TRIG-9 R-TRIG-11 shows a system run context and any error type as they come', () => {
-    const out = renderTable([{ id: 'trun_1', context: { type: 'system' }, session_id: null, error: { type: 'brand_new_reason', message: 'x' }, created_at: 'now' }], RUN_COLUMNS, { header: (s) => s });
+    const out = renderTable(
+      [{ id: 'trun_1', context: { type: 'system' }, session_id: null, error: { type: 'brand_new_reason', message: 'x' }, created_at: 'now' }],
+      RUN_COLUMNS,
+      { header: (s) => s },
+    );
     expect(out.split('\n')[1]).toMatch(/^trun_1\s+system\s+brand_new_reason\s+now$/);
   });
 

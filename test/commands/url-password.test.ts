@@ -11,7 +11,11 @@ describe('a password in the base URL', () => {
     const env = { SVC_CONFIG_DIR: tempConfigDir() };
     const url = `http://ops:${PASSWORD}@127.0.0.1:4010`;
     expect((await svc(['config', 'set', 'base_url', url], { env })).code).toBe(0);
-    for (const args of [['config', 'get', 'base_url'], ['config', 'list', '-o', 'json'], ['config', 'profiles', '-o', 'json']]) {
+    for (const args of [
+      ['config', 'get', 'base_url'],
+      ['config', 'list', '-o', 'json'],
+      ['config', 'profiles', '-o', 'json'],
+    ]) {
       const r = await svc(args, { env });
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(PASSWORD);
@@ -19,7 +23,7 @@ describe('a password in the base URL', () => {
     }
   });
 
-  it('is masked in doctor\'s connectivity line', async () => {
+  it("is masked in doctor's connectivity line", async () => {
     const url = t.emu.url.replace('http://', `http://ops:${PASSWORD}@`);
     const r = await svc(['doctor', '-o', 'json'], { env: emuEnv(t.emu, { SVC_BASE_URL: url }) });
     expect(r.stdout + r.stderr).not.toContain(PASSWORD);

@@ -33,7 +33,10 @@ describe('svc vaults', () => {
 
   it('R-CONF-37 creates a credential from --value-stdin; the value reaches the server and is never printed, even with --debug', async () => {
     const v = await vault('stdin-vault');
-    const r = await svc(['vaults', 'credentials', 'create', v, '--name', 'github', '--type', 'static_bearer', '--value-stdin', '--debug'], { env: env(), stdin: SECRET + '\n' });
+    const r = await svc(['vaults', 'credentials', 'create', v, '--name', 'github', '--type', 'static_bearer', '--value-stdin', '--debug'], {
+      env: env(),
+      stdin: SECRET + '\n',
+    });
     expect(r.code).toBe(0);
     const cred = JSON.parse(r.stdout);
     expect(cred).toMatchObject({ name: 'github', type: 'static_bearer' });
@@ -42,7 +45,10 @@ describe('svc vaults', () => {
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     // One trailing newline is the shell's, not the secret's.
     expect(storedValue(cred.id)).toBe(SECRET);
-    for (const args of [['list', v], ['get', v, cred.id]]) {
+    for (const args of [
+      ['list', v],
+      ['get', v, cred.id],
+    ]) {
       for (const fmt of ['json', 'yaml', 'table']) {
         const out = await svc(['vaults', 'credentials', ...args, '-o', fmt], { env: env() });
         expect(out.stdout, `${args[0]} ${fmt}`).toContain('github');
@@ -55,7 +61,10 @@ describe('svc vaults', () => {
     const v = await vault('file-vault');
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'token.txt'), SECRET);
-    const r = await svc(['vaults', 'credentials', 'create', v, '--name', 'DB_URL', '--type', 'environment_variable', '--value-file', 'token.txt'], { env: env(), cwd: dir });
+    const r = await svc(['vaults', 'credentials', 'create', v, '--name', 'DB_URL', '--type', 'environment_variable', '--value-file', 'token.txt'], {
+      env: env(),
+      cwd: dir,
+    });
     expect(r.code).toBe(0);
     const id = JSON.parse(r.stdout).id;
     expect(storedValue(id)).toBe(SECRET);

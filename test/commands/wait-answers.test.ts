@@ -20,7 +20,9 @@ describe('exit 11 on an awaited reply names the exact command that answers it', 
     // Settled before the wait: no stream, so the kind of wait comes from the history.
     const r = await svc(['sessions', 'wait', s.id], { env: env() });
     expect(r.code).toBe(11);
-    expect(errorLine(r.stderr)).toBe(`error: session ${s.id} is waiting for a reply: answer with \`svc sessions confirm ${s.id} ${eventId} --allow\` (or --deny)`);
+    expect(errorLine(r.stderr)).toBe(
+      `error: session ${s.id} is waiting for a reply: answer with \`svc sessions confirm ${s.id} ${eventId} --allow\` (or --deny)`,
+    );
   });
 
   it('sessions wait through a turn that ends on a custom tool call prints `svc sessions tool-result SID EVENT`, and no confirm', async () => {
@@ -42,7 +44,9 @@ describe('exit 11 on an awaited reply names the exact command that answers it', 
     expect(r.code).toBe(11);
     const sid = /session (sesn_\S+)/.exec(r.stderr)![1];
     const [eventId] = (await waitSession(t.emu, sid, awaiting)).stop_reason.event_ids;
-    expect(errorLine(r.stderr)).toBe(`error: session ${sid} is waiting for a reply: answer with \`svc sessions confirm ${sid} ${eventId} --allow\` (or --deny)`);
+    expect(errorLine(r.stderr)).toBe(
+      `error: session ${sid} is waiting for a reply: answer with \`svc sessions confirm ${sid} ${eventId} --allow\` (or --deny)`,
+    );
     expect(r.stderr).not.toMatch(/EVENT_ID|SID|tool-result/);
   });
 });

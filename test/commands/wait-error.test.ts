@@ -9,7 +9,7 @@ const env = () => emuEnv(t.emu);
 const errorStop = (x: any) => x.status === 'idle' && x.stop_reason?.type === 'error';
 
 describe('svc sessions wait after a session.error', () => {
-  it('R-ERR-25 a session read as stopped on an error names that turn\'s session.error, read from the history', async () => {
+  it("R-ERR-25 a session read as stopped on an error names that turn's session.error, read from the history", async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/error model_error');
     await waitSession(t.emu, s.id, errorStop);
@@ -20,7 +20,11 @@ describe('svc sessions wait after a session.error', () => {
     const lines = r.stderr.split('\n').filter((l) => !l.startsWith('debug:') && l !== '');
     expect(lines[0]).toBe('error: the session turn ended in session.error: model_error: error injected by /error model_error');
     expect(lines[1]).toBe('hint: Act on the message or retry later.');
-    const requests = r.stderr.split('\n').filter((l) => /^debug: > /.test(l)).map((l) => l.replace(/^debug: > (\S+) (\S+).*/, '$1 $2')).map((l) => l.replace(t.emu.url, ''));
+    const requests = r.stderr
+      .split('\n')
+      .filter((l) => /^debug: > /.test(l))
+      .map((l) => l.replace(/^debug: > (\S+) (\S+).*/, '$1 $2'))
+      .map((l) => l.replace(t.emu.url, ''));
     expect(requests[0]).toBe(`GET /v1/sessions/${s.id}`);
     expect(requests[1]).toMatch(new RegExp(`^GET /v1/sessions/${s.id}/events\\?.*order=desc`));
   });
@@ -30,7 +34,10 @@ describe('svc sessions wait after a session.error', () => {
     await send(t.emu, s.id, '/error rate_limited');
     await waitSession(t.emu, s.id, errorStop);
     await send(t.emu, s.id, '/echo recovered');
-    await waitUntil(async () => (await history(t.emu, `/v1/sessions/${s.id}`)).filter((e) => e.type === 'session.status' && e.data.status === 'idle').length === 2, 'the second turn to end');
+    await waitUntil(
+      async () => (await history(t.emu, `/v1/sessions/${s.id}`)).filter((e) => e.type === 'session.status' && e.data.status === 'idle').length === 2,
+      'the second turn to end',
+    );
     const r = await svc(['sessions', 'wait', s.id], { env: env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: s.id, status: 'idle', stop_reason: { type: 'end_turn' } });

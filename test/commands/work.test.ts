@@ -81,7 +81,10 @@ describe('svc work', () => {
     const bundle = JSON.parse(Buffer.from(claimed.secret, 'base64url').toString('utf8'));
     expect(typeof bundle.sessions_token).toBe('string');
     // The token works on the row: ack with it (R-WORK-8 path) succeeds.
-    const ack = await call(t.emu, 'POST', `/v1/environments/${envId}/work/${row.id}/ack`, { body: { generation: 1 }, headers: { authorization: `Bearer ${bundle.sessions_token}` } });
+    const ack = await call(t.emu, 'POST', `/v1/environments/${envId}/work/${row.id}/ack`, {
+      body: { generation: 1 },
+      headers: { authorization: `Bearer ${bundle.sessions_token}` },
+    });
     expect(ack.status).toBe(200);
   });
 

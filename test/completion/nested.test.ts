@@ -16,9 +16,15 @@ const complete = async (words: string[], env = emuEnv(t.emu)): Promise<string[][
   const r = await svc(['__complete', '--', ...words], { env });
   expect(r.code).toBe(0);
   expect(r.stderr).toBe('');
-  return r.stdout ? r.stdout.trimEnd().split('\n').map((l) => l.split('\t')) : [];
+  return r.stdout
+    ? r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'))
+    : [];
 };
-const threadIds = async (sid: string): Promise<string[]> => (await call(t.emu, 'GET', `/v1/sessions/${sid}/threads`)).body.items.map((x: { id: string }) => x.id);
+const threadIds = async (sid: string): Promise<string[]> =>
+  (await call(t.emu, 'GET', `/v1/sessions/${sid}/threads`)).body.items.map((x: { id: string }) => x.id);
 
 describe('svc __complete: IDs nested under a parent given earlier on the line', () => {
   let one: any;
@@ -79,7 +85,8 @@ describe('svc __complete: IDs nested under a parent given earlier on the line', 
 
   it('credentials of a vault by name, and work rows of an environment by status', async () => {
     const vault = (await call(t.emu, 'POST', '/v1/vaults', { body: { name: 'v' } })).body;
-    const cred = (await call(t.emu, 'POST', `/v1/vaults/${vault.id}/credentials`, { body: { name: 'gh token', type: 'static_bearer', value: 'not-shown' } })).body;
+    const cred = (await call(t.emu, 'POST', `/v1/vaults/${vault.id}/credentials`, { body: { name: 'gh token', type: 'static_bearer', value: 'not-shown' } }))
+      .body;
     expect(await complete(['vaults', 'credentials', 'delete', vault.id, ''])).toEqual([[cred.id, 'gh token']]);
     const envRec = (await call(t.emu, 'POST', '/v1/environments', { body: { name: 'hosts', config: { type: 'self_hosted' } } })).body;
     t.emu.services.work!.ensureRow(one.id, envRec.id);

@@ -39,7 +39,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 // Asynchronous: the emulator answers from this same process while the shell waits.
 const execFile = promisify(execFileCb);
-const run = async (bin: string, args: string[]): Promise<string[]> => lines((await execFile(bin, args, { env, cwd, encoding: 'utf8', timeout: 15_000 })).stdout);
+const run = async (bin: string, args: string[]): Promise<string[]> =>
+  lines((await execFile(bin, args, { env, cwd, encoding: 'utf8', timeout: 15_000 })).stdout);
 
 const script = (file: string): string => join(work, file);
 const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
@@ -61,7 +62,12 @@ const SHELLS: Record<string, { tools: Tool[]; complete: (line: string) => Promis
   'bash without bash-completion': {
     tools: ['bash'],
     complete: async (line) => {
-      const r = await execFile('bash', ['--norc', '--noprofile', '-c', bashDriver('declare -F _init_completion && exit 3'), 'bash', script('svc.bash'), line], { env, cwd, encoding: 'utf8', timeout: 15_000 });
+      const r = await execFile('bash', ['--norc', '--noprofile', '-c', bashDriver('declare -F _init_completion && exit 3'), 'bash', script('svc.bash'), line], {
+        env,
+        cwd,
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
       expect(r.stderr).toBe('');
       return lines(r.stdout);
     },
@@ -77,7 +83,11 @@ const SHELLS: Record<string, { tools: Tool[]; complete: (line: string) => Promis
 };
 
 function lines(out: string): string[] {
-  return out.split('\n').map((l) => l.split('\t')[0]).filter(Boolean).sort();
+  return out
+    .split('\n')
+    .map((l) => l.split('\t')[0])
+    .filter(Boolean)
+    .sort();
 }
 
 for (const [shell, s] of Object.entries(SHELLS)) {

@@ -14,7 +14,9 @@ const leftovers = (dir: string): string[] => readdirSync(dir).filter((f) => f !=
 async function parallelSets(n: number): Promise<void> {
   const dir = tempConfigDir();
   const names = Array.from({ length: n }, (_, i) => `p${String(i).padStart(3, '0')}`);
-  const runs = await Promise.all(names.map((name) => spawnSvc(svcBin.bin, ['--profile', name, 'config', 'set', 'output', 'json'], { SVC_CONFIG_DIR: dir }).exit));
+  const runs = await Promise.all(
+    names.map((name) => spawnSvc(svcBin.bin, ['--profile', name, 'config', 'set', 'output', 'json'], { SVC_CONFIG_DIR: dir }).exit),
+  );
   expect(runs.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
   expect(profilesIn(dir)).toEqual(names);
   expect(leftovers(dir)).toEqual([]);

@@ -39,7 +39,9 @@ describe('the base URL is checked before any request', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: 'localhost:4010' } } }));
     const r = await run(['agents', 'list'], { SVC_CONFIG_DIR: dir, SVC_API_KEY: 'k' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: base_url of profile "default" in ${join(dir, 'config.json')} "localhost:4010" has no scheme: use an http(s) URL such as http://localhost:4010\n`);
+    expect(r.stderr).toBe(
+      `error: base_url of profile "default" in ${join(dir, 'config.json')} "localhost:4010" has no scheme: use an http(s) URL such as http://localhost:4010\n`,
+    );
   });
 
   it('a bad profile base_url can still be replaced with config set', async () => {
@@ -77,7 +79,9 @@ describe('header values are checked before any request', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { api_key: 'sk_live_abc…' } } }));
     const fromProfile = await run(['agents', 'list'], { SVC_CONFIG_DIR: dir, SVC_BASE_URL: t.emu.url });
     expect(fromProfile.code).toBe(4);
-    expect(fromProfile.stderr).toBe(`error: the API key from api_key of profile "default" in ${join(dir, 'config.json')} is malformed: it holds a non-ASCII character (a pasted "…"?), which cannot be sent in an HTTP header\n`);
+    expect(fromProfile.stderr).toBe(
+      `error: the API key from api_key of profile "default" in ${join(dir, 'config.json')} is malformed: it holds a non-ASCII character (a pasted "…"?), which cannot be sent in an HTTP header\n`,
+    );
     const fromFlag = await run(['agents', 'list', '--api-key', 'sk_live_abc…'], { SVC_BASE_URL: t.emu.url });
     expect(fromFlag.code).toBe(4);
     expect(fromFlag.stderr).toContain('the API key from --api-key is malformed');
@@ -96,7 +100,9 @@ describe('header values are checked before any request', () => {
     const dir = tempConfigDir();
     const r = await svc(['config', 'set', 'environment_key', '-'], { env: { SVC_CONFIG_DIR: dir }, stdin: 'ek_live…\n' });
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe('error: the environment key from standard input is malformed: it holds a non-ASCII character (a pasted "…"?), which cannot be sent in an HTTP header\n');
+    expect(r.stderr).toBe(
+      'error: the environment key from standard input is malformed: it holds a non-ASCII character (a pasted "…"?), which cannot be sent in an HTTP header\n',
+    );
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 

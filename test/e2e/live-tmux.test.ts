@@ -23,10 +23,17 @@ const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux
 const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'live');
 // Generous: on a loaded 2-core CI machine the whole suite runs beside this terminal.
 const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
-  waitUntil(async () => {
-    const text = await pane();
-    return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
-  }, `the pane to show ${what}`, timeoutMs).catch(async (e) => { console.error("PANE:\n" + (await pane())); throw e; });
+  waitUntil(
+    async () => {
+      const text = await pane();
+      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+    },
+    `the pane to show ${what}`,
+    timeoutMs,
+  ).catch(async (e) => {
+    console.error('PANE:\n' + (await pane()));
+    throw e;
+  });
 const keys = (...k: string[]) => tmux('send-keys', '-t', 'live', ...k);
 
 describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
@@ -39,9 +46,22 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
     const home = tempConfigDir();
     // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the view must still be live.
-    const env = ['CI=true', `HOME=${home}`, `PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SVC_BASE_URL=${t.emu.url}`, `SVC_API_KEY=${t.emu.apiKey}`, `SVC_CONFIG_DIR=${home}`, 'PS1=PROMPT$ '];
+    const env = [
+      'CI=true',
+      `HOME=${home}`,
+      `PATH=${process.env.PATH}`,
+      'TERM=xterm-256color',
+      `SVC_BASE_URL=${t.emu.url}`,
+      `SVC_API_KEY=${t.emu.apiKey}`,
+      `SVC_CONFIG_DIR=${home}`,
+      'PS1=PROMPT$ ',
+    ];
     await waitUntil(
-      () => tmux('new-session', '-d', '-s', 'live', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(() => true, () => false),
+      () =>
+        tmux('new-session', '-d', '-s', 'live', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
+          () => true,
+          () => false,
+        ),
       'the tmux server',
     );
     await paneShows('PROMPT$');
@@ -57,7 +77,10 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     const s = await createSession(t.emu);
     const before = join(work, 'stty-before');
     const after = join(work, 'stty-after');
-    await keys('-l', `stty -a > ${before}; node ${join(work, 'bin', 'svc.js')} sessions tail ${s.id} --deltas; code=$?; stty -a > ${after}; echo "END-OF-VIEW exit=$code"`);
+    await keys(
+      '-l',
+      `stty -a > ${before}; node ${join(work, 'bin', 'svc.js')} sessions tail ${s.id} --deltas; code=$?; stty -a > ${after}; echo "END-OF-VIEW exit=$code"`,
+    );
     await keys('Enter');
     // Idle with nothing queued: there is nothing to interrupt yet.
     await paneShows(/^m message · d hide deltas · q quit$/m);
@@ -101,7 +124,11 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     await paneShows(/^live │/m);
   }
   /** The view's last footer line (the keys). */
-  const footer = (text: string) => text.split('\n').filter((l) => / q quit$/.test(l)).at(-1) ?? '';
+  const footer = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => / q quit$/.test(l))
+      .at(-1) ?? '';
 
   it('issue 17: an interrupt and a continue from another shell show in the header and the keys', async () => {
     const s = await createSession(t.emu);
@@ -142,7 +169,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
       if (!stable) await new Promise((r) => setTimeout(r, 100));
       return stable;
     }, 'the view redrawn');
-        expect(count(text), text).toBe(1);
+    expect(count(text), text).toBe(1);
     await keys('q');
     await paneShows(/END-OF-VIEW exit=0/);
     await tmux('resize-window', '-t', 'live', '-x', '120', '-y', '40');

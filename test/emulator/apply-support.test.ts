@@ -44,7 +44,13 @@ describe('emulator: what svc apply relies on', () => {
 
   it('an archived trigger leaves the list, refuses updates, runs and resumes, and is not scheduled again', async () => {
     const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'trig-agent', model: 'm' } })).body.id;
-    const body = { name: 'archivable', agent_id: agent, session_mode: 'new_session', initial_events: [], schedule: { type: 'cron', expression: '* * * * *', timezone: 'UTC' } };
+    const body = {
+      name: 'archivable',
+      agent_id: agent,
+      session_mode: 'new_session',
+      initial_events: [],
+      schedule: { type: 'cron', expression: '* * * * *', timezone: 'UTC' },
+    };
     const trig = (await call(t.emu, 'POST', '/v1/triggers', { body })).body;
     const archived = await call(t.emu, 'POST', `/v1/triggers/${trig.id}/archive`);
     expect(archived.status).toBe(200);
@@ -52,7 +58,11 @@ describe('emulator: what svc apply relies on', () => {
     const listed = (await call(t.emu, 'GET', '/v1/triggers?page_size=1000')).body.items.map((x: { id: string }) => x.id);
     expect(listed).not.toContain(trig.id);
     expect((await call(t.emu, 'GET', '/v1/triggers?page_size=1000&include_archived=true')).body.items.map((x: { id: string }) => x.id)).toContain(trig.id);
-    for (const [method, path, b] of [['PATCH', `/v1/triggers/${trig.id}`, { name: 'x' }], ['POST', `/v1/triggers/${trig.id}/run`, undefined], ['POST', `/v1/triggers/${trig.id}/resume`, undefined]] as const) {
+    for (const [method, path, b] of [
+      ['PATCH', `/v1/triggers/${trig.id}`, { name: 'x' }],
+      ['POST', `/v1/triggers/${trig.id}/run`, undefined],
+      ['POST', `/v1/triggers/${trig.id}/resume`, undefined],
+    ] as const) {
       expect((await call(t.emu, method, path, { body: b })).body.error).toMatchObject({ type: 'failed_precondition_error' });
     }
     await call(t.emu, 'POST', '/_emulator/clock/advance', { body: { ms: 5 * 60_000 } });

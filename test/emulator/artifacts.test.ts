@@ -4,7 +4,8 @@ import { call, useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();
 
-const deliver = (session: string, name: string, text: string, type = 'text/markdown') => t.emu.services.artifacts!.deliver(session, name, Buffer.from(text), type);
+const deliver = (session: string, name: string, text: string, type = 'text/markdown') =>
+  t.emu.services.artifacts!.deliver(session, name, Buffer.from(text), type);
 
 async function content(path: string): Promise<{ type: string | null; text: string }> {
   const res = await fetch(t.emu.url + path, { headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' } });

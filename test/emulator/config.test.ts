@@ -47,7 +47,7 @@ describe('emulator: MCP server headers (configuration rule 7)', () => {
     expect(agentHeaders(id)).toEqual({});
   });
 
-  it('R-CONF-23 a renamed server with the same URL does not inherit the old name\'s headers', async () => {
+  it("R-CONF-23 a renamed server with the same URL does not inherit the old name's headers", async () => {
     const id = await agentWith({ 'X-Team': 'core' });
     const renamed = { ...SERVER, name: 'github' };
     await patchServers(id, [renamed]);
@@ -97,9 +97,10 @@ describe('emulator: MCP server headers (configuration rule 7)', () => {
 });
 
 describe('emulator: agent_overrides and model settings', () => {
-  it('R-CONF-2 a session\'s agent_overrides change that session, not the agent', async () => {
+  it("R-CONF-2 a session's agent_overrides change that session, not the agent", async () => {
     const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'base', model: 'm-base', system: 'agent prompt' } })).body;
-    const s = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agent.id, agent_overrides: { system: 'session prompt', model: 'm-over' } } })).body;
+    const s = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agent.id, agent_overrides: { system: 'session prompt', model: 'm-over' } } }))
+      .body;
     expect(s.agent_overrides).toEqual({ system: 'session prompt', model: 'm-over' });
     const p = await call(t.emu, 'PATCH', `/v1/sessions/${s.id}`, { body: { agent_overrides: { system: 'patched prompt' } } });
     expect(p.body.agent_overrides).toEqual({ system: 'patched prompt' });

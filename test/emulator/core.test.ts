@@ -102,7 +102,11 @@ describe('emulator core rules', () => {
     const seen: string[] = [];
     let token: string | null = null;
     do {
-      const r: { body: { items: { id: string }[]; next_page_token: string | null } } = await call(t.emu, 'GET', `/v1/agents?page_size=2${token ? `&page_token=${token}` : ''}`);
+      const r: { body: { items: { id: string }[]; next_page_token: string | null } } = await call(
+        t.emu,
+        'GET',
+        `/v1/agents?page_size=2${token ? `&page_token=${token}` : ''}`,
+      );
       seen.push(...r.body.items.map((a) => a.id));
       token = r.body.next_page_token;
     } while (token);
@@ -174,7 +178,10 @@ describe('emulator core rules', () => {
 
   it('R-IDEM-9 an authentication failure is not stored: the same key then creates', async () => {
     const headers = { 'idempotency-key': 'core-auth-first' };
-    const denied = await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'idem-auth' }, headers: { ...headers, authorization: 'Bearer sk_not_a_key' } });
+    const denied = await call(t.emu, 'POST', '/v1/agents', {
+      body: { ...agent, name: 'idem-auth' },
+      headers: { ...headers, authorization: 'Bearer sk_not_a_key' },
+    });
     expect(denied.status).toBe(401);
     const r = await call(t.emu, 'POST', '/v1/agents', { body: { ...agent, name: 'idem-auth' }, headers });
     expect(r.status).toBe(201);
@@ -207,8 +214,13 @@ describe('emulator core rules', () => {
     add(await call(t.emu, 'PATCH', `/v1/agents/${id}`, { body: { description: 'x' } }));
     await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
     expect(seen).toEqual([
-      ['invalid_parameter_error', 400], ['invalid_request_error', 400], ['authentication_error', 401],
-      ['permission_denied_error', 403], ['resource_not_found_error', 404], ['conflict_error', 409], ['server_error', 500],
+      ['invalid_parameter_error', 400],
+      ['invalid_request_error', 400],
+      ['authentication_error', 401],
+      ['permission_denied_error', 403],
+      ['resource_not_found_error', 404],
+      ['conflict_error', 409],
+      ['server_error', 500],
     ]);
   });
 

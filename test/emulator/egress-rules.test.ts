@@ -21,7 +21,9 @@ const session = async (body: Record<string, unknown>): Promise<string> => (await
 /** A vault holding an mcp_oauth credential for the docs server, bound to `egressEnv` when given. */
 async function oauthVault(egressEnv?: string): Promise<{ vault: string; credentialPath: string }> {
   const v = await call(t.emu, 'POST', '/v1/vaults', { body: { name: 'oauth' } });
-  const c = await call(t.emu, 'POST', `/v1/vaults/${v.body.id}/credentials`, { body: { name: 'docs', type: 'mcp_oauth', ...(egressEnv ? { egress_environment_id: egressEnv } : {}) } });
+  const c = await call(t.emu, 'POST', `/v1/vaults/${v.body.id}/credentials`, {
+    body: { name: 'docs', type: 'mcp_oauth', ...(egressEnv ? { egress_environment_id: egressEnv } : {}) },
+  });
   expect(c.status).toBe(201);
   return { vault: v.body.id, credentialPath: `/v1/vaults/${v.body.id}/credentials/${c.body.id}` };
 }
@@ -48,7 +50,9 @@ describe('emulator: the routes of the platform outbound requests', () => {
       const started = (await history(t.emu, `/v1/sessions/${sid}`)).filter((e) => e.type === 'agent.model_started').map((e) => e.id);
       expect(models.map((x) => x.event_id)).toEqual(started);
       expect(models.every((x) => x.route === 'direct' && x.environment_id === undefined)).toBe(true);
-      expect(items.filter((x) => x.purpose === 'mcp_call')).toEqual([{ host: DOCS_HOST, purpose: 'mcp_call', route: 'proxy', environment_id: env, server: 'docs', event_id: expect.any(String) }]);
+      expect(items.filter((x) => x.purpose === 'mcp_call')).toEqual([
+        { host: DOCS_HOST, purpose: 'mcp_call', route: 'proxy', environment_id: env, server: 'docs', event_id: expect.any(String) },
+      ]);
     }
   });
 
@@ -58,7 +62,12 @@ describe('emulator: the routes of the platform outbound requests', () => {
     const { vault } = await oauthVault(b);
     const sid = await session({ environment_id: a, vault_ids: [vault] });
     await turn(sid, '/mcp-fail docs auth', 1);
-    expect(shown((await egress(sid)).filter((x) => x.purpose !== 'model_request'), { [a]: 'A', [b]: 'B' })).toEqual([
+    expect(
+      shown(
+        (await egress(sid)).filter((x) => x.purpose !== 'model_request'),
+        { [a]: 'A', [b]: 'B' },
+      ),
+    ).toEqual([
       `oauth_discovery ${DOCS_HOST} proxy via B`,
       `oauth_client_registration ${DOCS_HOST} proxy via B`,
       `oauth_token_exchange ${DOCS_HOST} proxy via B`,
@@ -74,11 +83,17 @@ describe('emulator: the routes of the platform outbound requests', () => {
     const plain = await environment('no proxy');
     const names = { [a]: 'A', [b]: 'B' };
     const { vault, credentialPath } = await oauthVault(b);
-    const oauthSteps = async (sid: string) => shown((await egress(sid)).filter((x) => x.purpose.startsWith('oauth_')), names);
+    const oauthSteps = async (sid: string) =>
+      shown(
+        (await egress(sid)).filter((x) => x.purpose.startsWith('oauth_')),
+        names,
+      );
 
     const direct = await session({ environment_id: plain, vault_ids: [vault] });
     await turn(direct, '/mcp-fail docs refresh', 1);
-    expect(await oauthSteps(direct)).toEqual(['oauth_discovery', 'oauth_client_registration', 'oauth_token_exchange', 'oauth_refresh'].map((p) => `${p} ${DOCS_HOST} proxy via B`));
+    expect(await oauthSteps(direct)).toEqual(
+      ['oauth_discovery', 'oauth_client_registration', 'oauth_token_exchange', 'oauth_refresh'].map((p) => `${p} ${DOCS_HOST} proxy via B`),
+    );
 
     const cleared = await call(t.emu, 'PATCH', credentialPath, { body: { egress_environment_id: '' } });
     expect(cleared.body.egress_environment_id).toBeNull();
@@ -87,7 +102,9 @@ describe('emulator: the routes of the platform outbound requests', () => {
 
     const onA = await session({ environment_id: a, vault_ids: [vault] });
     await turn(onA, '/mcp-fail docs refresh', 1);
-    expect(await oauthSteps(onA)).toEqual(['oauth_discovery', 'oauth_client_registration', 'oauth_token_exchange', 'oauth_refresh'].map((p) => `${p} ${DOCS_HOST} proxy via A`));
+    expect(await oauthSteps(onA)).toEqual(
+      ['oauth_discovery', 'oauth_client_registration', 'oauth_token_exchange', 'oauth_refresh'].map((p) => `${p} ${DOCS_HOST} proxy via A`),
+    );
   });
 
   it('the egress admin path answers 404 for an unknown session', async () => {

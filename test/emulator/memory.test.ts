@@ -8,7 +8,8 @@ import { call, useEmulator } from '../helpers/emulator';
 const t = useEmulator();
 
 let n = 0;
-const newStore = async (extra: Record<string, unknown> = {}) => (await call(t.emu, 'POST', '/v1/memory-stores', { body: { name: `store-${++n}`, ...extra } })).body;
+const newStore = async (extra: Record<string, unknown> = {}) =>
+  (await call(t.emu, 'POST', '/v1/memory-stores', { body: { name: `store-${++n}`, ...extra } })).body;
 const memPath = (storeId: string, rest = '') => `/v1/memory-stores/${storeId}/memories${rest}`;
 
 /** A store with one memory changed twice: versions v1 (created), v2 (modified). */
@@ -103,7 +104,11 @@ describe('emulator: memories and versions', () => {
     const m = (await call(t.emu, 'POST', memPath(s.id), { body: { path: '/x', content: 'body' } })).body;
     await call(t.emu, 'DELETE', memPath(s.id, `/${m.id}`));
     const [deleted, created] = (await call(t.emu, 'GET', memPath(s.id, `/${m.id}/versions`))).body.items;
-    expect(created).toMatchObject({ content_base64: Buffer.from('body').toString('base64'), content_sha256: createHash('sha256').update('body').digest('hex'), content_size_bytes: 4 });
+    expect(created).toMatchObject({
+      content_base64: Buffer.from('body').toString('base64'),
+      content_sha256: createHash('sha256').update('body').digest('hex'),
+      content_size_bytes: 4,
+    });
     expect('redacted_at' in created).toBe(false);
     for (const k of ['content_base64', 'content_sha256', 'content_size_bytes']) expect(k in deleted).toBe(false);
   });
@@ -135,7 +140,13 @@ describe('emulator: memories and versions', () => {
     const { versions, base } = await history();
     const r = await call(t.emu, 'POST', `${base}/${versions[1].id}/redact`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: versions[1].id, operation: 'created', path: '/notes.md', redacted_at: expect.any(String), content_sha256: versions[1].content_sha256 });
+    expect(r.body).toMatchObject({
+      id: versions[1].id,
+      operation: 'created',
+      path: '/notes.md',
+      redacted_at: expect.any(String),
+      content_sha256: versions[1].content_sha256,
+    });
     expect('content_base64' in r.body).toBe(false);
     expect('content_base64' in (await call(t.emu, 'GET', `${base}/${versions[1].id}`)).body).toBe(false);
   });

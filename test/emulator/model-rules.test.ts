@@ -30,7 +30,10 @@ describe('emulator: streaming and non-streaming model calls', () => {
     const h = await turn(sid, '/nostream all at once', 2);
     await waitUntil(() => stream.events.filter((f) => f.json.type === 'session.status' && f.json.data.status === 'idle').length === 2, 'two idle frames');
     stream.close();
-    const streamed = h.slice(0, h.findIndex((e) => e.type === 'user.message' && e.data.content[0].text === '/nostream all at once'));
+    const streamed = h.slice(
+      0,
+      h.findIndex((e) => e.type === 'user.message' && e.data.content[0].text === '/nostream all at once'),
+    );
     expect(streamed.map((e) => e.type)).toEqual(expect.arrayContaining(['agent.thinking_started', 'agent.message_started']));
     const quiet = since(h, '/nostream all at once').map((e) => e.type);
     expect(quiet).toEqual(['user.message', 'session.status', 'agent.model_started', 'agent.thinking', 'agent.message', 'session.status']);
@@ -68,7 +71,11 @@ describe('emulator: MCP errors during a run', () => {
     expect(h.find((e) => e.type === 'agent.tool_use').data).toMatchObject({ name: 'lookup', mcp_server_name: 'tracker' });
     expect(h.find((e) => e.type === 'agent.tool_result').data.is_error).toBeUndefined();
     expect(lastIdle(h).data.stop_reason).toEqual({ type: 'end_turn' });
-    expect((await mcpLog(sid)).map((x: any) => `${x.server} ${x.action} ${x.outcome}`)).toEqual(['docs call connection_lost', 'docs session_error reported', 'tracker call ok']);
+    expect((await mcpLog(sid)).map((x: any) => `${x.server} ${x.action} ${x.outcome}`)).toEqual([
+      'docs call connection_lost',
+      'docs session_error reported',
+      'tracker call ok',
+    ]);
   });
 
   it('R-ERR-27 mcp_authentication_failed is reported only after a credential refresh and one retry are rejected', async () => {
@@ -119,11 +126,17 @@ describe('emulator: what tool definitions a model request carries', () => {
 
   it('R-CONF-18 load_mode eager sends schemas with every request, set on the toolset or on one tool', async () => {
     const onSet = await session({ mcp_servers: [DOCS], tools: [{ ...toolset('docs', 'search', 'fetch'), default_config: { load_mode: 'eager' } }] });
-    const onTool = await session({ mcp_servers: [DOCS], tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs', configs: [{ name: 'search', load_mode: 'eager' }, { name: 'fetch' }] }] });
+    const onTool = await session({
+      mcp_servers: [DOCS],
+      tools: [{ type: 'mcp_toolset', mcp_server_name: 'docs', configs: [{ name: 'search', load_mode: 'eager' }, { name: 'fetch' }] }],
+    });
     await turn(onSet, '/echo one', 1);
     await turn(onSet, '/echo two', 2);
     await turn(onTool, '/echo one', 1);
-    expect((await requests(onSet)).map(shown)).toEqual([['docs/search+schema', 'docs/fetch+schema'], ['docs/search+schema', 'docs/fetch+schema']]);
+    expect((await requests(onSet)).map(shown)).toEqual([
+      ['docs/search+schema', 'docs/fetch+schema'],
+      ['docs/search+schema', 'docs/fetch+schema'],
+    ]);
     expect((await requests(onTool)).map(shown)).toEqual([['docs/search+schema', 'docs/fetch']]);
   });
 
@@ -146,8 +159,16 @@ describe('emulator: what tool definitions a model request carries', () => {
     await turn(sid, '/echo hi', 1);
     await turn(set, '/echo hi', 1);
     expect(shown((await requests(sid))[0])).toEqual([
-      'bash+schema', 'read+schema', 'write+schema', 'edit+schema', 'glob+schema', 'grep+schema', 'web_fetch+schema', 'web_search+schema',
-      'search_image_by_text', 'search_image_by_image',
+      'bash+schema',
+      'read+schema',
+      'write+schema',
+      'edit+schema',
+      'glob+schema',
+      'grep+schema',
+      'web_fetch+schema',
+      'web_search+schema',
+      'search_image_by_text',
+      'search_image_by_image',
     ]);
     expect(shown((await requests(set))[0]).slice(-2)).toEqual(['search_image_by_text', 'search_image_by_image+schema']);
   });
@@ -156,7 +177,14 @@ describe('emulator: what tool definitions a model request carries', () => {
     const sid = await session({
       tools: [
         { type: 'default_toolset_20260901', configs: [{ name: 'bash', enabled: false }] },
-        { type: 'default_toolset_20260901', configs: [{ name: 'bash', enabled: true }, { name: 'search_image_by_text', load_mode: 'eager' }], default_config: { enabled: false } },
+        {
+          type: 'default_toolset_20260901',
+          configs: [
+            { name: 'bash', enabled: true },
+            { name: 'search_image_by_text', load_mode: 'eager' },
+          ],
+          default_config: { enabled: false },
+        },
       ],
     });
     await turn(sid, '/echo hi', 1);

@@ -17,7 +17,14 @@ describe('emulator: the scripted model', () => {
     stream.close();
     const seen = stream.events.map((f) => f.event);
     expect(seen.filter((x) => x !== 'agent.delta')).toEqual([
-      'user.message', 'session.status', 'agent.model_started', 'agent.thinking_started', 'agent.thinking', 'agent.message_started', 'agent.message', 'session.status',
+      'user.message',
+      'session.status',
+      'agent.model_started',
+      'agent.thinking_started',
+      'agent.thinking',
+      'agent.message_started',
+      'agent.message',
+      'session.status',
     ]);
     // Deltas come after the *_started event of their kind and before the complete event.
     const firstText = seen.indexOf('agent.message_started');
@@ -28,7 +35,10 @@ describe('emulator: the scripted model', () => {
     expect(seen.slice(firstText + 1, seen.indexOf('agent.message')).every((x) => x === 'agent.delta')).toBe(true);
     const msg = stream.events.find((f) => f.event === 'agent.message')!.json;
     expect(msg.data.content).toEqual([{ type: 'text', text: 'You said: hello there' }]);
-    const text = stream.events.filter((f) => f.event === 'agent.delta' && f.json.data.kind === 'text').map((f) => f.json.data.delta).join('');
+    const text = stream.events
+      .filter((f) => f.event === 'agent.delta' && f.json.data.kind === 'text')
+      .map((f) => f.json.data.delta)
+      .join('');
     expect(text).toBe('You said: hello there');
     const idle = stream.events[stream.events.length - 1].json;
     expect(idle.data).toEqual({ status: 'idle', stop_reason: { type: 'end_turn' } });
@@ -137,7 +147,9 @@ describe('emulator: the scripted model', () => {
 describe('emulator: MCP tools of the scripted model', () => {
   const m = useEmulator({ modelStepMs: 1 });
   it('R-EVT-13 R-EVT-12 an MCP tool call carries mcp on its first tool_use fragment and mcp_server_name on the event; the platform answers it', async () => {
-    const agent = await call(m.emu, 'POST', '/v1/agents', { body: { name: 'mcp', model: 'scripted-1', mcp_servers: [{ type: 'url', name: 'docs', url: 'https://mcp.example.com' }] } });
+    const agent = await call(m.emu, 'POST', '/v1/agents', {
+      body: { name: 'mcp', model: 'scripted-1', mcp_servers: [{ type: 'url', name: 'docs', url: 'https://mcp.example.com' }] },
+    });
     expect(agent.status).toBe(201);
     const s = (await call(m.emu, 'POST', '/v1/sessions', { body: { agent_id: agent.body.id } })).body;
     const sub = await SseClient.open(m.emu, `/v1/sessions/${s.id}/events/stream?include_deltas=true`);

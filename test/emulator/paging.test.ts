@@ -38,7 +38,7 @@ describe('emulator list paging by position', () => {
     expect(seen).toEqual(before);
   });
 
-  it('R-PAGE-4: when the token\'s own agent is deleted, the next page starts after where it stood', async () => {
+  it("R-PAGE-4: when the token's own agent is deleted, the next page starts after where it stood", async () => {
     await createAgents(7);
     const before = await pages('');
     const seen = await pages('', async (n) => {

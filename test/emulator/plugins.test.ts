@@ -39,7 +39,14 @@ describe('emulator: plugins', () => {
   it('R-PLUG-11 publishing a zip is 201 with the plugin, its version and the validation result', async () => {
     const r = await publish({ name: 'weather', version: '1.0.0', description: 'Forecasts', keywords: ['Rain'], categories: ['featured'] });
     expect(r.status).toBe(201);
-    expect(r.body.plugin).toMatchObject({ name: 'weather', scope: 'project', status: 'active', latest_version: '1.0.0', version: '1.0.0', categories: ['featured'] });
+    expect(r.body.plugin).toMatchObject({
+      name: 'weather',
+      scope: 'project',
+      status: 'active',
+      latest_version: '1.0.0',
+      version: '1.0.0',
+      categories: ['featured'],
+    });
     expect(r.body.version).toMatchObject({ plugin_id: r.body.plugin.id, version: '1.0.0' });
     expect(r.body.validation).toMatchObject({ ok: true, errors: [] });
   });
@@ -87,7 +94,9 @@ describe('emulator: plugins', () => {
   it('R-PLUG-16 a version downloads as application/zip with the published bytes', async () => {
     const bytes = pkg({ name: 'download-me', version: '3.1.4' });
     const p = (await post('/v1/plugins', bytes)).body.plugin;
-    const res = await fetch(`${t.emu.url}/v1/plugins/${p.id}/versions/3.1.4/content`, { headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' } });
+    const res = await fetch(`${t.emu.url}/v1/plugins/${p.id}/versions/3.1.4/content`, {
+      headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' },
+    });
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
@@ -157,7 +166,9 @@ describe('emulator: plugins', () => {
   it('R-CONF-12 R-CONF-13 R-CONF-14 project references: latest, an exact version, or omitted pinned to the latest', async () => {
     const p = (await publish({ name: 'pinned', version: '1.0.0' })).body.plugin;
     await post(`/v1/plugins/${p.id}/versions`, pkg({ name: 'pinned', version: '1.1.0' }));
-    expect(checkPluginRefs(t.emu, [{ plugin_id: p.id }, { plugin_id: p.id, version: 'latest' }, { plugin_id: p.id, version: '1.0.0' }], 'body.plugins')).toEqual([
+    expect(
+      checkPluginRefs(t.emu, [{ plugin_id: p.id }, { plugin_id: p.id, version: 'latest' }, { plugin_id: p.id, version: '1.0.0' }], 'body.plugins'),
+    ).toEqual([
       { plugin_id: p.id, version: '1.1.0' },
       { plugin_id: p.id, version: 'latest' },
       { plugin_id: p.id, version: '1.0.0' },

@@ -34,7 +34,10 @@ describe('emulator: skill and plugin references on agents', () => {
   it('R-CONF-8 R-CONF-9 R-CONF-10 skills: omitted version pinned to the current one, "latest" kept, an exact version pinned', async () => {
     const r = await createAgent({ skills: [{ skill_id: skill }, { skill_id: skill, version: 1 }] });
     expect(r.status).toBe(201);
-    expect(r.body.skills).toEqual([{ skill_id: skill, version: 2 }, { skill_id: skill, version: 1 }]);
+    expect(r.body.skills).toEqual([
+      { skill_id: skill, version: 2 },
+      { skill_id: skill, version: 1 },
+    ]);
     const latest = await createAgent({ skills: [{ skill_id: skill, version: 'latest' }] });
     expect(latest.body.skills).toEqual([{ skill_id: skill, version: 'latest' }]);
   });
@@ -43,7 +46,13 @@ describe('emulator: skill and plugin references on agents', () => {
     const cases: Array<[unknown[], string]> = [
       [[{ skill_id: 'skill_missing' }], 'body.skills[0].skill_id'],
       [[{ skill_id: skill, version: 9 }], 'body.skills[0].version'],
-      [[{ skill_id: skill, version: 'latest' }, { skill_id: skill, version: 1 }], 'body.skills[0].version'],
+      [
+        [
+          { skill_id: skill, version: 'latest' },
+          { skill_id: skill, version: 1 },
+        ],
+        'body.skills[0].version',
+      ],
       [[{ version: 1 }], 'body.skills[0].skill_id'],
       [[{ skill_id: skill, pinned: true }], 'body.skills[0].pinned'],
     ];

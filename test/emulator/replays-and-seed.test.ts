@@ -19,7 +19,9 @@ describe('emulator: idempotent sends, trigger runs, archived threads, seeding', 
 
   it('R-IDEM-4 a manual trigger run repeated with the same key runs once', async () => {
     const agent = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'trig', model: 'scripted-1' } });
-    const trig = await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'once', agent_id: agent.body.id, session_mode: 'new_session', initial_events: [message('hi')] } });
+    const trig = await call(t.emu, 'POST', '/v1/triggers', {
+      body: { name: 'once', agent_id: agent.body.id, session_mode: 'new_session', initial_events: [message('hi')] },
+    });
     expect(trig.status).toBe(201);
     const headers = { 'idempotency-key': 'run-once' };
     const a = await call(t.emu, 'POST', `/v1/triggers/${trig.body.id}/run`, { headers });

@@ -24,7 +24,14 @@ afterEach(async () => {
 async function newTrigger(emu: Emulator, body: Record<string, unknown> = {}): Promise<any> {
   const agent = await call(emu, 'POST', '/v1/agents', { body: { name: 'cron', model: 'm' } });
   const r = await call(emu, 'POST', '/v1/triggers', {
-    body: { name: 'every minute', agent_id: agent.body.id, session_mode: 'new_session', initial_events: [message('/echo tick')], schedule: { type: 'cron', expression: '* * * * *' }, ...body },
+    body: {
+      name: 'every minute',
+      agent_id: agent.body.id,
+      session_mode: 'new_session',
+      initial_events: [message('/echo tick')],
+      schedule: { type: 'cron', expression: '* * * * *' },
+      ...body,
+    },
   });
   expect(r.status).toBe(201);
   made.push({ emu, id: r.body.id });
@@ -52,7 +59,8 @@ describe('emulator: cron schedules', () => {
     expect(zoned.schedule.timezone).toBe('Europe/Paris');
     const agentId = zoned.agent_id;
     const bad = async (schedule: Record<string, unknown>) =>
-      (await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'x', agent_id: agentId, session_mode: 'new_session', initial_events: [], schedule } })).body.error;
+      (await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'x', agent_id: agentId, session_mode: 'new_session', initial_events: [], schedule } })).body
+        .error;
     expect(await bad({ type: 'cron', expression: '61 * * * *' })).toMatchObject({ type: 'invalid_parameter_error', param: 'body.schedule.expression' });
     expect(await bad({ type: 'cron', expression: '* * * *' })).toMatchObject({ param: 'body.schedule.expression' });
     expect(await bad({ type: 'cron', expression: '0 0 31 2 *' })).toMatchObject({ param: 'body.schedule.expression' });
@@ -147,12 +155,20 @@ describe('emulator: automatic pause and the trigger.paused webhook', () => {
       });
     });
     await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-    const emu = await startEmulator({ port: 0, modelStepMs: 1, realTimeSchedules: false, webhookUrl: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hooks` });
+    const emu = await startEmulator({
+      port: 0,
+      modelStepMs: 1,
+      realTimeSchedules: false,
+      webhookUrl: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/hooks`,
+    });
     try {
       const { trigger } = await failingTrigger(emu);
       await advance(emu, 3 * MINUTE);
       const hook = await waitUntil(() => received[0], 'a delivered webhook');
-      expect(hook).toEqual({ type: 'application/json', body: { id: expect.any(String), type: 'trigger.paused', created_at: expect.any(String), data: { id: trigger.id } } });
+      expect(hook).toEqual({
+        type: 'application/json',
+        body: { id: expect.any(String), type: 'trigger.paused', created_at: expect.any(String), data: { id: trigger.id } },
+      });
       await waitUntil(async () => (await call(emu, 'GET', '/_emulator/stats')).body.webhooks_delivered === 1, 'the delivery counted');
     } finally {
       made.splice(0);
@@ -182,7 +198,11 @@ describe('emulator: cron evaluation', () => {
   });
 
   it('day-of-month and day-of-week both restricted: either one fires (classic cron)', () => {
-    expect(next('0 12 1,15 * 0', 'UTC', '2026-03-07T00:00:00Z', 3)).toEqual(['2026-03-08T12:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-22T12:00:00.000Z']);
+    expect(next('0 12 1,15 * 0', 'UTC', '2026-03-07T00:00:00Z', 3)).toEqual([
+      '2026-03-08T12:00:00.000Z',
+      '2026-03-15T12:00:00.000Z',
+      '2026-03-22T12:00:00.000Z',
+    ]);
   });
 
   it('a midnight after a 23-hour day is not skipped, and 29 February comes every four years', () => {

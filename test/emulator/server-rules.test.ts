@@ -87,7 +87,9 @@ describe('emulator: errors embedded in resources', () => {
   it('R-ERR-21 a failed TriggerRun carries its own TriggerError, not the HTTP error that caused it', async () => {
     const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'to-archive', model: 'm' } })).body.id;
     const message = { type: 'user.message', data: { content: [{ type: 'text', text: 'go' }] } };
-    const trigger = (await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'doomed', agent_id: agent, session_mode: 'new_session', initial_events: [message] } })).body;
+    const trigger = (
+      await call(t.emu, 'POST', '/v1/triggers', { body: { name: 'doomed', agent_id: agent, session_mode: 'new_session', initial_events: [message] } })
+    ).body;
     expect((await call(t.emu, 'POST', `/v1/agents/${agent}/archive`)).status).toBe(200);
     // The session create inside the run would be an HTTP 400; the run itself is a resource, answered 2xx.
     const run = await call(t.emu, 'POST', `/v1/triggers/${trigger.id}/run`);

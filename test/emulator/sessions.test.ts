@@ -32,7 +32,15 @@ async function interruptedSession(): Promise<any> {
 describe('emulator: session resources', () => {
   it('R-SESS-22 R-SESS-23 a new session is idle with the control members and epoch "0"', async () => {
     const s = await createSession(t.emu);
-    expect(s).toMatchObject({ status: 'idle', stopping: false, interrupted: false, continue_pending: false, requires_action: false, control_epoch: '0', archived_at: null });
+    expect(s).toMatchObject({
+      status: 'idle',
+      stopping: false,
+      interrupted: false,
+      continue_pending: false,
+      requires_action: false,
+      control_epoch: '0',
+      archived_at: null,
+    });
     expect(s.control_epoch).toMatch(CONTROL_EPOCH_PATTERN);
   });
 
@@ -124,7 +132,19 @@ describe('emulator: session resources', () => {
   it('R-SESS-6 a file block in a message is bound to the session automatically', async () => {
     const fileId = await uploadFile();
     const s = await createSession(t.emu);
-    const r = await events(s.id, { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: 'see' }, { type: 'file', file_id: fileId }] } }] });
+    const r = await events(s.id, {
+      events: [
+        {
+          type: 'user.message',
+          data: {
+            content: [
+              { type: 'text', text: 'see' },
+              { type: 'file', file_id: fileId },
+            ],
+          },
+        },
+      ],
+    });
     expect(r.status).toBe(202);
     const list = await call(t.emu, 'GET', `/v1/sessions/${s.id}/resources`);
     expect(list.body.items).toEqual([{ type: 'file', id: expect.any(String), file_id: fileId }]);
@@ -134,7 +154,11 @@ describe('emulator: session resources', () => {
 async function uploadFile(): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob(['hello']), 'hello.txt');
-  const res = await fetch(`${t.emu.url}/v1/files`, { method: 'POST', body: form, headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' } });
+  const res = await fetch(`${t.emu.url}/v1/files`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -155,7 +179,10 @@ describe('emulator: session input', () => {
     const p = await call(t.emu, 'GET', `/v1/sessions/${s.id}/events/pending`);
     expect(p.status).toBe(200);
     expect(Object.keys(p.body)).toEqual(['items']);
-    expect(p.body.items.map((x: any) => [x.event_id, x.type])).toEqual([[a, 'next_turn'], [b, 'steer']]);
+    expect(p.body.items.map((x: any) => [x.event_id, x.type])).toEqual([
+      [a, 'next_turn'],
+      [b, 'steer'],
+    ]);
     expect(p.body.items[0].events).toEqual([message('first')]);
     expect(Number.isNaN(Date.parse(p.body.items[0].queued_at))).toBe(false);
     expect((await history(t.emu, `/v1/sessions/${s.id}`)).some((e) => e.type === 'user.message')).toBe(false);
@@ -383,7 +410,9 @@ describe('emulator: tool waits', () => {
     const other = await createSession(t.emu);
     await send(t.emu, s.id, '/tool bash {"command":"pwd"}');
     const use = await waitUntil(async () => (await history(t.emu, `/v1/sessions/${s.id}`)).find((e) => e.type === 'agent.tool_use'), 'tool_use');
-    const poll = await call(t.emu, 'GET', `/v1/environments/${env.body.id}/work/poll?block_ms=5000`, { headers: { authorization: `Bearer ${key}`, 'svc-worker-id': 'w1' } });
+    const poll = await call(t.emu, 'GET', `/v1/environments/${env.body.id}/work/poll?block_ms=5000`, {
+      headers: { authorization: `Bearer ${key}`, 'svc-worker-id': 'w1' },
+    });
     const token = JSON.parse(Buffer.from(poll.body.items[0].secret, 'base64url').toString()).sessions_token;
     const reply = { events: [{ type: 'user.tool_result', data: { event_id: use.id, content: [{ type: 'text', text: '/work' }] } }] };
     expectError(await events(other.id, reply, { authorization: `Bearer ${token}` }), 403, 'permission_denied_error');

@@ -8,12 +8,17 @@ const t = useEmulator();
 
 async function post(path: string, fields: Record<string, string | Blob>) {
   const fd = new FormData();
-  for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') fd.append(k, v); else fd.append(k, v, 'skill.zip');
+  for (const [k, v] of Object.entries(fields))
+    if (typeof v === 'string') fd.append(k, v);
+    else fd.append(k, v, 'skill.zip');
   const res = new Response(fd);
   return call(t.emu, 'POST', path, { raw: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } });
 }
 
-const download = async (path: string) => Buffer.from(await (await fetch(t.emu.url + path, { headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' } })).arrayBuffer()).toString();
+const download = async (path: string) =>
+  Buffer.from(
+    await (await fetch(t.emu.url + path, { headers: { authorization: `Bearer ${t.emu.apiKey}`, 'svc-api-version': '2026-09-01-beta' } })).arrayBuffer(),
+  ).toString();
 
 /** The error a reference check throws, as `{type, param}`. */
 function refError(refs: any[]): { type?: string; param?: string } {
@@ -81,6 +86,11 @@ describe('emulator: skills', () => {
 
   it('R-CONF-11 mixing "latest" and an exact version for one skill is 400 invalid_parameter_error', async () => {
     const s = await post('/v1/skills', { file: new Blob(['a']) });
-    expect(refError([{ skill_id: s.body.id, version: 'latest' }, { skill_id: s.body.id, version: 1 }]).type).toBe('invalid_parameter_error');
+    expect(
+      refError([
+        { skill_id: s.body.id, version: 'latest' },
+        { skill_id: s.body.id, version: 1 },
+      ]).type,
+    ).toBe('invalid_parameter_error');
   });
 });

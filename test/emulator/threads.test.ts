@@ -22,7 +22,14 @@ describe('emulator: threads', () => {
   it('R-THREAD-1 R-THREAD-2 every session has a coordinator thread carrying interrupted and control_epoch', async () => {
     const s = await createSession(t.emu);
     const [coordinator] = await threadsOf(s.id);
-    expect(coordinator).toMatchObject({ session_id: s.id, parent_thread_id: null, agent_name: 'helper', interrupted: false, control_epoch: '0', archived_at: null });
+    expect(coordinator).toMatchObject({
+      session_id: s.id,
+      parent_thread_id: null,
+      agent_name: 'helper',
+      interrupted: false,
+      control_epoch: '0',
+      archived_at: null,
+    });
     const one = await call(t.emu, 'GET', `/v1/sessions/${s.id}/threads/${coordinator.id}`);
     expect(one.body).toEqual(coordinator);
     expect((await call(t.emu, 'GET', `/v1/sessions/${s.id}/threads/sthr_nope`)).status).toBe(404);
@@ -117,7 +124,8 @@ describe('emulator: threads', () => {
     expect((await threadsOf(s.id)).map((x) => x.parent_thread_id)).toEqual([null]);
     expect(h.find((e) => e.type === 'agent.message').data.content[0].text).toMatch(/no sub-agent roster/);
     // A roster given at creation (agent_overrides) is what makes the tools appear.
-    const withRoster = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: bare.body.id, agent_overrides: { roster: [{ name: 'worker' }] } } })).body;
+    const withRoster = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: bare.body.id, agent_overrides: { roster: [{ name: 'worker' }] } } }))
+      .body;
     await send(t.emu, withRoster.id, '/delegate 1');
     const h2 = await waitIdleEvents(t.emu, withRoster.id, 1);
     expect(h2.filter((e) => e.type === 'session.thread_created')).toHaveLength(1);

@@ -80,7 +80,9 @@ describe('emulator: work queue states', () => {
   it('R-WORK-1 R-WORK-4 R-WORK-5 R-WORK-7 R-WORK-13 R-WORK-22 R-WORK-26 a poll claims the queued row with its secret', async () => {
     const env = await selfHosted(t.emu);
     const c = await claim(t.emu, env, 'worker-a');
-    expect(Object.keys(c.item).sort()).toEqual(['claimed_at', 'created_at', 'environment_id', 'generation', 'id', 'lease_ttl_ms', 'secret', 'session_id', 'status', 'worker_id'].sort());
+    expect(Object.keys(c.item).sort()).toEqual(
+      ['claimed_at', 'created_at', 'environment_id', 'generation', 'id', 'lease_ttl_ms', 'secret', 'session_id', 'status', 'worker_id'].sort(),
+    );
     expect(c.item).toMatchObject({ environment_id: env.id, status: 'queued', generation: 1, worker_id: 'worker-a', lease_ttl_ms: 30_000 });
     expect(typeof c.token).toBe('string');
     expect(c.secret).toHaveProperty('reserved');
@@ -260,7 +262,10 @@ describe('emulator: work queue states', () => {
     const work = t.emu.services.work!;
     work.ensureRow('sess_once', env.id);
     work.ensureRow('sess_once', env.id);
-    const ids = async () => (await call(t.emu, 'GET', `/v1/environments/${env.id}/work`)).body.items.map((i: { session_id: string; status: string }) => `${i.session_id}:${i.status}`);
+    const ids = async () =>
+      (await call(t.emu, 'GET', `/v1/environments/${env.id}/work`)).body.items.map(
+        (i: { session_id: string; status: string }) => `${i.session_id}:${i.status}`,
+      );
     expect(await ids()).toEqual(['sess_once:queued']);
     work.endRow('sess_once');
     work.ensureRow('sess_once', env.id);
@@ -344,7 +349,7 @@ describe('emulator: work windows and lost workers', () => {
     expectError(await lease(fast.emu, env, c.item.id, 'ack', { generation: 1 }, c.token), 401, 'authentication_error');
   });
 
-  it('R-WORK-14 R-WORK-15 R-WORK-12 R-WORK-17 a lost worker\'s row is re-queued at generation + 1 and a successor gets a new credential', async () => {
+  it("R-WORK-14 R-WORK-15 R-WORK-12 R-WORK-17 a lost worker's row is re-queued at generation + 1 and a successor gets a new credential", async () => {
     const env = await selfHosted(fast.emu);
     const first = await claim(fast.emu, env, 'w-first');
     await lease(fast.emu, env, first.item.id, 'ack', { generation: 1 });
@@ -385,7 +390,7 @@ describe('emulator: work windows and lost workers', () => {
     expect(row.stop_requested_at).toBe(stopping.body.stop_requested_at);
   });
 
-  it('R-WORK-14 the lose_worker fault refuses that worker\'s heartbeats until its row is re-queued', async () => {
+  it("R-WORK-14 the lose_worker fault refuses that worker's heartbeats until its row is re-queued", async () => {
     const env = await selfHosted(fast.emu);
     const c = await claim(fast.emu, env, 'w-doomed');
     await lease(fast.emu, env, c.item.id, 'ack', { generation: 1 });

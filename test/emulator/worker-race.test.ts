@@ -15,14 +15,18 @@ describe('emulator: a worker that answers at once', () => {
     const poll = await call(t.emu, 'GET', `/v1/environments/${env.id}/work/poll?block_ms=5000`, { headers: { ...bearer(key), 'svc-worker-id': 'fast' } });
     const row = poll.body.items[0];
     const token = JSON.parse(Buffer.from(row.secret, 'base64url').toString('utf8')).sessions_token;
-    const lease = (op: string) => call(t.emu, 'POST', `/v1/environments/${env.id}/work/${row.id}/${op}`, { body: { generation: row.generation }, headers: bearer(token) });
+    const lease = (op: string) =>
+      call(t.emu, 'POST', `/v1/environments/${env.id}/work/${row.id}/${op}`, { body: { generation: row.generation }, headers: bearer(token) });
     expect((await lease('ack')).status).toBe(200);
     expect((await lease('heartbeat')).status).toBe(200);
     const answer = async (n: number) => {
-      const use = await waitUntil(async () => {
-        const h = await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`, { headers: bearer(token) });
-        return h.body.items.filter((e: any) => e.type === 'agent.tool_use')[n];
-      }, `tool_use ${n + 1}`);
+      const use = await waitUntil(
+        async () => {
+          const h = await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`, { headers: bearer(token) });
+          return h.body.items.filter((e: any) => e.type === 'agent.tool_use')[n];
+        },
+        `tool_use ${n + 1}`,
+      );
       return call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
         body: { events: [{ type: 'user.tool_result', data: { event_id: use.id, content: [{ type: 'text', text: 'x: 1 line' }] } }] },
         headers: bearer(token),
@@ -43,7 +47,8 @@ describe('emulator: a worker that answers at once', () => {
     const poll = await call(t.emu, 'GET', `/v1/environments/${env.id}/work/poll?block_ms=5000`, { headers: { ...bearer(key), 'svc-worker-id': 'two' } });
     const row = poll.body.items[0];
     const token = JSON.parse(Buffer.from(row.secret, 'base64url').toString('utf8')).sessions_token;
-    const lease = (op: string) => call(t.emu, 'POST', `/v1/environments/${env.id}/work/${row.id}/${op}`, { body: { generation: row.generation }, headers: bearer(token) });
+    const lease = (op: string) =>
+      call(t.emu, 'POST', `/v1/environments/${env.id}/work/${row.id}/${op}`, { body: { generation: row.generation }, headers: bearer(token) });
     expect((await lease('ack')).status).toBe(200);
     expect((await lease('heartbeat')).status).toBe(200);
     const uses = async (n: number) =>
@@ -53,8 +58,12 @@ describe('emulator: a worker that answers at once', () => {
         return all.length >= n ? all : undefined;
       }, `${n} tool_use events`);
     const result = (id: string) =>
-      call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.tool_result', data: { event_id: id, content: [{ type: 'text', text: `done ${id}` }] } }] }, headers: bearer(token) });
-    const confirm = (id: string) => call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: id, result: 'allow' } }] } });
+      call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+        body: { events: [{ type: 'user.tool_result', data: { event_id: id, content: [{ type: 'text', text: `done ${id}` }] } }] },
+        headers: bearer(token),
+      });
+    const confirm = (id: string) =>
+      call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: id, result: 'allow' } }] } });
     expect((await result((await uses(1))[0].id)).status).toBe(202);
     await send(t.emu, s.id, '/confirm read {"path":"a"}\n/confirm read {"path":"b"}');
     const [, a, b] = await uses(3);

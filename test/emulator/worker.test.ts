@@ -29,7 +29,9 @@ class MiniWorker {
   constructor(private readonly env: Env) {}
 
   async claim(): Promise<void> {
-    const poll = await call(t.emu, 'GET', `/v1/environments/${this.env.id}/work/poll?block_ms=5000`, { headers: { ...bearer(this.env.key), 'svc-worker-id': 'mini' } });
+    const poll = await call(t.emu, 'GET', `/v1/environments/${this.env.id}/work/poll?block_ms=5000`, {
+      headers: { ...bearer(this.env.key), 'svc-worker-id': 'mini' },
+    });
     expect(poll.status).toBe(200);
     const item = poll.body.items[0];
     expect(item).toMatchObject({ status: 'queued', worker_id: 'mini' });
@@ -38,7 +40,10 @@ class MiniWorker {
   }
 
   lease(op: 'ack' | 'heartbeat' | 'stop', extra: Record<string, unknown> = {}) {
-    return call(t.emu, 'POST', `/v1/environments/${this.env.id}/work/${this.row.id}/${op}`, { body: { generation: this.row.generation, ...extra }, headers: bearer(this.token) });
+    return call(t.emu, 'POST', `/v1/environments/${this.env.id}/work/${this.row.id}/${op}`, {
+      body: { generation: this.row.generation, ...extra },
+      headers: bearer(this.token),
+    });
   }
 
   async start(): Promise<void> {
@@ -57,7 +62,14 @@ class MiniWorker {
     if (events.length < this.replayed) return [];
     const done = new Set(events.filter((e) => e.type === 'user.tool_result' || e.type === 'agent.tool_result').map((e) => e.data.event_id));
     const allowed = new Set(events.filter((e) => e.type === 'user.tool_confirmation' && e.data.result === 'allow').map((e) => e.data.event_id));
-    return events.filter((e) => e.type === 'agent.tool_use' && runsOnWorker(e.data) && !done.has(e.id) && !this.ran.includes(e.id) && (e.data.permission === 'allow' || allowed.has(e.id)));
+    return events.filter(
+      (e) =>
+        e.type === 'agent.tool_use' &&
+        runsOnWorker(e.data) &&
+        !done.has(e.id) &&
+        !this.ran.includes(e.id) &&
+        (e.data.permission === 'allow' || allowed.has(e.id)),
+    );
   }
 
   /** Runs the next call (the "sandbox" echoes the command) and writes its result back with the session work token. */
@@ -65,7 +77,10 @@ class MiniWorker {
     const use = await waitUntil(() => this.runnable()[0], 'a runnable tool call');
     this.ran.push(use.id);
     const content = [{ type: 'text', text: `ran ${use.data.name} ${JSON.stringify(use.data.input)}` }];
-    const r = await call(t.emu, 'POST', `/v1/sessions/${this.row.session_id}/events`, { body: { events: [{ type: 'user.tool_result', data: { event_id: use.id, content } }] }, headers: bearer(this.token) });
+    const r = await call(t.emu, 'POST', `/v1/sessions/${this.row.session_id}/events`, {
+      body: { events: [{ type: 'user.tool_result', data: { event_id: use.id, content } }] },
+      headers: bearer(this.token),
+    });
     expect(r.status, JSON.stringify(r.body) + JSON.stringify(use)).toBe(202);
     return use;
   }
@@ -129,7 +144,13 @@ describe('emulator: a worker serving a self-hosted session', () => {
     expect(await rowsOf(env, s.id)).toEqual([]);
     const w = new MiniWorker(env);
     try {
-      expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: callId, result: 'allow' } }] } })).status).toBe(202);
+      expect(
+        (
+          await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+            body: { events: [{ type: 'user.tool_confirmation', data: { event_id: callId, result: 'allow' } }] },
+          })
+        ).status,
+      ).toBe(202);
       await w.claim();
       await w.start();
       const use = await w.serveOne();
@@ -150,11 +171,15 @@ describe('emulator: a worker serving a self-hosted session', () => {
     await waitSession(t.emu, s.id, (x) => x.status === 'idle' && x.stop_reason?.type === 'end_turn', 'web_fetch answered by the platform');
     await send(t.emu, s.id, '/confirm bash {"command":"rm -rf /"}');
     const asked = await waitSession(t.emu, s.id, (x) => x.requires_action, 'requires_action');
-    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: asked.stop_reason.event_ids[0], result: 'deny', deny_message: 'no' } }] } });
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+      body: { events: [{ type: 'user.tool_confirmation', data: { event_id: asked.stop_reason.event_ids[0], result: 'deny', deny_message: 'no' } }] },
+    });
     await waitSession(t.emu, s.id, (x) => x.status === 'idle' && x.stop_reason?.type === 'end_turn', 'denied');
     await send(t.emu, s.id, '/custom lookup {"q":1}');
     const custom = await waitSession(t.emu, s.id, (x) => x.requires_action, 'custom call');
-    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.custom_tool_result', data: { event_id: custom.stop_reason.event_ids[0], content: [{ type: 'text', text: '42' }] } }] } });
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+      body: { events: [{ type: 'user.custom_tool_result', data: { event_id: custom.stop_reason.event_ids[0], content: [{ type: 'text', text: '42' }] } }] },
+    });
     await waitSession(t.emu, s.id, (x) => x.status === 'idle' && !x.requires_action && x.stop_reason?.type === 'end_turn', 'custom answered');
     expect(await rowsOf(env, s.id)).toEqual([]);
   });

@@ -17,7 +17,12 @@ export function useEmulator(options: EmulatorOptions = {}): { readonly emu: Emul
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 /** A raw request to the emulator with the version header and API key unless overridden. */
-export async function call(emu: Emulator, method: string, path: string, init: { body?: unknown; headers?: Record<string, string | undefined>; raw?: string | Buffer } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+export async function call(
+  emu: Emulator,
+  method: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string | undefined>; raw?: string | Buffer } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = {};
   const base: Record<string, string | undefined> = {
     authorization: `Bearer ${emu.apiKey}`,

@@ -53,7 +53,6 @@ export function readmeScript(markdown: string): { script: string; readmeLines: n
   return { script: out.join('\n') + '\n', readmeLines };
 }
 
-
 /** Blocks whose label says neither run nor shown: each must choose (README comment), so none is skipped by accident. */
 export function unlabelled(markdown: string): string[] {
   return fencedBlocks(markdown)

@@ -27,7 +27,9 @@ describe('suites that need a tool (test/helpers/requires.ts)', () => {
   it('missingTool names the first command or package that is absent', () => {
     expect(missingTool('sh')).toBeUndefined();
     expect(missingTool('sh', 'svc-no-such-tool')).toBe('svc-no-such-tool is not installed');
-    expect(missingTool({ file: '/nonexistent/bash_completion', package: 'bash-completion' })).toBe('bash-completion is not installed (no /nonexistent/bash_completion)');
+    expect(missingTool({ file: '/nonexistent/bash_completion', package: 'bash-completion' })).toBe(
+      'bash-completion is not installed (no /nonexistent/bash_completion)',
+    );
   });
 
   it('without the tool the suite is skipped, and the default output has one line saying which suite and why', async () => {

@@ -83,7 +83,12 @@ export class SseClient {
   readonly comments: string[] = [];
   ended = false;
 
-  private constructor(readonly status: number, readonly headers: Headers, readonly body: string | undefined, private readonly abort: AbortController) {}
+  private constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly body: string | undefined,
+    private readonly abort: AbortController,
+  ) {}
 
   static async open(emu: Emulator, path: string, headers: Record<string, string> = {}, token = emu.apiKey): Promise<SseClient> {
     const abort = new AbortController();

@@ -58,7 +58,10 @@ describe('--data is bounded', () => {
   });
 
   it('--data @/dev/zero is refused at once with exit 2 (a device has no end to read to)', async () => {
-    const r = await spawnSvc(svcBin.bin, ['agents', 'create', '--data', '@/dev/zero'], { SVC_CONFIG_DIR: tempConfigDir(), ...emuEnv(t.emu) as Record<string, string> }).exit;
+    const r = await spawnSvc(svcBin.bin, ['agents', 'create', '--data', '@/dev/zero'], {
+      SVC_CONFIG_DIR: tempConfigDir(),
+      ...(emuEnv(t.emu) as Record<string, string>),
+    }).exit;
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: cannot read /dev/zero: a character device, not a regular file or a pipe\n');
   }, 30_000);
@@ -72,7 +75,10 @@ describe('--data is bounded', () => {
   });
 
   it(`a body nested ${MAX_DEPTH} levels deep is still accepted`, async () => {
-    const r = await svc(['api', 'POST', '/v1/agents', '--data', JSON.stringify({ name: 'deep', model: 'claude', metadata: JSON.parse(nested(MAX_DEPTH - 1)) })], { env: emuEnv(t.emu) });
+    const r = await svc(
+      ['api', 'POST', '/v1/agents', '--data', JSON.stringify({ name: 'deep', model: 'claude', metadata: JSON.parse(nested(MAX_DEPTH - 1)) })],
+      { env: emuEnv(t.emu) },
+    );
     expect(r.stderr).not.toContain('nested');
   });
 });
@@ -91,7 +97,10 @@ describe('--data from a pipe', () => {
     it(`--data @FIFO with no writer answers ${signal} with exit 130 and sends nothing`, async () => {
       const path = fifo();
       const before = await requestCount(t.emu);
-      const p = spawnSvc(svcBin.bin, ['agents', 'create', '--data', `@${path}`], { SVC_CONFIG_DIR: tempConfigDir(), ...emuEnv(t.emu) as Record<string, string> });
+      const p = spawnSvc(svcBin.bin, ['agents', 'create', '--data', `@${path}`], {
+        SVC_CONFIG_DIR: tempConfigDir(),
+        ...(emuEnv(t.emu) as Record<string, string>),
+      });
       try {
         await waitUntil(() => blockedIn(p.child.pid!, 'wait_for_partner'), 'svc to wait for a writer on the FIFO', 20_000);
         p.child.kill(signal);
@@ -108,10 +117,22 @@ describe('--data from a pipe', () => {
   it('a wait on standard input answers Ctrl-C (the io signal) with exit 130', async () => {
     const stdin = new PassThrough();
     const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
-    const stderr = new Writable({ write(c, _e, cb) { text += c; cb(); } });
+    const stderr = new Writable({
+      write(c, _e, cb) {
+        text += c;
+        cb();
+      },
+    });
     let text = '';
     const ctl = new AbortController();
-    const running = main(['agents', 'create', '--data', '@-'], { stdin, stdout: sink(), stderr, env: { SVC_CONFIG_DIR: tempConfigDir(), ...emuEnv(t.emu) }, cwd: process.cwd(), signal: ctl.signal });
+    const running = main(['agents', 'create', '--data', '@-'], {
+      stdin,
+      stdout: sink(),
+      stderr,
+      env: { SVC_CONFIG_DIR: tempConfigDir(), ...emuEnv(t.emu) },
+      cwd: process.cwd(),
+      signal: ctl.signal,
+    });
     await waitUntil(() => stdin.listenerCount('readable') + stdin.listenerCount('data') > 0, 'svc to read standard input');
     ctl.abort();
     expect(await running).toBe(130);
@@ -173,7 +194,10 @@ describe('other file inputs are bounded', () => {
   });
 
   it('a vault credential --value-file that is a device is refused with exit 2', async () => {
-    const r = await spawnSvc(svcBin.bin, ['vaults', 'credentials', 'create', 'vlt_x', '--name', 'c', '--value-file', '/dev/zero'], { SVC_CONFIG_DIR: tempConfigDir(), ...emuEnv(t.emu) as Record<string, string> }).exit;
+    const r = await spawnSvc(svcBin.bin, ['vaults', 'credentials', 'create', 'vlt_x', '--name', 'c', '--value-file', '/dev/zero'], {
+      SVC_CONFIG_DIR: tempConfigDir(),
+      ...(emuEnv(t.emu) as Record<string, string>),
+    }).exit;
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: cannot read /dev/zero: a character device, not a regular file or a pipe\n');
   }, 30_000);

@@ -12,7 +12,24 @@ function v8Position(text: string): number | undefined {
   throw new Error(`${text} is valid JSON`);
 }
 
-const BROKEN = ['{"a": 1,}', '{"a" 1}', '{a: 1}', '[1, 2', '[1 2]', '{"a": tru}', '{"a": "x\ny"}', '{"a": 01}', '{} x', '', '  ', '{"a": "\\q"}', '[-]', '{"a": 1, "b"}', '[[[[[1]]]]', '"abc'];
+const BROKEN = [
+  '{"a": 1,}',
+  '{"a" 1}',
+  '{a: 1}',
+  '[1, 2',
+  '[1 2]',
+  '{"a": tru}',
+  '{"a": "x\ny"}',
+  '{"a": 01}',
+  '{} x',
+  '',
+  '  ',
+  '{"a": "\\q"}',
+  '[-]',
+  '{"a": 1, "b"}',
+  '[[[[[1]]]]',
+  '"abc',
+];
 
 describe('where JSON.parse stopped, told without the text', () => {
   for (const text of BROKEN) {

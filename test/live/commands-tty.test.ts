@@ -78,7 +78,10 @@ describe('svc run on a terminal', () => {
   it('-o ndjson prints every event as a line even on a terminal, no view', async () => {
     const r = await onTty(['run', '--agent', await agentId(), '--message', '/echo hi', '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    const lines = r.stdout.plain.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout.plain
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((e) => e.type)).toContain('agent.message');
     expect(r.stdout.plain).not.toContain('q quit');
   });
@@ -87,7 +90,9 @@ describe('svc run on a terminal', () => {
 describe('svc sessions tail on a terminal', () => {
   it('--until idle draws the last events before leaving, the header says the stream is closed', async () => {
     const s = await createSession(t.emu);
-    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/echo bye' }] } }] } });
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+      body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/echo bye' }] } }] },
+    });
     await waitSession(t.emu, s.id, (x) => x.status === 'idle', 'the turn ended');
     const r = await onTty(['sessions', 'tail', s.id, '--until', 'idle']);
     expect(r.code).toBe(0);
@@ -97,7 +102,9 @@ describe('svc sessions tail on a terminal', () => {
 
   it('R-ERR-23 --until idle after session.error names the error type (exit 11), as the NDJSON tail does', async () => {
     const s = await createSession(t.emu);
-    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/error odd_failure' }] } }] } });
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+      body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/error odd_failure' }] } }] },
+    });
     await waitSession(t.emu, s.id, (x) => x.status === 'idle', 'the turn ended');
     const r = await onTty(['sessions', 'tail', s.id, '--until', 'idle']);
     expect(r.code).toBe(11);
@@ -126,21 +133,28 @@ describe('svc run on a terminal, interrupted', () => {
 });
 
 describe('svc demo on a terminal', () => {
-  it('q says the demo\'s emulator stops with it (not that the session keeps running), then the piped demo\'s hint (issue 17)', async () => {
+  it("q says the demo's emulator stops with it (not that the session keeps running), then the piped demo's hint (issue 17)", async () => {
     const r = await onTty(['demo'], 'q');
     expect(r.code, r.stderr.plain).toBe(0);
     const out = r.stdout.plain;
     expect(out).toContain('left the demo: its emulator stops now, and the session with it');
     expect(out).not.toContain('the session keeps running');
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. .\/emulator.env`/);
+    expect(out.trimEnd().split('\n').at(-1)).toMatch(
+      /^Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. .\/emulator.env`/,
+    );
   });
 });
 
 describe('svc threads tail on a terminal', () => {
   it('--until idle on a child thread closes the view once the session is idle (issue 17)', async () => {
     const s = await createSession(t.emu);
-    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/delegate 1' }] } }] } });
-    const tid = await waitUntil(async () => (await history(t.emu, `/v1/sessions/${s.id}`)).find((e) => e.type === 'session.thread_created')?.data.thread_id, 'the child thread');
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, {
+      body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: '/delegate 1' }] } }] },
+    });
+    const tid = await waitUntil(
+      async () => (await history(t.emu, `/v1/sessions/${s.id}`)).find((e) => e.type === 'session.thread_created')?.data.thread_id,
+      'the child thread',
+    );
     const r = await onTty(['threads', 'tail', s.id, tid, '--until', 'idle']);
     expect(r.code, r.stderr.plain).toBe(0);
     expect((await getSession(t.emu, s.id)).status).toBe('idle');

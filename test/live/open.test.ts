@@ -114,7 +114,10 @@ describe('openLiveView against the emulator', () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/echo hi');
     const { ctx } = ttyCtx(t.emu);
-    await expect(openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: true, untilIdle: true })).resolves.toEqual({ reason: 'idle', message: 'hi' });
+    await expect(openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: true, untilIdle: true })).resolves.toEqual({
+      reason: 'idle',
+      message: 'hi',
+    });
     const e = await createSession(t.emu);
     await send(t.emu, e.id, '/error model_overloaded');
     const second = ttyCtx(t.emu);

@@ -37,7 +37,13 @@ describe('live view reducer: user events (R-EVT-2)', () => {
 
   it('user.custom_tool_result and user.tool_result are summarised', () => {
     const s = feed(start(), [
-      ev('user.custom_tool_result', { event_id: 'c1', content: [{ type: 'text', text: 'forty-two' }, { type: 'text', text: 'more' }] }),
+      ev('user.custom_tool_result', {
+        event_id: 'c1',
+        content: [
+          { type: 'text', text: 'forty-two' },
+          { type: 'text', text: 'more' },
+        ],
+      }),
       ev('user.tool_result', { event_id: 't1', content: [{ type: 'text', text: 'boom' }], is_error: true }),
     ]);
     expect(lines(s)).toEqual(['custom result sent: forty-two (+1 more)', 'tool result sent: boom']);
@@ -69,7 +75,11 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
   it('agent.tool_result ends the wait on its call and is summarised, errors flagged', () => {
     const s = feed(start(), [
       ev('agent.tool_use', { name: 'bash', input: {}, permission: 'ask' }, { id: 'tu' }),
-      ev('agent.tool_result', { event_id: 'tu', tool_result: { content: [{ type: 'text', text: 'denied' }], structured_content: [{ type: 'text', text: 'denied' }] }, is_error: true }),
+      ev('agent.tool_result', {
+        event_id: 'tu',
+        tool_result: { content: [{ type: 'text', text: 'denied' }], structured_content: [{ type: 'text', text: 'denied' }] },
+        is_error: true,
+      }),
     ]);
     expect(s.confirmations).toEqual([]);
     expect(s.finished[1]).toMatchObject({ kind: 'tool_result', head: 'tool failed', text: 'denied', error: true });
@@ -77,7 +87,10 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
 
   it('R-EVT-6 R-EVT-7 agent.tool_result shows its structured_content, else its content', () => {
     const s = feed(start(), [
-      ev('agent.tool_result', { event_id: 'x', tool_result: { content: [{ type: 'text', text: 'for the model' }], structured_content: [{ type: 'artifact', file_id: 'f1' }] } }),
+      ev('agent.tool_result', {
+        event_id: 'x',
+        tool_result: { content: [{ type: 'text', text: 'for the model' }], structured_content: [{ type: 'artifact', file_id: 'f1' }] },
+      }),
       ev('agent.tool_result', { event_id: 'y', tool_result: { content: [{ type: 'text', text: 'only content' }] } }),
     ]);
     expect(lines(s)).toEqual(['tool result: [artifact f1]', 'tool result: only content']);
@@ -101,14 +114,21 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
   });
 
   it('R-EVT-19 TTFT is agent.model_started to its first delta, per model request', () => {
-    let s = feed(start(), [ev('agent.model_started', { model: 'm' }), delta({ kind: 'text', delta: 'a' }), delta({ kind: 'text', delta: 'b' })], (i) => [1000, 1250, 1900][i]);
+    let s = feed(
+      start(),
+      [ev('agent.model_started', { model: 'm' }), delta({ kind: 'text', delta: 'a' }), delta({ kind: 'text', delta: 'b' })],
+      (i) => [1000, 1250, 1900][i],
+    );
     expect(s.ttftMs).toBe(250);
     s = feed(s, [ev('agent.model_started', { model: 'm' }), delta({ kind: 'thinking', delta: 'x' })], (i) => [5000, 5040][i]);
     expect(s.ttftMs).toBe(40);
   });
 
   it('R-EVT-9 R-EVT-15 a text delta stream previews the reply and the complete agent.message replaces it', () => {
-    let s = feed(start(), ['Hel', 'lo ', 'world'].map((d) => delta({ kind: 'text', delta: d })));
+    let s = feed(
+      start(),
+      ['Hel', 'lo ', 'world'].map((d) => delta({ kind: 'text', delta: d })),
+    );
     expect(s.previews).toMatchObject([{ kind: 'text', text: 'Hello world' }]);
     expect(s.finished).toEqual([]);
     s = feed(s, [ev('agent.message', text('Hello world!'))]);
@@ -124,7 +144,11 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
   });
 
   it('R-EVT-15 the complete agent.thinking replaces only the thinking preview of its thread', () => {
-    let s = feed(start(), [delta({ kind: 'thinking', delta: 'hmm' }), delta({ kind: 'text', delta: 'par' }), delta({ kind: 'thinking', delta: 'child' }, 'th_1')]);
+    let s = feed(start(), [
+      delta({ kind: 'thinking', delta: 'hmm' }),
+      delta({ kind: 'text', delta: 'par' }),
+      delta({ kind: 'thinking', delta: 'child' }, 'th_1'),
+    ]);
     s = feed(s, [ev('agent.thinking', text('hmm.'))]);
     expect(s.previews.map((p) => [p.kind, p.threadId, p.text])).toEqual([
       ['text', undefined, 'par'],
@@ -184,8 +208,12 @@ describe('live view reducer: session events (R-EVT-4)', () => {
     expect(s.interrupted).toBe(true);
   });
 
-  it('a turn that ends without its complete event leaves no preview: idle drops the coordinator\'s, interrupted all, a finished thread its own', () => {
-    let s = feed(start(), [delta({ kind: 'text', delta: 'cut off' }), delta({ kind: 'text', delta: 'child' }, 'th_1'), delta({ kind: 'text', delta: 'other' }, 'th_2')]);
+  it("a turn that ends without its complete event leaves no preview: idle drops the coordinator's, interrupted all, a finished thread its own", () => {
+    let s = feed(start(), [
+      delta({ kind: 'text', delta: 'cut off' }),
+      delta({ kind: 'text', delta: 'child' }, 'th_1'),
+      delta({ kind: 'text', delta: 'other' }, 'th_2'),
+    ]);
     s = feed(s, [ev('session.status', { status: 'idle', stop_reason: { type: 'error' } })]);
     expect(s.previews.map((p) => p.threadId)).toEqual(['th_1', 'th_2']);
     s = feed(s, [ev('session.thread_status', { thread_id: 'th_1', status: 'cancelled' }, { session_thread_id: 'th_1' })]);
@@ -245,7 +273,13 @@ describe('live view reducer: session events (R-EVT-4)', () => {
   });
 
   it('events with missing or malformed data are not fatal', () => {
-    const s = feed(start(), [ev('agent.message'), ev('agent.tool_use'), ev('session.status'), ev('session.thread_created', { thread_id: 7 }), ev('agent.tool_result', { tool_result: null })]);
+    const s = feed(start(), [
+      ev('agent.message'),
+      ev('agent.tool_use'),
+      ev('session.status'),
+      ev('session.thread_created', { thread_id: 7 }),
+      ev('agent.tool_result', { tool_result: null }),
+    ]);
     expect(s.eventCount).toBe(5);
   });
 });
@@ -261,15 +295,23 @@ describe('live view reducer: connection and bounds', () => {
   });
 
   it('reduce is pure: a batch leaves the given state untouched (frozen) and returns a new one', () => {
-    const deepFreeze = <T,>(o: T): T => {
+    const deepFreeze = <T>(o: T): T => {
       if (o && typeof o === 'object' && !Object.isFrozen(o)) {
         Object.freeze(o);
         for (const v of Object.values(o)) deepFreeze(v);
       }
       return o;
     };
-    const before = deepFreeze(feed(start(), [delta({ kind: 'text', delta: 'a' }), ev('agent.tool_use', { name: 'x', input: {}, permission: 'ask' }, { id: 'k' })]));
-    const items = [ev('agent.model_started', { model: 'm' }), delta({ kind: 'text', delta: 'b' }), ev('agent.message', text('ab')), ev('user.tool_confirmation', { event_id: 'k', result: 'allow' }), ev('session.status', { status: 'idle', stop_reason: { type: 'end_turn' } })];
+    const before = deepFreeze(
+      feed(start(), [delta({ kind: 'text', delta: 'a' }), ev('agent.tool_use', { name: 'x', input: {}, permission: 'ask' }, { id: 'k' })]),
+    );
+    const items = [
+      ev('agent.model_started', { model: 'm' }),
+      delta({ kind: 'text', delta: 'b' }),
+      ev('agent.message', text('ab')),
+      ev('user.tool_confirmation', { event_id: 'k', result: 'allow' }),
+      ev('session.status', { status: 'idle', stop_reason: { type: 'end_turn' } }),
+    ];
     const after = reduce(before, { type: 'batch', items: items.map((item, i) => ({ item, at: i })) });
     expect(after).not.toBe(before);
     expect(after.eventCount).toBe(before.eventCount + 4);
@@ -297,12 +339,26 @@ describe('live view reducer: connection and bounds', () => {
   });
 
   it('R-SESS-22 a session read sets status, epoch and the control flags', () => {
-    const s = apply(start(), { type: 'session', session: { title: 'T', status: 'idle', control_epoch: '7', stopping: false, interrupted: true, continue_pending: true, stop_reason: { type: 'interrupted' } } });
+    const s = apply(start(), {
+      type: 'session',
+      session: {
+        title: 'T',
+        status: 'idle',
+        control_epoch: '7',
+        stopping: false,
+        interrupted: true,
+        continue_pending: true,
+        stop_reason: { type: 'interrupted' },
+      },
+    });
     expect(s).toMatchObject({ title: 'T', status: 'idle', epoch: '7', interrupted: true, continuePending: true, stopReason: { type: 'interrupted' } });
   });
 
   it('t cycles the thread filter through all, main and each thread', () => {
-    let s = feed(start(), [ev('session.thread_created', { thread_id: 'th_1', agent_name: 'w1' }), ev('session.thread_created', { thread_id: 'th_2', agent_name: 'w2' })]);
+    let s = feed(start(), [
+      ev('session.thread_created', { thread_id: 'th_1', agent_name: 'w1' }),
+      ev('session.thread_created', { thread_id: 'th_2', agent_name: 'w2' }),
+    ]);
     const seen = [s.filter];
     for (let i = 0; i < 4; i++) seen.push((s = apply(s, { type: 'filter.cycle' })).filter);
     expect(seen).toEqual([FILTER_ALL, FILTER_MAIN, 'th_1', 'th_2', FILTER_ALL]);
@@ -318,7 +374,13 @@ describe('live view reducer: connection and bounds', () => {
   });
 
   it('compose edits the draft, Tab switches next_turn and steer, close drops it', () => {
-    let s = apply(start(), { type: 'compose.open' }, { type: 'compose.input', text: 'hé' }, { type: 'compose.input', text: 'y!' }, { type: 'compose.backspace' });
+    let s = apply(
+      start(),
+      { type: 'compose.open' },
+      { type: 'compose.input', text: 'hé' },
+      { type: 'compose.input', text: 'y!' },
+      { type: 'compose.backspace' },
+    );
     expect(s.compose).toEqual({ text: 'héy', mode: 'next_turn' });
     s = apply(s, { type: 'compose.toggle' });
     expect(s.compose?.mode).toBe('steer');

@@ -34,7 +34,12 @@ async function view() {
   for (const t of ['line one', 'line two']) store.dispatch({ type: 'stream', item: ev('agent.message', text(t)), at: 0 });
   store.publishNow();
   // Not debug: Ink erases and redraws its frame in place, as on a terminal.
-  const app = ink!.render(liveView({ store, sink, onWrite: recent.add }), { stdout: stdout as never, stdin: new FakeTtyIn() as never, patchConsole: false, exitOnCtrlC: false });
+  const app = ink!.render(liveView({ store, sink, onWrite: recent.add }), {
+    stdout: stdout as never,
+    stdin: new FakeTtyIn() as never,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
   cleanup.unshift(() => app.unmount());
   await waitUntil(() => stdout.plain.includes('line two') && stdout.plain.includes('q quit'), 'the first frame');
   return stdout;

@@ -30,7 +30,7 @@ const realTurn: StreamItem[] = [
   flat({ type: 'session.status_idle', stop_reason: { type: 'retries_exhausted' } }),
 ];
 
-describe('live view reducer: the service\'s real shapes (issue 13)', () => {
+describe("live view reducer: the service's real shapes (issue 13)", () => {
   it('MCP tool events, suffixed statuses, agent-named threads and "canceled" are read as the spec\'s events', () => {
     let s = feed(start(), realTurn.slice(0, 2));
     // The MCP call asks for a confirmation like any tool call.

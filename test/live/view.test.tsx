@@ -292,7 +292,16 @@ describe('live view footer and body', () => {
     for (const item of items) v.store.dispatch(stream(item));
     await v.untilWritten((f) => f.includes('All good.'), 'the last item');
     const f = v.all();
-    const order = ['you› please review', 'let me think', 'tool read {"path":"a.ts"}', '↳ tool result: line1 line2 (+1 more)', '[worker-1] thread started', '[worker-1] child says hi', 'error model_overloaded: try later', 'All good.'];
+    const order = [
+      'you› please review',
+      'let me think',
+      'tool read {"path":"a.ts"}',
+      '↳ tool result: line1 line2 (+1 more)',
+      '[worker-1] thread started',
+      '[worker-1] child says hi',
+      'error model_overloaded: try later',
+      'All good.',
+    ];
     let at = -1;
     for (const o of order) {
       const i = f.indexOf(o);

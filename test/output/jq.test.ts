@@ -24,7 +24,7 @@ describe('--jq (jq compiled to WebAssembly)', () => {
     expect(jq.run(texts([[1], [1, 2], []])).text).toBe('[[1],1]\n[[1,2],2]\n[[],0]\n');
   });
 
-  it('a syntax error or an unknown function fails to compile with jq\'s own message', async () => {
+  it("a syntax error or an unknown function fails to compile with jq's own message", async () => {
     await expect(compileJq('.[')).rejects.toThrow(UsageError);
     await expect(compileJq('.[')).rejects.toThrow(/^--jq: syntax error, unexpected end of file \(line 1\)$/);
     await expect(compileJq('nosuchfn(1)')).rejects.toThrow(/^--jq: nosuchfn\/1 is not defined/);
@@ -32,7 +32,7 @@ describe('--jq (jq compiled to WebAssembly)', () => {
     expect((await compileJq('.a # the a')).run(texts([{ a: 1 }])).text).toBe('1\n');
   });
 
-  it('an error in one value keeps the results before it and reports jq\'s message', async () => {
+  it("an error in one value keeps the results before it and reports jq's message", async () => {
     const jq = await compileJq('.a, (if .a == 2 then error("boom at \\(.a)") else .a * 10 end)');
     const r = jq.run(texts([{ a: 1 }, { a: 2 }, { a: 3 }]));
     expect(r.text).toBe('1\n10\n2\n');

@@ -19,21 +19,46 @@ const at = (n: number) => `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`;
 const REAL: SessionEvent[] = [
   { id: 'e1', type: 'user.message', processed_at: at(1), data: { content: [{ type: 'text', text: 'look it up' }] } },
   { id: 'e2', type: 'agent.mcp_tool_use', processed_at: at(2), data: { name: 'search', input: { q: 'svc' }, mcp_server_name: 'docs' } },
-  { id: 'e3', type: 'agent.mcp_tool_result', processed_at: at(3), data: { mcp_tool_use_id: 'e2', content: [{ type: 'text', text: 'found 3 pages' }], is_error: false } },
+  {
+    id: 'e3',
+    type: 'agent.mcp_tool_result',
+    processed_at: at(3),
+    data: { mcp_tool_use_id: 'e2', content: [{ type: 'text', text: 'found 3 pages' }], is_error: false },
+  },
   { id: 'e4', type: 'session.status_running', processed_at: at(4) },
   // A thread announced by session_thread_id + agent_name, its events, and its status in the type.
   { id: 'e5', type: 'session.thread_created', processed_at: at(5), session_thread_id: 'th_1', agent_name: 'researcher' } as SessionEvent,
-  { id: 'e6', type: 'agent.message', processed_at: at(6), session_thread_id: 'th_1', agent_name: 'researcher', data: { content: [{ type: 'text', text: 'child says hi' }] } } as SessionEvent,
+  {
+    id: 'e6',
+    type: 'agent.message',
+    processed_at: at(6),
+    session_thread_id: 'th_1',
+    agent_name: 'researcher',
+    data: { content: [{ type: 'text', text: 'child says hi' }] },
+  } as SessionEvent,
   { id: 'e7', type: 'session.thread_status_canceled', processed_at: at(7), session_thread_id: 'th_1', agent_name: 'researcher' } as SessionEvent,
   // A thread never announced still gets its name from its events.
-  { id: 'e8', type: 'agent.message', processed_at: at(8), session_thread_id: 'th_2', agent_name: 'writer', data: { content: [{ type: 'text', text: 'unannounced' }] } } as SessionEvent,
+  {
+    id: 'e8',
+    type: 'agent.message',
+    processed_at: at(8),
+    session_thread_id: 'th_2',
+    agent_name: 'writer',
+    data: { content: [{ type: 'text', text: 'unannounced' }] },
+  } as SessionEvent,
   { id: 'e9', type: 'session.status_idle', processed_at: at(9), stop_reason: { type: 'retries_exhausted' } } as SessionEvent,
 ];
 
 describe("the service's real shapes in output (API-NOTES: tolerate them)", () => {
   it('a NAME column falls back to display_name', async () => {
     const { out, w } = writer('table');
-    await w.list([{ id: 'agent_1', display_name: 'Shown Name', model: 'm', version: 1 }, { id: 'agent_2', name: 'plain', display_name: 'ignored' }], AGENT_COLUMNS);
+    await w.list(
+      [
+        { id: 'agent_1', display_name: 'Shown Name', model: 'm', version: 1 },
+        { id: 'agent_2', name: 'plain', display_name: 'ignored' },
+      ],
+      AGENT_COLUMNS,
+    );
     const [, first, second] = out.text.split('\n');
     expect(first).toMatch(/^agent_1\s+Shown Name\s+m\s+1$/);
     expect(second).toMatch(/^agent_2\s+plain\s*$/);

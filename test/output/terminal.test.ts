@@ -4,13 +4,14 @@ import { useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();
 const env = () => emuEnv(t.emu, { NO_COLOR: '1' });
-// eslint-disable-next-line no-control-regex
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const EVIL = 'evil\u001b]0;pwned\u0007 \u001b[2J\u009b2Jname';
 
 describe('control characters on a terminal', () => {
   it('a table and a record show control characters from an argument or the service escaped, never raw', async () => {
-    const id = (await svc(['agents', 'create', '--name', EVIL, '--model', 'm-1', '--data', '{"metadata":{"k\\u001b[31m":"v"}}', '-q'], { env: env() })).stdout.trim();
+    const id = (
+      await svc(['agents', 'create', '--name', EVIL, '--model', 'm-1', '--data', '{"metadata":{"k\\u001b[31m":"v"}}', '-q'], { env: env() })
+    ).stdout.trim();
     const list = await svc(['agents', 'list', '--limit', '100'], { env: env(), stdoutTTY: true, columns: 300 });
     expect(list.code).toBe(0);
     expect(list.stdout).not.toMatch(RAW);

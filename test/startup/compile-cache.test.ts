@@ -16,7 +16,10 @@ const nodeHasOwnCache = typeof (createRequire(import.meta.url)('node:module') as
  */
 function request(env: Record<string, string>): { stdout: string; status: number | null; stderr: string } {
   const args = ['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'];
-  const r = spawnSync(process.execPath, [join(root, 'bin/svc.js'), ...args], { env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bin/svc.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), ...env },
+    encoding: 'utf8',
+  });
   return { stdout: r.stdout, status: r.status, stderr: r.stderr };
 }
 
@@ -30,133 +33,143 @@ function entriesDir(cache: string): string {
 const inodes = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).ino]));
 
 // CI builds dist/ first: there a missing build fails these tests instead of skipping them.
-describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || nodeHasOwnCache)('the compiled-code cache on Node 20 (needs `npm run build`)', () => {
-  it('the first run writes an entry per chunk it loaded (0600 in a 0700 folder); the next run uses them and rewrites none', () => {
-    const cache = tempConfigDir();
-    const first = request({ XDG_CACHE_HOME: cache });
-    expect(first.status).toBe(10);
-    const dir = entriesDir(cache);
-    const entries = readdirSync(dir);
-    // Named after the bundle's files (PATH@size-mtime-inode), among them the command tree's and the HTTP client's.
-    const files = entries.map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
-    expect(files).toContain('cli.js');
-    expect(files.some((f) => f.startsWith('chunks/client-'))).toBe(true);
-    expect(files.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    for (const f of entries) expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
+describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || nodeHasOwnCache)(
+  'the compiled-code cache on Node 20 (needs `npm run build`)',
+  () => {
+    it('the first run writes an entry per chunk it loaded (0600 in a 0700 folder); the next run uses them and rewrites none', () => {
+      const cache = tempConfigDir();
+      const first = request({ XDG_CACHE_HOME: cache });
+      expect(first.status).toBe(10);
+      const dir = entriesDir(cache);
+      const entries = readdirSync(dir);
+      // Named after the bundle's files (PATH@size-mtime-inode), among them the command tree's and the HTTP client's.
+      const files = entries.map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
+      expect(files).toContain('cli.js');
+      expect(files.some((f) => f.startsWith('chunks/client-'))).toBe(true);
+      expect(files.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      for (const f of entries) expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
 
-    const before = inodes(dir);
-    const second = request({ XDG_CACHE_HOME: cache });
-    expect(second).toEqual(first);
-    // An entry V8 refused (a different flag set, a stale source) would be written again, under a new inode.
-    expect(inodes(dir)).toEqual(before);
-  });
-
-  it('a long run writes its entries a second in: a worker or a live view killed with -9 has still filled the cache', async () => {
-    const cache = tempConfigDir();
-    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'emulator', '--port', '0'], {
-      env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: cache },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      const before = inodes(dir);
+      const second = request({ XDG_CACHE_HOME: cache });
+      expect(second).toEqual(first);
+      // An entry V8 refused (a different flag set, a stale source) would be written again, under a new inode.
+      expect(inodes(dir)).toEqual(before);
     });
-    try {
-      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-      const written = async () => {
-        for (let i = 0; i < 100; i++) {
-          if (existsSync(join(cache, 'svc')) && readdirSync(entriesDir(cache)).some((e) => e.startsWith('cli.js@'))) return true;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return false;
-      };
-      expect(await written()).toBe(true);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  });
 
-  it("the live view's renderer (Ink, react-reconciler, yoga) is left to Node: its chunk is marked and gets no entry", () => {
-    const chunks = join(root, 'dist', 'chunks');
-    const builtFrom = (f: string) => (JSON.parse(readFileSync(join(chunks, `${f}.map`), 'utf8')) as { sources: string[] }).sources.join('\n');
-    const renderer = readdirSync(chunks).filter((f) => f.endsWith('.js') && /node_modules\/react-reconciler\//.test(builtFrom(f)));
-    expect(renderer).toHaveLength(1);
-    expect(readFileSync(join(chunks, renderer[0]!), 'utf8')).toMatch(/^"use strict";\/\* svc: no compile cache \*\//);
-    const cache = tempConfigDir();
-    const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(join(root, 'dist'))}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
+    it('a long run writes its entries a second in: a worker or a live view killed with -9 has still filled the cache', async () => {
+      const cache = tempConfigDir();
+      const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'emulator', '--port', '0'], {
+        env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: cache },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      try {
+        await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+        const written = async () => {
+          for (let i = 0; i < 100; i++) {
+            if (existsSync(join(cache, 'svc')) && readdirSync(entriesDir(cache)).some((e) => e.startsWith('cli.js@'))) return true;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          return false;
+        };
+        expect(await written()).toBe(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+
+    it("the live view's renderer (Ink, react-reconciler, yoga) is left to Node: its chunk is marked and gets no entry", () => {
+      const chunks = join(root, 'dist', 'chunks');
+      const builtFrom = (f: string) => (JSON.parse(readFileSync(join(chunks, `${f}.map`), 'utf8')) as { sources: string[] }).sources.join('\n');
+      const renderer = readdirSync(chunks).filter((f) => f.endsWith('.js') && /node_modules\/react-reconciler\//.test(builtFrom(f)));
+      expect(renderer).toHaveLength(1);
+      expect(readFileSync(join(chunks, renderer[0]!), 'utf8')).toMatch(/^"use strict";\/\* svc: no compile cache \*\//);
+      const cache = tempConfigDir();
+      const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(join(root, 'dist'))}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
       require(${JSON.stringify(join(chunks, renderer[0]!))}); require(${JSON.stringify(join(root, 'dist/cli.js'))});`;
-    expect(spawnSync(process.execPath, ['-e', script]).status).toBe(0);
-    const files = readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
-    expect(files).toContain('cli.js');
-    expect(files).not.toContain(`chunks/${renderer[0]}`);
-  });
+      expect(spawnSync(process.execPath, ['-e', script]).status).toBe(0);
+      const files = readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
+      expect(files).toContain('cli.js');
+      expect(files).not.toContain(`chunks/${renderer[0]}`);
+    });
 
-  it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
-    const cache = tempConfigDir();
-    const clean = request({ XDG_CACHE_HOME: cache });
-    const file = join(entriesDir(cache), readdirSync(entriesDir(cache)).find((e) => e.startsWith('cli.js@'))!);
-    writeFileSync(file, 'not a code cache');
-    const again = request({ XDG_CACHE_HOME: cache });
-    expect(again).toEqual(clean);
-    expect(readFileSync(file, 'utf8')).not.toBe('not a code cache');
-  });
+    it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
+      const cache = tempConfigDir();
+      const clean = request({ XDG_CACHE_HOME: cache });
+      const file = join(
+        entriesDir(cache),
+        readdirSync(entriesDir(cache)).find((e) => e.startsWith('cli.js@'))!,
+      );
+      writeFileSync(file, 'not a code cache');
+      const again = request({ XDG_CACHE_HOME: cache });
+      expect(again).toEqual(clean);
+      expect(readFileSync(file, 'utf8')).not.toBe('not a code cache');
+    });
 
-  it('an entry never runs another text of its file: a file rewritten at the same length runs its new code; entries of old texts and gone files go', () => {
-    // The cache over a folder of our own: V8 checks only a source's length, so the entry's name must tell texts apart.
-    const code = tempConfigDir();
-    const cache = tempConfigDir();
-    const load = () => {
-      const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(code)}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
+    it('an entry never runs another text of its file: a file rewritten at the same length runs its new code; entries of old texts and gone files go', () => {
+      // The cache over a folder of our own: V8 checks only a source's length, so the entry's name must tell texts apart.
+      const code = tempConfigDir();
+      const cache = tempConfigDir();
+      const load = () => {
+        const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(code)}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
         const fs = require('node:fs');
         if (fs.existsSync(${JSON.stringify(join(code, 'gone.js'))})) require(${JSON.stringify(join(code, 'gone.js'))});
         process.stdout.write(require(${JSON.stringify(join(code, 'chunk.js'))}));`;
-      return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout;
-    };
-    writeFileSync(join(code, 'chunk.js'), "module.exports = 'old text';");
-    writeFileSync(join(code, 'gone.js'), 'module.exports = 1;');
-    expect(load()).toBe('old text');
-    expect(load()).toBe('old text');
-    const before = readdirSync(entriesDir(cache));
-    expect(before.map((e) => e.slice(0, e.indexOf('@'))).sort()).toEqual(['chunk.js', 'gone.js']);
-    writeFileSync(join(code, 'chunk.js'), "module.exports = 'new text';");
-    rmSync(join(code, 'gone.js'));
-    expect(load()).toBe('new text');
-    const after = readdirSync(entriesDir(cache));
-    expect(after).toHaveLength(1);
-    expect(after[0]).toMatch(/^chunk\.js@/);
-    expect(before).not.toContain(after[0]);
-  });
-
-  it('HOME falls back to ~/.cache; NODE_DISABLE_COMPILE_CACHE and an unusable cache folder leave the command as it was', () => {
-    const home = tempConfigDir();
-    const expected = request({ HOME: home });
-    expect(expected.status).toBe(10);
-    expect(readdirSync(entriesDir(join(home, '.cache'))).length).toBeGreaterThan(0);
-
-    const off = tempConfigDir();
-    expect(request({ XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(expected);
-    expect(existsSync(join(off, 'svc'))).toBe(false);
-
-    // A relative XDG_CACHE_HOME or HOME is ignored, as XDG says: nothing is written where svc happens to run.
-    const cwd = tempConfigDir();
-    const relative = spawnSync(process.execPath, [join(root, 'bin/svc.js'), 'agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: 'cache', HOME: 'home' },
-      encoding: 'utf8',
+        return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout;
+      };
+      writeFileSync(join(code, 'chunk.js'), "module.exports = 'old text';");
+      writeFileSync(join(code, 'gone.js'), 'module.exports = 1;');
+      expect(load()).toBe('old text');
+      expect(load()).toBe('old text');
+      const before = readdirSync(entriesDir(cache));
+      expect(before.map((e) => e.slice(0, e.indexOf('@'))).sort()).toEqual(['chunk.js', 'gone.js']);
+      writeFileSync(join(code, 'chunk.js'), "module.exports = 'new text';");
+      rmSync(join(code, 'gone.js'));
+      expect(load()).toBe('new text');
+      const after = readdirSync(entriesDir(cache));
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatch(/^chunk\.js@/);
+      expect(before).not.toContain(after[0]);
     });
-    expect({ stdout: relative.stdout, status: relative.status, stderr: relative.stderr }).toEqual(expected);
-    expect(readdirSync(cwd)).toEqual([]);
 
-    // A file where the folder should be (a read-only folder would prove nothing to root, who runs CI).
-    const blocked = join(tempConfigDir(), 'file');
-    writeFileSync(blocked, '');
-    expect(request({ XDG_CACHE_HOME: blocked })).toEqual(expected);
+    it('HOME falls back to ~/.cache; NODE_DISABLE_COMPILE_CACHE and an unusable cache folder leave the command as it was', () => {
+      const home = tempConfigDir();
+      const expected = request({ HOME: home });
+      expect(expected.status).toBe(10);
+      expect(readdirSync(entriesDir(join(home, '.cache'))).length).toBeGreaterThan(0);
 
-    // A folder others may write to: its entries could be anyone's code, so svc neither reads nor writes there.
-    const shared = tempConfigDir();
-    request({ XDG_CACHE_HOME: shared });
-    const sharedEntries = entriesDir(shared);
-    rmSync(sharedEntries, { recursive: true });
-    mkdirSync(sharedEntries, { mode: 0o777 });
-    chmodSync(sharedEntries, 0o777);
-    expect(request({ XDG_CACHE_HOME: shared })).toEqual(expected);
-    expect(readdirSync(sharedEntries)).toEqual([]);
-  });
-});
+      const off = tempConfigDir();
+      expect(request({ XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(expected);
+      expect(existsSync(join(off, 'svc'))).toBe(false);
+
+      // A relative XDG_CACHE_HOME or HOME is ignored, as XDG says: nothing is written where svc happens to run.
+      const cwd = tempConfigDir();
+      const relative = spawnSync(
+        process.execPath,
+        [join(root, 'bin/svc.js'), 'agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'],
+        {
+          cwd,
+          env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), XDG_CACHE_HOME: 'cache', HOME: 'home' },
+          encoding: 'utf8',
+        },
+      );
+      expect({ stdout: relative.stdout, status: relative.status, stderr: relative.stderr }).toEqual(expected);
+      expect(readdirSync(cwd)).toEqual([]);
+
+      // A file where the folder should be (a read-only folder would prove nothing to root, who runs CI).
+      const blocked = join(tempConfigDir(), 'file');
+      writeFileSync(blocked, '');
+      expect(request({ XDG_CACHE_HOME: blocked })).toEqual(expected);
+
+      // A folder others may write to: its entries could be anyone's code, so svc neither reads nor writes there.
+      const shared = tempConfigDir();
+      request({ XDG_CACHE_HOME: shared });
+      const sharedEntries = entriesDir(shared);
+      rmSync(sharedEntries, { recursive: true });
+      mkdirSync(sharedEntries, { mode: 0o777 });
+      chmodSync(sharedEntries, 0o777);
+      expect(request({ XDG_CACHE_HOME: shared })).toEqual(expected);
+      expect(readdirSync(sharedEntries)).toEqual([]);
+    });
+  },
+);

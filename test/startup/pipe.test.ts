@@ -11,7 +11,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('a reader that stops early (needs `npm run build`)', () => {
   it('svc … | head: the closed pipe ends svc quietly with exit 0, no stack trace', async () => {
     // The demo writes its transcript over a second or two: the pipe is closed after the first chunk.
-    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'demo'], { env: { ...process.env, SVC_CONFIG_DIR: tempConfigDir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'demo'], {
+      env: { ...process.env, SVC_CONFIG_DIR: tempConfigDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.once('data', () => child.stdout.destroy());

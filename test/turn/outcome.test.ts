@@ -48,7 +48,11 @@ describe('how a turn ends (live view and run)', () => {
     expect(outcomeOfStatus('s1', status('running'))).toBeUndefined();
     expect(outcomeOfStatus('s1', event('agent.message', text('x')))).toBeUndefined();
     expect(outcomeOfStatus('s1', status('idle', { type: 'end_turn' }))).toEqual({ settled: true });
-    expect(outcomeOfStatus('s1', status('idle', { type: 'error' }))).toMatchObject({ settled: true, errorStop: true, failure: expect.stringContaining('session.error (session s1)') });
+    expect(outcomeOfStatus('s1', status('idle', { type: 'error' }))).toMatchObject({
+      settled: true,
+      errorStop: true,
+      failure: expect.stringContaining('session.error (session s1)'),
+    });
     expect(outcomeOfStatus('s1', status('terminated'))).toEqual({ settled: true, failure: 'session s1 was terminated' });
   });
 });

@@ -49,17 +49,24 @@ export async function toolSession(emu: Emulator, envId: string, directive: strin
   return s.id;
 }
 
-export const rowsOf = async (emu: Emulator, envId: string): Promise<any[]> => (await call(emu, 'GET', `/v1/environments/${envId}/work?page_size=1000`)).body.items;
+export const rowsOf = async (emu: Emulator, envId: string): Promise<any[]> =>
+  (await call(emu, 'GET', `/v1/environments/${envId}/work?page_size=1000`)).body.items;
 
-export const rowOf = async (emu: Emulator, envId: string, sessionId: string): Promise<any> => (await rowsOf(emu, envId)).find((r) => r.session_id === sessionId);
+export const rowOf = async (emu: Emulator, envId: string, sessionId: string): Promise<any> =>
+  (await rowsOf(emu, envId)).find((r) => r.session_id === sessionId);
 
 export const waitRow = (emu: Emulator, envId: string, sessionId: string, pred: (row: any) => boolean, what: string, timeoutMs?: number): Promise<any> =>
-  waitUntil(async () => {
-    const row = await rowOf(emu, envId, sessionId);
-    return row && pred(row) ? row : undefined;
-  }, what, timeoutMs);
+  waitUntil(
+    async () => {
+      const row = await rowOf(emu, envId, sessionId);
+      return row && pred(row) ? row : undefined;
+    },
+    what,
+    timeoutMs,
+  );
 
-export const toolResults = async (emu: Emulator, sid: string): Promise<any[]> => (await history(emu, `/v1/sessions/${sid}`)).filter((e) => e.type === 'user.tool_result');
+export const toolResults = async (emu: Emulator, sid: string): Promise<any[]> =>
+  (await history(emu, `/v1/sessions/${sid}`)).filter((e) => e.type === 'user.tool_result');
 
 export const resultText = (ev: any): string => ev.data.content.map((c: any) => c.text).join('');
 

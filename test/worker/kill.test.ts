@@ -30,7 +30,11 @@ describe('svc worker run: a lost worker', () => {
     child.stderr.on('data', (c) => (childOut += c));
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const sid = await toolSession(t.emu, env.id, `/tool bash ${JSON.stringify({ command })}`);
-    const pid = await waitUntil(() => existsSync(join(first, 'pid')) && Number(readFileSync(join(first, 'pid'), 'utf8')), 'the first worker to run the call', 15_000);
+    const pid = await waitUntil(
+      () => existsSync(join(first, 'pid')) && Number(readFileSync(join(first, 'pid'), 'utf8')),
+      'the first worker to run the call',
+      15_000,
+    );
     const held = await waitRow(t.emu, env.id, sid, (w) => w.status === 'active' && w.worker_id === 'doomed', 'the first lease to be active');
     const oldToken = tokens.tokens.filter((x) => x.sessionId === sid).at(-1)!.token;
     child.kill('SIGKILL');
@@ -54,7 +58,10 @@ describe('svc worker run: a lost worker', () => {
     const auth = { authorization: `Bearer ${oldToken}` };
     const beat = await call(t.emu, 'POST', `/v1/environments/${env.id}/work/${held.id}/heartbeat`, { body: { generation: held.generation }, headers: auth });
     expect(beat.status).toBe(401);
-    const write = await call(t.emu, 'POST', `/v1/sessions/${sid}/events`, { body: { events: [{ type: 'user.tool_result', data: { event_id: results[0].data.event_id, content: [] } }] }, headers: auth });
+    const write = await call(t.emu, 'POST', `/v1/sessions/${sid}/events`, {
+      body: { events: [{ type: 'user.tool_result', data: { event_id: results[0].data.event_id, content: [] } }] },
+      headers: auth,
+    });
     expect(write.status).toBe(401);
     await waitUntil(() => gone(pid), 'the orphaned tool to be gone');
     expectNoSecrets(childOut + r.stdout + r.stderr, [env.key, ...tokens.tokens.map((x) => x.token)]);

@@ -34,7 +34,9 @@ async function bundleRewriter(target: string, extra: Record<string, unknown>): P
 
 describe('svc worker run: the secret bundle and the lease', () => {
   it('R-WORK-10 decodeSecret keeps only sessions_token from a bundle with other members', () => {
-    const secret = Buffer.from(JSON.stringify({ sessions_token: 'tok', api_key: 'k', base_url: 'http://x', generation: 9, reserved: { a: 1 } })).toString('base64url');
+    const secret = Buffer.from(JSON.stringify({ sessions_token: 'tok', api_key: 'k', base_url: 'http://x', generation: 9, reserved: { a: 1 } })).toString(
+      'base64url',
+    );
     expect(decodeSecret(secret)).toEqual({ sessions_token: 'tok' });
   });
 
@@ -87,7 +89,10 @@ describe('svc worker run: the secret bundle and the lease', () => {
       expect(r.code).toBe(0);
       expect((await toolResults(t.emu, sid)).map((e) => e.data.content[0].text)).toEqual(['one\n', 'two\n']);
       expect(await rowOf(t.emu, env.id, sid)).toMatchObject({ status: 'completed', generation: 1 });
-      const msgs = r.stderr.trim().split('\n').map((l) => JSON.parse(l).msg);
+      const msgs = r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).msg);
       expect(msgs.filter((m) => m === 'row claimed')).toHaveLength(1);
       expect(msgs.indexOf('session busy; keeping the lease')).toBeGreaterThan(-1);
       expect(msgs.indexOf('session busy; keeping the lease')).toBeLessThan(msgs.indexOf('row completed'));

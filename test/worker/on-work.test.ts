@@ -28,7 +28,7 @@ function script(dir: string, name: string, body: string): string {
 }
 
 const serveCmd = (dir: string) => `exec "${process.execPath}" "${built.bin}" worker serve --workdir "${dir}"`;
-const readPid = (path: string) => existsSync(path) && Number(readFileSync(path, 'utf8')) || undefined;
+const readPid = (path: string) => (existsSync(path) && Number(readFileSync(path, 'utf8'))) || undefined;
 const secrets = (envKey: string) => [envKey, ...recordSessionTokens(t.emu).tokens.map((x) => x.token)];
 
 describe('svc worker run --on-work', () => {
@@ -38,7 +38,9 @@ describe('svc worker run --on-work', () => {
     const dir = workdir();
     // A stand-in for a container script: records what it was given (the token only as its hash), then runs serve on the same input.
     const recorder = join(dir, 'record.mjs');
-    writeFileSync(recorder, `
+    writeFileSync(
+      recorder,
+      `
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -58,9 +60,18 @@ process.stdin.on('data', (c) => {
   child.on('exit', (code) => process.exit(code ?? 1));
 });
 process.stdin.on('end', () => child?.stdin.end());
-`);
+`,
+    );
     const record = join(dir, 'record.json');
-    const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--once', '--on-work', `${process.execPath} ${recorder} ${record} ${built.bin} ${dir}`]);
+    const running = worker(env.key, [
+      '--environment',
+      env.id,
+      '--workdir',
+      dir,
+      '--once',
+      '--on-work',
+      `${process.execPath} ${recorder} ${record} ${built.bin} ${dir}`,
+    ]);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo served by $(basename $PWD)"}');
     const r = await running;
     expect(r.code).toBe(0);
@@ -73,7 +84,12 @@ process.stdin.on('end', () => child?.stdin.end());
     expect(got.handoff.row).toMatchObject({ id: row.id, session_id: sid, environment_id: env.id, generation: 1 });
     expect(got.handoff.row.secret).toBeUndefined();
     expect(got.env).toMatchObject({
-      SVC_WORK_ID: row.id, SVC_SESSION_ID: sid, SVC_ENVIRONMENT_ID: env.id, SVC_WORK_GENERATION: '1', SVC_BASE_URL: t.emu.url, SVC_API_VERSION: '2026-09-01-beta',
+      SVC_WORK_ID: row.id,
+      SVC_SESSION_ID: sid,
+      SVC_ENVIRONMENT_ID: env.id,
+      SVC_WORK_GENERATION: '1',
+      SVC_BASE_URL: t.emu.url,
+      SVC_API_VERSION: '2026-09-01-beta',
     });
     expect(got.env.SVC_ENVIRONMENT_KEY).toBeUndefined();
     expectNoSecrets(JSON.stringify(got.argv) + JSON.stringify(got.env), secrets(env.key));
@@ -82,19 +98,23 @@ process.stdin.on('end', () => child?.stdin.end());
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   }, 30_000);
 
-  it('R-WORK-18 a 412 ends CMD\'s whole process group and nothing more is written for the row', async () => {
+  it("R-WORK-18 a 412 ends CMD's whole process group and nothing more is written for the row", async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const cmd = script(dir, 'cmd.sh', `sleep 60 & echo $! > "${dir}/bg.pid"\n${serveCmd(dir)}`);
     const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--once', '--on-work', cmd]);
-    const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"if [ -e tool.pid ]; then echo second run; else echo $$ > tool.pid; exec sleep 30; fi"}');
+    const sid = await toolSession(
+      t.emu,
+      env.id,
+      '/tool bash {"command":"if [ -e tool.pid ]; then echo second run; else echo $$ > tool.pid; exec sleep 30; fi"}',
+    );
     const toolPid = await waitUntil(() => readPid(join(dir, 'tool.pid')), 'the first run to start', 15_000);
     const bgPid = readPid(join(dir, 'bg.pid'))!;
     const row = await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
     // The platform moves the generation on while the worker still holds its old one: its next heartbeat is stale.
     const rows = t.emu.collection<any>('work_rows', 'work', 'work row');
     rows.touch(rows.get(row.id), { generation: row.generation + 1 });
-    await waitUntil(() => gone(bgPid) && gone(toolPid), 'CMD\'s group and its tool to be gone', 15_000);
+    await waitUntil(() => gone(bgPid) && gone(toolPid), "CMD's group and its tool to be gone", 15_000);
     const r = await running;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/command ended: the lease was lost/);
@@ -116,7 +136,10 @@ process.stdin.on('end', () => child?.stdin.end());
     ac.abort();
     const r = await running;
     expect(r.code).toBe(0);
-    const lines = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const restarts = lines.filter((l) => l.msg === 'command exited while the session has work; restarting it' && l.generation === first.generation);
     expect(restarts.map((l) => l.failures)).toEqual([1, 2, 3, 4]);
     expect(restarts.every((l) => l.exit_code === 3 && l.retry_ms > 0)).toBe(true);
@@ -131,7 +154,9 @@ process.stdin.on('end', () => child?.stdin.end());
     const cmd = script(dir, 'cmd.sh', serveCmd(dir));
     const ac = new AbortController();
     const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--concurrency', '2', '--on-work', cmd], ac.signal);
-    const sids = await Promise.all([1, 2].map((n) => toolSession(t.emu, env.id, `/tool bash {"command":"echo started; echo $$ > tool-${n}.pid; exec sleep 30"}`)));
+    const sids = await Promise.all(
+      [1, 2].map((n) => toolSession(t.emu, env.id, `/tool bash {"command":"echo started; echo $$ > tool-${n}.pid; exec sleep 30"}`)),
+    );
     const pids = await Promise.all([1, 2].map((n) => waitUntil(() => readPid(join(dir, `tool-${n}.pid`)), 'both tools to start', 15_000)));
     for (const sid of sids) await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'both leases to be active');
     ac.abort('SIGTERM');
@@ -180,7 +205,9 @@ describe('svc worker serve', () => {
     const { secret, ...row } = polled.body.items[0];
     expect(row.session_id).toBe(sid);
     const token = decodeSecret(secret).sessions_token;
-    expect((await call(t.emu, 'POST', `/v1/environments/${envId}/work/${row.id}/ack`, { body: { generation: row.generation }, headers: bearer(token) })).status).toBe(200);
+    expect(
+      (await call(t.emu, 'POST', `/v1/environments/${envId}/work/${row.id}/ack`, { body: { generation: row.generation }, headers: bearer(token) })).status,
+    ).toBe(200);
     return { row, token };
   }
 
@@ -188,7 +215,10 @@ describe('svc worker serve', () => {
     const env = await selfHostedEnvironment(t.emu);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo never"}');
     const { row } = await claim(env.id, env.key, sid);
-    const s = serve({ type: 'svc.work_handoff', row, sessions_token: 'st_revoked_or_never_issued', base_url: t.emu.url, api_version: '2026-09-01-beta', max_idle_ms: 0 }, workdir());
+    const s = serve(
+      { type: 'svc.work_handoff', row, sessions_token: 'st_revoked_or_never_issued', base_url: t.emu.url, api_version: '2026-09-01-beta', max_idle_ms: 0 },
+      workdir(),
+    );
     const r = await s.exited;
     expect(r.code).toBe(12);
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: the row is no longer this worker's: the session refused its work token/);

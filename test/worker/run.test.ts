@@ -5,7 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { history, waitUntil } from '../helpers/sse';
-import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, rowsOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
+import {
+  expectNoSecrets,
+  gone,
+  recordSessionTokens,
+  resultText,
+  rowOf,
+  rowsOf,
+  selfHostedEnvironment,
+  toolResults,
+  toolSession,
+  waitRow,
+  workdir,
+} from './helpers';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
 
@@ -35,8 +47,22 @@ describe('svc worker run', () => {
     expect(h.find((e) => e.type === 'agent.message').data.content[0].text).toBe('Tool bash finished.');
     expect(h.at(-1)).toMatchObject({ type: 'session.status', data: { status: 'idle' } });
     expect(await rowOf(t.emu, env.id, sid)).toMatchObject({ status: 'completed', generation: 1 });
-    const lines = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['worker started', 'row claimed', 'row acknowledged', 'tool started', 'tool finished', 'tool result written', 'row completed', 'worker stopped']));
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        'worker started',
+        'row claimed',
+        'row acknowledged',
+        'tool started',
+        'tool finished',
+        'tool result written',
+        'row completed',
+        'worker stopped',
+      ]),
+    );
     expect(lines.find((l) => l.msg === 'row claimed')).toMatchObject({ row: expect.any(String), session: sid, generation: 1 });
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   });
@@ -92,7 +118,8 @@ describe('svc worker run', () => {
     const ac = new AbortController();
     const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--concurrency', '4'], ac.signal);
     // Each call waits until all four have started: served one at a time, each would time out instead.
-    const wait = (n: number) => `/tool bash {"command":"touch started-${n}; for i in $(seq 200); do [ $(ls started-* | wc -l) -ge 4 ] && echo all four && exit 0; sleep 0.02; done; exit 1","timeout":8000}`;
+    const wait = (n: number) =>
+      `/tool bash {"command":"touch started-${n}; for i in $(seq 200); do [ $(ls started-* | wc -l) -ge 4 ] && echo all four && exit 0; sleep 0.02; done; exit 1","timeout":8000}`;
     const sids = await Promise.all([1, 2, 3, 4].map((n) => toolSession(t.emu, env.id, wait(n))));
     for (const sid of sids) await waitRow(t.emu, env.id, sid, (w) => w.status === 'completed', 'every row to complete');
     ac.abort();
@@ -169,7 +196,13 @@ describe('svc worker run: bad input', () => {
   });
 
   it('rejects a bad --concurrency, --log-format and --workdir with exit 2', async () => {
-    for (const args of [['--concurrency', '0'], ['--log-format', 'xml'], ['--workdir', '/nonexistent/dir'], ['--once', '--concurrency', '2'], ['--heartbeat-interval', 'soon']]) {
+    for (const args of [
+      ['--concurrency', '0'],
+      ['--log-format', 'xml'],
+      ['--workdir', '/nonexistent/dir'],
+      ['--once', '--concurrency', '2'],
+      ['--heartbeat-interval', 'soon'],
+    ]) {
       const r = await svc(['worker', 'run', '--environment', 'env_1', ...args], { env: offline });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

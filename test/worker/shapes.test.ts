@@ -5,7 +5,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { requestCount, useEmulator } from '../helpers/emulator';
 import { getSession, send, waitUntil } from '../helpers/sse';
-import { closeServers, expectNoSecrets, gone, recordSessionTokens, resultText, rewritingProxy, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
+import {
+  closeServers,
+  expectNoSecrets,
+  gone,
+  recordSessionTokens,
+  resultText,
+  rewritingProxy,
+  rowOf,
+  selfHostedEnvironment,
+  toolResults,
+  toolSession,
+  waitRow,
+  workdir,
+} from './helpers';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
 afterEach(closeServers);
@@ -16,7 +29,8 @@ function worker(envKey: string, baseUrl: string, args: string[], signal?: AbortS
 }
 
 /** The heartbeat answer of the public API this spec resembles, instead of the WorkItem. */
-const leaseAnswer = (extended: boolean, state: string) => JSON.stringify({ lease_extended: extended, ttl_seconds: 1.5, state, last_heartbeat: new Date().toISOString() });
+const leaseAnswer = (extended: boolean, state: string) =>
+  JSON.stringify({ lease_extended: extended, ttl_seconds: 1.5, state, last_heartbeat: new Date().toISOString() });
 
 /**
  * The real service's spellings of our events: `session.status_<status>`, thread events naming the thread by
@@ -45,7 +59,11 @@ describe('svc worker run: shapes a real service may answer', () => {
           polls.push(row ? 'row' : 'none');
           // The empty queue in each of its spellings, in turn; a claimed row as the bare row.
           if (row) return { status: 200, text: JSON.stringify(row) };
-          return [{ status: 204, text: '' }, { status: 200, text: 'null' }, { status: 200, text: '' }][polls.length % 3];
+          return [
+            { status: 204, text: '' },
+            { status: 200, text: 'null' },
+            { status: 200, text: '' },
+          ][polls.length % 3];
         }
         if (url.includes('/heartbeat') && status === 200) {
           beats.push(body.status);
@@ -66,7 +84,10 @@ describe('svc worker run: shapes a real service may answer', () => {
     const results = await toolResults(t.emu, sid);
     expect(results.map(resultText)).toEqual(['served\n']);
     expect(await rowOf(t.emu, env.id, sid)).toMatchObject({ status: 'completed', generation: 1 });
-    const msgs = r.stderr.trim().split('\n').map((l) => JSON.parse(l));
+    const msgs = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(msgs.filter((l) => l.level !== 'info')).toEqual([]);
     expect(msgs.map((l) => l.msg)).toEqual(expect.arrayContaining(['tool result written', 'session idle; completing the row', 'row completed']));
   }, 20_000);
@@ -76,7 +97,7 @@ describe('svc worker run: shapes a real service may answer', () => {
     const dir = workdir();
     let refuse = false;
     const proxy = await rewritingProxy(t.emu.url, {
-      json: ({ url }, status, body) => (url.includes('/heartbeat') && status === 200 && refuse ? { status: 200, text: leaseAnswer(false, 'canceled') } : undefined),
+      json: ({ url }, status) => (url.includes('/heartbeat') && status === 200 && refuse ? { status: 200, text: leaseAnswer(false, 'canceled') } : undefined),
     });
     const ac = new AbortController();
     const running = worker(env.key, proxy, ['--environment', env.id, '--workdir', dir, '--heartbeat-interval', '0.2'], ac.signal);
@@ -128,13 +149,19 @@ describe('svc worker run --max-idle', () => {
     const running = worker(env.key, t.emu.url, ['--environment', env.id, '--workdir', workdir(), '--once', '--max-idle', '3s', '--log-format', 'json']);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo one"}');
     await waitUntil(async () => (await toolResults(t.emu, sid)).length === 1, 'the first call to be answered');
-    await waitUntil(async () => (await rowOf(t.emu, env.id, sid)).status === 'active' && (await getSession(t.emu, sid)).status === 'idle', 'the session to be idle with the row held');
+    await waitUntil(
+      async () => (await rowOf(t.emu, env.id, sid)).status === 'active' && (await getSession(t.emu, sid)).status === 'idle',
+      'the session to be idle with the row held',
+    );
     await send(t.emu, sid, '/tool bash {"command":"echo two"}');
     const r = await running;
     expect(r.code).toBe(0);
     expect((await toolResults(t.emu, sid)).map(resultText)).toEqual(['one\n', 'two\n']);
     expect(await rowOf(t.emu, env.id, sid)).toMatchObject({ status: 'completed', generation: 1 });
-    const msgs = r.stderr.trim().split('\n').map((l) => JSON.parse(l).msg);
+    const msgs = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).msg);
     expect(msgs.filter((m) => m === 'row claimed')).toHaveLength(1);
     expect(msgs).toContain('session idle; keeping the row');
   }, 20_000);

@@ -10,7 +10,7 @@ import { expectNoSecrets, resultText, selfHostedEnvironment, toolResults, workdi
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
 
 describe('svc worker run: skills', () => {
-  it('puts the packages of the agent\'s skills under the workdir before the first tool call (with an API key)', async () => {
+  it("puts the packages of the agent's skills under the workdir before the first tool call (with an API key)", async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const pkg = join(dir, '..', `skill-${Date.now()}.zip`);
@@ -19,7 +19,9 @@ describe('svc worker run: skills', () => {
     const skill = JSON.parse((await svc(['skills', 'create', pkg, '--name', `sk-${Date.now()}`, '-o', 'json'], { env: cfg })).stdout);
     const s = await agentSession(t.emu, { skills: [{ skill_id: skill.id }] }, { environment_id: env.id });
     await send(t.emu, s.id, `/tool bash {"command":"cat .skills/${skill.id}/1/package"}`);
-    const r = await svc(['worker', 'run', '--environment', env.id, '--workdir', dir, '--once'], { env: { ...cfg, SVC_ENVIRONMENT_KEY: env.key, PATH: process.env.PATH } });
+    const r = await svc(['worker', 'run', '--environment', env.id, '--workdir', dir, '--once'], {
+      env: { ...cfg, SVC_ENVIRONMENT_KEY: env.key, PATH: process.env.PATH },
+    });
     expect(r.code).toBe(0);
     expect((await toolResults(t.emu, s.id)).map(resultText)).toEqual(['PK-skill-package-bytes']);
     expect(r.stderr).toMatch(new RegExp(`skill package ready .*skill=${skill.id} version=1`));

@@ -147,7 +147,10 @@ describe('worker tools: files', () => {
     writeFileSync(join(workdir, 'src/deep/b.ts'), 'let y = 2;\nconst z = 3;\n');
     writeFileSync(join(workdir, 'src/c.md'), 'const in prose\n');
     expect(text(await runTool('glob', { pattern: 'src/**/*.{ts,md}' }, ctx())).split('\n')).toEqual(['src/a.ts', 'src/c.md', 'src/deep/b.ts']);
-    expect(text(await runTool('grep', { pattern: '^const', glob: '*.ts' }, ctx())).split('\n')).toEqual(['src/a.ts:1:const x = 1;', 'src/deep/b.ts:2:const z = 3;']);
+    expect(text(await runTool('grep', { pattern: '^const', glob: '*.ts' }, ctx())).split('\n')).toEqual([
+      'src/a.ts:1:const x = 1;',
+      'src/deep/b.ts:2:const z = 3;',
+    ]);
     expect(text(await runTool('grep', { pattern: 'y =', path: 'src/deep/b.ts' }, ctx()))).toBe('src/deep/b.ts:1:let y = 2;');
   });
 
@@ -167,7 +170,7 @@ describe('worker tools: files', () => {
 });
 
 describe('worker log', () => {
-  it('R-WORK-11 masks every registered secret in text and JSON lines, through the run\'s one redaction', () => {
+  it("R-WORK-11 masks every registered secret in text and JSON lines, through the run's one redaction", () => {
     let out = '';
     const sink = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
     addSecret('st_secret_token');

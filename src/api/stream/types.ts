@@ -7,11 +7,7 @@ import type { DeltaEvent, SessionEvent } from '../../wire/events';
 
 /** The stream's connection, as the live view's header and stderr notices show it. */
 export type ConnectionState =
-  | { kind: 'connecting' }
-  | { kind: 'live' }
-  | { kind: 'reconnecting'; attempt: number; reason: string }
-  | { kind: 'backfilling' }
-  | { kind: 'closed' };
+  { kind: 'connecting' } | { kind: 'live' } | { kind: 'reconnecting'; attempt: number; reason: string } | { kind: 'backfilling' } | { kind: 'closed' };
 
 export type StreamItem =
   /**

@@ -87,6 +87,10 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('-F, --field <key=value>', 'a body field (query parameter for GET); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('-H, --header <header>', "an extra header 'Name: value'; repeatable", (v: string, prev: string[] = []) => [...prev, v])
     .option('--paginate', 'follow next_page_token and print every page');
-  examples(cmd, ['svc api GET /v1/agents', 'svc api GET /v1/agents -F page_size=100 --paginate', "svc api POST /v1/agents --data '{\"name\":\"a\",\"model\":\"m\"}'"]);
+  examples(cmd, [
+    'svc api GET /v1/agents',
+    'svc api GET /v1/agents -F page_size=100 --paginate',
+    'svc api POST /v1/agents --data \'{"name":"a","model":"m"}\'',
+  ]);
   cmd.action(kit.action((ctx, [m, p], opts) => runApi(ctx, m, p, opts)));
 }

@@ -16,7 +16,8 @@ export function checkCredentials(body: Body): void {
     const at = `credentials[${i}]`;
     if (!isObject(c)) throw new UsageError(`${at} must be an object {name, type, value_from}`);
     if ('value' in c) throw new UsageError(`${at}.value: secrets never live in the files; use value_from: {env: NAME} or {file: PATH}`);
-    for (const k of Object.keys(c)) if (!CREDENTIAL_FIELDS.includes(k)) throw new UsageError(`${at}: unknown field "${k}" (known: ${CREDENTIAL_FIELDS.join(', ')})`);
+    for (const k of Object.keys(c))
+      if (!CREDENTIAL_FIELDS.includes(k)) throw new UsageError(`${at}: unknown field "${k}" (known: ${CREDENTIAL_FIELDS.join(', ')})`);
     if (typeof c.name !== 'string' || c.name === '') throw new UsageError(`${at} needs a name`);
     if (names.has(c.name)) throw new UsageError(`${at}: credential "${c.name}" is listed twice`);
     names.add(c.name);
@@ -25,4 +26,3 @@ export function checkCredentials(body: Body): void {
     else if (c.type !== 'mcp_oauth') throw new UsageError(`${at}: a ${c.type} credential needs value_from: {env: NAME} or {file: PATH}`);
   });
 }
-

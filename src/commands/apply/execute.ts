@@ -14,9 +14,24 @@ export async function execute(ctx: Ctx, entries: Entry[], findBy: string): Promi
       await step.run();
     } catch (err) {
       const unknown = err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
-      await ctx.msg(`applied: ${i ? steps.slice(0, i).map((s) => s.label).join(', ') : 'nothing'}`);
-      await ctx.msg(`not applied: ${steps.slice(i).map((s) => s.label).join(', ')}`);
-      if (unknown) await ctx.msg(`note: "${step.label}" got no clear answer and may have been applied; run apply again: it finds what exists ${findBy} before creating`);
+      await ctx.msg(
+        `applied: ${
+          i
+            ? steps
+                .slice(0, i)
+                .map((s) => s.label)
+                .join(', ')
+            : 'nothing'
+        }`,
+      );
+      await ctx.msg(
+        `not applied: ${steps
+          .slice(i)
+          .map((s) => s.label)
+          .join(', ')}`,
+      );
+      if (unknown)
+        await ctx.msg(`note: "${step.label}" got no clear answer and may have been applied; run apply again: it finds what exists ${findBy} before creating`);
       throw err;
     }
   }

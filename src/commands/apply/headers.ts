@@ -21,7 +21,10 @@ export class McpHeaders {
   private readonly values = new Map<string, Record<string, unknown>>();
   readonly present: boolean;
 
-  constructor(private readonly d: Doc, private readonly env: Record<string, string | undefined>) {
+  constructor(
+    private readonly d: Doc,
+    private readonly env: Record<string, string | undefined>,
+  ) {
     this.servers = (Array.isArray(d.body.mcp_servers) ? d.body.mcp_servers : []).filter(isObject);
     this.present = this.servers.some((s) => isObject(s.headers) && Object.keys(s.headers).length > 0);
   }
@@ -29,7 +32,8 @@ export class McpHeaders {
   /** Reads, before any write, the header values of the servers `send` selects. */
   prepare(send: (s: Server) => boolean): void {
     this.servers.forEach((s, i) => {
-      if (isObject(s.headers) && send(s)) this.values.set(identity(s), readSecretMap(s.headers, `${this.d.where}: mcp_servers[${i}].headers`, this.env, this.d.dir));
+      if (isObject(s.headers) && send(s))
+        this.values.set(identity(s), readSecretMap(s.headers, `${this.d.where}: mcp_servers[${i}].headers`, this.env, this.d.dir));
     });
   }
 

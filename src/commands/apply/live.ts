@@ -10,7 +10,8 @@ import { KIND_SPECS, type Kind } from './kinds';
  */
 export const SET_LABEL = 'svc-apply-set';
 
-export const setOf = (o: Obj): string | undefined => (isObject(o.metadata) && typeof o.metadata[SET_LABEL] === 'string' ? (o.metadata[SET_LABEL] as string) : undefined);
+export const setOf = (o: Obj): string | undefined =>
+  isObject(o.metadata) && typeof o.metadata[SET_LABEL] === 'string' ? (o.metadata[SET_LABEL] as string) : undefined;
 
 /** The project's active resources, listed once per kind and only when a document needs that kind. */
 export class LiveState {
@@ -61,7 +62,11 @@ export class LiveState {
   /** What a reference by name means outside the files: the one active resource of that name, whoever owns it. */
   async referenced(kind: Kind, name: string): Promise<Obj | undefined> {
     const same = await this.named(kind, name);
-    if (same.length > 1) throw new ExitCodeError(7, `${same.length} ${KIND_SPECS[kind].group} are named "${name}" (${same.map((f) => f.id).join(', ')}): a reference by name needs a unique name`);
+    if (same.length > 1)
+      throw new ExitCodeError(
+        7,
+        `${same.length} ${KIND_SPECS[kind].group} are named "${name}" (${same.map((f) => f.id).join(', ')}): a reference by name needs a unique name`,
+      );
     return same[0];
   }
 }

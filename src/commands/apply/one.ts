@@ -19,11 +19,17 @@ export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): 
   const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
   if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
   const { kind: named, ...body } = data;
-  if (named !== undefined && named !== kind) throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);
+  if (named !== undefined && named !== kind)
+    throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);
   const doc = checkedDoc(kind, body, file, file === '-' ? ctx.io.cwd : dirname(resolve(ctx.io.cwd, file)), false);
   const dryRun = Boolean(opts.dryRun);
   const key = dryRun ? undefined : idempotencyKey(opts);
-  const [entry] = await makePlan(await ctx.api(), [doc], { updateSecrets: Boolean(opts.updateSecrets), readSecrets: !dryRun, idempotencyKey: key, env: ctx.io.env });
+  const [entry] = await makePlan(await ctx.api(), [doc], {
+    updateSecrets: Boolean(opts.updateSecrets),
+    readSecrets: !dryRun,
+    idempotencyKey: key,
+    env: ctx.io.env,
+  });
   if (!dryRun) await execute(ctx, [entry], 'by name');
   await report(ctx, kind, entry, dryRun);
 }
@@ -42,6 +48,8 @@ async function report(ctx: Ctx, kind: Kind, e: Entry, dryRun: boolean): Promise<
   lines.push(`${who} ${verb}${count}`);
   await write(ctx.io.stdout, lines.join('\n') + '\n');
   if (r.action === 'unchanged' && e.uncompared) {
-    await ctx.msg(`note: write-only members (${(spec.writeOnly ?? []).join(', ')}) cannot be read back, so they were not compared; use --update-secrets to send them again`);
+    await ctx.msg(
+      `note: write-only members (${(spec.writeOnly ?? []).join(', ')}) cannot be read back, so they were not compared; use --update-secrets to send them again`,
+    );
   }
 }

@@ -140,7 +140,11 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
     if (diff.length) spec.patches?.(live, patch);
     if (headers?.present) {
       entry.uncompared = !pc.o.updateSecrets;
-      entry.notes.push(pc.o.updateSecrets ? 'mcp_servers headers (write-only) are sent again: --update-secrets' : 'mcp_servers headers are write-only: not compared, sent again only with --update-secrets');
+      entry.notes.push(
+        pc.o.updateSecrets
+          ? 'mcp_servers headers (write-only) are sent again: --update-secrets'
+          : 'mcp_servers headers are write-only: not compared, sent again only with --update-secrets',
+      );
     }
     const resend = Boolean(headers?.present && pc.o.updateSecrets);
     if (diff.length || resend) {

@@ -24,7 +24,8 @@ export function refsOf(doc: Doc): NamedRef[] {
   for (const r of KIND_SPECS[doc.kind].refs ?? []) {
     for (const h of holders(doc.body, r.at)) {
       if (h[r.from] === undefined) continue;
-      if (typeof h[r.from] !== 'string') throw new UsageError(`${doc.where}: ${r.from} must be the name of ${r.kind === 'Agent' || r.kind === 'Environment' ? 'an' : 'a'} ${r.kind}`);
+      if (typeof h[r.from] !== 'string')
+        throw new UsageError(`${doc.where}: ${r.from} must be the name of ${r.kind === 'Agent' || r.kind === 'Environment' ? 'an' : 'a'} ${r.kind}`);
       if (h[r.to] !== undefined) throw new UsageError(`${doc.where}: give ${r.from} (a name) or ${r.to}, not both`);
       out.push({ kind: r.kind, name: h[r.from] });
     }

@@ -38,7 +38,11 @@ export async function runApplyAll(ctx: Ctx, opts: Opts): Promise<void> {
     if (archives.length && !opts.yes) await confirmPrune(ctx, archives.length, set);
     await execute(ctx, entries, 'by name and set label');
   }
-  if (!asText(ctx)) return ctx.out.list(entries.map((e) => entryView(e, dryRun)), []);
+  if (!asText(ctx))
+    return ctx.out.list(
+      entries.map((e) => entryView(e, dryRun)),
+      [],
+    );
   await write(ctx.io.stdout, dryRun ? 'dry run: nothing sent\n' : appliedText(entries));
 }
 
@@ -53,6 +57,10 @@ async function confirmPrune(ctx: Ctx, n: number, set: string): Promise<void> {
 export async function runDiff(ctx: Ctx, opts: Opts): Promise<void> {
   const { set, entries } = await planFor(ctx, opts, false);
   if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set));
-  else await ctx.out.list(entries.map((e) => entryView(e, true)), []);
+  else
+    await ctx.out.list(
+      entries.map((e) => entryView(e, true)),
+      [],
+    );
   if (changed(entries)) throw new ExitCodeError(1, 'the files differ from the project', true);
 }

@@ -38,5 +38,7 @@ export const hasValueFrom = (m: unknown): boolean => isObject(m) && Object.value
 export function readSecretMap(m: Record<string, unknown>, where: string, env: Record<string, string | undefined>, dir: string): Record<string, unknown> {
   // The member named as `headers["Authorization"]`: `Authorization: …` would read as a quoted header, which error lines redact.
   const at = (k: string) => `${where}[${JSON.stringify(k)}]`;
-  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, isObject(v) && 'value_from' in v ? readSecret(checkValueFrom(v.value_from, at(k)), at(k), env, dir) : v]));
+  return Object.fromEntries(
+    Object.entries(m).map(([k, v]) => [k, isObject(v) && 'value_from' in v ? readSecret(checkValueFrom(v.value_from, at(k)), at(k), env, dir) : v]),
+  );
 }

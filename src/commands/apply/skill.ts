@@ -19,7 +19,8 @@ import type { Doc } from './sources';
  */
 export async function planSkill(pc: PlanCtx, d: Doc, live: Obj | undefined, entry: Entry): Promise<Entry> {
   const pkg = packageFolder(resolve(d.dir, String(d.body.path)), `${d.where}: path ${String(d.body.path)}`);
-  if (pkg.zip.length > LIMITS.skillPackage) throw new UsageError(`${d.where}: the package is ${formatBytes(pkg.zip.length)}; a skill package is at most ${formatBytes(LIMITS.skillPackage)}`);
+  if (pkg.zip.length > LIMITS.skillPackage)
+    throw new UsageError(`${d.where}: the package is ${formatBytes(pkg.zip.length)}; a skill package is at most ${formatBytes(LIMITS.skillPackage)}`);
   const shownPackage = { files: pkg.files, sha256: pkg.sha256 };
   if (!live) {
     entry.action = 'created';

@@ -28,7 +28,11 @@ export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined
     const egress = want.egress_environment_id as string | undefined;
     if (!have) {
       const value = secret(true);
-      entry.diff.push({ op: 'add', path: `credentials.${want.name}`, new: { type: want.type, ...(from ? { value: MASK } : {}), ...(egress ? { egress_environment_id: egress } : {}) } });
+      entry.diff.push({
+        op: 'add',
+        path: `credentials.${want.name}`,
+        new: { type: want.type, ...(from ? { value: MASK } : {}), ...(egress ? { egress_environment_id: egress } : {}) },
+      });
       entry.notes.push(`credential ${want.name}: ${source}, sent on create`);
       entry.steps.push({
         label: `+ credential ${want.name} of Vault ${d.name}`,
@@ -42,7 +46,10 @@ export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined
       continue;
     }
     if (have.type !== want.type) {
-      throw new ExitCodeError(7, `${where}: credential "${want.name}" of vault ${live!.id} is ${String(have.type)}, the file says ${want.type}; a credential's type cannot change: rename it`);
+      throw new ExitCodeError(
+        7,
+        `${where}: credential "${want.name}" of vault ${live!.id} is ${String(have.type)}, the file says ${want.type}; a credential's type cannot change: rename it`,
+      );
     }
     const patch: CredentialBody = {};
     if (egress !== undefined && egress !== (have.egress_environment_id ?? undefined)) {

@@ -21,7 +21,10 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc artifacts versions ARTIFACT_ID'],
     items: async (ctx, id, lo) => artifacts.versions(await ctx.api(), id, lo),
   });
-  const dl = group.command('download').argument('<artifact>', 'artifact ID').description('Download an artifact (the latest version unless --version; to stdout when piped)')
+  const dl = group
+    .command('download')
+    .argument('<artifact>', 'artifact ID')
+    .description('Download an artifact (the latest version unless --version; to stdout when piped)')
     .option('--version <v>', 'the version to download');
   addOutputFileOption(dl);
   examples(dl, ['svc artifacts download ARTIFACT_ID -O report.md', 'svc artifacts download ARTIFACT_ID --version 1 > v1.bin']);

@@ -83,7 +83,9 @@ export async function runLogout(ctx: Ctx): Promise<void> {
 }
 
 export default function build(group: Command, kit: Kit): void {
-  const login = group.command('login').description('Verify an API key and store it in the profile (file mode 0600)')
+  const login = group
+    .command('login')
+    .description('Verify an API key and store it in the profile (file mode 0600)')
     .option('--with-token', 'read the key from standard input');
   examples(login, ['svc auth login', 'svc auth login --with-token < key.txt', 'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010']);
   login.action(kit.action((ctx, _a, opts) => runLogin(ctx, opts)));

@@ -11,7 +11,10 @@ export default function build(group: Command, kit: Kit): void {
     kit.action(async (ctx, words) => {
       // Everything of io but stderr, without reading io.stdin (a getter that builds the stream).
       const quiet: Io = Object.assign(Object.create(ctx.io) as Io, { stderr: new Writable({ write: (_c, _e, cb) => cb() }) });
-      const candidates = await programFor(words, quiet).then((program) => completeWords(program, words, quiet), () => []);
+      const candidates = await programFor(words, quiet).then(
+        (program) => completeWords(program, words, quiet),
+        () => [],
+      );
       await write(ctx.io.stdout, candidates.map((c) => `${c.id}\t${c.label}\n`).join(''));
     }),
   );

@@ -22,7 +22,8 @@ export async function runSet(ctx: Ctx, key: string, value: string | undefined): 
   const k = profileKey(key);
   let v = value;
   if (SECRET_KEYS.has(k)) {
-    if (v !== '-') throw new UsageError(`${k} is a secret: give it on standard input with \`svc config set ${k} -\`${k === 'api_key' ? ' or use `svc auth login`' : ''}`);
+    if (v !== '-')
+      throw new UsageError(`${k} is a secret: give it on standard input with \`svc config set ${k} -\`${k === 'api_key' ? ' or use `svc auth login`' : ''}`);
     v = (await stdinText(ctx.io)).trim();
     if (!v) throw new UsageError(`${k} on standard input is empty`);
     checkCredential(v, 'standard input', k === 'api_key' ? 'API key' : 'environment key');
@@ -38,7 +39,10 @@ export async function runSet(ctx: Ctx, key: string, value: string | undefined): 
 }
 
 export default function build(group: Command, kit: Kit): void {
-  const get = group.command('get').argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`).description('Print a setting of the current profile (secrets masked)');
+  const get = group
+    .command('get')
+    .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
+    .description('Print a setting of the current profile (secrets masked)');
   examples(get, ['svc config get base_url']);
   get.action(
     kit.action(async (ctx, [key]) => {
@@ -49,7 +53,11 @@ export default function build(group: Command, kit: Kit): void {
     }),
   );
 
-  const set = group.command('set').argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`).argument('[value]', 'the value; - reads it from standard input (required for secrets)').description('Set a setting of the current profile');
+  const set = group
+    .command('set')
+    .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
+    .argument('[value]', 'the value; - reads it from standard input (required for secrets)')
+    .description('Set a setting of the current profile');
   examples(set, ['svc config set base_url https://api.example.com', 'svc config set output json', 'svc config set environment_key - < env-key.txt']);
   set.action(kit.action((ctx, [key, value]) => runSet(ctx, key, value)));
 
@@ -83,7 +91,10 @@ export default function build(group: Command, kit: Kit): void {
   use.action(
     kit.action(async (ctx, [name]) => {
       const s = ctx.settings;
-      if (!s.config.profiles[name]) throw new UsageError(`no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`);
+      if (!s.config.profiles[name])
+        throw new UsageError(
+          `no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`,
+        );
       await updateConfig(s.configFile, (data) => {
         data.current_profile = name;
       });
@@ -98,11 +109,13 @@ export default function build(group: Command, kit: Kit): void {
       const s = ctx.settings;
       const names = Object.keys(s.config.profiles);
       if (!names.includes('default')) names.unshift('default');
-      const rows = names.sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b))).map((name) => ({
-        name,
-        current: name === s.profile.value,
-        base_url: shown('base_url', s.config.profiles[name]?.base_url) ?? null,
-      }));
+      const rows = names
+        .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)))
+        .map((name) => ({
+          name,
+          current: name === s.profile.value,
+          base_url: shown('base_url', s.config.profiles[name]?.base_url) ?? null,
+        }));
       await ctx.out.list(rows, [
         { header: 'NAME', get: (r) => (r.current ? `${r.name} *` : r.name) },
         { header: 'BASE URL', get: (r) => r.base_url },

@@ -6,18 +6,32 @@ import { write } from '../../io';
 import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
 
 /** How the demo ends, on a terminal or not: what to try next. */
-const TRY_IT = 'Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. ./emulator.env`, then `svc sessions tail SESSION` on a terminal.';
+const TRY_IT =
+  'Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. ./emulator.env`, then `svc sessions tail SESSION` on a terminal.';
 /** Leaving the demo's view stops its emulator, which runs in this process: the session goes with it. */
 const LEFT_DEMO = 'left the demo: its emulator stops now, and the session with it';
 
 export async function runDemo(ctx: Ctx): Promise<void> {
   const tty = Boolean(ctx.io.stdout.isTTY);
-  const [{ startEmulator }, { agents }, { sessions }] = await Promise.all([import('../../emulator/server'), import('../../api/resources'), import('../../api/sessions')]);
+  const [{ startEmulator }, { agents }, { sessions }] = await Promise.all([
+    import('../../emulator/server'),
+    import('../../api/resources'),
+    import('../../api/sessions'),
+  ]);
   const say = (line: string) => write(ctx.io.stdout, line + '\n');
   const emu = await startEmulator({ port: 0, modelStepMs: tty ? TTY_STEP_MS : undefined });
   try {
     const client = await ctx.client(emu.apiKey, emu.url);
-    const agent = await agents.create(client, { name: 'demo-coordinator', model: 'scripted-1', description: 'Delegates to two threads, then asks before running a tool.', roster: [{ name: 'worker' }] }, randomUUID());
+    const agent = await agents.create(
+      client,
+      {
+        name: 'demo-coordinator',
+        model: 'scripted-1',
+        description: 'Delegates to two threads, then asks before running a tool.',
+        roster: [{ name: 'worker' }],
+      },
+      randomUUID(),
+    );
     const session = await sessions.create(client, { agent_id: agent.id, title: 'svc demo' }, randomUUID());
     const sid = String(session.id);
     await say(`svc demo: an emulator of the service runs at ${emu.url}; agent ${agent.id}, session ${sid}`);

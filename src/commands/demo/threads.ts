@@ -8,6 +8,6 @@ export function threadNames() {
       const d = (e.data ?? {}) as { thread_id?: unknown; agent_name?: unknown };
       if (e.type === 'session.thread_created' && typeof d.thread_id === 'string' && typeof d.agent_name === 'string') names.set(d.thread_id, d.agent_name);
     },
-    of: (id: string | undefined): string | undefined => (id === undefined ? undefined : names.get(id) ?? id),
+    of: (id: string | undefined): string | undefined => (id === undefined ? undefined : (names.get(id) ?? id)),
   };
 }

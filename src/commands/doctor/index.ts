@@ -33,7 +33,12 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
       mode = 'absent';
     }
     const loose = mode !== 'absent' && mode !== '600';
-    checks.push({ check: 'config', ok: !loose, detail: `${s.configFile} (${mode === 'absent' ? 'not created yet' : `mode ${mode}`}), profile ${s.profile.value}`, fix: loose ? `chmod 600 ${s.configFile}` : undefined });
+    checks.push({
+      check: 'config',
+      ok: !loose,
+      detail: `${s.configFile} (${mode === 'absent' ? 'not created yet' : `mode ${mode}`}), profile ${s.profile.value}`,
+      fix: loose ? `chmod 600 ${s.configFile}` : undefined,
+    });
   } catch (e) {
     settingsOk = false;
     failed({ check: 'config', ok: false, detail: (e as Error).message, fix: 'fix or remove the file named above' }, 2);
@@ -42,7 +47,8 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
     const s = ctx.settings;
     if (!s.apiKey) failed({ check: 'credential', ok: false, detail: 'no API key', fix: 'svc auth login, or set SVC_API_KEY' }, 4);
     else checks.push({ check: 'credential', ok: true, detail: `API key from ${s.apiKey.source}` });
-    if (s.apiVersion !== API_VERSION) checks.push({ check: 'version', ok: false, detail: `SVC_API_VERSION=${s.apiVersion}; the service speaks ${API_VERSION}`, fix: 'unset SVC_API_VERSION' });
+    if (s.apiVersion !== API_VERSION)
+      checks.push({ check: 'version', ok: false, detail: `SVC_API_VERSION=${s.apiVersion}; the service speaks ${API_VERSION}`, fix: 'unset SVC_API_VERSION' });
     if (s.apiKey) {
       const c = await ctx.client(s.apiKey.value);
       const started = ctx.now();
@@ -55,14 +61,22 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
         if (!Number.isNaN(date)) {
           const skew = Math.abs(ctx.now() - date);
           const ok = skew < MAX_SKEW_MS;
-          checks.push({ check: 'clock', ok, detail: `${Math.round(skew / 1000)} s from the service's clock`, fix: ok ? undefined : 'sync the clock (timedatectl set-ntp true)' });
+          checks.push({
+            check: 'clock',
+            ok,
+            detail: `${Math.round(skew / 1000)} s from the service's clock`,
+            fix: ok ? undefined : 'sync the clock (timedatectl set-ntp true)',
+          });
           if (!ok) worst ||= 1;
         }
       } catch (e) {
         const code = exitCodeFor(e);
-        if (e instanceof NetworkError) failed({ check: 'connectivity', ok: false, detail: e.message, fix: 'check --base-url / SVC_BASE_URL and the network' }, code);
-        else if (e instanceof ApiError && e.status === 400 && e.type === 'invalid_request_error') failed({ check: 'version header', ok: false, detail: e.message, fix: 'upgrade svc or unset SVC_API_VERSION' }, code);
-        else if (e instanceof ApiError && (e.status === 401 || e.status === 403)) failed({ check: 'credential', ok: false, detail: e.message, fix: 'svc auth login with a valid key' }, code);
+        if (e instanceof NetworkError)
+          failed({ check: 'connectivity', ok: false, detail: e.message, fix: 'check --base-url / SVC_BASE_URL and the network' }, code);
+        else if (e instanceof ApiError && e.status === 400 && e.type === 'invalid_request_error')
+          failed({ check: 'version header', ok: false, detail: e.message, fix: 'upgrade svc or unset SVC_API_VERSION' }, code);
+        else if (e instanceof ApiError && (e.status === 401 || e.status === 403))
+          failed({ check: 'credential', ok: false, detail: e.message, fix: 'svc auth login with a valid key' }, code);
         else failed({ check: 'connectivity', ok: false, detail: (e as Error).message }, code);
       }
     }

@@ -22,7 +22,16 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   const log = (line: string) => void write(ctx.io.stderr, `emulator: ${line}\n`);
   let emu;
   try {
-    emu = await startEmulator({ port, host: opts.host ?? '127.0.0.1', apiKey: ctx.globals.apiKey, faults, statePath: opts.state, heartbeatMs, webhookUrl: opts.webhookUrl, log });
+    emu = await startEmulator({
+      port,
+      host: opts.host ?? '127.0.0.1',
+      apiKey: ctx.globals.apiKey,
+      faults,
+      statePath: opts.state,
+      heartbeatMs,
+      webhookUrl: opts.webhookUrl,
+      log,
+    });
   } catch (e) {
     throw new UsageError(`cannot listen on ${opts.host ?? '127.0.0.1'}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -68,7 +77,10 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--exports-file <file>', 'also write the two export lines to FILE once listening (removed on stop), for a shell to source');
   examples(cmd, [
     'svc emulator --port 0 --exports-file emulator.env & until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
-    'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)', 'svc emulator --api-key sk_local --state ./emu.json', 'svc emulator --faults drop_stream_after=20']);
+    'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)',
+    'svc emulator --api-key sk_local --state ./emu.json',
+    'svc emulator --faults drop_stream_after=20',
+  ]);
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
   addKeys(cmd, kit);
 }

@@ -38,7 +38,8 @@ export function checkEnvironment(doc: Doc): void {
   const c = doc.config;
   if (c === undefined) return;
   if (!isObject(c)) throw new UsageError('config must be an object such as {"type":"cloud"}');
-  if (!(ENVIRONMENT_TYPES as readonly unknown[]).includes(c.type)) throw new UsageError(`config.type must be one of ${ENVIRONMENT_TYPES.join(', ')} (got ${JSON.stringify(c.type)})`);
+  if (!(ENVIRONMENT_TYPES as readonly unknown[]).includes(c.type))
+    throw new UsageError(`config.type must be one of ${ENVIRONMENT_TYPES.join(', ')} (got ${JSON.stringify(c.type)})`);
   if (c.proxy === undefined) return;
   if (c.type !== 'cloud') throw new UsageError('config.proxy applies to cloud environments only');
   if (!isObject(c.proxy) || !(PROXY_MODES as readonly unknown[]).includes(c.proxy.mode)) {

@@ -10,10 +10,12 @@ import { addUpload } from './upload';
 export default function build(group: Command, kit: Kit): void {
   const list = addCompatOption(addListFlags(group.command('list').description('List files')));
   examples(list, ['svc files list', 'svc files list --all -o ndjson', 'svc files list --no-version-header']);
-  list.action(kit.action(async (ctx, _args, opts) => {
-    const lo = listOptions(opts);
-    await ctx.out.list(files.list(await ctx.api(), {}, lo, versioned(opts)), FILE_COLUMNS);
-  }));
+  list.action(
+    kit.action(async (ctx, _args, opts) => {
+      const lo = listOptions(opts);
+      await ctx.out.list(files.list(await ctx.api(), {}, lo, versioned(opts)), FILE_COLUMNS);
+    }),
+  );
 
   const get = addCompatOption(group.command('get').argument('<id>', 'file ID').description('Show one file record'));
   examples(get, ['svc files get FILE_ID', 'svc files get FILE_ID --jq .extract_status']);

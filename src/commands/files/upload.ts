@@ -18,7 +18,10 @@ export async function runUpload(ctx: Ctx, file: string, opts: Opts): Promise<voi
 }
 
 export function addUpload(group: Command, kit: Kit): Command {
-  const cmd = group.command('upload').argument('<file>', 'file to upload (at most 100 MiB)').description('Upload a file (multipart, streamed from disk)')
+  const cmd = group
+    .command('upload')
+    .argument('<file>', 'file to upload (at most 100 MiB)')
+    .description('Upload a file (multipart, streamed from disk)')
     .addOption(new Option('--purpose <purpose>', 'what the file is for; batch files cannot be attached to sessions').choices(PURPOSES));
   addIdempotencyOption(cmd);
   addCompatOption(cmd);

@@ -14,7 +14,11 @@ export async function runCat(ctx: Ctx, [store, memory]: string[], opts: Opts): P
   const obj = opts.version !== undefined ? await memories.version(c, store, memory, opts.version) : await memories.get(c, store, memory);
   const bytes = bodyOf(obj);
   if (!bytes) {
-    const why = obj.redacted_at ? `its body was redacted at ${String(obj.redacted_at)}` : obj.operation === 'deleted' ? 'it is a deletion' : 'the service returned no body';
+    const why = obj.redacted_at
+      ? `its body was redacted at ${String(obj.redacted_at)}`
+      : obj.operation === 'deleted'
+        ? 'it is a deletion'
+        : 'the service returned no body';
     throw new ExitCodeError(7, `${opts.version !== undefined ? `version ${opts.version}` : `memory ${memory}`} has no content: ${why}`);
   }
   if (opts.outputFile === undefined) return writeBytes(ctx.io.stdout, bytes);

@@ -21,7 +21,9 @@ export function contentSource(opts: Opts, positional: string | undefined): Conte
 }
 
 const tooLarge = (what: string, bytes: number): UsageError =>
-  new UsageError(`${what} is ${(bytes / MiB).toFixed(1)} MiB; a memory write request may be at most ${LIMITS.memoryWriteBody / MiB} MiB (binary content is sent base64-encoded)`);
+  new UsageError(
+    `${what} is ${(bytes / MiB).toFixed(1)} MiB; a memory write request may be at most ${LIMITS.memoryWriteBody / MiB} MiB (binary content is sent base64-encoded)`,
+  );
 
 /** Reads the content, refusing anything over the request limit before it is all in memory. */
 export async function readContent(src: ContentSource, io: Io, limit = LIMITS.memoryWriteBody): Promise<Buffer> {

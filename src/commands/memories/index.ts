@@ -22,21 +22,33 @@ export default function build(group: Command, kit: Kit): void {
     items: async (ctx, store, lo) => memories.list(await ctx.api(), store, {}, lo),
   });
 
-  const get = group.command('get').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').description('Show a memory (the body only in json, ndjson and yaml; see cat)');
+  const get = group
+    .command('get')
+    .argument('<store>', 'memory store ID')
+    .argument('<memory>', 'memory ID')
+    .description('Show a memory (the body only in json, ndjson and yaml; see cat)');
   examples(get, ['svc memories get STORE_ID MEMORY_ID', 'svc memories get STORE_ID MEMORY_ID -o json --jq .content_sha256']);
-  get.action(kit.action(async (ctx, [store, memory]) => {
-    const m = await memories.get(await ctx.api(), store, memory);
-    await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
-  }));
+  get.action(
+    kit.action(async (ctx, [store, memory]) => {
+      const m = await memories.get(await ctx.api(), store, memory);
+      await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
+    }),
+  );
 
-  const cat = group.command('cat').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID')
+  const cat = group
+    .command('cat')
+    .argument('<store>', 'memory store ID')
+    .argument('<memory>', 'memory ID')
     .description('Print the content of a memory, or of one of its versions, byte for byte')
     .option('--version <version>', 'a memory version ID instead of the current content')
     .option('-O, --output-file <file>', 'write the content to FILE instead of standard output');
   examples(cat, ['svc memories cat STORE_ID MEMORY_ID', 'svc memories cat STORE_ID MEMORY_ID --version VERSION_ID -O old.bin']);
   cat.action(kit.action(runCat));
 
-  const write = group.command('write').argument('<store>', 'memory store ID').argument('<path>', 'memory file path')
+  const write = group
+    .command('write')
+    .argument('<store>', 'memory store ID')
+    .argument('<path>', 'memory file path')
     .argument('[source]', '- to read the content from standard input')
     .description('Create or change the memory at PATH (text is sent as content, other bytes base64; at most 28 MiB per request)')
     .option('--file <file>', 'read the content from FILE (- for standard input)')
@@ -51,25 +63,43 @@ export default function build(group: Command, kit: Kit): void {
   ]);
   write.action(kit.action(runWrite));
 
-  const rename = group.command('rename').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').argument('<new-path>', 'the new path')
+  const rename = group
+    .command('rename')
+    .argument('<store>', 'memory store ID')
+    .argument('<memory>', 'memory ID')
+    .argument('<new-path>', 'the new path')
     .description('Move a memory to a new path, keeping its content');
   examples(rename, ['svc memories rename STORE_ID MEMORY_ID /archive/notes.md']);
-  rename.action(kit.action(async (ctx, [store, memory, path]) => {
-    const m = await memories.update(await ctx.api(), store, memory, { path });
-    await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
-  }));
+  rename.action(
+    kit.action(async (ctx, [store, memory, path]) => {
+      const m = await memories.update(await ctx.api(), store, memory, { path });
+      await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
+    }),
+  );
 
-  const del = group.command('delete').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').description('Delete a memory (recorded as a deleted version)');
+  const del = group
+    .command('delete')
+    .argument('<store>', 'memory store ID')
+    .argument('<memory>', 'memory ID')
+    .description('Delete a memory (recorded as a deleted version)');
   examples(del, ['svc memories delete STORE_ID MEMORY_ID']);
   del.action(kit.action(async (ctx, [store, memory]) => done(ctx, memory, await memories.delete(await ctx.api(), store, memory), 'deleted')));
 
-  const versions = group.command('versions').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').argument('[version]', 'show only this version')
+  const versions = group
+    .command('versions')
+    .argument('<store>', 'memory store ID')
+    .argument('<memory>', 'memory ID')
+    .argument('[version]', 'show only this version')
     .description('List the versions of a memory, newest first, or show one');
   addListFlags(versions);
   examples(versions, ['svc memories versions STORE_ID MEMORY_ID', 'svc memories versions STORE_ID MEMORY_ID VERSION_ID -o yaml']);
   versions.action(kit.action(runVersions));
 
-  const redact = group.command('redact').argument('<store>', 'memory store ID').argument('<memory>', 'memory ID').argument('<version>', 'memory version ID')
+  const redact = group
+    .command('redact')
+    .argument('<store>', 'memory store ID')
+    .argument('<memory>', 'memory ID')
+    .argument('<version>', 'memory version ID')
     .description('Permanently delete the body of a past version, keeping its metadata (asks first; --yes where it cannot ask)')
     .option('-y, --yes', 'do not ask for confirmation');
   examples(redact, ['svc memories redact STORE_ID MEMORY_ID VERSION_ID', 'svc memories redact STORE_ID MEMORY_ID VERSION_ID --yes']);

@@ -18,7 +18,10 @@ export async function runWrite(ctx: Ctx, [store, path, positional]: string[], op
   if (opts.baseVersion === '') throw new UsageError('--base-version must not be empty');
   const src = contentSource(opts, positional);
   const key = idempotencyKey(opts);
-  const body: MemoryWrite = { ...contentBody(await readContent(src, ctx.io)), ...(opts.baseVersion !== undefined ? { base_version_id: opts.baseVersion } : {}) };
+  const body: MemoryWrite = {
+    ...contentBody(await readContent(src, ctx.io)),
+    ...(opts.baseVersion !== undefined ? { base_version_id: opts.baseVersion } : {}),
+  };
   checkRequestSize({ path, ...body });
   const c = await ctx.api();
   const existing = await findByPath(c, store, path);

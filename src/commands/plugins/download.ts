@@ -10,7 +10,10 @@ export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
-  const cmd = group.command('download').argument('<plugin>', 'plugin ID').description('Download a plugin package (.zip; the latest version unless --version)')
+  const cmd = group
+    .command('download')
+    .argument('<plugin>', 'plugin ID')
+    .description('Download a plugin package (.zip; the latest version unless --version)')
     .option('--version <version>', 'the version to download, e.g. 1.2.0');
   addOutputFileOption(cmd);
   examples(cmd, ['svc plugins download PLUGIN_ID -O plugin.zip', 'svc plugins download PLUGIN_ID --version 1.0.0 -O ./packages/']);

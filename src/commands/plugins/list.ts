@@ -33,7 +33,9 @@ export async function runList(ctx: Ctx, opts: Opts): Promise<void> {
 }
 
 export function addPluginList(group: Command, kit: Kit): Command {
-  const cmd = group.command('list').description('List plugins (official and project; archived ones are omitted)')
+  const cmd = group
+    .command('list')
+    .description('List plugins (official and project; archived ones are omitted)')
     .option('--query <text>', 'case-insensitive match over name, description and keywords')
     .addOption(enumOption('--category <category>', 'only plugins in this category', PLUGIN_CATEGORIES))
     .addOption(enumOption('--scope <scope>', 'only official or only project plugins', PLUGIN_LIST_SCOPES));

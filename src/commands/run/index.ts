@@ -16,21 +16,23 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--deltas', 'with -o ndjson, include agent.delta lines')
     .option('--no-live', 'no live view even on a terminal')
     .option('--idempotency-key <key>', 'Idempotency-Key of the session create (default: a fresh UUID)')
-    .action(kit.action(async (ctx, [input], opts) => {
-      const { runRun } = await import('./run');
-      return runRun(ctx, {
-        agent: opts.agent,
-        environment: opts.environment,
-        session: opts.session,
-        message: opts.message,
-        messageFile: opts.messageFile,
-        stdin: input,
-        timeoutMs: parseDeadline(verbTimeout(cmd, ctx)),
-        deltas: Boolean(opts.deltas),
-        noLive: opts.live === false,
-        createKey: idempotencyKey(opts),
-      });
-    }));
+    .action(
+      kit.action(async (ctx, [input], opts) => {
+        const { runRun } = await import('./run');
+        return runRun(ctx, {
+          agent: opts.agent,
+          environment: opts.environment,
+          session: opts.session,
+          message: opts.message,
+          messageFile: opts.messageFile,
+          stdin: input,
+          timeoutMs: parseDeadline(verbTimeout(cmd, ctx)),
+          deltas: Boolean(opts.deltas),
+          noLive: opts.live === false,
+          createKey: idempotencyKey(opts),
+        });
+      }),
+    );
   examples(cmd, [
     'svc run --agent agent_123 --message "Summarise the open issues" --timeout 10m',
     'echo "Fix the build" | svc run --agent agent_123 - -o ndjson',

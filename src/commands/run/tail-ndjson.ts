@@ -32,7 +32,15 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   };
   try {
     const signal = threadEnd ? threadEnd.signal : ctx.io.signal;
-    reading: for await (const batch of followBatches({ client, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, signal, sleep: ctx.sleep })) {
+    reading: for await (const batch of followBatches({
+      client,
+      sessionId: o.sessionId,
+      threadId: o.threadId,
+      cursor: o.cursor,
+      deltas: o.deltas,
+      signal,
+      sleep: ctx.sleep,
+    })) {
       for (const it of batch) {
         if (it.kind === 'connection') {
           await put();
@@ -132,7 +140,10 @@ class UntilIdle {
   private mark?: { id: string; type: string; settled?: Outcome };
   private counting = false;
 
-  constructor(private readonly client: ApiClient, private readonly o: TailOptions) {}
+  constructor(
+    private readonly client: ApiClient,
+    private readonly o: TailOptions,
+  ) {}
 
   async live(): Promise<Outcome | undefined> {
     if (this.checked) return undefined;

@@ -3,7 +3,12 @@ import { blocksText, eventSummary } from '../../output/transcript';
 
 /** `idle`, `running (stopping)`, `idle (interrupted, requires action)`: the status with the flags that qualify it. */
 function statusText(s: Record<string, any>): string {
-  const flags = [s.stopping && 'stopping', s.interrupted && 'interrupted', s.continue_pending && 'continue pending', s.requires_action && 'requires action'].filter(Boolean);
+  const flags = [
+    s.stopping && 'stopping',
+    s.interrupted && 'interrupted',
+    s.continue_pending && 'continue pending',
+    s.requires_action && 'requires action',
+  ].filter(Boolean);
   return flags.length ? `${s.status} (${flags.join(', ')})` : String(s.status ?? '');
 }
 

@@ -15,10 +15,7 @@ export function addConfirm(group: Command, kit: Kit): void {
     .option('--allow', 'let the tool run')
     .option('--deny', 'refuse the tool call')
     .option('--message <text>', 'with --deny: the reason given to the agent');
-  examples(cmd, [
-    'svc sessions confirm SESSION_ID EVENT_ID --allow',
-    'svc sessions confirm SESSION_ID EVENT_ID --deny --message "Not on production"',
-  ]);
+  examples(cmd, ['svc sessions confirm SESSION_ID EVENT_ID --allow', 'svc sessions confirm SESSION_ID EVENT_ID --deny --message "Not on production"']);
   cmd.action(kit.action((ctx, [sid, eventId], opts) => runConfirm(ctx, sid, eventId, opts)));
 }
 

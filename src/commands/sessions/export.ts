@@ -16,7 +16,9 @@ export function addExport(group: Command, kit: Kit): void {
     .command('export')
     .argument('<session>', 'session ID')
     .description('Write the whole history as a readable transcript, child threads nested under the delegation that started them')
-    .addOption(new Option('--format <format>', 'md (Markdown), json (the events array) or html (one self-contained page)').choices(EXPORT_FORMATS).default('md'))
+    .addOption(
+      new Option('--format <format>', 'md (Markdown), json (the events array) or html (one self-contained page)').choices(EXPORT_FORMATS).default('md'),
+    )
     .option('-O, --output-file <file>', 'write to FILE (atomically: a temp file renamed over it); - or none for standard output');
   examples(cmd, [
     'svc sessions export SESSION_ID > transcript.md',

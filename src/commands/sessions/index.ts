@@ -25,11 +25,21 @@ const list = (v: unknown): string[] => [v as string | string[]].flat();
 // Assumption (API-NOTES): session create body `agent_id, agent_version, environment_id, title, resources[], vault_ids[]`; a file binding is {type: file, file_id}.
 const CREATE_FLAGS: BodyFlag[] = [
   { flags: '--agent, --agent-id <agent_id>', description: 'agent to run (required)', field: 'agent_id' },
-  { flags: '--agent-version <n>', description: 'agent version to freeze (default: the current one)', field: 'agent_version', parse: (v) => parseCount(v, '--agent-version', 1) },
+  {
+    flags: '--agent-version <n>',
+    description: 'agent version to freeze (default: the current one)',
+    field: 'agent_version',
+    parse: (v) => parseCount(v, '--agent-version', 1),
+  },
   { flags: '--environment <environment_id>', description: 'environment to run in', field: 'environment_id' },
   { flags: '--title <title>', description: 'session title', field: 'title' },
   { flags: '--vault <vault_id...>', description: 'vault whose credentials the session may use (repeatable)', field: 'vault_ids', parse: list },
-  { flags: '--resource-file <file_id...>', description: 'mount an uploaded file as a session resource (repeatable)', field: 'resources', parse: (v) => list(v).map((file_id) => ({ type: 'file', file_id })) },
+  {
+    flags: '--resource-file <file_id...>',
+    description: 'mount an uploaded file as a session resource (repeatable)',
+    field: 'resources',
+    parse: (v) => list(v).map((file_id) => ({ type: 'file', file_id })),
+  },
 ];
 
 // Assumption (API-NOTES): PATCH takes `title`, `metadata`, `agent_overrides` (not roster).
@@ -51,7 +61,11 @@ export default function build(group: Command, kit: Kit): void {
       'svc sessions create --data @session.yaml --resource-file FILE_ID',
     ],
   });
-  addUpdate(group, kit, SESSIONS, { flags: UPDATE_FLAGS, check: checkReferences, examples: ['svc sessions update SESSION_ID --title "Renamed"', 'svc sessions update SESSION_ID --data \'{"metadata":{"team":"infra"}}\''] });
+  addUpdate(group, kit, SESSIONS, {
+    flags: UPDATE_FLAGS,
+    check: checkReferences,
+    examples: ['svc sessions update SESSION_ID --title "Renamed"', 'svc sessions update SESSION_ID --data \'{"metadata":{"team":"infra"}}\''],
+  });
   addDelete(group, kit, SESSIONS, { examples: ['svc sessions delete SESSION_ID'] });
   addArchive(group, kit);
   addSend(group, kit);

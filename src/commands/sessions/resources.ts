@@ -18,7 +18,11 @@ export function addResources(group: Command, kit: Kit): void {
     items: async (ctx, sid, lo) => sessions.resources(await ctx.api(), sid, lo),
   });
 
-  const get = resources.command('get').argument('<session>', 'session ID').argument('<resource>', 'binding ID (not the file ID)').description('Show one resource binding of a session');
+  const get = resources
+    .command('get')
+    .argument('<session>', 'session ID')
+    .argument('<resource>', 'binding ID (not the file ID)')
+    .description('Show one resource binding of a session');
   examples(get, ['svc sessions resources get SESSION_ID RESOURCE_ID']);
   get.action(kit.action(async (ctx, [sid, rid]) => ctx.out.item(await sessions.resource(await ctx.api(), sid, rid), RESOURCE_COLUMNS)));
 }

@@ -32,7 +32,8 @@ export function addSend(group: Command, kit: Kit): void {
 export async function runSend(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
   const body = await sendBody(ctx, opts);
   // Checked here so an oversized message fails before any request (the service answers 400 anyway).
-  if (Buffer.byteLength(JSON.stringify(body)) > LIMITS.jsonBody) throw new UsageError(`the message is over the ${LIMITS.jsonBody / 1024 / 1024} MiB request limit`);
+  if (Buffer.byteLength(JSON.stringify(body)) > LIMITS.jsonBody)
+    throw new UsageError(`the message is over the ${LIMITS.jsonBody / 1024 / 1024} MiB request limit`);
   const key = idempotencyKey(opts);
   await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, body, key));
 }

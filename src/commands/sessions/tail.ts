@@ -18,9 +18,9 @@ export interface TailOptions {
 export function addTail(group: Command, kit: Kit): Command {
   const cmd = group
     .command('tail')
-    .description('Follow a session\'s events: the live view on a TTY, NDJSON when piped or with --no-live')
+    .description("Follow a session's events: the live view on a TTY, NDJSON when piped or with --no-live")
     .argument('<session>', 'session ID')
-    .option('--thread <thread>', 'follow one thread\'s stream')
+    .option('--thread <thread>', "follow one thread's stream")
     .option('--deltas', 'include agent.delta previews')
     .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
     .addOption(untilOption())

@@ -16,10 +16,7 @@ export function addToolResult(group: Command, kit: Kit): void {
     .option('--text <text>', 'the result as text')
     .option('--data <json|@file|@->', 'the result content: an array of blocks, or {content, is_error?}')
     .option('--error', 'mark the result as an error');
-  examples(cmd, [
-    'svc sessions tool-result SESSION_ID EVENT_ID --text "42 rows"',
-    'svc sessions tool-result SESSION_ID EVENT_ID --data @result.json --error',
-  ]);
+  examples(cmd, ['svc sessions tool-result SESSION_ID EVENT_ID --text "42 rows"', 'svc sessions tool-result SESSION_ID EVENT_ID --data @result.json --error']);
   cmd.action(kit.action((ctx, [sid, eventId], opts) => runToolResult(ctx, sid, eventId, opts)));
 }
 
@@ -29,7 +26,10 @@ export function addToolResult(group: Command, kit: Kit): void {
  */
 export async function runToolResult(ctx: Ctx, sid: string, eventId: string, opts: Opts): Promise<void> {
   const from = oneOf(opts, { '--text': 'text', '--data': 'data' }, true);
-  const given = from === '--text' ? { content: [{ type: 'text', text: opts.text as string }] } : contentFrom(await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal));
+  const given =
+    from === '--text'
+      ? { content: [{ type: 'text', text: opts.text as string }] }
+      : contentFrom(await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal));
   // Assumption (API-NOTES): user.custom_tool_result data is {event_id, content: [blocks], is_error?}.
   const data = { ...given, event_id: eventId, ...(opts.error ? { is_error: true } : {}) };
   await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, { events: [{ type: 'user.custom_tool_result', data }] }));

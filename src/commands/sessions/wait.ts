@@ -10,10 +10,12 @@ export function addWait(group: Command, kit: Kit): Command {
     .description('Wait until a session is idle (exit 11 on session.error, termination or an awaited tool reply; 124 on --timeout)')
     .argument('<session>', 'session ID')
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
-    .action(kit.action((ctx, [session], _opts) => {
-      const timeoutMs = parseDeadline(verbTimeout(cmd, ctx));
-      return runWait(ctx, session, timeoutMs);
-    }));
+    .action(
+      kit.action((ctx, [session], _opts) => {
+        const timeoutMs = parseDeadline(verbTimeout(cmd, ctx));
+        return runWait(ctx, session, timeoutMs);
+      }),
+    );
   return examples(cmd, ['svc sessions wait sesn_123 --timeout 10m', 'svc sessions send sesn_123 --text "hi" && svc sessions wait sesn_123']);
 }
 

@@ -22,7 +22,10 @@ export async function runCreate(ctx: Ctx, file: string | undefined, opts: Opts):
 }
 
 export function addCreate(group: Command, kit: Kit): Command {
-  const cmd = group.command('create').argument('[file]', 'skill package (at most 64 MiB)').description('Create a skill by uploading its package (version 1)')
+  const cmd = group
+    .command('create')
+    .argument('[file]', 'skill package (at most 64 MiB)')
+    .description('Create a skill by uploading its package (version 1)')
     .option('--file <file>', 'skill package (instead of the argument)')
     .option('--name <name>', 'skill name (default: the package file name)')
     .option('--description <text>', 'description')
@@ -38,7 +41,10 @@ export async function runCreateVersion(ctx: Ctx, id: string, file: string, opts:
 }
 
 export function addCreateVersion(group: Command, kit: Kit): Command {
-  const cmd = group.command('create-version').argument('<skill>', 'skill ID').argument('<file>', 'new package (at most 64 MiB)')
+  const cmd = group
+    .command('create-version')
+    .argument('<skill>', 'skill ID')
+    .argument('<file>', 'new package (at most 64 MiB)')
     .description('Upload a new immutable version of a skill');
   addIdempotencyOption(cmd);
   examples(cmd, ['svc skills create-version SKILL_ID review-v2.zip', 'svc skills create-version SKILL_ID review-v2.zip --jq .version']);

@@ -19,7 +19,10 @@ export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
-  const cmd = group.command('download').argument('<skill>', 'skill ID').description('Download a skill package (the latest version unless --version)')
+  const cmd = group
+    .command('download')
+    .argument('<skill>', 'skill ID')
+    .description('Download a skill package (the latest version unless --version)')
     .option('--version <v>', 'the version to download');
   addOutputFileOption(cmd);
   examples(cmd, ['svc skills download SKILL_ID -O skill.zip', 'svc skills download SKILL_ID --version 2 -O ./packages/']);

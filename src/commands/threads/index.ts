@@ -20,7 +20,11 @@ export default function build(group: Command, kit: Kit): void {
   examples(get, ['svc threads get SESSION_ID THREAD_ID', 'svc threads get SESSION_ID THREAD_ID -o json --jq .status']);
   get.action(kit.action(async (ctx, [sid, tid]) => ctx.out.item(await threads.get(await ctx.api(), sid, tid), THREAD_COLUMNS)));
 
-  const archive = group.command('archive').argument('<session>', 'session ID').argument('<thread>', 'child thread ID').description('Archive a child thread, cancelling its running work (repeating is harmless)');
+  const archive = group
+    .command('archive')
+    .argument('<session>', 'session ID')
+    .argument('<thread>', 'child thread ID')
+    .description('Archive a child thread, cancelling its running work (repeating is harmless)');
   examples(archive, ['svc threads archive SESSION_ID THREAD_ID']);
   archive.action(kit.action(async (ctx, [sid, tid]) => done(ctx, tid, await threads.archive(await ctx.api(), sid, tid), 'archived')));
 

@@ -6,7 +6,7 @@ import { runTail, tailOptions, untilOption } from '../sessions/tail';
 export function addThreadTail(group: Command, kit: Kit): Command {
   const cmd = group
     .command('tail')
-    .description('Follow one thread\'s events: the live view on a TTY, NDJSON when piped or with --no-live')
+    .description("Follow one thread's events: the live view on a TTY, NDJSON when piped or with --no-live")
     .argument('<session>', 'session ID')
     .argument('<thread>', 'thread ID')
     .option('--deltas', 'include agent.delta previews')
@@ -14,5 +14,9 @@ export function addThreadTail(group: Command, kit: Kit): Command {
     .addOption(untilOption())
     .option('--no-live', 'print NDJSON even on a terminal')
     .action(kit.action((ctx, [session, thread], opts) => runTail(ctx, tailOptions(session, opts, thread))));
-  return examples(cmd, ['svc threads tail sesn_123 sthr_456', 'svc threads tail sesn_123 sthr_456 --cursor now --no-live', 'svc threads tail sesn_123 sthr_456 --until idle | jq -c .type']);
+  return examples(cmd, [
+    'svc threads tail sesn_123 sthr_456',
+    'svc threads tail sesn_123 sthr_456 --cursor now --no-live',
+    'svc threads tail sesn_123 sthr_456 --until idle | jq -c .type',
+  ]);
 }

@@ -14,7 +14,12 @@ type Doc = Record<string, any>;
 export const TRIGGER_FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'trigger name', field: 'name' },
   { flags: '--agent <id>', description: 'agent ID', field: 'agent_id' },
-  { flags: '--agent-version <n>', description: 'agent version (default: the current one)', field: 'agent_version', parse: (v) => parseCount(v, '--agent-version', 1) },
+  {
+    flags: '--agent-version <n>',
+    description: 'agent version (default: the current one)',
+    field: 'agent_version',
+    parse: (v) => parseCount(v, '--agent-version', 1),
+  },
   { flags: '--environment <id>', description: 'environment ID', field: 'environment_id' },
 ];
 
@@ -71,7 +76,10 @@ export function triggerPatches(body: Doc): Doc[] {
 export function applyPatches(live: Obj, patch: Doc): Doc[] {
   const shaping = SESSION_SHAPING.filter((k) => k in patch);
   if (live.session_mode === 'reuse_session' && shaping.length && patch.session_mode !== 'new_session') {
-    throw new ExitCodeError(7, `trigger ${live.id} uses reuse_session, so ${shaping.join(', ')} cannot change: set session_mode: new_session in the file, or create a new trigger`);
+    throw new ExitCodeError(
+      7,
+      `trigger ${live.id} uses reuse_session, so ${shaping.join(', ')} cannot change: set session_mode: new_session in the file, or create a new trigger`,
+    );
   }
   return triggerPatches(patch);
 }

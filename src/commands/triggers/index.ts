@@ -25,12 +25,11 @@ export default function build(group: Command, kit: Kit): void {
       'svc triggers create --data @trigger.yaml',
     ],
   });
-  addUpdate(
-    group,
-    kit,
-    TRIGGERS,
-    { ...BODY, send: updateTrigger, examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'] },
-  );
+  addUpdate(group, kit, TRIGGERS, {
+    ...BODY,
+    send: updateTrigger,
+    examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'],
+  });
   addDelete(group, kit, TRIGGERS, { examples: ['svc triggers delete TRIGGER_ID'] });
   addApply(group, kit, 'Trigger', { examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'] });
 
@@ -47,7 +46,10 @@ export default function build(group: Command, kit: Kit): void {
   examples(run, ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id']);
   run.action(kit.action(async (ctx, [id]) => ctx.out.item(await triggers.run(await ctx.api(), id), RUN_COLUMNS)));
 
-  for (const [verb, help] of [['pause', 'Pause a trigger: no scheduled or manual runs until resumed'], ['resume', 'Resume a paused trigger']] as const) {
+  for (const [verb, help] of [
+    ['pause', 'Pause a trigger: no scheduled or manual runs until resumed'],
+    ['resume', 'Resume a paused trigger'],
+  ] as const) {
     const cmd = group.command(verb).argument('<trigger>', 'trigger ID').description(help);
     examples(cmd, [`svc triggers ${verb} TRIGGER_ID`]);
     cmd.action(kit.action(async (ctx, [id]) => ctx.out.item(await triggers[verb](await ctx.api(), id), TRIGGER_COLUMNS)));

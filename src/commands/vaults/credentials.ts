@@ -46,7 +46,11 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
     items: async (ctx, vault, lo) => mapAsync(vaults.credentials.list(await ctx.api(), vault, {}, lo), (c) => shown(c)!),
   });
 
-  const get = group.command('get').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Show one credential (never its value)');
+  const get = group
+    .command('get')
+    .argument('<vault>', 'vault ID')
+    .argument('<credential>', 'credential ID')
+    .description('Show one credential (never its value)');
   examples(get, ['svc vaults credentials get VAULT_ID CRED_ID']);
   get.action(kit.action(async (ctx, [vault, id]) => ctx.out.item(shown(await vaults.credentials.get(await ctx.api(), vault, id)), CREDENTIAL_COLUMNS)));
 
@@ -88,7 +92,10 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
       .option(FLAGS[0].flags, FLAGS[0].description)
       .option(FLAGS[1].flags, FLAGS[1].description),
   );
-  examples(update, ['svc vaults credentials update VAULT_ID CRED_ID --value-file ./new-token.txt', 'svc vaults credentials update VAULT_ID CRED_ID --name renamed']);
+  examples(update, [
+    'svc vaults credentials update VAULT_ID CRED_ID --value-file ./new-token.txt',
+    'svc vaults credentials update VAULT_ID CRED_ID --name renamed',
+  ]);
   update.action(
     kit.action(async (ctx, [vault, id], opts) => {
       const body = await credentialBody(ctx, opts, () => false);

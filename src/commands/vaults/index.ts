@@ -15,7 +15,11 @@ const FLAGS: BodyFlag[] = [
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, VAULTS, { examples: ['svc vaults list', 'svc vaults list --all -o ndjson'] });
   addGet(group, kit, VAULTS, { examples: ['svc vaults get VAULT_ID'] });
-  addCreate(group, kit, VAULTS, { flags: FLAGS, required: ['name'], examples: ['svc vaults create --name production', 'svc vaults create --data @vault.yaml'] });
+  addCreate(group, kit, VAULTS, {
+    flags: FLAGS,
+    required: ['name'],
+    examples: ['svc vaults create --name production', 'svc vaults create --data @vault.yaml'],
+  });
   addUpdate(group, kit, VAULTS, { flags: FLAGS, examples: ['svc vaults update VAULT_ID --description "prod secrets"'] });
   addDelete(group, kit, VAULTS, { examples: ['svc vaults delete VAULT_ID'] });
   addArchive(group, kit, VAULTS, { examples: ['svc vaults archive VAULT_ID'] });

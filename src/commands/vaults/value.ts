@@ -22,11 +22,14 @@ const chomp = (s: string): string => s.replace(/\r?\n$/, '');
  */
 export async function readValue(ctx: Ctx, opts: Opts, ask: boolean): Promise<string | undefined> {
   if (opts.value !== undefined && opts.value !== '-') {
-    throw new UsageError('refusing to take a credential value from the command line (it would show in ps and shell history): use --value-stdin, --value - or --value-file');
+    throw new UsageError(
+      'refusing to take a credential value from the command line (it would show in ps and shell history): use --value-stdin, --value - or --value-file',
+    );
   }
   const fromStdin = Boolean(opts.valueStdin) || opts.value === '-';
   const sources = [fromStdin, opts.valueFile !== undefined, opts.data === '@-' && fromStdin].filter(Boolean).length;
-  if (sources > 1) throw new UsageError('give the value one way: --value-stdin (or --value -), or --value-file; standard input can feed only one of --data @- and the value');
+  if (sources > 1)
+    throw new UsageError('give the value one way: --value-stdin (or --value -), or --value-file; standard input can feed only one of --data @- and the value');
   let value: string | undefined;
   if (fromStdin) value = chomp(await stdinText(ctx.io));
   else if (opts.valueFile !== undefined) value = chomp(await fileText(ctx.io, opts.valueFile));
@@ -38,6 +41,8 @@ export async function readValue(ctx: Ctx, opts: Opts, ask: boolean): Promise<str
 /** Inline `--data` is argv too: it may not carry the value (a file or stdin may). */
 export function checkInlineData(opts: Opts, body: Record<string, unknown>): void {
   if (body.value !== undefined && typeof opts.data === 'string' && !opts.data.startsWith('@')) {
-    throw new UsageError('refusing a credential value inside inline --data (it would show in ps and shell history): use --data @file, --value-stdin or --value-file');
+    throw new UsageError(
+      'refusing a credential value inside inline --data (it would show in ps and shell history): use --data @file, --value-stdin or --value-file',
+    );
   }
 }

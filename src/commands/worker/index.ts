@@ -19,13 +19,16 @@ export default function build(group: Command, kit: Kit): void {
   const run = toolOptions(
     group
       .command('run')
-      .description('Serve the work queue of a self-hosted environment: run its sessions\' sandbox tool calls here, or hand each row to --on-work CMD')
-      .requiredOption('--environment <id>', 'self-hosted environment ID (key: SVC_ENVIRONMENT_KEY or the profile\'s environment_key)')
+      .description("Serve the work queue of a self-hosted environment: run its sessions' sandbox tool calls here, or hand each row to --on-work CMD")
+      .requiredOption('--environment <id>', "self-hosted environment ID (key: SVC_ENVIRONMENT_KEY or the profile's environment_key)")
       .option('--concurrency <n>', 'rows served at once', '1')
       .option('--once', 'serve one row to completion, then exit')
-      .option('--on-work <cmd>', 'run CMD (an executable and its arguments, split on spaces, no shell) for each claimed row; this worker keeps the lease. ' +
-        'CMD gets SVC_WORK_ID, SVC_SESSION_ID, SVC_ENVIRONMENT_ID, SVC_WORK_GENERATION, SVC_BASE_URL, SVC_API_VERSION and, on standard input only, ' +
-        'the hand-off JSON with the session token (e.g. a script running `svc worker serve` in a container)')
+      .option(
+        '--on-work <cmd>',
+        'run CMD (an executable and its arguments, split on spaces, no shell) for each claimed row; this worker keeps the lease. ' +
+          'CMD gets SVC_WORK_ID, SVC_SESSION_ID, SVC_ENVIRONMENT_ID, SVC_WORK_GENERATION, SVC_BASE_URL, SVC_API_VERSION and, on standard input only, ' +
+          'the hand-off JSON with the session token (e.g. a script running `svc worker serve` in a container)',
+      )
       .option('--worker-id <name>', 'name sent with each poll (default: host name and a random suffix)')
       .option('--heartbeat-interval <seconds>', 'seconds between heartbeats (default: a third of the lease)'),
   );
@@ -39,9 +42,11 @@ export default function build(group: Command, kit: Kit): void {
   const serve = toolOptions(
     group
       .command('serve')
-      .description('Serve one hand-off from `worker run --on-work` (read from standard input) with the built-in tools, e.g. inside a container. ' +
-        'Exits 0 when the session is idle (after --max-idle) or the worker asked it to stop, 12 when the session token is refused ' +
-        '(the row was re-queued or ended) or standard input closes (the worker is gone)'),
+      .description(
+        'Serve one hand-off from `worker run --on-work` (read from standard input) with the built-in tools, e.g. inside a container. ' +
+          'Exits 0 when the session is idle (after --max-idle) or the worker asked it to stop, 12 when the session token is refused ' +
+          '(the row was re-queued or ended) or standard input closes (the worker is gone)',
+      ),
   );
   examples(serve, [
     'docker run --rm -i --network host -e SVC_BASE_URL -e SVC_API_VERSION IMAGE svc worker serve --workdir /work',

@@ -67,7 +67,6 @@ export function maxIdle(raw: string | undefined): number {
   return Math.round(Number(n[1]) * unit);
 }
 
-
 function int(raw: string, flag: string, min: number, max: number): number {
   const n = Number(raw);
   if (!/^\d+$/.test(String(raw).trim()) || n < min || n > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${raw}"`);

@@ -19,7 +19,8 @@ export async function serve(ctx: Ctx, _args: string[], opts: Opts): Promise<void
     stdin: ctx.io.stdin,
     stderr: ctx.io.stderr,
     // The hand-off's base URL serves unless one is set here (flag, environment or profile).
-    clientFor: (h) => ctx.client(h.sessions_token, ctx.settings.baseUrl.source === 'default' ? h.base_url : ctx.settings.baseUrl.value, { outliveSignal: true }),
+    clientFor: (h) =>
+      ctx.client(h.sessions_token, ctx.settings.baseUrl.source === 'default' ? h.base_url : ctx.settings.baseUrl.value, { outliveSignal: true }),
     follow,
     env: ctx.io.env,
     signal: ctx.io.signal,

@@ -52,7 +52,13 @@ export function registerAgents(emu: Emulator): void {
     checkAgentBody(emu, body);
     const { servers, headers } = splitHeaders(body.mcp_servers ?? [], {});
     const a = agents.insert({
-      description: '', system: '', tools: [], skills: [], plugins: [], roster: [], metadata: {},
+      description: '',
+      system: '',
+      tools: [],
+      skills: [],
+      plugins: [],
+      roster: [],
+      metadata: {},
       ...body,
       mcp_servers: servers,
       version: 1,
@@ -110,7 +116,11 @@ export function registerAgents(emu: Emulator): void {
     return { status: 204 };
   });
 
-  emu.router.post('/v1/agents/:id/archive', (r) => {
-    return { status: 200, body: publicView(agents.archive(agents.must(r.params.id))) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/agents/:id/archive',
+    (r) => {
+      return { status: 200, body: publicView(agents.archive(agents.must(r.params.id))) };
+    },
+    { body: 'none' },
+  );
 }

@@ -15,7 +15,14 @@ export function registerArtifacts(emu: Emulator): void {
 
   emu.services.artifacts = {
     deliver(sessionId, name, content, mimeType = 'application/octet-stream') {
-      const version: ArtifactVersion = { version: 1, size_bytes: content.length, sha256: createHash('sha256').update(content).digest('hex'), mime_type: mimeType, created_at: nowIso(), _base64: content.toString('base64') };
+      const version: ArtifactVersion = {
+        version: 1,
+        size_bytes: content.length,
+        sha256: createHash('sha256').update(content).digest('hex'),
+        mime_type: mimeType,
+        created_at: nowIso(),
+        _base64: content.toString('base64'),
+      };
       const a = artifacts.values().find((x) => x.session_id === sessionId && x.name === name);
       if (!a) return { id: artifacts.insert({ session_id: sessionId, name, mime_type: mimeType, latest_version: 1, _versions: [version] }).id, version: 1 };
       version.version = a.latest_version + 1;
@@ -27,14 +34,22 @@ export function registerArtifacts(emu: Emulator): void {
 
   emu.router.get('/v1/artifacts', (r) => {
     const sessionId = r.query.get('session_id');
-    return listReply(artifacts.values().filter((a) => sessionId === null || a.session_id === sessionId), r.query);
+    return listReply(
+      artifacts.values().filter((a) => sessionId === null || a.session_id === sessionId),
+      r.query,
+    );
   });
 
   emu.router.get('/v1/artifacts/:id', (r) => ({ status: 200, body: publicView(artifacts.must(r.params.id)) }));
 
   emu.router.get('/v1/artifacts/:id/versions', (r) => {
     const a = artifacts.must(r.params.id);
-    return listReply([...a._versions].reverse(), r.query, (v) => versionView(a, v), (v) => String(v.version));
+    return listReply(
+      [...a._versions].reverse(),
+      r.query,
+      (v) => versionView(a, v),
+      (v) => String(v.version),
+    );
   });
 
   emu.router.get('/v1/artifacts/:id/content', (r) => {

@@ -46,17 +46,21 @@ export function registerEnvironments(emu: Emulator): void {
 
   emu.services.environments = { get: (id) => environments.get(id) };
 
-  emu.router.post('/v1/environments', (r) => {
-    const body = validate(r.body, ENVIRONMENT_SCHEMA);
-    const env = environments.insert({
-      description: '',
-      metadata: {},
-      ...body,
-      config: normaliseConfig(body.config ?? { type: 'cloud' }),
-      archived_at: null,
-    } as unknown as Environment);
-    return { status: 201, body: publicView(env) };
-  }, { idempotent: true });
+  emu.router.post(
+    '/v1/environments',
+    (r) => {
+      const body = validate(r.body, ENVIRONMENT_SCHEMA);
+      const env = environments.insert({
+        description: '',
+        metadata: {},
+        ...body,
+        config: normaliseConfig(body.config ?? { type: 'cloud' }),
+        archived_at: null,
+      } as unknown as Environment);
+      return { status: 201, body: publicView(env) };
+    },
+    { idempotent: true },
+  );
 
   emu.router.get('/v1/environments', (r) => {
     // The emulator holds no platform-provided (official) environments, so official_only=true lists none.
@@ -80,9 +84,13 @@ export function registerEnvironments(emu: Emulator): void {
     return { status: 204 };
   });
 
-  emu.router.post('/v1/environments/:id/archive', (r) => {
-    return { status: 200, body: publicView(environments.archive(environments.must(r.params.id))) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/environments/:id/archive',
+    (r) => {
+      return { status: 200, body: publicView(environments.archive(environments.must(r.params.id))) };
+    },
+    { body: 'none' },
+  );
 }
 
 /**
@@ -105,16 +113,20 @@ function registerWorkKeys(emu: Emulator, environments: Collection<Environment>):
     },
   });
 
-  emu.admin.post('/_emulator/environments/:id/keys', (r) => {
-    const env = environments.must(r.params.id);
-    if (env.config.type !== 'self_hosted') precondition('work keys belong to self_hosted environments');
-    const key = issue(env.id);
-    if (/\btext\/plain\b/.test(r.headers.accept ?? '')) {
-      r.res.writeHead(201, { 'content-type': 'text/plain; charset=utf-8' }).end(`export SVC_ENVIRONMENT_KEY=${key}\n`);
-      return STREAMED;
-    }
-    return { status: 201, body: { environment_id: env.id, key } };
-  }, { body: 'none' });
+  emu.admin.post(
+    '/_emulator/environments/:id/keys',
+    (r) => {
+      const env = environments.must(r.params.id);
+      if (env.config.type !== 'self_hosted') precondition('work keys belong to self_hosted environments');
+      const key = issue(env.id);
+      if (/\btext\/plain\b/.test(r.headers.accept ?? '')) {
+        r.res.writeHead(201, { 'content-type': 'text/plain; charset=utf-8' }).end(`export SVC_ENVIRONMENT_KEY=${key}\n`);
+        return STREAMED;
+      }
+      return { status: 201, body: { environment_id: env.id, key } };
+    },
+    { body: 'none' },
+  );
 
   return {
     revokeAll(environmentId) {

@@ -34,14 +34,18 @@ export function registerFiles(emu: Emulator): void {
     },
   };
 
-  emu.router.post('/v1/files', (r) =>
-    acceptUpload(emu, r, LIMITS.fileUpload, (form) => {
-      const purpose = form.fields.purpose ?? 'user_data';
-      if (!(PURPOSES as readonly string[]).includes(purpose)) invalidParam('body.purpose', `purpose must be one of ${PURPOSES.join(', ')}`);
-      const file = form.claim();
-      const f = files.insert({ filename: file.filename, mime_type: file.mimeType, size_bytes: file.size, purpose, _path: file.path, _compat: !r.versioned });
-      return { status: r.versioned ? 201 : 200, body: fileView(f, r.versioned) };
-    }), { body: 'raw' });
+  emu.router.post(
+    '/v1/files',
+    (r) =>
+      acceptUpload(emu, r, LIMITS.fileUpload, (form) => {
+        const purpose = form.fields.purpose ?? 'user_data';
+        if (!(PURPOSES as readonly string[]).includes(purpose)) invalidParam('body.purpose', `purpose must be one of ${PURPOSES.join(', ')}`);
+        const file = form.claim();
+        const f = files.insert({ filename: file.filename, mime_type: file.mimeType, size_bytes: file.size, purpose, _path: file.path, _compat: !r.versioned });
+        return { status: r.versioned ? 201 : 200, body: fileView(f, r.versioned) };
+      }),
+    { body: 'raw' },
+  );
 
   emu.router.get('/v1/files', (r) => {
     return listReply(files.values(), r.query, (f) => fileView(f, r.versioned));

@@ -13,5 +13,17 @@ import { registerTriggers } from './triggers';
 import { registerVaults } from './vaults';
 
 /** Every resource module of the emulator; each registers its routes on the emulator's router. */
-export const MODULES: Array<(emu: Emulator) => void> = [registerAgents, registerSessions, registerEnvironments, registerWork,
-  registerVaults, registerSkills, registerPlugins, registerMemory, registerDreams, registerTriggers, registerArtifacts, registerFiles];
+export const MODULES: Array<(emu: Emulator) => void> = [
+  registerAgents,
+  registerSessions,
+  registerEnvironments,
+  registerWork,
+  registerVaults,
+  registerSkills,
+  registerPlugins,
+  registerMemory,
+  registerDreams,
+  registerTriggers,
+  registerArtifacts,
+  registerFiles,
+];

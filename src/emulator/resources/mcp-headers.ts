@@ -4,7 +4,12 @@ import type { Field } from '../validate';
 /** An MCP server entry (API-NOTES: Agents): `{type:"url", name, url, headers?}`. */
 export const MCP_SERVER: Field = {
   type: 'object',
-  fields: { type: { type: 'string', required: true, enum: ['url'] }, name: { type: 'string', required: true }, url: { type: 'string', required: true }, headers: { type: 'map' } },
+  fields: {
+    type: { type: 'string', required: true, enum: ['url'] },
+    name: { type: 'string', required: true },
+    url: { type: 'string', required: true },
+    headers: { type: 'map' },
+  },
 };
 
 export type McpServer = { type: string; name: string; url: string; headers?: Record<string, string> };

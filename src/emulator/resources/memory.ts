@@ -7,7 +7,16 @@ import { listReply, nowIso, publicView, visible, type Rec } from '../store';
 import { validate, type Schema } from '../validate';
 
 type Store = Rec & { name: string; description: string; archived_at: string | null };
-type Memory = Rec & { memory_store_id: string; path: string; content_sha256: string; content_size_bytes: number; current_version_id: string; _body: string; _sequence: number; _deleted: boolean };
+type Memory = Rec & {
+  memory_store_id: string;
+  path: string;
+  content_sha256: string;
+  content_size_bytes: number;
+  current_version_id: string;
+  _body: string;
+  _sequence: number;
+  _deleted: boolean;
+};
 type Operation = 'created' | 'modified' | 'deleted' | 'renamed';
 /** Who made a change: the API, or a session (then `session_id` names it). */
 type Source = { source: 'api' } | { source: 'session'; session_id: string };
@@ -38,7 +47,8 @@ function bodyOf(b: Record<string, any>, required: boolean): Buffer | undefined {
   if (b.content !== undefined && b.content_base64 !== undefined) invalidParam('body.content_base64', 'send content or content_base64, not both');
   if (b.content !== undefined) return Buffer.from(b.content, 'utf8');
   if (b.content_base64 !== undefined) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b.content_base64) || b.content_base64.length % 4 !== 0) invalidParam('body.content_base64', 'content_base64 is not base64');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b.content_base64) || b.content_base64.length % 4 !== 0)
+      invalidParam('body.content_base64', 'content_base64 is not base64');
     return Buffer.from(b.content_base64, 'base64');
   }
   return required ? invalidParam('body.content', 'content or content_base64 is required') : undefined;
@@ -94,7 +104,16 @@ class Memories {
 
   create(store: Store, path: string, body: Buffer, src: Source): Memory {
     this.assertPathFree(store.id, path);
-    const m = this.memories.insert({ memory_store_id: store.id, path, content_sha256: '', content_size_bytes: 0, current_version_id: '', _body: '', _sequence: 0, _deleted: false });
+    const m = this.memories.insert({
+      memory_store_id: store.id,
+      path,
+      content_sha256: '',
+      content_size_bytes: 0,
+      current_version_id: '',
+      _body: '',
+      _sequence: 0,
+      _deleted: false,
+    });
     this.apply(m, 'created', path, body, src);
     return m;
   }
@@ -121,7 +140,11 @@ class Memories {
 
   private record(m: Memory, operation: Operation, path: string, body: Buffer | undefined, src: Source, current: boolean): Version {
     return this.versions.insert({
-      memory_store_id: m.memory_store_id, memory_id: m.id, path, operation, ...src,
+      memory_store_id: m.memory_store_id,
+      memory_id: m.id,
+      path,
+      operation,
+      ...src,
       // The historical body, hash and size are absent on deletion (Memory version).
       ...(operation !== 'deleted' && body ? { content_base64: body.toString('base64'), content_sha256: sha256(body), content_size_bytes: body.length } : {}),
       // `sequence` counts the versions that were ever current; an out-of-order write has none.
@@ -146,7 +169,14 @@ const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex
 const modules = new WeakMap<Emulator, Memories>();
 
 /** A session's write to a memory file (source `session`), for the sessions module. */
-export function writeMemoryFromSession(emu: Emulator, storeId: string, path: string, body: Buffer | null, sessionId: string, baseVersionId?: string): Record<string, unknown> {
+export function writeMemoryFromSession(
+  emu: Emulator,
+  storeId: string,
+  path: string,
+  body: Buffer | null,
+  sessionId: string,
+  baseVersionId?: string,
+): Record<string, unknown> {
   const mem = modules.get(emu)!;
   const store = mem.writableStore(storeId);
   const src: Source = { source: 'session', session_id: sessionId };
@@ -166,11 +196,15 @@ export function registerMemory(emu: Emulator): void {
     if (stores.values().some((s) => s.name === name && s.id !== except)) fail('conflict_error', `a memory store named ${name} exists`);
   };
 
-  emu.router.post('/v1/memory-stores', (r) => {
-    const body = validate(r.body, STORE_SCHEMA);
-    nameTaken(body.name);
-    return { status: 201, body: publicView(stores.insert({ description: '', metadata: {}, ...body, name: body.name, archived_at: null })) };
-  }, { idempotent: true });
+  emu.router.post(
+    '/v1/memory-stores',
+    (r) => {
+      const body = validate(r.body, STORE_SCHEMA);
+      nameTaken(body.name);
+      return { status: 201, body: publicView(stores.insert({ description: '', metadata: {}, ...body, name: body.name, archived_at: null })) };
+    },
+    { idempotent: true },
+  );
 
   emu.router.get('/v1/memory-stores', (r) => listReply(newestFirst(visible(stores.values(), r.query)), r.query));
   emu.router.get('/v1/memory-stores/:id', (r) => ({ status: 200, body: publicView(storeOf(r)) }));
@@ -184,9 +218,13 @@ export function registerMemory(emu: Emulator): void {
     return { status: 200, body: publicView(stores.touch(s, body as Partial<Store>)) };
   });
 
-  emu.router.post('/v1/memory-stores/:id/archive', (r) => {
-    return { status: 200, body: publicView(stores.archive(storeOf(r))) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/memory-stores/:id/archive',
+    (r) => {
+      return { status: 200, body: publicView(stores.archive(storeOf(r))) };
+    },
+    { body: 'none' },
+  );
 
   emu.router.delete('/v1/memory-stores/:id', (r) => {
     const s = storeOf(r);
@@ -196,12 +234,16 @@ export function registerMemory(emu: Emulator): void {
     return { status: 204 };
   });
 
-  emu.router.post('/v1/memory-stores/:id/memories', (r) => {
-    const store = mem.writableStore(r.params.id);
-    const body = validate(r.body, WRITE_SCHEMA);
-    if (body.base_version_id !== undefined) invalidParam('body.base_version_id', 'a new memory has no base version');
-    return { status: 201, body: memoryView(mem.create(store, body.path, bodyOf(body, true)!, { source: 'api' }), true) };
-  }, writeOpts);
+  emu.router.post(
+    '/v1/memory-stores/:id/memories',
+    (r) => {
+      const store = mem.writableStore(r.params.id);
+      const body = validate(r.body, WRITE_SCHEMA);
+      if (body.base_version_id !== undefined) invalidParam('body.base_version_id', 'a new memory has no base version');
+      return { status: 201, body: memoryView(mem.create(store, body.path, bodyOf(body, true)!, { source: 'api' }), true) };
+    },
+    writeOpts,
+  );
 
   emu.router.get('/v1/memory-stores/:id/memories', (r) => {
     storeOf(r);
@@ -211,15 +253,19 @@ export function registerMemory(emu: Emulator): void {
 
   emu.router.get('/v1/memory-stores/:id/memories/:memory_id', (r) => ({ status: 200, body: memoryView(mem.memory(r.params.id, r.params.memory_id), true) }));
 
-  emu.router.patch('/v1/memory-stores/:id/memories/:memory_id', (r) => {
-    mem.writableStore(r.params.id);
-    const m = mem.memory(r.params.id, r.params.memory_id);
-    const body = validate(r.body, WRITE_SCHEMA, { patch: true });
-    const content = bodyOf(body, false);
-    if (body.path === undefined && content === undefined) fail('invalid_request_error', 'an update needs path, content or content_base64');
-    mem.change(m, body.path ?? m.path, content, { source: 'api' }, body.base_version_id);
-    return { status: 200, body: memoryView(m, true) };
-  }, { bodyLimit: LIMITS.memoryWriteBody });
+  emu.router.patch(
+    '/v1/memory-stores/:id/memories/:memory_id',
+    (r) => {
+      mem.writableStore(r.params.id);
+      const m = mem.memory(r.params.id, r.params.memory_id);
+      const body = validate(r.body, WRITE_SCHEMA, { patch: true });
+      const content = bodyOf(body, false);
+      if (body.path === undefined && content === undefined) fail('invalid_request_error', 'an update needs path, content or content_base64');
+      mem.change(m, body.path ?? m.path, content, { source: 'api' }, body.base_version_id);
+      return { status: 200, body: memoryView(m, true) };
+    },
+    { bodyLimit: LIMITS.memoryWriteBody },
+  );
 
   emu.router.delete('/v1/memory-stores/:id/memories/:memory_id', (r) => {
     mem.writableStore(r.params.id);
@@ -239,8 +285,12 @@ export function registerMemory(emu: Emulator): void {
     return { status: 200, body: versionView(v && v.memory_id === m.id ? v : notFound('memory version', r.params.version_id)) };
   });
 
-  emu.router.post('/v1/memory-stores/:id/memories/:memory_id/versions/:version_id/redact', (r) => {
-    const m = mem.history(r.params.id, r.params.memory_id);
-    return { status: 200, body: versionView(mem.redact(m, r.params.version_id)) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/memory-stores/:id/memories/:memory_id/versions/:version_id/redact',
+    (r) => {
+      const m = mem.history(r.params.id, r.params.memory_id);
+      return { status: 200, body: versionView(mem.redact(m, r.params.version_id)) };
+    },
+    { body: 'none' },
+  );
 }

@@ -97,8 +97,15 @@ function readZipEntry(path: string, size: number, name: string): string | undefi
     const eocd = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
     if (eocd < 0) return undefined;
     const cd = read(tail.readUInt32LE(eocd + 16), tail.readUInt32LE(eocd + 12));
-    for (let p = 0; p + 46 <= cd.length && cd.readUInt32LE(p) === 0x02014b50; ) {
-      const [method, compressed, nameLen, extraLen, commentLen, local] = [cd.readUInt16LE(p + 10), cd.readUInt32LE(p + 20), cd.readUInt16LE(p + 28), cd.readUInt16LE(p + 30), cd.readUInt16LE(p + 32), cd.readUInt32LE(p + 42)];
+    for (let p = 0; p + 46 <= cd.length && cd.readUInt32LE(p) === 0x02014b50;) {
+      const [method, compressed, nameLen, extraLen, commentLen, local] = [
+        cd.readUInt16LE(p + 10),
+        cd.readUInt32LE(p + 20),
+        cd.readUInt16LE(p + 28),
+        cd.readUInt16LE(p + 30),
+        cd.readUInt16LE(p + 32),
+        cd.readUInt32LE(p + 42),
+      ];
       if (cd.toString('utf8', p + 46, p + 46 + nameLen) === name && compressed <= 1024 * 1024) {
         const header = read(local, 30);
         const data = read(local + 30 + header.readUInt16LE(26) + header.readUInt16LE(28), compressed);
@@ -145,48 +152,76 @@ export function registerPlugins(emu: Emulator): void {
     if (!validation.ok) invalidParam('body.file', `the package cannot be published: ${validation.errors.map((e) => e.message).join('; ')}`);
     return { manifest: validation.manifest!, validation };
   };
-  const published = (p: Plugin, v: PackageVersion, validation: Validation) => ({ status: 201, body: { plugin: publicView(p), version: { plugin_id: p.id, ...publicView(v) }, validation } });
+  const published = (p: Plugin, v: PackageVersion, validation: Validation) => ({
+    status: 201,
+    body: { plugin: publicView(p), version: { plugin_id: p.id, ...publicView(v) }, validation },
+  });
 
-  emu.router.post('/v1/plugins', (r) =>
-    acceptUpload(emu, r, LIMITS.pluginPackage, (form) => {
-      const { manifest, validation } = publishable(form);
-      // Names are unique among active project plugins; archiving releases one (Other states).
-      if (plugins.values().some((p) => p.name === manifest.name && !p.archived_at)) fail('conflict_error', `a plugin named ${manifest.name} exists`);
-      const v = packageVersion(form, manifest.version);
-      const p = plugins.insert({
-        name: manifest.name, description: manifest.description ?? '', keywords: manifest.keywords ?? [],
-        ...(manifest.categories?.length ? { categories: manifest.categories } : {}),
-        scope: 'project', status: 'active', latest_version: manifest.version, version: manifest.version, archived_at: null, _versions: [v],
-      });
-      return published(p, v, validation);
-    }), { body: 'raw' });
+  emu.router.post(
+    '/v1/plugins',
+    (r) =>
+      acceptUpload(emu, r, LIMITS.pluginPackage, (form) => {
+        const { manifest, validation } = publishable(form);
+        // Names are unique among active project plugins; archiving releases one (Other states).
+        if (plugins.values().some((p) => p.name === manifest.name && !p.archived_at)) fail('conflict_error', `a plugin named ${manifest.name} exists`);
+        const v = packageVersion(form, manifest.version);
+        const p = plugins.insert({
+          name: manifest.name,
+          description: manifest.description ?? '',
+          keywords: manifest.keywords ?? [],
+          ...(manifest.categories?.length ? { categories: manifest.categories } : {}),
+          scope: 'project',
+          status: 'active',
+          latest_version: manifest.version,
+          version: manifest.version,
+          archived_at: null,
+          _versions: [v],
+        });
+        return published(p, v, validation);
+      }),
+    { body: 'raw' },
+  );
 
-  emu.router.post('/v1/plugins/validate', (r) =>
-    acceptUpload(emu, r, LIMITS.pluginPackage, (form) => {
-      const file = form.file ?? form.claim();
-      return { status: 200, body: validatePackage(file) };
-    }), { body: 'raw' });
+  emu.router.post(
+    '/v1/plugins/validate',
+    (r) =>
+      acceptUpload(emu, r, LIMITS.pluginPackage, (form) => {
+        const file = form.file ?? form.claim();
+        return { status: 200, body: validatePackage(file) };
+      }),
+    { body: 'raw' },
+  );
 
-  emu.router.post('/v1/plugins/:id/versions', (r) =>
-    acceptUpload(emu, r, LIMITS.pluginPackage, (form) => {
-      const p = writable(r.params.id);
-      const { manifest, validation } = publishable(form);
-      if (manifest.name !== p.name) invalidParam('body.file', `the manifest names ${manifest.name}, not ${p.name}`);
-      if (p._versions.some((v) => v.version === manifest.version)) fail('conflict_error', `version ${manifest.version} of ${p.name} is already published`);
-      const v = packageVersion(form, manifest.version);
-      p._versions.push(v);
-      const latest = compareSemver(manifest.version, p.latest_version) > 0 ? manifest.version : p.latest_version;
-      plugins.touch(p, { latest_version: latest, version: latest } as Partial<Plugin>);
-      return published(p, v, validation);
-    }), { body: 'raw' });
+  emu.router.post(
+    '/v1/plugins/:id/versions',
+    (r) =>
+      acceptUpload(emu, r, LIMITS.pluginPackage, (form) => {
+        const p = writable(r.params.id);
+        const { manifest, validation } = publishable(form);
+        if (manifest.name !== p.name) invalidParam('body.file', `the manifest names ${manifest.name}, not ${p.name}`);
+        if (p._versions.some((v) => v.version === manifest.version)) fail('conflict_error', `version ${manifest.version} of ${p.name} is already published`);
+        const v = packageVersion(form, manifest.version);
+        p._versions.push(v);
+        const latest = compareSemver(manifest.version, p.latest_version) > 0 ? manifest.version : p.latest_version;
+        plugins.touch(p, { latest_version: latest, version: latest } as Partial<Plugin>);
+        return published(p, v, validation);
+      }),
+    { body: 'raw' },
+  );
 
   emu.router.get('/v1/plugins', (r) => {
     const scope = queryEnum(r.query, 'scope', PLUGIN_LIST_SCOPES);
     const category = queryEnum(r.query, 'category', PLUGIN_CATEGORIES);
     const text = r.query.get('query')?.toLowerCase();
-    const items = plugins.values().filter((p) =>
-      !p.archived_at && (!scope || p.scope === scope) && (!category || p.categories?.includes(category))
-      && (!text || [p.name, p.description, ...p.keywords].some((s) => s.toLowerCase().includes(text))));
+    const items = plugins
+      .values()
+      .filter(
+        (p) =>
+          !p.archived_at &&
+          (!scope || p.scope === scope) &&
+          (!category || p.categories?.includes(category)) &&
+          (!text || [p.name, p.description, ...p.keywords].some((s) => s.toLowerCase().includes(text))),
+      );
     items.sort((a, b) => (a.id < b.id ? -1 : 1));
     return listReply(items, r.query);
   });
@@ -196,7 +231,12 @@ export function registerPlugins(emu: Emulator): void {
   emu.router.get('/v1/plugins/:id/versions', (r) => {
     const p = active(r.params.id);
     const newestFirst = [...p._versions].sort((a, b) => compareSemver(String(b.version), String(a.version)));
-    return listReply(newestFirst, r.query, (v) => ({ plugin_id: p.id, ...publicView(v) }), (v) => String(v.version));
+    return listReply(
+      newestFirst,
+      r.query,
+      (v) => ({ plugin_id: p.id, ...publicView(v) }),
+      (v) => String(v.version),
+    );
   });
 
   emu.router.get('/v1/plugins/:id/versions/:version/content', (r) => {
@@ -205,10 +245,14 @@ export function registerPlugins(emu: Emulator): void {
     return downloadVersion(r, v, 'application/zip');
   });
 
-  emu.router.post('/v1/plugins/:id/archive', (r) => {
-    plugins.touch(writable(r.params.id), { archived_at: nowIso(), status: 'archived' } as Partial<Plugin>);
-    return { status: 204 };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/plugins/:id/archive',
+    (r) => {
+      plugins.touch(writable(r.params.id), { archived_at: nowIso(), status: 'archived' } as Partial<Plugin>);
+      return { status: 204 };
+    },
+    { body: 'none' },
+  );
 }
 
 export type PluginRef = { plugin_id: string; version?: string };

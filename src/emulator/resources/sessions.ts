@@ -37,7 +37,7 @@ export function registerSessions(emu: Emulator): void {
   const agentSnapshot = (s: SessionRec): Record<string, any> => agents.get(s.agent_id)?._versions[s.agent_version - 1] ?? {};
   const modelName = (s: SessionRec): string => {
     const m = s.agent_overrides.model ?? agentSnapshot(s).model;
-    return typeof m === 'string' ? m : (m as { id?: string } | undefined)?.id ?? 'emulator-model';
+    return typeof m === 'string' ? m : ((m as { id?: string } | undefined)?.id ?? 'emulator-model');
   };
 
   const rosterOf = (s: SessionRec): unknown[] => {
@@ -62,7 +62,8 @@ export function registerSessions(emu: Emulator): void {
       const url = mcpServerList(s).find((m) => m?.name === server)?.url;
       return typeof url === 'string' ? url : undefined;
     },
-    oauthCredential: (server) => (s.vault_ids ?? []).flatMap((v) => credentials.values().filter((c) => c.vault_id === v && c.type === 'mcp_oauth' && c.name === server))[0],
+    oauthCredential: (server) =>
+      (s.vault_ids ?? []).flatMap((v) => credentials.values().filter((c) => c.vault_id === v && c.type === 'mcp_oauth' && c.name === server))[0],
   });
 
   /** The runtime of a session; rebuilt from the --state snapshot on first use after a restart. */
@@ -72,7 +73,15 @@ export function registerSessions(emu: Emulator): void {
     const coordinator = threads.values().find((t) => t.session_id === s.id && t.parent_thread_id === null)!;
     const log = restored.logs[s.id] ? EventLog.load(restored.logs[s.id]) : undefined;
     // A snapshot cannot resume an execution: a turn cut by the restart ends interrupted.
-    if (s.status === 'running' || s.stopping) sessions.touch(s, { status: 'idle', stopping: false, interrupted: true, requires_action: false, continue_pending: false, stop_reason: { type: 'interrupted' } });
+    if (s.status === 'running' || s.stopping)
+      sessions.touch(s, {
+        status: 'idle',
+        stopping: false,
+        interrupted: true,
+        requires_action: false,
+        continue_pending: false,
+        stop_reason: { type: 'interrupted' },
+      });
     const deps = {
       sessions,
       threads,
@@ -167,16 +176,38 @@ export function registerSessions(emu: Emulator): void {
     if (agent.archived_at) precondition(`agent ${agent.id} is archived`);
     const version = body.agent_version ?? agent.version;
     if (version > agent.version) invalidParam('body.agent_version', `agent ${agent.id} has no version ${version}`);
-    if (body.environment_id !== undefined && emu.services.environments && !emu.services.environments.get(body.environment_id)) notFound('environment', body.environment_id);
+    if (body.environment_id !== undefined && emu.services.environments && !emu.services.environments.get(body.environment_id))
+      notFound('environment', body.environment_id);
     const resources = (body.resources ?? []).map((res: Record<string, any>, i: number) => bindResource(res, `body.resources[${i}]`));
     const mcpHeaders = overrideHeaders(body.agent_overrides, {});
     const s = sessions.insert({
       _mcp_headers: mcpHeaders,
-      agent_id: agent.id, agent_version: version, environment_id: body.environment_id ?? null, title: body.title ?? '',
-      status: 'idle', stopping: false, interrupted: false, control_epoch: '0', continue_pending: false, requires_action: false, stop_reason: null,
-      agent_overrides: body.agent_overrides ?? {}, resources, vault_ids: body.vault_ids ?? [], metadata: body.metadata ?? {}, archived_at: null,
+      agent_id: agent.id,
+      agent_version: version,
+      environment_id: body.environment_id ?? null,
+      title: body.title ?? '',
+      status: 'idle',
+      stopping: false,
+      interrupted: false,
+      control_epoch: '0',
+      continue_pending: false,
+      requires_action: false,
+      stop_reason: null,
+      agent_overrides: body.agent_overrides ?? {},
+      resources,
+      vault_ids: body.vault_ids ?? [],
+      metadata: body.metadata ?? {},
+      archived_at: null,
     } as unknown as SessionRec);
-    threads.insert({ session_id: s.id, parent_thread_id: null, agent_name: agent.name, status: 'idle', interrupted: false, control_epoch: '0', archived_at: null } as unknown as ThreadRec);
+    threads.insert({
+      session_id: s.id,
+      parent_thread_id: null,
+      agent_name: agent.name,
+      status: 'idle',
+      interrupted: false,
+      control_epoch: '0',
+      archived_at: null,
+    } as unknown as ThreadRec);
     runtime(s);
     return s;
   }
@@ -232,16 +263,24 @@ export function registerSessions(emu: Emulator): void {
   });
 
   // API-NOTES: archive answers 200 with the object and `archived_at`.
-  emu.router.post('/v1/sessions/:id/archive', (r) => {
-    const s = sessionOf(r);
-    runtime(s).archive();
-    return { status: 200, body: publicView(s) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/sessions/:id/archive',
+    (r) => {
+      const s = sessionOf(r);
+      runtime(s).archive();
+      return { status: 200, body: publicView(s) };
+    },
+    { body: 'none' },
+  );
 
-  emu.router.post('/v1/sessions/:id/continue', (r) => {
-    const s = sessionOf(r);
-    return { status: 200, body: { control_epoch: runtime(s).continue() } };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/sessions/:id/continue',
+    (r) => {
+      const s = sessionOf(r);
+      return { status: 200, body: { control_epoch: runtime(s).continue() } };
+    },
+    { body: 'none' },
+  );
 
   emu.router.get('/v1/sessions/:id/resources', (r) => ({ status: 200, body: paginate(sessionOf(r).resources, r.query) }));
 
@@ -250,19 +289,23 @@ export function registerSessions(emu: Emulator): void {
     return { status: 200, body: b ?? notFound('session resource', r.params.rid) };
   });
 
-  emu.router.post('/v1/sessions/:id/events', (r) => {
-    const s = sessionOf(r);
-    const { mode, events } = parseSendBody(r.body);
-    const rt = runtime(s);
-    if (events[0].type === 'user.interrupt') return { status: 202, body: { control_epoch: rt.interrupt(events[0].data?.expected_control_epoch) } };
-    const fileIds = fileBlocks(events);
-    fileIds.forEach(checkFile);
-    const accepted = rt.send(mode, events);
-    // File blocks in messages are bound to the session as file resources (R-SESS-6).
-    const fresh = [...new Set(fileIds)].filter((id) => !s.resources.some((b) => b.type === 'file' && b.file_id === id));
-    if (fresh.length) sessions.touch(s, { resources: [...s.resources, ...fresh.map((file_id) => ({ type: 'file', id: newId('sesrsc'), file_id }))] });
-    return { status: 202, body: accepted };
-  }, { ...WORKER, idempotent: true });
+  emu.router.post(
+    '/v1/sessions/:id/events',
+    (r) => {
+      const s = sessionOf(r);
+      const { mode, events } = parseSendBody(r.body);
+      const rt = runtime(s);
+      if (events[0].type === 'user.interrupt') return { status: 202, body: { control_epoch: rt.interrupt(events[0].data?.expected_control_epoch) } };
+      const fileIds = fileBlocks(events);
+      fileIds.forEach(checkFile);
+      const accepted = rt.send(mode, events);
+      // File blocks in messages are bound to the session as file resources (R-SESS-6).
+      const fresh = [...new Set(fileIds)].filter((id) => !s.resources.some((b) => b.type === 'file' && b.file_id === id));
+      if (fresh.length) sessions.touch(s, { resources: [...s.resources, ...fresh.map((file_id) => ({ type: 'file', id: newId('sesrsc'), file_id }))] });
+      return { status: 202, body: accepted };
+    },
+    { ...WORKER, idempotent: true },
+  );
 
   emu.router.get('/v1/sessions/:id/events/pending', (r) => ({ status: 200, body: { items: runtime(sessionOf(r)).queue } }), WORKER);
 
@@ -273,27 +316,45 @@ export function registerSessions(emu: Emulator): void {
   // API-NOTES: thread paths and the Thread object.
   emu.router.get('/v1/sessions/:id/threads', (r) => {
     const s = sessionOf(r);
-    return listReply(visible(threads.values().filter((t) => t.session_id === s.id), r.query), r.query);
+    return listReply(
+      visible(
+        threads.values().filter((t) => t.session_id === s.id),
+        r.query,
+      ),
+      r.query,
+    );
   });
 
   emu.router.get('/v1/sessions/:id/threads/:tid', (r) => ({ status: 200, body: publicView(threadOf(sessionOf(r), r.params.tid)) }));
 
   // API-NOTES: thread archive answers 204, also when repeated.
-  emu.router.post('/v1/sessions/:id/threads/:tid/archive', (r) => {
-    const s = sessionOf(r);
-    runtime(s).archiveThread(threadOf(s, r.params.tid));
-    return { status: 204 };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/sessions/:id/threads/:tid/archive',
+    (r) => {
+      const s = sessionOf(r);
+      runtime(s).archiveThread(threadOf(s, r.params.tid));
+      return { status: 204 };
+    },
+    { body: 'none' },
+  );
 
-  emu.router.get('/v1/sessions/:id/threads/:tid/events', (r) => {
-    const s = sessionOf(r);
-    return { status: 200, body: historyPage(runtime(s).log, threadView(threadOf(s, r.params.tid)), r.query) };
-  }, WORKER);
+  emu.router.get(
+    '/v1/sessions/:id/threads/:tid/events',
+    (r) => {
+      const s = sessionOf(r);
+      return { status: 200, body: historyPage(runtime(s).log, threadView(threadOf(s, r.params.tid)), r.query) };
+    },
+    WORKER,
+  );
 
-  emu.router.get('/v1/sessions/:id/threads/:tid/events/stream', (r) => {
-    const s = sessionOf(r);
-    return openStream(r, runtime(s), threadView(threadOf(s, r.params.tid)));
-  }, WORKER);
+  emu.router.get(
+    '/v1/sessions/:id/threads/:tid/events/stream',
+    (r) => {
+      const s = sessionOf(r);
+      return openStream(r, runtime(s), threadView(threadOf(s, r.params.tid)));
+    },
+    WORKER,
+  );
 
   function openStream(r: EmuRequest, rt: SessionRuntime, view: LogView): typeof STREAMED {
     const includeDeltas = queryBool(r.query, 'include_deltas') ?? false;
@@ -363,4 +424,3 @@ export function registerSessions(emu: Emulator): void {
 function fileBlocks(events: UserEvent[]): string[] {
   return events.flatMap((e) => (e.type === 'user.message' ? e.data.content.filter((b) => b.type === 'file').map((b) => b.file_id!) : []));
 }
-

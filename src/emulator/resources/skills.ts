@@ -9,7 +9,15 @@ import { queryEnum } from '../validate';
 /** One immutable uploaded package version; `_path` is its blob on disk. */
 export type PackageVersion = { version: string | number; filename: string; size_bytes: number; sha256: string; created_at: string; _path: string };
 
-type Skill = Rec & { name: string; description: string; categories?: string[]; metadata: Record<string, string>; latest_version: number; archived_at: string | null; _versions: PackageVersion[] };
+type Skill = Rec & {
+  name: string;
+  description: string;
+  categories?: string[];
+  metadata: Record<string, string>;
+  latest_version: number;
+  archived_at: string | null;
+  _versions: PackageVersion[];
+};
 
 export function packageVersion(form: Form, version: string | number): PackageVersion {
   const file = form.claim();
@@ -61,35 +69,59 @@ export function registerSkills(emu: Emulator): void {
   const skills = skillsOf(emu);
   emu.onClose(() => skills.values().forEach((s) => s._versions.forEach((v) => removeBlob(v._path))));
 
-  emu.router.post('/v1/skills', (r) =>
-    acceptUpload(emu, r, LIMITS.skillPackage, (form) => {
-      const categories = formCategories(form);
-      const version = packageVersion(form, 1);
-      const name = form.fields.name ?? version.filename.replace(/\.[^.]*$/, '');
-      const s = skills.insert({ name, description: form.fields.description ?? '', ...categories, metadata: formMetadata(form), latest_version: 1, archived_at: null, _versions: [version] });
-      return { status: 201, body: publicView(s) };
-    }), { body: 'raw' });
+  emu.router.post(
+    '/v1/skills',
+    (r) =>
+      acceptUpload(emu, r, LIMITS.skillPackage, (form) => {
+        const categories = formCategories(form);
+        const version = packageVersion(form, 1);
+        const name = form.fields.name ?? version.filename.replace(/\.[^.]*$/, '');
+        const s = skills.insert({
+          name,
+          description: form.fields.description ?? '',
+          ...categories,
+          metadata: formMetadata(form),
+          latest_version: 1,
+          archived_at: null,
+          _versions: [version],
+        });
+        return { status: 201, body: publicView(s) };
+      }),
+    { body: 'raw' },
+  );
 
-  emu.router.post('/v1/skills/:id/versions', (r) =>
-    acceptUpload(emu, r, LIMITS.skillPackage, (form) => {
-      const s = skills.must(r.params.id);
-      if (s.archived_at) fail('failed_precondition_error', 'the skill is archived');
-      const version = packageVersion(form, s.latest_version + 1);
-      s._versions.push(version);
-      skills.touch(s, { latest_version: s.latest_version + 1 } as Partial<Skill>);
-      return { status: 201, body: { skill_id: s.id, ...publicView(version) } };
-    }), { body: 'raw' });
+  emu.router.post(
+    '/v1/skills/:id/versions',
+    (r) =>
+      acceptUpload(emu, r, LIMITS.skillPackage, (form) => {
+        const s = skills.must(r.params.id);
+        if (s.archived_at) fail('failed_precondition_error', 'the skill is archived');
+        const version = packageVersion(form, s.latest_version + 1);
+        s._versions.push(version);
+        skills.touch(s, { latest_version: s.latest_version + 1 } as Partial<Skill>);
+        return { status: 201, body: { skill_id: s.id, ...publicView(version) } };
+      }),
+    { body: 'raw' },
+  );
 
   emu.router.get('/v1/skills', (r) => {
     const category = queryEnum(r.query, 'category', PLUGIN_CATEGORIES);
-    return listReply(visible(skills.values(), r.query).filter((s) => !category || s.categories?.includes(category)), r.query);
+    return listReply(
+      visible(skills.values(), r.query).filter((s) => !category || s.categories?.includes(category)),
+      r.query,
+    );
   });
 
   emu.router.get('/v1/skills/:id', (r) => ({ status: 200, body: publicView(skills.must(r.params.id)) }));
 
   emu.router.get('/v1/skills/:id/versions', (r) => {
     const s = skills.must(r.params.id);
-    return listReply([...s._versions].reverse(), r.query, (v) => ({ skill_id: s.id, ...publicView(v) }), (v) => String(v.version));
+    return listReply(
+      [...s._versions].reverse(),
+      r.query,
+      (v) => ({ skill_id: s.id, ...publicView(v) }),
+      (v) => String(v.version),
+    );
   });
 
   emu.router.get('/v1/skills/:id/versions/:version', (r) => {
@@ -102,9 +134,13 @@ export function registerSkills(emu: Emulator): void {
     return downloadVersion(r, v, 'application/octet-stream');
   });
 
-  emu.router.post('/v1/skills/:id/archive', (r) => {
-    return { status: 200, body: publicView(skills.archive(skills.must(r.params.id))) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/skills/:id/archive',
+    (r) => {
+      return { status: 200, body: publicView(skills.archive(skills.must(r.params.id))) };
+    },
+    { body: 'none' },
+  );
 
   emu.router.delete('/v1/skills/:id', (r) => {
     const s = skills.must(r.params.id);
@@ -129,7 +165,8 @@ export function checkSkillRefs(emu: Emulator, refs: SkillRef[], param: string): 
     if (ref.version === 'latest') return { skill_id: s.id, version: 'latest' as const };
     const n = Number(ref.version);
     // The spec does not state the status of an unknown exact version: a bad field is 400 invalid_parameter_error (API-NOTES).
-    if (!Number.isInteger(n) || !s._versions.some((v) => v.version === n)) invalidParam(`${param}[${i}].version`, `skill ${s.id} has no version ${String(ref.version)}`);
+    if (!Number.isInteger(n) || !s._versions.some((v) => v.version === n))
+      invalidParam(`${param}[${i}].version`, `skill ${s.id} has no version ${String(ref.version)}`);
     return { skill_id: s.id, version: n };
   });
   out.forEach((ref, i) => {

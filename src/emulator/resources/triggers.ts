@@ -19,7 +19,11 @@ const TRIGGER_SCHEMA: Schema = {
   environment_id: { type: 'string' },
   resources: { type: 'array', items: { type: 'object' } },
   session_mode: { type: 'string', required: true, enum: SESSION_MODES },
-  schedule: { type: 'object', nullable: true, fields: { type: { type: 'string', required: true, enum: ['cron'] }, expression: { type: 'string', required: true }, timezone: { type: 'string' } } },
+  schedule: {
+    type: 'object',
+    nullable: true,
+    fields: { type: { type: 'string', required: true, enum: ['cron'] }, expression: { type: 'string', required: true }, timezone: { type: 'string' } },
+  },
   initial_events: { type: 'array', required: true, items: { type: 'object' } },
   metadata: { type: 'map' },
 };
@@ -40,7 +44,13 @@ type Trigger = Rec & {
   _next_fire_ms?: number | null;
 };
 /** `status` is the emulator's word for the outcome: `succeeded`, `skipped` or `failed`. */
-type TriggerRun = Rec & { trigger_id: string; session_id: string | null; context: { type: 'manual' | 'system' }; status: 'succeeded' | 'skipped' | 'failed'; error?: TriggerError };
+type TriggerRun = Rec & {
+  trigger_id: string;
+  session_id: string | null;
+  context: { type: 'manual' | 'system' };
+  status: 'succeeded' | 'skipped' | 'failed';
+  error?: TriggerError;
+};
 
 /** Skip reasons that count towards the automatic pause (config rule 12). */
 const PAUSING_SKIPS = ['session_failed', 'session_queue_full'];
@@ -74,7 +84,8 @@ function checkTrigger(emu: Emulator, t: Record<string, any>): void {
   checkInitialEvents(emu, t.initial_events);
 }
 
-const sessionsOf = (emu: Emulator): SessionsService => emu.services.sessions ?? precondition('sessions are not available in this emulator, so a trigger cannot run');
+const sessionsOf = (emu: Emulator): SessionsService =>
+  emu.services.sessions ?? precondition('sessions are not available in this emulator, so a trigger cannot run');
 
 export function registerTriggers(emu: Emulator): void {
   const triggers = emu.collection<Trigger>('triggers', 'trigger', 'trigger');
@@ -110,7 +121,12 @@ export function registerTriggers(emu: Emulator): void {
     const count = pausing && t._skips?.session_id === outcome.session_id ? t._skips.count + 1 : 1;
     t._skips = pausing ? { session_id: outcome.session_id!, count } : null;
     if (pausing && count >= LIMITS.triggerSkipPause) {
-      triggers.touch(t, { status: 'paused', paused_reason: { error: outcome.error!, session_id: outcome.session_id! }, _skips: null, _next_fire_ms: null } as Partial<Trigger>);
+      triggers.touch(t, {
+        status: 'paused',
+        paused_reason: { error: outcome.error!, session_id: outcome.session_id! },
+        _skips: null,
+        _next_fire_ms: null,
+      } as Partial<Trigger>);
       // Only a scheduled run's automatic pause sends the webhook; a manual run's does not (R-TRIG-16, R-TRIG-18).
       if (context.type === 'system') emu.webhooks.send('trigger.paused', { id: t.id });
     }
@@ -125,28 +141,49 @@ export function registerTriggers(emu: Emulator): void {
   emu.onClose(() => scheduler.close());
   registerClockAdmin(emu, triggers, scheduler, (t) => run(t, { type: 'system' }));
 
-  emu.router.post('/v1/triggers', (r) => {
-    const body = validate(r.body, TRIGGER_SCHEMA);
-    if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
-    checkTrigger(emu, body);
-    const t = triggers.insert({ resources: [], schedule: null, metadata: {}, ...body, status: 'active', paused_reason: null, session_id: null, archived_at: null, _skips: null } as unknown as Trigger);
-    scheduler.plan(t);
-    return { status: 201, body: publicView(t) };
-  }, { idempotent: true });
+  emu.router.post(
+    '/v1/triggers',
+    (r) => {
+      const body = validate(r.body, TRIGGER_SCHEMA);
+      if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
+      checkTrigger(emu, body);
+      const t = triggers.insert({
+        resources: [],
+        schedule: null,
+        metadata: {},
+        ...body,
+        status: 'active',
+        paused_reason: null,
+        session_id: null,
+        archived_at: null,
+        _skips: null,
+      } as unknown as Trigger);
+      scheduler.plan(t);
+      return { status: 201, body: publicView(t) };
+    },
+    { idempotent: true },
+  );
 
   emu.router.get('/v1/triggers', (r) => {
     const agentId = r.query.get('agent_id');
-    return listReply(visible(triggers.values(), r.query).filter((t) => agentId === null || t.agent_id === agentId), r.query);
+    return listReply(
+      visible(triggers.values(), r.query).filter((t) => agentId === null || t.agent_id === agentId),
+      r.query,
+    );
   });
 
   // Assumption (API-NOTES common shapes: archive where archivable; not listed for triggers): an archived trigger
   // never fires again, leaves the list, and refuses updates and runs; `svc apply --prune` archives, never deletes.
-  emu.router.post('/v1/triggers/:id/archive', (r) => {
-    const t = triggers.archive(triggerOf(r));
-    t._next_fire_ms = null;
-    scheduler.arm();
-    return { status: 200, body: publicView(t) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/triggers/:id/archive',
+    (r) => {
+      const t = triggers.archive(triggerOf(r));
+      t._next_fire_ms = null;
+      scheduler.arm();
+      return { status: 200, body: publicView(t) };
+    },
+    { body: 'none' },
+  );
 
   emu.router.get('/v1/triggers/:id', (r) => ({ status: 200, body: publicView(triggerOf(r)) }));
 
@@ -158,7 +195,8 @@ export function registerTriggers(emu: Emulator): void {
     const next = { ...t, ...body };
     if (t.session_mode === 'reuse_session') {
       const changed = SESSION_SHAPING.filter((k) => k in body && !isDeepStrictEqual(body[k], t[k]));
-      if (changed.length) precondition(`a reuse_session trigger cannot change ${changed.join(', ')}; switch session_mode to new_session first or create a new trigger`);
+      if (changed.length)
+        precondition(`a reuse_session trigger cannot change ${changed.join(', ')}; switch session_mode to new_session first or create a new trigger`);
     }
     // Updates re-validate the unchanged initial_events too (config rule 11).
     checkTrigger(emu, next);
@@ -174,34 +212,52 @@ export function registerTriggers(emu: Emulator): void {
     return { status: 204 };
   });
 
-  emu.router.post('/v1/triggers/:id/run', (r) => {
-    const t = triggerOf(r);
-    if (t.archived_at) precondition(`trigger ${t.id} is archived`);
-    if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
-    return { status: 201, body: publicView(run(t, { type: 'manual' })) };
-  }, { body: 'none', idempotent: true });
+  emu.router.post(
+    '/v1/triggers/:id/run',
+    (r) => {
+      const t = triggerOf(r);
+      if (t.archived_at) precondition(`trigger ${t.id} is archived`);
+      if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
+      return { status: 201, body: publicView(run(t, { type: 'manual' })) };
+    },
+    { body: 'none', idempotent: true },
+  );
 
   emu.router.get('/v1/triggers/:id/runs', (r) => {
     const t = triggerOf(r);
-    return listReply(runs.values().filter((x) => x.trigger_id === t.id).reverse(), r.query);
+    return listReply(
+      runs
+        .values()
+        .filter((x) => x.trigger_id === t.id)
+        .reverse(),
+      r.query,
+    );
   });
 
-  emu.router.post('/v1/triggers/:id/pause', (r) => {
-    const t = triggerOf(r);
-    if (t.status !== 'paused') triggers.touch(t, { status: 'paused', paused_reason: null } as Partial<Trigger>);
-    scheduler.plan(t);
-    return { status: 200, body: publicView(t) };
-  }, { body: 'none' });
-
-  emu.router.post('/v1/triggers/:id/resume', (r) => {
-    const t = triggerOf(r);
-    if (t.archived_at) precondition(`trigger ${t.id} is archived`);
-    if (t.status !== 'active') {
-      triggers.touch(t, { status: 'active', paused_reason: null, _skips: null } as Partial<Trigger>);
+  emu.router.post(
+    '/v1/triggers/:id/pause',
+    (r) => {
+      const t = triggerOf(r);
+      if (t.status !== 'paused') triggers.touch(t, { status: 'paused', paused_reason: null } as Partial<Trigger>);
       scheduler.plan(t);
-    }
-    return { status: 200, body: publicView(t) };
-  }, { body: 'none' });
+      return { status: 200, body: publicView(t) };
+    },
+    { body: 'none' },
+  );
+
+  emu.router.post(
+    '/v1/triggers/:id/resume',
+    (r) => {
+      const t = triggerOf(r);
+      if (t.archived_at) precondition(`trigger ${t.id} is archived`);
+      if (t.status !== 'active') {
+        triggers.touch(t, { status: 'active', paused_reason: null, _skips: null } as Partial<Trigger>);
+        scheduler.plan(t);
+      }
+      return { status: 200, body: publicView(t) };
+    },
+    { body: 'none' },
+  );
 }
 
 /**
@@ -228,11 +284,15 @@ function registerClockAdmin(emu: Emulator, triggers: Collection<Trigger>, schedu
     emu.clock.advance(ms);
     return { status: 200, body: { now: now(), runs: scheduler.tick() } };
   });
-  emu.admin.post('/_emulator/triggers/:id/fire', (r) => {
-    const t = triggers.must(r.params.id);
-    if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
-    const run = fire(t);
-    emu.scheduleSave();
-    return { status: 201, body: publicView(run) };
-  }, { body: 'none' });
+  emu.admin.post(
+    '/_emulator/triggers/:id/fire',
+    (r) => {
+      const t = triggers.must(r.params.id);
+      if (t.status === 'paused') precondition(`trigger ${t.id} is paused; resume it first`);
+      const run = fire(t);
+      emu.scheduleSave();
+      return { status: 201, body: publicView(run) };
+    },
+    { body: 'none' },
+  );
 }

@@ -37,10 +37,14 @@ export function registerVaults(emu: Emulator): void {
     return id;
   };
 
-  emu.router.post('/v1/vaults', (r) => {
-    const body = validate(r.body, VAULT_SCHEMA);
-    return { status: 201, body: publicView(vaults.insert({ description: '', metadata: {}, ...body, name: body.name, archived_at: null })) };
-  }, { idempotent: true });
+  emu.router.post(
+    '/v1/vaults',
+    (r) => {
+      const body = validate(r.body, VAULT_SCHEMA);
+      return { status: 201, body: publicView(vaults.insert({ description: '', metadata: {}, ...body, name: body.name, archived_at: null })) };
+    },
+    { idempotent: true },
+  );
   emu.router.get('/v1/vaults', (r) => {
     return listReply(visible(vaults.values(), r.query), r.query);
   });
@@ -49,9 +53,13 @@ export function registerVaults(emu: Emulator): void {
     const v = vaultOf(r);
     return { status: 200, body: publicView(vaults.touch(v, validate(r.body, VAULT_SCHEMA, { patch: true }) as Partial<Vault>)) };
   });
-  emu.router.post('/v1/vaults/:id/archive', (r) => {
-    return { status: 200, body: publicView(vaults.archive(vaultOf(r))) };
-  }, { body: 'none' });
+  emu.router.post(
+    '/v1/vaults/:id/archive',
+    (r) => {
+      return { status: 200, body: publicView(vaults.archive(vaultOf(r))) };
+    },
+    { body: 'none' },
+  );
   emu.router.delete('/v1/vaults/:id', (r) => {
     const v = vaultOf(r);
     for (const c of credentials.values()) if (c.vault_id === v.id) credentials.delete(c.id);
@@ -59,17 +67,30 @@ export function registerVaults(emu: Emulator): void {
     return { status: 204 };
   });
 
-  emu.router.post('/v1/vaults/:id/credentials', (r) => {
-    const v = vaultOf(r);
-    const body = validate(r.body, CREDENTIAL_SCHEMA);
-    // A bearer token or an environment variable is nothing without its value; an OAuth credential gets its tokens later.
-    if (body.type !== 'mcp_oauth' && body.value === undefined) invalidParam('body.value', `value is required for ${body.type}`);
-    const c = credentials.insert({ vault_id: v.id, name: body.name, type: body.type, egress_environment_id: egress(body.type, body.egress_environment_id, null), _value: body.value });
-    return { status: 201, body: publicView(c) };
-  }, { idempotent: true });
+  emu.router.post(
+    '/v1/vaults/:id/credentials',
+    (r) => {
+      const v = vaultOf(r);
+      const body = validate(r.body, CREDENTIAL_SCHEMA);
+      // A bearer token or an environment variable is nothing without its value; an OAuth credential gets its tokens later.
+      if (body.type !== 'mcp_oauth' && body.value === undefined) invalidParam('body.value', `value is required for ${body.type}`);
+      const c = credentials.insert({
+        vault_id: v.id,
+        name: body.name,
+        type: body.type,
+        egress_environment_id: egress(body.type, body.egress_environment_id, null),
+        _value: body.value,
+      });
+      return { status: 201, body: publicView(c) };
+    },
+    { idempotent: true },
+  );
   emu.router.get('/v1/vaults/:id/credentials', (r) => {
     const v = vaultOf(r);
-    return listReply(credentials.values().filter((c) => c.vault_id === v.id), r.query);
+    return listReply(
+      credentials.values().filter((c) => c.vault_id === v.id),
+      r.query,
+    );
   });
   emu.router.get('/v1/vaults/:id/credentials/:credential_id', (r) => ({ status: 200, body: publicView(credentialOf(r)) }));
   emu.router.patch('/v1/vaults/:id/credentials/:credential_id', (r) => {

@@ -27,7 +27,8 @@ const forbidden = (message: string): never => fail('permission_denied_error', me
 function checkScope(r: EmuRequest, environmentId: string, rowId?: string): void {
   const cred = r.cred;
   if (cred.kind === 'environment' && cred.environmentId !== environmentId) forbidden('this environment work key is bound to another environment');
-  if (cred.kind === 'session' && (cred.environmentId !== environmentId || cred.workId !== rowId)) forbidden('this session work token is bound to another work row');
+  if (cred.kind === 'session' && (cred.environmentId !== environmentId || cred.workId !== rowId))
+    forbidden('this session work token is bound to another work row');
 }
 
 function blockMs(q: URLSearchParams): number {
@@ -70,25 +71,45 @@ export function registerWork(emu: Emulator): void {
   };
 
   // API-NOTES: work poll. Environment work key only: an API key or a session work token is 403 (R-AUTH-9, R-AUTH-10).
-  emu.router.get('/v1/environments/:env/work/poll', async (r) => {
-    checkScope(r, r.params.env);
-    environments.must(r.params.env);
-    const claimed = await queue.poll(r.params.env, workerId(r), blockMs(r.query), clientGone(r));
-    const items = claimed ? [{ ...workItem(claimed.row), secret: encodeSecret(claimed.token, claimed.row) }] : [];
-    return { status: 200, body: { items } };
-  }, { auth: ['environment'] });
+  emu.router.get(
+    '/v1/environments/:env/work/poll',
+    async (r) => {
+      checkScope(r, r.params.env);
+      environments.must(r.params.env);
+      const claimed = await queue.poll(r.params.env, workerId(r), blockMs(r.query), clientGone(r));
+      const items = claimed ? [{ ...workItem(claimed.row), secret: encodeSecret(claimed.token, claimed.row) }] : [];
+      return { status: 200, body: { items } };
+    },
+    { auth: ['environment'] },
+  );
 
-  emu.router.get('/v1/environments/:env/work', (r) => {
-    checkScope(r, r.params.env);
-    environments.must(r.params.env);
-    return listReply(queue.list(r.params.env), r.query, workItem);
-  }, { auth: ['api', 'environment'] });
+  emu.router.get(
+    '/v1/environments/:env/work',
+    (r) => {
+      checkScope(r, r.params.env);
+      environments.must(r.params.env);
+      return listReply(queue.list(r.params.env), r.query, workItem);
+    },
+    { auth: ['api', 'environment'] },
+  );
 
   // API-NOTES: get work row accepts the API key or the environment work key.
   emu.router.get('/v1/environments/:env/work/:id', (r) => ({ status: 200, body: workItem(rowOf(r)) }), { auth: ['api', 'environment'] });
 
   // API-NOTES: work ack, heartbeat and stop paths; environment work key or the row's own session work token.
-  emu.router.post('/v1/environments/:env/work/:id/ack', leaseOp((row, b) => queue.ack(row, b.generation), LEASE_SCHEMA), { auth: WORKER_AUTH });
-  emu.router.post('/v1/environments/:env/work/:id/heartbeat', leaseOp((row, b) => queue.heartbeat(row, b.generation), LEASE_SCHEMA), { auth: WORKER_AUTH });
-  emu.router.post('/v1/environments/:env/work/:id/stop', leaseOp((row, b) => queue.stop(row, b.generation, b.final_status), STOP_SCHEMA), { auth: WORKER_AUTH });
+  emu.router.post(
+    '/v1/environments/:env/work/:id/ack',
+    leaseOp((row, b) => queue.ack(row, b.generation), LEASE_SCHEMA),
+    { auth: WORKER_AUTH },
+  );
+  emu.router.post(
+    '/v1/environments/:env/work/:id/heartbeat',
+    leaseOp((row, b) => queue.heartbeat(row, b.generation), LEASE_SCHEMA),
+    { auth: WORKER_AUTH },
+  );
+  emu.router.post(
+    '/v1/environments/:env/work/:id/stop',
+    leaseOp((row, b) => queue.stop(row, b.generation, b.final_status), STOP_SCHEMA),
+    { auth: WORKER_AUTH },
+  );
 }

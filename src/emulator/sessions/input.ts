@@ -57,7 +57,8 @@ export function checkSystemTemplate(system: unknown, param: string): void {
     } else {
       if (open < 0) invalidParam(param, 'the system template has "}}" without an opening "{{"');
       const name = system.slice(open + 2, m.index).trim();
-      if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(name)) invalidParam(param, `the system template placeholder "{{${name}}}" does not name a variable`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(name))
+        invalidParam(param, `the system template placeholder "{{${name}}}" does not name a variable`);
       open = -1;
     }
   }
@@ -74,14 +75,29 @@ export type UserEvent =
 export type MessageEvent = Extract<UserEvent, { type: 'user.message' }>;
 export type ReplyEvent = Extract<UserEvent, { data: { event_id: string } }>;
 
-const BLOCK: Field = { type: 'object', fields: { type: { type: 'string', required: true, enum: ['text', 'file', 'image'] }, text: { type: 'string' }, file_id: { type: 'string' } } };
-const RESULT_DATA: Schema = { event_id: { type: 'string', required: true }, content: { type: 'array', required: true, items: { type: 'object' } }, is_error: { type: 'boolean' } };
+const BLOCK: Field = {
+  type: 'object',
+  fields: { type: { type: 'string', required: true, enum: ['text', 'file', 'image'] }, text: { type: 'string' }, file_id: { type: 'string' } },
+};
+const RESULT_DATA: Schema = {
+  event_id: { type: 'string', required: true },
+  content: { type: 'array', required: true, items: { type: 'object' } },
+  is_error: { type: 'boolean' },
+};
 
 // API-NOTES: event payloads (the `data` member) of user events; `session_thread_id` is not declared (R-SESS-14).
 const DATA: Record<UserEvent['type'], Field> = {
   'user.message': { type: 'object', required: true, fields: { content: { type: 'array', required: true, items: BLOCK } } },
   'user.interrupt': { type: 'object', fields: { expected_control_epoch: { type: 'string', pattern: CONTROL_EPOCH_PATTERN } } },
-  'user.tool_confirmation': { type: 'object', required: true, fields: { event_id: { type: 'string', required: true }, result: { type: 'string', required: true, enum: ['allow', 'deny'] }, deny_message: { type: 'string' } } },
+  'user.tool_confirmation': {
+    type: 'object',
+    required: true,
+    fields: {
+      event_id: { type: 'string', required: true },
+      result: { type: 'string', required: true, enum: ['allow', 'deny'] },
+      deny_message: { type: 'string' },
+    },
+  },
   'user.custom_tool_result': { type: 'object', required: true, fields: RESULT_DATA },
   'user.tool_result': { type: 'object', required: true, fields: RESULT_DATA },
 };
@@ -90,7 +106,11 @@ const DATA: Record<UserEvent['type'], Field> = {
 export function parseSendBody(body: unknown): { mode: InputMode; events: UserEvent[] } {
   const b = validate(body, {
     type: { type: 'string', enum: INPUT_MODES },
-    events: { type: 'array', required: true, items: { type: 'object', fields: { type: { type: 'string', required: true, enum: Object.keys(DATA) }, data: { type: 'any' } } } },
+    events: {
+      type: 'array',
+      required: true,
+      items: { type: 'object', fields: { type: { type: 'string', required: true, enum: Object.keys(DATA) }, data: { type: 'any' } } },
+    },
   });
   const events = b.events as UserEvent[];
   if (events.length === 0) invalidParam('body.events', 'events must hold at least one event');
@@ -114,4 +134,9 @@ export function parseSendBody(body: unknown): { mode: InputMode; events: UserEve
 }
 
 /** The prompt text of a message: its text blocks joined (empty when it has none). */
-export const messageText = (e: MessageEvent): string => e.data.content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n').trim();
+export const messageText = (e: MessageEvent): string =>
+  e.data.content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text ?? '')
+    .join('\n')
+    .trim();

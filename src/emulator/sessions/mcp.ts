@@ -58,17 +58,22 @@ export async function mcpTool(ctx: ModelContext, rest: string): Promise<Outcome>
  */
 export async function mcpFail(ctx: ModelContext, rest: string): Promise<Outcome> {
   const m = /^(\S+)\s+(\S+)(?:\s+(\S+))?$/.exec(rest.trim());
-  if (!m || !FAILURES.includes(m[2] as Failure)) return sessionError(ctx, 'invalid_request', `/mcp-fail takes SERVER ${FAILURES.join('|')} [TOOL], got "${rest}"`);
+  if (!m || !FAILURES.includes(m[2] as Failure))
+    return sessionError(ctx, 'invalid_request', `/mcp-fail takes SERVER ${FAILURES.join('|')} [TOOL], got "${rest}"`);
   const [, server, failure, tool = 'search'] = m;
   const { mcp, egress } = ctx.platform;
   const refused = refusal(ctx, server);
   if (refused) return refused;
   const id = await callTool(ctx, server, tool, {});
-  const log = (action: 'call' | 'credential_refresh' | 'retry', outcome: 'rejected' | 'ok' | 'failed' | 'connection_lost') => mcp.record({ server, action, outcome, tool, event_id: id });
+  const log = (action: 'call' | 'credential_refresh' | 'retry', outcome: 'rejected' | 'ok' | 'failed' | 'connection_lost') =>
+    mcp.record({ server, action, outcome, tool, event_id: id });
   let error: { type: string; message: string } | undefined;
   if (failure === 'connection') {
     log('call', 'connection_lost');
-    error = { type: 'mcp_connection_failed', message: `the connection to MCP server "${server}" was lost; its tools are unavailable for the rest of the session` };
+    error = {
+      type: 'mcp_connection_failed',
+      message: `the connection to MCP server "${server}" was lost; its tools are unavailable for the rest of the session`,
+    };
   } else {
     log('call', 'rejected');
     await ctx.step();
@@ -78,7 +83,10 @@ export async function mcpFail(ctx: ModelContext, rest: string): Promise<Outcome>
       await ctx.step();
       egress.mcpCall(server, id);
       log('retry', 'rejected');
-      error = { type: 'mcp_authentication_failed', message: `MCP server "${server}" still rejected the credential after a credential refresh and one retry; renew or reconnect it` };
+      error = {
+        type: 'mcp_authentication_failed',
+        message: `MCP server "${server}" still rejected the credential after a credential refresh and one retry; renew or reconnect it`,
+      };
     } else {
       // Assumption: without a new credential there is nothing to retry with; the call fails, the session goes on.
       log('credential_refresh', 'failed');

@@ -41,7 +41,10 @@ const LONG_BATCH = 200;
 
 /** Runs the script of one user message (EMULATOR.md "The scripted model") and says how the turn stops. */
 export async function runScript(ctx: ModelContext, text: string): Promise<Outcome> {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   // Several /confirm or /custom lines: the calls are made together and the thread waits for all replies.
   if (lines.length > 1 && lines.every((l) => /^\/(confirm|custom)\s/.test(l))) return waitingCalls(ctx, lines.map(parseDirective));
   const d = parseDirective(text.trim());
@@ -148,7 +151,11 @@ async function runTool(ctx: ModelContext, id: string, name: string, input: unkno
     await ctx.step();
     ctx.emit('agent.tool_started', { event_id: id });
     const r = (await replied).get(id)!;
-    ctx.emit('agent.tool_result', { event_id: id, tool_result: { content: r.content, structured_content: r.content }, ...(r.is_error ? { is_error: true } : {}) });
+    ctx.emit('agent.tool_result', {
+      event_id: id,
+      tool_result: { content: r.content, structured_content: r.content },
+      ...(r.is_error ? { is_error: true } : {}),
+    });
     return;
   }
   await ctx.step();
@@ -165,10 +172,16 @@ async function waitingCalls(ctx: ModelContext, directives: Array<{ name?: string
   for (const d of directives) {
     const call = parseCall(d.rest);
     if (!call) return sessionError(ctx, 'invalid_request', `/${d.name} takes NAME JSON, got "${d.rest}"`);
-    if (d.name === 'confirm') calls.push({ id: await toolUse(ctx, call.name, call.input, 'ask'), kind: 'user.tool_confirmation', name: call.name, input: call.input });
+    if (d.name === 'confirm')
+      calls.push({ id: await toolUse(ctx, call.name, call.input, 'ask'), kind: 'user.tool_confirmation', name: call.name, input: call.input });
     else {
       await ctx.step();
-      calls.push({ id: ctx.emit('agent.custom_tool_use', { name: call.name, input: call.input }), kind: 'user.custom_tool_result', name: call.name, input: call.input });
+      calls.push({
+        id: ctx.emit('agent.custom_tool_use', { name: call.name, input: call.input }),
+        kind: 'user.custom_tool_result',
+        name: call.name,
+        input: call.input,
+      });
     }
   }
   const replies = await ctx.awaitReplies(calls);

@@ -55,7 +55,12 @@ export interface EgressLookup {
   oauthCredential(server: string): { id: string; egress_environment_id: string | null } | undefined;
 }
 
-const NO_LOOKUP: EgressLookup = { environment: () => undefined, environmentById: () => undefined, mcpServerUrl: () => undefined, oauthCredential: () => undefined };
+const NO_LOOKUP: EgressLookup = {
+  environment: () => undefined,
+  environmentById: () => undefined,
+  mcpServerUrl: () => undefined,
+  oauthCredential: () => undefined,
+};
 
 /** One simulated outbound request, oldest first; `event_id` is the `agent.model_started` or `agent.tool_use` it belongs to. */
 export type EgressEntry = EgressRoute & { server?: string; credential_id?: string; event_id?: string };
@@ -94,7 +99,7 @@ export class OutboundRequests {
   private oauth(step: OAuthStep, server: string, eventId: string): void {
     const credential = this.lookup.oauthCredential(server);
     const bound = credential?.egress_environment_id;
-    const oauthEgress = bound ? this.lookup.environmentById(bound) ?? { id: bound } : undefined;
+    const oauthEgress = bound ? (this.lookup.environmentById(bound) ?? { id: bound }) : undefined;
     this.record(this.hostOf(server), step, { server, event_id: eventId, ...(credential ? { credential_id: credential.id } : {}) }, oauthEgress);
   }
 

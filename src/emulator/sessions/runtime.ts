@@ -165,7 +165,10 @@ export class SessionRuntime {
 
   private delta(threadId: string | undefined, data: DeltaEvent['data']): void {
     if (this.hub.size === 0) return;
-    this.hub.publishDelta(threadId, JSON.stringify(threadId === undefined ? { type: 'agent.delta', data } : { type: 'agent.delta', session_thread_id: threadId, data }));
+    this.hub.publishDelta(
+      threadId,
+      JSON.stringify(threadId === undefined ? { type: 'agent.delta', data } : { type: 'agent.delta', session_thread_id: threadId, data }),
+    );
   }
 
   // ---- input ----
@@ -266,7 +269,7 @@ export class SessionRuntime {
   private takeSteers(): void {
     const turn = this.turn;
     if (!turn) return;
-    for (let i = 0; i < this.queue.length; ) {
+    for (let i = 0; i < this.queue.length;) {
       if (this.queue[i].type !== 'steer') {
         i++;
         continue;
@@ -301,7 +304,8 @@ export class SessionRuntime {
       awaitReplies: (calls) => this.awaitReplies(exec, threadId, calls),
       requestWorker: () => this.deps.services.work?.ensureRow(this.rec.id, this.rec.environment_id!),
       delegate: (n, ms) => this.delegate(exec, n, ms),
-      deliverArtifact: (name) => this.deps.services.artifacts?.deliver(this.rec.id, name, Buffer.from(`artifact ${name} of session ${this.rec.id}\n`), 'text/plain'),
+      deliverArtifact: (name) =>
+        this.deps.services.artifacts?.deliver(this.rec.id, name, Buffer.from(`artifact ${name} of session ${this.rec.id}\n`), 'text/plain'),
     };
   }
 
@@ -347,7 +351,15 @@ export class SessionRuntime {
     const runs: Promise<void>[] = [];
     for (let i = 1; i <= n; i++) {
       const agent_name = `worker-${i}`;
-      const t = this.deps.threads.insert({ session_id: this.rec.id, parent_thread_id: this.coordinator.id, agent_name, status: 'running', interrupted: false, control_epoch: this.rec.control_epoch, archived_at: null } as unknown as ThreadRec);
+      const t = this.deps.threads.insert({
+        session_id: this.rec.id,
+        parent_thread_id: this.coordinator.id,
+        agent_name,
+        status: 'running',
+        interrupted: false,
+        control_epoch: this.rec.control_epoch,
+        archived_at: null,
+      } as unknown as ThreadRec);
       this.emit('session.thread_created', { thread_id: t.id, parent_thread_id: this.coordinator.id, agent_name }, { threadId: t.id });
       this.emit('session.thread_status', { thread_id: t.id, status: 'running' }, { threadId: t.id });
       const child = new Execution();
@@ -445,13 +457,16 @@ export class SessionRuntime {
     this.set({ continue_pending: true, control_epoch: epoch });
     // After the lease was released, Continue re-queues the session's work (R-WORK-40).
     if (this.selfHosted) this.deps.services.work?.ensureRow(r.id, r.environment_id!);
-    setTimeout(() => {
-      if (!this.rec.continue_pending) return;
-      // The completed start supersedes the epoch Continue returned (R-SESS-33).
-      this.set({ continue_pending: false, interrupted: false, control_epoch: nextEpoch(this.rec.control_epoch) });
-      this.setThread(this.coordinator, { interrupted: false, control_epoch: this.rec.control_epoch });
-      this.pump();
-    }, Math.max(CONTINUE_START_MS, this.deps.stepMs)).unref();
+    setTimeout(
+      () => {
+        if (!this.rec.continue_pending) return;
+        // The completed start supersedes the epoch Continue returned (R-SESS-33).
+        this.set({ continue_pending: false, interrupted: false, control_epoch: nextEpoch(this.rec.control_epoch) });
+        this.setThread(this.coordinator, { interrupted: false, control_epoch: this.rec.control_epoch });
+        this.pump();
+      },
+      Math.max(CONTINUE_START_MS, this.deps.stepMs),
+    ).unref();
     return epoch;
   }
 
@@ -467,7 +482,8 @@ export class SessionRuntime {
     this.queue.length = 0;
     this.cancelChildren({});
     const at = nowIso();
-    for (const t of this.deps.threads.values()) if (t.session_id === r.id && !t.archived_at) this.setThread(t, { status: t.status === 'running' ? 'cancelled' : t.status, archived_at: at });
+    for (const t of this.deps.threads.values())
+      if (t.session_id === r.id && !t.archived_at) this.setThread(t, { status: t.status === 'running' ? 'cancelled' : t.status, archived_at: at });
     this.set({ status: 'terminated', archived_at: at, requires_action: false, continue_pending: false });
     this.emit('session.status', { status: 'terminated' });
     this.deps.services.work?.endRow(r.id);

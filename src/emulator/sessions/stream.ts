@@ -125,9 +125,14 @@ export class StreamHub {
     const cursor = encodeCursor(o.view, start);
     o.res.write(frame(cursor, CONTROL_FRAME, JSON.stringify({ cursor, reason })));
     const sub = new Subscriber(
-      o.res, o.view, o.includeDeltas, start,
+      o.res,
+      o.view,
+      o.includeDeltas,
+      start,
       { dropAfter: config.drop_stream_after, errorAfter: config.error_stream_after },
-      (name) => this.faults.count(name), o.requestId, this.heartbeatMs,
+      (name) => this.faults.count(name),
+      o.requestId,
+      this.heartbeatMs,
       (s) => this.subs.delete(s),
     );
     this.subs.add(sub);

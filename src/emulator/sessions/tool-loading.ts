@@ -40,7 +40,11 @@ interface ToolEntry extends ToolConfig {
 
 export const BUILT_IN_TOOLSET = 'default_toolset_20260901';
 
-const object = (props: string[]) => ({ type: 'object', properties: Object.fromEntries(props.map((p) => [p, { type: 'string' }])), required: props.slice(0, 1) });
+const object = (props: string[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(props.map((p) => [p, { type: 'string' }])),
+  required: props.slice(0, 1),
+});
 // API-NOTES: Agents (the built-in names). Assumption: the spec shows no built-in schemas; these are the emulator's own.
 const BUILT_IN_SCHEMAS: Record<string, Record<string, unknown>> = {
   bash: object(['command']),
@@ -93,9 +97,12 @@ export function toolDefinitions(agent: AgentTools, loaded: (key: string) => bool
     }
   }
   // Assumption: custom tools take no `load_mode` and always go with their schema.
-  for (const t of entries) if (t.type === 'custom' && typeof t.name === 'string') candidates.push({ name: t.name, schema: t.input_schema ?? {}, mode: 'eager' });
+  for (const t of entries)
+    if (t.type === 'custom' && typeof t.name === 'string') candidates.push({ name: t.name, schema: t.input_schema ?? {}, mode: 'eager' });
   const eagerOnly = !supportsOnDemand(agent.model);
-  return candidates.map(({ schema, mode, ...def }) => (eagerOnly || mode === 'eager' || loaded(toolKey(def.name, def.mcp_server_name)) ? { ...def, input_schema: schema } : def));
+  return candidates.map(({ schema, mode, ...def }) =>
+    eagerOnly || mode === 'eager' || loaded(toolKey(def.name, def.mcp_server_name)) ? { ...def, input_schema: schema } : def,
+  );
 }
 
 /** A session's model requests, and the on-demand tools whose schemas it has loaded (they stay loaded). */

@@ -16,7 +16,10 @@ export class WorkQueue {
   private readonly tokens = new Map<string, string>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly emu: Emulator, private readonly rows: Collection<WorkRow>) {}
+  constructor(
+    private readonly emu: Emulator,
+    private readonly rows: Collection<WorkRow>,
+  ) {}
 
   private get leaseTtlMs(): number {
     return this.emu.options.leaseTtlMs ?? LEASE_TTL_MS;
@@ -91,7 +94,8 @@ export class WorkQueue {
   ack(row: WorkRow, generation: number): WorkRow {
     this.fence(row, generation);
     if (row.status === 'starting') return row; // a retried ack changes nothing
-    if (!isDelivered(row)) precondition(`work row ${row.id} is ${row.status === 'queued' ? 'not delivered' : row.status}; only a delivered queued row can be acknowledged`);
+    if (!isDelivered(row))
+      precondition(`work row ${row.id} is ${row.status === 'queued' ? 'not delivered' : row.status}; only a delivered queued row can be acknowledged`);
     this.rows.touch(row, { status: 'starting', acknowledged_at: nowIso(), _deadline: Date.now() + row.lease_ttl_ms });
     this.schedule();
     return row;
@@ -145,7 +149,12 @@ export class WorkQueue {
   /** 412 on a stale generation (R-WORK-17). */
   private fence(row: WorkRow, generation: number): void {
     if (generation !== row.generation) {
-      fail('failed_precondition_error', `generation ${generation} is stale; work row ${row.id} is at generation ${row.generation}: abandon the lease and poll again`, undefined, 412);
+      fail(
+        'failed_precondition_error',
+        `generation ${generation} is stale; work row ${row.id} is at generation ${row.generation}: abandon the lease and poll again`,
+        undefined,
+        412,
+      );
     }
   }
 

@@ -21,8 +21,20 @@ export type WorkRow = Rec & {
 
 /** Exactly the spec's WorkItem members, in its order; `secret` is added by the claiming poll alone (R-WORK-6). */
 const WORK_ITEM_FIELDS = [
-  'id', 'session_id', 'environment_id', 'status', 'generation', 'worker_id', 'lease_ttl_ms', 'created_at',
-  'claimed_at', 'acknowledged_at', 'started_at', 'latest_heartbeat_at', 'stop_requested_at', 'stopped_at',
+  'id',
+  'session_id',
+  'environment_id',
+  'status',
+  'generation',
+  'worker_id',
+  'lease_ttl_ms',
+  'created_at',
+  'claimed_at',
+  'acknowledged_at',
+  'started_at',
+  'latest_heartbeat_at',
+  'stop_requested_at',
+  'stopped_at',
 ] as const;
 
 export function workItem(row: WorkRow): Record<string, unknown> {

@@ -11,7 +11,15 @@ const tail = (p: Preview) => {
 };
 
 /** The live delta previews, replaced by the complete events as they arrive. */
-export function DeltaPreview({ previews, filter, nameOf }: { previews: readonly Preview[]; filter: string; nameOf: (id: string | undefined) => string | undefined }) {
+export function DeltaPreview({
+  previews,
+  filter,
+  nameOf,
+}: {
+  previews: readonly Preview[];
+  filter: string;
+  nameOf: (id: string | undefined) => string | undefined;
+}) {
   const shown = previews.filter((p) => passesFilter(filter, p.threadId));
   if (!shown.length) return null;
   return (

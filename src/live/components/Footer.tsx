@@ -28,10 +28,10 @@ export function Footer({ s, keys = true }: { s: ViewState; keys?: boolean }) {
         // Wrapped, never cut: on a narrow terminal every key that applies stays visible (q above all).
         <Text>
           {footerKeys(s).map((k, i) => (
-          <Fragment key={k.key}>
-            {i > 0 ? <Text dimColor> · </Text> : null}
-            <Text bold>{k.key}</Text> {escapeLineControls(k.help)}
-          </Fragment>
+            <Fragment key={k.key}>
+              {i > 0 ? <Text dimColor> · </Text> : null}
+              <Text bold>{k.key}</Text> {escapeLineControls(k.help)}
+            </Fragment>
           ))}
         </Text>
       ) : null}

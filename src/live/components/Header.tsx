@@ -48,8 +48,7 @@ export function Header({ s }: { s: ViewState }) {
       </Text>
       {s.threads.length > 0 ? (
         <Text wrap="truncate-end" dimColor>
-          showing {escapeLineControls(filterName(s))} │ 
-          threads: main → {escapeLineControls(s.threads.map((t) => `${t.name} ${t.status}`).join(', '))}
+          showing {escapeLineControls(filterName(s))} │ threads: main → {escapeLineControls(s.threads.map((t) => `${t.name} ${t.status}`).join(', '))}
         </Text>
       ) : null}
     </Box>

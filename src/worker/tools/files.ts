@@ -63,7 +63,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 2);
       if (end === -1) re += '\\[';
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         re += `[${body}]`;
         i = end;
       }

@@ -12,7 +12,13 @@ export async function glob(input: Input, ctx: ToolContext): Promise<ToolResult> 
   const base = await confine(ctx, optStr(input, 'path') ?? '.');
   if (!(await statOrFail(base, String(input.path ?? '.'))).isDirectory()) throw new ToolError(`${input.path} is not a directory`);
   const re = globToRegExp(pattern);
-  const prefix = base === ctx.workdir ? '' : base.slice(ctx.workdir.length + 1).split('\\').join('/') + '/';
+  const prefix =
+    base === ctx.workdir
+      ? ''
+      : base
+          .slice(ctx.workdir.length + 1)
+          .split('\\')
+          .join('/') + '/';
   const found: string[] = [];
   let more = 0;
   for await (const rel of walk(ctx.workdir, base, ctx.signal)) {

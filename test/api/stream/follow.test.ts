@@ -53,7 +53,12 @@ describe('follow()', () => {
     await send(t.emu, s.id, '/echo alpha beta gamma');
     await f.waitFor((items) => idleCount(items) === 1, 'idle');
     await f.stop();
-    expect(f.deltas().map((d) => (d.data as { delta: string }).delta).join('')).toBe('alpha beta gamma');
+    expect(
+      f
+        .deltas()
+        .map((d) => (d.data as { delta: string }).delta)
+        .join(''),
+    ).toBe('alpha beta gamma');
     for (const i of f.items) {
       if (i.kind === 'event') expect(JSON.parse(i.raw)).toEqual(i.event);
       if (i.kind === 'delta') expect(JSON.parse(i.raw)).toEqual(i.delta);
@@ -156,7 +161,14 @@ describe('follow()', () => {
     const sleeps: number[] = [];
     const items: string[] = [];
     const run = async () => {
-      for await (const it of follow({ client: client({ url, apiKey: 'k' }, 0), sessionId: 'sesn_x', cursor: 'now', maxRetries: 2, sleep: async (ms) => void sleeps.push(ms), random: () => 0 })) {
+      for await (const it of follow({
+        client: client({ url, apiKey: 'k' }, 0),
+        sessionId: 'sesn_x',
+        cursor: 'now',
+        maxRetries: 2,
+        sleep: async (ms) => void sleeps.push(ms),
+        random: () => 0,
+      })) {
         if (it.kind === 'connection') items.push(it.state.kind === 'reconnecting' ? `reconnecting ${it.state.attempt}` : it.state.kind);
       }
     };
@@ -176,7 +188,14 @@ describe('follow()', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const run = async () => {
-        for await (const _ of follow({ client: client({ url, apiKey: 'k' }, 3), sessionId: 'sesn_x', cursor: 'now', maxRetries: 2, sleep: async () => {}, random: () => 0 }));
+        for await (const _ of follow({
+          client: client({ url, apiKey: 'k' }, 3),
+          sessionId: 'sesn_x',
+          cursor: 'now',
+          maxRetries: 2,
+          sleep: async () => {},
+          random: () => 0,
+        }));
       };
       await expect(run()).rejects.toBeInstanceOf(NetworkError);
       expect(connections).toBe(3);

@@ -77,7 +77,15 @@ export function background(args: string[], env: Record<string, string | undefine
   stdout.isTTY = opts.stdoutTTY;
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.end('');
-  const io: Io = { stdin, stdout, stderr, env: { SVC_CONFIG_DIR: tempConfigDir(), ...env }, cwd: process.cwd(), sleep: opts.sleep ?? (async () => {}), signal: abort.signal };
+  const io: Io = {
+    stdin,
+    stdout,
+    stderr,
+    env: { SVC_CONFIG_DIR: tempConfigDir(), ...env },
+    cwd: process.cwd(),
+    sleep: opts.sleep ?? (async () => {}),
+    signal: abort.signal,
+  };
   const run = main(args, io).then((code) => ({ code, stdout: stdout.text, stderr: stderr.text }));
   return { run, stdout, stderr, stop: () => abort.abort() };
 }
@@ -92,7 +100,8 @@ class Capture extends Writable {
 }
 
 /** One SSE frame as a server writes it; without `id` when `id` is undefined. */
-export const sseFrame = (id: string | undefined, event: string, data: string): string => `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`;
+export const sseFrame = (id: string | undefined, event: string, data: string): string =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`;
 
 /** The n-th event of a scripted session: ids `sevt_n`, one second apart, in history order. */
 export const scriptedEvent = (n: number, type = 'agent.message', data: Record<string, unknown> = { n }) => ({
