@@ -154,7 +154,7 @@ const sourcePatches = {
 };
 
 /**
- * Bundles src/cli.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
+ * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
  * launcher runs first) into `outdir` (emptied first).
  */
 export async function bundle(outdir, logLevel = 'warning') {
@@ -163,7 +163,7 @@ export async function bundle(outdir, logLevel = 'warning') {
   const { metafile } = await build({
     absWorkingDir: root,
     metafile: true,
-    entryPoints: { cli: `${root}src/cli.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
+    entryPoints: { cli: `${root}src/cli/main.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
     outdir,
     bundle: true,
     splitting: true,

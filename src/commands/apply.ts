@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Change } from './apply-diff';
 import { KIND_NAMES, type Kind } from './apply/names';
-import { examples, type Kit } from './kit';
-import { addIdempotencyOption, article } from './resource';
+import { examples, type Kit } from '../cli/action';
+import { addIdempotencyOption, article } from '../cli/verbs/resource';
 
 export { plan } from './apply-diff';
 

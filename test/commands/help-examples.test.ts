@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GROUPS } from '../../src/commands/registry';
+import { GROUPS } from '../../src/cli/groups';
 import { svc } from '../helpers/cli';
 
 /** The verbs listed under "Commands:" in a help text (commander's own `help` left out). */

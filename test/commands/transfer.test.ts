@@ -8,7 +8,7 @@ import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import type { StreamResponse } from '../../src/api/client';
 import { NetworkError } from '../../src/api/errors';
 import { multipartBody, uploadSource } from '../../src/api/upload';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { dispositionName, saveBody } from '../../src/output/download';
 import { Progress } from '../../src/output/progress';
 import { emuEnv, tempConfigDir } from '../helpers/cli';

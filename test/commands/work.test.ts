@@ -4,7 +4,7 @@ import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
 import { withoutSecret } from '../../src/commands/work/credential';
-import { mapAsync } from '../../src/commands/resource';
+import { mapAsync } from '../../src/cli/verbs/resource';
 
 const t = useEmulator();
 let envId = '';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import type { Io } from '../../src/io';
 
 export interface SvcResult {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 // The nesting limit (src/input/data.ts), literal so this file also runs against the code before it.
 const MAX_DEPTH = 128;
 import { MiB } from '../../src/wire/limits';

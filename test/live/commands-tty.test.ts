@@ -1,6 +1,6 @@
 /** `svc run` and `svc sessions tail` on a terminal, through main() with TTY streams: what the operator sees around the view. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli';
+import { main } from '../../src/cli/main';
 import { loadInk } from '../../src/live/load-ink';
 import type { Io } from '../../src/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';

@@ -1,9 +1,20 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { addApply } from '../apply';
-import type { Kit } from '../kit';
-import { checkReferences } from '../references';
-import { addArchive, addCreate, addDelete, addGet, addChildList, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { checkReferences } from '../../cli/references';
+import {
+  addArchive,
+  addCreate,
+  addDelete,
+  addGet,
+  addChildList,
+  addList,
+  addUpdate,
+  TIME_FILTERS,
+  type BodyFlag,
+  type ResourceSpec,
+} from '../../cli/verbs/resource';
 import { AGENT_COLUMNS } from './columns';
 
 export const AGENTS: ResourceSpec = { group: 'agents', noun: 'agent', api: agents, columns: AGENT_COLUMNS };

@@ -3,7 +3,7 @@ import type { Method } from '../../api/client';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collect } from '../flags';
-import { examples, type Kit } from '../kit';
+import { collect } from '../../cli/flags';
+import { examples, type Kit } from '../../cli/action';
 
 /** The flags `svc apply` and `svc diff` share. */
 export function addSourceFlags(cmd: Command, prune: string): Command {

@@ -6,7 +6,7 @@ import { triggers } from '../../api/triggers';
 import { vaults } from '../../api/vaults';
 import type { WriteOnly } from '../apply-diff';
 import { checkEnvironment } from '../environments/config';
-import { checkReferences } from '../references';
+import { checkReferences } from '../../cli/references';
 import { checkCredentials } from './credentials';
 import { applyPatches, checkTrigger } from '../triggers/body';
 import { KIND_NAMES, KINDS, type Kind } from './names';

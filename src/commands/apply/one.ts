@@ -11,8 +11,8 @@ import { KIND_SPECS, type Kind } from './kinds';
 import { makePlan, type Entry } from './plan';
 import { painter } from './render';
 import { checkedDoc } from './sources';
-import type { Opts } from '../kit';
-import { idempotencyKey } from '../resource';
+import type { Opts } from '../../cli/action';
+import { idempotencyKey } from '../../cli/verbs/resource';
 
 /** One document of one kind, found by name: what `svc <group> apply FILE` runs (loaded only when it runs). */
 export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import { write } from '../../io';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 import { execute } from './execute';
 import { makePlan } from './plan';
 import { appliedText, changed, entryView, planText } from './render';

@@ -1,5 +1,5 @@
 import type { Column } from '../../output/table';
-import { sizeCell } from '../cells';
+import { sizeCell } from '../../output/cells';
 
 export const ARTIFACT_COLUMNS: Column[] = [
   { header: 'ID', get: (a) => a.id },

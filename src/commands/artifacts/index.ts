@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { artifacts } from '../../api/artifacts';
-import { examples, type Kit } from '../kit';
-import { addChildList, addGet, addList, type ResourceSpec } from '../resource';
-import { addOutputFileOption, download } from '../transfer';
+import { examples, type Kit } from '../../cli/action';
+import { addChildList, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
+import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 import { ARTIFACT_COLUMNS, ARTIFACT_VERSION_COLUMNS } from './columns';
 
 export const ARTIFACTS: ResourceSpec = { group: 'artifacts', noun: 'artifact', api: artifacts, columns: ARTIFACT_COLUMNS };

@@ -9,7 +9,7 @@ import { NoCredentialError, UsageError } from '../../errors';
 import { prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 
 /**
  * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another

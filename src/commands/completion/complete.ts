@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { completeWords } from '../../completion/dynamic';
 import { write, type Io } from '../../io';
-import { makeKit, type Kit } from '../kit';
-import { buildProgram, loadGroup, targetGroup } from '../tree';
+import { makeKit, type Kit } from '../../cli/action';
+import { buildProgram, loadGroup, targetGroup } from '../../cli/program';
 
 /** `svc __complete -- WORDS…`: what the completion scripts call for resource IDs; one "id<TAB>label" per line. */
 export default function build(group: Command, kit: Kit): void {

@@ -1,8 +1,8 @@
 import { Argument, type Command } from 'commander';
-import { buildProgram, loadAllGroups } from '../tree';
+import { buildProgram, loadAllGroups } from '../../cli/program';
 import { completionScript, SHELLS, type Shell } from '../../completion/scripts';
 import { write } from '../../io';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 
 export default function build(group: Command, kit: Kit): void {
   group.addArgument(new Argument('<shell>', 'the shell').choices(SHELLS)).description('Print the shell completion script (bash, zsh or fish)');

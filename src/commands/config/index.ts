@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 import { maskUrlPassword } from '../../api/secrets';
 
 function profileKey(key: string): ProfileKey {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 
 export default function build(cmd: Command, kit: Kit): void {
   examples(cmd, ['svc demo', 'svc demo | less']);

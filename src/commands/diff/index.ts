@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addSourceFlags } from '../apply/index';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 
 /** `svc diff -f PATH…`: what `svc apply` would do; exit 0 no change, 1 changes, else the error's code. */
 export default function build(cmd: Command, kit: Kit): void {

@@ -4,7 +4,7 @@ import { ApiError, NetworkError } from '../../api/errors';
 import type { Ctx } from '../../context';
 import { ExitCodeError, exitCodeFor } from '../../errors';
 import { API_VERSION } from '../../wire/version';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 import { maskUrlPassword } from '../../api/secrets';
 
 interface Check {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { dreams } from '../../api/dreams';
-import { examples, type Kit } from '../kit';
-import { addCreate, addGet, addList, type ResourceSpec } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addCreate, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
 import { DREAM_COLUMNS } from './columns';
 
 export const DREAMS: ResourceSpec = { group: 'dreams', noun: 'dream', api: dreams, columns: DREAM_COLUMNS };

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { write } from '../../io';
 import { parseCount } from '../../config/settings';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 import { addKeys } from './keys';
 
 export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { write } from '../../io';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 
 /**
  * `svc emulator keys ENV`: issues a work key for a self-hosted environment of the emulator at the base URL

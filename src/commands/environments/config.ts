@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import { ENVIRONMENT_TYPES, PROXY_MODES } from '../../api/environments';
 import { UsageError } from '../../errors';
-import { collect } from '../flags';
-import type { Opts } from '../kit';
+import { collect } from '../../cli/flags';
+import type { Opts } from '../../cli/action';
 import { isObject } from '../../is-object';
 
 type Doc = Record<string, any>;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { addApply } from '../apply';
-import type { Kit } from '../kit';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type BodyVerb, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
 import { ENVIRONMENT_COLUMNS } from './columns';
 import { addConfigFlags, checkEnvironment, configFromFlags } from './config';
 

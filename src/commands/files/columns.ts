@@ -1,5 +1,5 @@
 import type { Column } from '../../output/table';
-import { sizeCell } from '../cells';
+import { sizeCell } from '../../output/cells';
 
 /** `STATUS` shows `extract_status`, or `status` of the compatibility format. */
 export const FILE_COLUMNS: Column[] = [

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../kit';
-import { addOutputFileOption, download } from '../transfer';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 import { addCompatOption, versioned } from './options';
 
 export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {

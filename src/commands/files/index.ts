@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
-import { examples, type Kit } from '../kit';
-import { addListFlags, done, listOptions } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addListFlags, done, listOptions } from '../../cli/verbs/resource';
 import { FILE_COLUMNS } from './columns';
 import { addDownload } from './download';
 import { addCompatOption, versioned } from './options';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 
 /** `--no-version-header` on every files verb: the compatibility format of Versioning rule 2. */
 export function addCompatOption(cmd: Command): Command {

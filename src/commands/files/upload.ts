@@ -2,9 +2,9 @@ import { Option, type Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../context';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption } from '../resource';
-import { upload, uploadFile } from '../transfer';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addIdempotencyOption } from '../../cli/verbs/resource';
+import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { FILE_COLUMNS } from './columns';
 import { addCompatOption, versioned } from './options';
 

@@ -5,7 +5,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import type { OutStream } from '../../io';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 
 /** `memories cat STORE MEMORY [--version V] [-O FILE]`: the body's exact bytes, whatever the output format. */
 export async function runCat(ctx: Ctx, [store, memory]: string[], opts: Opts): Promise<void> {

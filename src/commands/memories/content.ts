@@ -4,7 +4,7 @@ import { readInputFile, readStream } from '../../input/read';
 import type { MemoryWrite } from '../../api/memory';
 import { UsageError } from '../../errors';
 import type { Io } from '../../io';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 import { LIMITS, MiB } from '../../wire/limits';
 
 /** Where the content of a write comes from: exactly one of --text, --file F and `-` (standard input). */

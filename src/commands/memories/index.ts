@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { memories } from '../../api/memory';
-import { examples, type Kit } from '../kit';
-import { addChildList, addIdempotencyOption, addListFlags, done } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addChildList, addIdempotencyOption, addListFlags, done } from '../../cli/verbs/resource';
 import { runCat } from './cat';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { runRedact } from './redact';

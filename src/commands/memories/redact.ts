@@ -1,7 +1,7 @@
 import { memories } from '../../api/memory';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 import { VERSION_COLUMNS } from './columns';
 
 /**

@@ -1,7 +1,7 @@
 import { memories } from '../../api/memory';
 import type { Ctx } from '../../context';
-import type { Opts } from '../kit';
-import { listOptions } from '../resource';
+import type { Opts } from '../../cli/action';
+import { listOptions } from '../../cli/verbs/resource';
 import { forDisplay, VERSION_COLUMNS } from './columns';
 
 /** `memories versions STORE MEMORY [VERSION]`: the history newest first, or one version. */

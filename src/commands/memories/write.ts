@@ -3,8 +3,8 @@ import { memories, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
-import type { Opts } from '../kit';
-import { idempotencyKey } from '../resource';
+import type { Opts } from '../../cli/action';
+import { idempotencyKey } from '../../cli/verbs/resource';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { checkRequestSize, contentBody, contentSource, readContent } from './content';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { memoryStores } from '../../api/memory';
-import type { Kit } from '../kit';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
 import { MEMORY_STORE_COLUMNS } from './columns';
 
 export const MEMORY_STORES: ResourceSpec = { group: 'memory-stores', noun: 'memory store', api: memoryStores, columns: MEMORY_STORE_COLUMNS };

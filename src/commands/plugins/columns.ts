@@ -1,5 +1,5 @@
 import type { Column } from '../../output/table';
-import { listCell } from '../cells';
+import { listCell } from '../../output/cells';
 
 export const PLUGIN_COLUMNS: Column[] = [
   { header: 'ID', get: (p) => p.id },

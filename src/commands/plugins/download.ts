@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../kit';
-import { addOutputFileOption, download } from '../transfer';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 
 /** Without `--version`, the plugin's `latest_version` (R-PLUG-8). */
 export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
-import type { Kit } from '../kit';
-import { addArchive, addChildList, addGet, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { addArchive, addChildList, addGet, type ResourceSpec } from '../../cli/verbs/resource';
 import { PACKAGE_VERSION_COLUMNS } from '../skills/columns';
 import { PLUGIN_COLUMNS } from './columns';
 import { addDownload } from './download';

@@ -3,8 +3,8 @@ import { plugins } from '../../api/plugins';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
-import { addListFlags, listOptions } from '../resource';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addListFlags, listOptions } from '../../cli/verbs/resource';
 import { PLUGIN_COLUMNS } from './columns';
 
 /** An enum flag shown with its choices in help and completion, checked in the run so the message can explain. */

@@ -3,9 +3,9 @@ import { plugins, type Validation } from '../../api/plugins';
 import type { Ctx } from '../../context';
 import { ExitCodeError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption } from '../resource';
-import { upload, uploadFile } from '../transfer';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addIdempotencyOption } from '../../cli/verbs/resource';
+import { upload, uploadFile } from '../../cli/verbs/transfer';
 
 /** Publishes a `.zip` as a new plugin, or with `--plugin` as a new version of that plugin (R-PLUG-11, R-PLUG-13). */
 export async function runPublish(ctx: Ctx, file: string, opts: Opts): Promise<void> {

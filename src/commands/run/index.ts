@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { examples, type Kit } from '../kit';
-import { idempotencyKey } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { idempotencyKey } from '../../cli/verbs/resource';
 import { parseDeadline, verbTimeout } from './deadline';
 
 /** `svc run`: create or reuse a session, subscribe, send one message, follow until idle, print the final answer. */

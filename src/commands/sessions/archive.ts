@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { examples, type Kit } from '../kit';
-import { done } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';
 
 export function addArchive(group: Command, kit: Kit): void {

@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 import { printAccepted } from './accepted';
-import { oneOf } from '../flags';
+import { oneOf } from '../../cli/flags';
 
 export function addConfirm(group: Command, kit: Kit): void {
   const cmd = group

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import { examples, type Kit } from '../kit';
-import { addListFlags, listOptions } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addListFlags, listOptions } from '../../cli/verbs/resource';
 import { EVENT_COLUMNS } from './columns';
 
 export const ORDERS = ['asc', 'desc'] as const;

@@ -7,7 +7,7 @@ import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file'
 import { write } from '../../io';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
-import type { Kit } from '../kit';
-import { checkReferences } from '../references';
-import { addCreate, addDelete, addGet, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { checkReferences } from '../../cli/references';
+import { addCreate, addDelete, addGet, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
 import { addArchive } from './archive';
 import { SESSION_COLUMNS } from './columns';
 import { addConfirm } from './confirm';

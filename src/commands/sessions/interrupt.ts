@@ -3,7 +3,7 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 

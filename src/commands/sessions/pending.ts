@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 import { PENDING_COLUMNS } from './columns';
 
 export function addPending(group: Command, kit: Kit): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import { examples, type Kit } from '../kit';
-import { addChildList } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addChildList } from '../../cli/verbs/resource';
 import { RESOURCE_COLUMNS } from './columns';
 
 /** `svc sessions resources list|get`: the session's resource bindings (files mounted at creation or by message). */

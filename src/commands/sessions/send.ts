@@ -5,10 +5,10 @@ import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
 import { stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption, idempotencyKey } from '../resource';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
 import { printAccepted } from './accepted';
-import { collect, oneOf } from '../flags';
+import { collect, oneOf } from '../../cli/flags';
 
 export function addSend(group: Command, kit: Kit): void {
   const cmd = group

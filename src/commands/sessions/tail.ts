@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 
 export interface TailOptions {
   sessionId: string;

@@ -3,9 +3,9 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 import { printAccepted } from './accepted';
-import { oneOf } from '../flags';
+import { oneOf } from '../../cli/flags';
 
 export function addToolResult(group: Command, kit: Kit): void {
   const cmd = group

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 import { parseDeadline, verbTimeout } from '../run/deadline';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */

@@ -1,5 +1,5 @@
 import type { Column } from '../../output/table';
-import { listCell, sizeCell } from '../cells';
+import { listCell, sizeCell } from '../../output/cells';
 
 export const SKILL_COLUMNS: Column[] = [
   { header: 'ID', get: (s) => s.id },

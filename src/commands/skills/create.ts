@@ -3,9 +3,9 @@ import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../kit';
-import { addIdempotencyOption } from '../resource';
-import { upload, uploadFile } from '../transfer';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addIdempotencyOption } from '../../cli/verbs/resource';
+import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { SKILL_COLUMNS } from './columns';
 
 /** The package path: the argument or `--file`, not two different ones. */

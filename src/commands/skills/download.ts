@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../kit';
-import { addOutputFileOption, download } from '../transfer';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 
 /** The newest version: the skill's `latest_version`, else the head of its versions list. */
 async function latestVersion(c: ApiClient, id: string): Promise<string> {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { skills } from '../../api/skills';
-import type { Kit } from '../kit';
-import { addArchive, addChildList, addDelete, addGet, addList, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { addArchive, addChildList, addDelete, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
 import { PACKAGE_VERSION_COLUMNS, SKILL_COLUMNS } from './columns';
 import { addCreate, addCreateVersion } from './create';
 import { addDownload } from './download';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { threads } from '../../api/sessions';
-import { examples, type Kit } from '../kit';
-import { addChildList, done } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addChildList, done } from '../../cli/verbs/resource';
 import { THREAD_COLUMNS } from './columns';
 import { addThreadTail } from './tail';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 import { runTail, tailOptions, untilOption } from '../sessions/tail';
 
 /** `svc threads tail SESSION THREAD`: `sessions tail --thread` under the threads group. */

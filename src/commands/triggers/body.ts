@@ -4,9 +4,9 @@ import type { Obj } from '../../api/resources';
 import { SESSION_MODES, SESSION_SHAPING, triggers } from '../../api/triggers';
 import { parseCount } from '../../config/settings';
 import { ExitCodeError, UsageError } from '../../errors';
-import { collect } from '../flags';
-import type { Opts } from '../kit';
-import type { BodyFlag } from '../resource';
+import { collect } from '../../cli/flags';
+import type { Opts } from '../../cli/action';
+import type { BodyFlag } from '../../cli/verbs/resource';
 import { isObject } from '../../is-object';
 
 type Doc = Record<string, any>;

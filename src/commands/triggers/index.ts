@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply';
-import { examples, type Kit } from '../kit';
-import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 

@@ -3,8 +3,8 @@ import type { Obj } from '../../api/resources';
 import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../kit';
-import { addChildList, addIdempotencyOption, bodyFrom, done, idempotencyKey, mapAsync, type BodyFlag } from '../resource';
+import { examples, type Kit, type Opts } from '../../cli/action';
+import { addChildList, addIdempotencyOption, bodyFrom, done, idempotencyKey, mapAsync, type BodyFlag } from '../../cli/verbs/resource';
 import { CREDENTIAL_COLUMNS } from './columns';
 import { addValueFlags, checkInlineData, readValue } from './value';
 

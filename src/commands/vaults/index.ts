@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { vaults } from '../../api/vaults';
-import type { Kit } from '../kit';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../resource';
+import type { Kit } from '../../cli/action';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
 import { VAULT_COLUMNS } from './columns';
 import { addCredentials } from './credentials';
 

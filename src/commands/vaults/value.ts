@@ -3,7 +3,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 
 /** Where a credential value may come from: standard input, a file, or a hidden prompt. Never argv. */
 export function addValueFlags(cmd: Command): Command {

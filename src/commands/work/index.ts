@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
-import { examples, type Kit } from '../kit';
-import { addChildList, mapAsync } from '../resource';
+import { examples, type Kit } from '../../cli/action';
+import { addChildList, mapAsync } from '../../cli/verbs/resource';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addPoll } from './poll';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { MAX_BLOCK_MS, work } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../kit';
+import { examples, type Kit, type Opts } from '../../cli/action';
 import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { examples, type Kit } from '../kit';
+import { examples, type Kit } from '../../cli/action';
 
 const WORKDIR_HELP =
   'folder the tools start in (default: the current folder). It confines the file tools (read, write, edit, glob, grep) ' +

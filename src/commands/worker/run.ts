@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
 import { NoEnvironmentKeyError, UsageError } from '../../errors';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
 import { resolveCommand } from '../../worker/on-work';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
 import type { LogFormat } from '../../worker/log';
-import type { Opts } from '../kit';
+import type { Opts } from '../../cli/action';
 import { DEFAULT_BASH_TIMEOUT_MS, MAX_OUTPUT_CHARS, maxIdle } from './run';
 
 /** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */

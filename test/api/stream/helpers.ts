@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
-import { main } from '../../../src/cli';
+import { main } from '../../../src/cli/main';
 import type { Io } from '../../../src/io';
 import { tempConfigDir } from '../../helpers/cli';
 import { ApiClient } from '../../../src/api/client';

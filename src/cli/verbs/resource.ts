@@ -1,16 +1,16 @@
 import { Option, type Command } from 'commander';
-import type { ApiClient, Query } from '../api/client';
-import type { Crud, Obj } from '../api/resources';
-import type { ListOptions, ListRest } from '../api/paginate';
-import { parseCount } from '../config/settings';
-import type { Ctx } from '../context';
-import { ApiError, NetworkError } from '../api/errors';
-import { UsageError, withNote } from '../errors';
-import { readBody } from '../input/data';
-import type { Column } from '../output/table';
-import { LIMITS } from '../wire/limits';
+import type { ApiClient, Query } from '../../api/client';
+import type { Crud, Obj } from '../../api/resources';
+import type { ListOptions, ListRest } from '../../api/paginate';
+import { parseCount } from '../../config/settings';
+import type { Ctx } from '../../context';
+import { ApiError, NetworkError } from '../../api/errors';
+import { UsageError, withNote } from '../../errors';
+import { readBody } from '../../input/data';
+import type { Column } from '../../output/table';
+import { LIMITS } from '../../wire/limits';
 import { confirmedWrite, readBack, readDeleted, showsUpdate } from './confirm-write';
-import { examples, type Kit, type Opts } from './kit';
+import { examples, type Kit, type Opts } from '../action';
 
 /** One resource as the generic verbs see it. */
 export interface ResourceSpec {

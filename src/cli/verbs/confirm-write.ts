@@ -1,9 +1,9 @@
-import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
-import type { Obj } from '../api/resources';
-import type { Ctx } from '../context';
-import { withNote } from '../errors';
-import { diffValue } from './apply-diff';
+import type { ApiClient } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
+import { withNote } from '../../errors';
+import { diffValue } from '../../commands/apply-diff';
 
 /** What a read of the resource shows of a write: applied (with the object to print), or not. */
 export type Seen<T> = { applied: true; result: T } | { applied: false };

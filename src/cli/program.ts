@@ -1,7 +1,7 @@
 import { Command, Help, Option } from 'commander';
 import { write, type Io } from '../io';
-import { GROUPS, findGroup } from './registry';
-import { addGroupExamples, type Kit } from './kit';
+import { GROUPS, findGroup } from './groups';
+import { addGroupExamples, type Kit } from './action';
 
 /** The command tree: the root program with its global options, and each group built when it is needed. */
 /** Global options that take a value, so the group name can be found in argv without parsing it. */

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors';
-import type { Opts } from './kit';
+import type { Opts } from './action';
 
 /** Commander collector for a repeatable flag (`--file A --file B`). */
 export const collect = (v: string, prev: string[] = []): string[] => [...prev, v];

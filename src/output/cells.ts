@@ -1,4 +1,4 @@
-import { formatBytes } from '../output/progress';
+import { formatBytes } from './progress';
 
 // Table cells shared by several resources' columns.
 

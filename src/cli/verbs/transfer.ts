@@ -1,14 +1,14 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { ApiClient, RawBody, StreamResponse } from '../api/client';
-import { multipartBody, uploadSource, type UploadSource } from '../api/upload';
-import type { Ctx } from '../context';
-import { Relief } from '../relief';
-import { UsageError } from '../errors';
-import { downloadTarget, dispositionName, saveBody } from '../output/download';
-import { formatBytes, progressFor, type Progress } from '../output/progress';
-import type { Opts } from './kit';
+import type { ApiClient, RawBody, StreamResponse } from '../../api/client';
+import { multipartBody, uploadSource, type UploadSource } from '../../api/upload';
+import type { Ctx } from '../../context';
+import { Relief } from '../../relief';
+import { UsageError } from '../../errors';
+import { downloadTarget, dispositionName, saveBody } from '../../output/download';
+import { formatBytes, progressFor, type Progress } from '../../output/progress';
+import type { Opts } from '../action';
 import { idempotencyKey, unknownOutcome } from './resource';
 
 /** `-O`: where a download goes (CLI.md `-O FILE`); `-` is stdout. */

@@ -1,9 +1,9 @@
 import { CommanderError } from 'commander';
 import { isatty } from 'node:tty';
-import type { Ctx } from './context';
-import { write, type Io } from './io';
-import { makeKit } from './commands/kit';
-import { buildProgram, loadGroup, targetGroup } from './commands/tree';
+import type { Ctx } from '../context';
+import { write, type Io } from '../io';
+import { makeKit } from './action';
+import { buildProgram, loadGroup, targetGroup } from './program';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -18,7 +18,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const target = targetGroup(argv);
     // Only the bare `svc --version` prints the version: `agents get --version N` is a verb's own flag.
     if (!target && (argv.includes('--version') || argv.includes('-V'))) {
-      const { SVC_VERSION } = await import('./version');
+      const { SVC_VERSION } = await import('../version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
     }
@@ -31,17 +31,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     // Loaded on failure only: help and successful commands never need the error map.
-    const errors = await import('./errors');
+    const errors = await import('../errors');
     const e = io.signal?.aborted && !(err instanceof Error && err.name === 'UsageError') ? new errors.InterruptedError() : err;
     await report(errors, e, io, ctx, argv);
     return errors.exitCodeFor(e);
   }
 }
 
-async function report(errors: typeof import('./errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
+async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
   const { errorJson, errorLine, exitCodeFor, printable, recoveryHint } = errors;
   if (err instanceof errors.ExitCodeError && err.silent) return;
-  const { addSecret, redact } = await import('./api/secrets');
+  const { addSecret, redact } = await import('../api/secrets');
   for (const key of [io.env.SVC_API_KEY, io.env.SVC_ENVIRONMENT_KEY]) addSecret(key);
   let explicitJson = false;
   let debug = argv.some((a) => a.startsWith('--debug')) || io.env.SVC_DEBUG === '1' || io.env.SVC_DEBUG === 'api';
