@@ -2,8 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/commands/apply';
-import { diffValue, maskWriteOnly } from '../../src/commands/apply-diff';
+import { diffValue, maskWriteOnly, plan } from '../../src/apply/diff';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 

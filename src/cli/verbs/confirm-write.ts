@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { withNote } from '../../errors';
-import { diffValue } from '../../commands/apply-diff';
+import { diffValue } from '../../apply/diff';
 
 /** What a read of the resource shows of a write: applied (with the object to print), or not. */
 export type Seen<T> = { applied: true; result: T } | { applied: false };

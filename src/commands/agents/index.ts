@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
-import { addApply } from '../apply';
+import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { checkReferences } from '../../cli/references';
 import {

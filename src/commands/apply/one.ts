@@ -4,15 +4,23 @@ import { UsageError } from '../../errors';
 import { write } from '../../io';
 import { readData } from '../../input/data';
 import { isObject } from '../../is-object';
-import { renderChange } from '../apply-diff';
-import type { ApplyResult } from '../apply';
-import { execute } from './execute';
-import { KIND_SPECS, type Kind } from './kinds';
-import { makePlan, type Entry } from './plan';
-import { painter } from './render';
-import { checkedDoc } from './sources';
+import { renderChange, type Change } from '../../apply/diff';
+import { execute } from '../../apply/execute';
+import { KIND_SPECS, type Kind } from '../../apply/kinds/index';
+import { makePlan } from '../../apply/plan';
+import type { Entry } from '../../apply/types';
+import { painter } from '../../apply/render';
+import { checkedDoc } from '../../apply/sources';
 import type { Opts } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
+
+export interface ApplyResult {
+  action: 'created' | 'updated' | 'unchanged';
+  id: string | null;
+  name: string;
+  dry_run: boolean;
+  diff: Change[];
+}
 
 /** One document of one kind, found by name: what `svc <group> apply FILE` runs (loaded only when it runs). */
 export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): Promise<void> {

@@ -2,10 +2,10 @@ import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import { write } from '../../io';
 import type { Opts } from '../../cli/action';
-import { execute } from './execute';
-import { makePlan } from './plan';
-import { appliedText, changed, entryView, planText } from './render';
-import { defaultSetName, readDocs } from './sources';
+import { execute } from '../../apply/execute';
+import { makePlan } from '../../apply/plan';
+import { appliedText, changed, entryView, planText } from '../../apply/render';
+import { defaultSetName, readDocs } from '../../apply/sources';
 
 /** What `svc apply` and `svc diff` share: the documents, the set, and the plan against the project. */
 async function planFor(ctx: Ctx, opts: Opts, sending: boolean) {

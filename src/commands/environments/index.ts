@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { environments } from '../../api/environments';
-import { addApply } from '../apply';
+import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
 import { ENVIRONMENT_COLUMNS } from './columns';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { triggers } from '../../api/triggers';
-import { addApply } from '../apply';
+import { addApply } from '../apply/verb';
 import { examples, type Kit } from '../../cli/action';
 import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';

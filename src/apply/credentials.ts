@@ -1,12 +1,12 @@
-import type { Obj } from '../../api/resources';
-import { vaults, type CredentialBody } from '../../api/vaults';
-import { ExitCodeError } from '../../errors';
-import { MASK } from '../apply-diff';
-import type { Body } from './kinds';
-import { idNow, idOrPlaceholder, type Entry, type PlanCtx } from './plan';
-import { refKey, resolveRefs } from './refs';
+import type { Obj } from '../api/resources';
+import { vaults, type CredentialBody } from '../api/vaults';
+import { ExitCodeError } from '../errors';
+import { MASK } from './diff';
+import type { Body } from './types';
+import type { Entry, PlanCtx } from './types';
+import { idNow, idOrPlaceholder, refKey, resolveRefs } from './refs';
 import { readSecret, sourceOf, type ValueFrom } from './secrets';
-import type { Doc } from './sources';
+import type { Doc } from './types';
 
 /**
  * The credentials of a vault, by name within it. Values are write-only: sent when a credential is created and

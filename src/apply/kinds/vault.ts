@@ -1,8 +1,9 @@
-import { CREDENTIAL_TYPES } from '../../api/vaults';
+import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import { UsageError } from '../../errors';
 import { isObject } from '../../is-object';
-import type { Body } from './kinds';
-import { checkValueFrom } from './secrets';
+import type { Body, KindSpec } from '../types';
+import { checkValueFrom } from '../secrets';
+import { KIND_NAMES } from '../names';
 
 const CREDENTIAL_FIELDS = ['name', 'type', 'value_from', 'egress_environment', 'egress_environment_id'];
 
@@ -26,3 +27,13 @@ export function checkCredentials(body: Body): void {
     else if (c.type !== 'mcp_oauth') throw new UsageError(`${at}: a ${c.type} credential needs value_from: {env: NAME} or {file: PATH}`);
   });
 }
+
+export const vault: KindSpec = {
+  ...KIND_NAMES.Vault,
+  api: vaults,
+  fields: ['name', 'description', 'metadata'],
+  applyFields: ['credentials'],
+  required: ['name'],
+  refs: [{ at: 'credentials.*', from: 'egress_environment', to: 'egress_environment_id', kind: 'Environment' }],
+  check: checkCredentials,
+};

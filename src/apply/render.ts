@@ -1,6 +1,6 @@
-import type { Ctx } from '../../context';
-import { renderChange, type Change } from '../apply-diff';
-import type { Action, Entry } from './plan';
+import type { Ctx } from '../context';
+import { renderChange, type Change } from './diff';
+import type { Action, Entry } from './types';
 
 export async function painter(ctx: Ctx): Promise<(op: Change['op'], s: string) => string> {
   if (!ctx.useColor(ctx.io.stdout)) return (_op, s) => s;

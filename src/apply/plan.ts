@@ -1,59 +1,16 @@
-import type { ApiClient } from '../../api/client';
-import type { Obj } from '../../api/resources';
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
-import { maskWriteOnly, plan as diffPlan, type Change } from '../apply-diff';
-import { KIND_SPECS, type Body, type Kind } from './kinds';
-import { LiveState, setOf, SET_LABEL } from './live';
-import { dependencyOrder, refKey, refsOf, resolveRefs, type NamedRef } from './refs';
+import type { ApiClient } from '../api/client';
+import type { Obj } from '../api/resources';
+import { UsageError } from '../errors';
+import { isObject } from '../is-object';
+import { maskWriteOnly, plan as diffPlan } from './diff';
+import { KIND_SPECS, type Kind } from './kinds/index';
+import type { Body, Entry, PlanCtx, PlanOptions } from './types';
+import { LiveState, setOf, SET_LABEL } from './project';
+import { dependencyOrder, idNow, idOrPlaceholder, refKey, refsOf, resolveRefs, type NamedRef } from './refs';
 import { McpHeaders, serverIn } from './headers';
-import { planSkill } from './skill';
-import type { Doc } from './sources';
-import { planCredentials } from './vault';
-
-export type Action = 'created' | 'updated' | 'unchanged' | 'archived';
-
-/** One write of the plan; `label` names it in the applied / not applied summary. */
-export interface Step {
-  label: string;
-  run: () => Promise<void>;
-}
-
-/** One line of the plan: a document (or, with --prune, a resource the files no longer hold) and its writes. */
-export interface Entry {
-  kind: Kind;
-  name: string;
-  action: Action;
-  id: string | null;
-  diff: Change[];
-  /** What the plan says besides the diff: secrets not compared, a skill's package. Never a secret's value. */
-  notes: string[];
-  steps: Step[];
-  /** Write-only members were in the document and could not be compared. */
-  uncompared: boolean;
-}
-
-export interface PlanOptions {
-  /** The set whose label apply writes and whose resources alone it touches; none for the per-group verbs. */
-  set?: string;
-  prune?: boolean;
-  updateSecrets?: boolean;
-  /** Read `value_from` secrets now (a write will follow); a dry run and `diff` never read them. */
-  readSecrets?: boolean;
-  /** The Idempotency-Key of the one create of a per-group `apply FILE --idempotency-key K`. */
-  idempotencyKey?: string;
-  env: Record<string, string | undefined>;
-}
-
-/** What a step needs to send: the client, the IDs known so far (live, then created), the options. */
-export interface PlanCtx {
-  c: ApiClient;
-  live: LiveState;
-  ids: Map<string, string>;
-  o: PlanOptions;
-  /** A fresh Idempotency-Key per create intent, kept across that create's retries (never derived from names). */
-  key: () => string;
-}
+import { planSkill } from './skill-plan';
+import type { Doc } from './types';
+import { planCredentials } from './credentials';
 
 /**
  * The plan: every document in dependency order (creates, updates, unchanged), then with --prune the archives.
@@ -89,10 +46,6 @@ export async function makePlan(c: ApiClient, docs: Doc[], o: PlanOptions): Promi
   if (o.prune && o.set !== undefined) entries.push(...(await planPrune(pc, o.set, inFiles)));
   return entries;
 }
-
-/** An ID known now, or a stand-in for one this apply creates first (shown in the plan, replaced when sent). */
-export const idOrPlaceholder = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r)) ?? `<new ${r.kind} ${r.name}>`;
-export const idNow = (pc: PlanCtx) => (r: NamedRef) => pc.ids.get(refKey(r))!;
 
 /** The body the service should hold: references resolved, apply-only members dropped, the set's label added. */
 export function desired(pc: PlanCtx, d: Doc, live: Obj | undefined, idOf: (r: NamedRef) => string): Body {

@@ -1,6 +1,6 @@
-import { ApiError, NetworkError } from '../../api/errors';
-import type { Ctx } from '../../context';
-import type { Entry } from './plan';
+import { ApiError, NetworkError } from '../api/errors';
+import type { Ctx } from '../context';
+import type { Entry } from './types';
 
 /**
  * Sends the plan's writes in order and stops at the first that fails: stderr says what was applied and what

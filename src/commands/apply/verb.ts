@@ -1,18 +1,9 @@
 import type { Command } from 'commander';
-import type { Change } from './apply-diff';
-import { KIND_NAMES, type Kind } from './apply/names';
-import { examples, type Kit } from '../cli/action';
-import { addIdempotencyOption, article } from '../cli/verbs/resource';
+import { KIND_NAMES, type Kind } from '../../apply/names';
+import { examples, type Kit } from '../../cli/action';
+import { addIdempotencyOption, article } from '../../cli/verbs/resource';
 
-export { plan } from './apply-diff';
-
-export interface ApplyResult {
-  action: 'created' | 'updated' | 'unchanged';
-  id: string | null;
-  name: string;
-  dry_run: boolean;
-  diff: Change[];
-}
+export { plan } from '../../apply/diff';
 
 /**
  * `svc <group> apply FILE [--dry-run]` (CLI.md "Commands"): the `svc apply` engine restricted to one kind and
@@ -29,5 +20,5 @@ export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples
   addIdempotencyOption(cmd, 'Idempotency-Key of the create (default: a fresh UUID)');
   examples(cmd, extra.examples ?? [`svc ${spec.group} apply ${spec.noun}.yaml --dry-run`, `svc ${spec.group} apply ${spec.noun}.yaml -o json`]);
   // The engine (planning, skill packaging with node:zlib and node:crypto) loads when apply runs, not with the group.
-  return cmd.action(kit.action(async (ctx, [file], opts) => (await import('./apply/one')).runApply(ctx, kind, file, opts)));
+  return cmd.action(kit.action(async (ctx, [file], opts) => (await import('./one')).runApply(ctx, kind, file, opts)));
 }

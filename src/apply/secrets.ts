@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
+import { UsageError } from '../errors';
+import { isObject } from '../is-object';
 
 /** Where a secret comes from: `{env: NAME}` or `{file: PATH}` (relative to the document's folder). */
 export type ValueFrom = { env: string } | { file: string };

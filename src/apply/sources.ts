@@ -1,22 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
-import { fileText, stdinText } from '../../input/read';
-import { isKind, KIND_SPECS, KINDS, type Body, type Kind } from './kinds';
-
-/** One configuration document: its kind and name, the rest of its body, and where it came from. */
-export interface Doc {
-  kind: Kind;
-  name: string;
-  /** The document without `kind` (`name` kept). */
-  body: Body;
-  /** `dir/file.yaml document 2 (line 7)`: what error lines name. */
-  where: string;
-  /** The folder of its file: relative paths in the document (`path`, `value_from.file`) start here. */
-  dir: string;
-}
+import type { Ctx } from '../context';
+import { UsageError } from '../errors';
+import { isObject } from '../is-object';
+import { fileText, stdinText } from '../input/read';
+import { isKind, KIND_SPECS, KINDS, type Kind } from './kinds/index';
+import type { Body, Doc } from './types';
 
 const CONFIG_FILE = /\.(ya?ml|json)$/i;
 /** Members the service manages: dropped, so `svc <group> get -o yaml` output applies as it is. */
@@ -78,7 +67,7 @@ export async function readDocs(ctx: Ctx, paths: string[]): Promise<Doc[]> {
 
 /** The documents of one file (YAML, several separated by `---`; JSON is YAML too), with file and line in errors. */
 async function parseFile(text: string, file: string, dir: string): Promise<Doc[]> {
-  const { loadYaml } = await import('../../output/yaml');
+  const { loadYaml } = await import('../output/yaml');
   const { parseAllDocuments, LineCounter } = await loadYaml();
   const lines = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter: lines });

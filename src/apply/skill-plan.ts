@@ -1,17 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Obj } from '../../api/resources';
-import { skills } from '../../api/skills';
-import { multipartBody, uploadSource } from '../../api/upload';
-import { LIMITS } from '../../wire/limits';
-import { UsageError } from '../../errors';
-import { formatBytes } from '../../output/progress';
-import { SET_LABEL } from './live';
-import { packageFolder, type SkillPackage } from './package';
-import type { Entry, PlanCtx } from './plan';
+import type { Obj } from '../api/resources';
+import { skills } from '../api/skills';
+import { multipartBody, uploadSource } from '../api/upload';
+import { LIMITS } from '../wire/limits';
+import { UsageError } from '../errors';
+import { formatBytes } from '../output/progress';
+import { SET_LABEL } from './project';
+import { packageFolder, type SkillPackage } from './skill-package';
+import type { Entry, PlanCtx } from './types';
 import { refKey } from './refs';
-import type { Doc } from './sources';
+import type { Doc } from './types';
 
 /**
  * A Skill document points at a folder: apply packages it and uploads the package as the skill (version 1),

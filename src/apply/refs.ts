@@ -1,7 +1,8 @@
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
-import { KIND_SPECS, type Body, type Kind } from './kinds';
-import type { Doc } from './sources';
+import { UsageError } from '../errors';
+import { isObject } from '../is-object';
+import { KIND_SPECS, type Kind } from './kinds/index';
+import type { Body } from './types';
+import type { Doc, PlanCtx } from './types';
 
 /** The objects of `body` that `at` matches: `''` the body, `skills.*` each element of `skills`. */
 function holders(body: Body, at: string): Body[] {
@@ -75,3 +76,7 @@ export function dependencyOrder(docs: Doc[]): Doc[] {
   for (const d of docs) visit(d, []);
   return out;
 }
+
+/** An ID known now, or a stand-in for one this apply creates first (shown in the plan, replaced when sent). */
+export const idOrPlaceholder = (pc: Pick<PlanCtx, 'ids'>) => (r: NamedRef) => pc.ids.get(refKey(r)) ?? `<new ${r.kind} ${r.name}>`;
+export const idNow = (pc: Pick<PlanCtx, 'ids'>) => (r: NamedRef) => pc.ids.get(refKey(r))!;

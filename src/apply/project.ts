@@ -1,8 +1,8 @@
-import type { ApiClient } from '../../api/client';
-import type { Obj } from '../../api/resources';
-import { ExitCodeError } from '../../errors';
-import { isObject } from '../../is-object';
-import { KIND_SPECS, type Kind } from './kinds';
+import type { ApiClient } from '../api/client';
+import type { Obj } from '../api/resources';
+import { ExitCodeError } from '../errors';
+import { isObject } from '../is-object';
+import { KIND_SPECS, type Kind } from './kinds/index';
 
 /**
  * The metadata key that marks what one configuration set owns; its value is the set's name.

@@ -1,8 +1,8 @@
-import type { Obj } from '../../api/resources';
-import { isObject } from '../../is-object';
-import type { Body } from './kinds';
+import type { Obj } from '../api/resources';
+import { isObject } from '../is-object';
+import type { Body } from './types';
 import { readSecretMap } from './secrets';
-import type { Doc } from './sources';
+import type { Doc } from './types';
 
 type Server = Record<string, unknown>;
 const identity = (s: Server) => JSON.stringify([s.name, s.type, s.url]);
