@@ -22,12 +22,13 @@ export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined
     const where = `${d.where}: credentials[${i}]`;
     const from = want.value_from as ValueFrom | undefined;
     // Read now, before any write, and only when it will be sent.
-    const secret = (send: boolean) => (send && from && pc.o.readSecrets ? readSecret(from, where, pc.o.env, d.dir) : undefined);
+    const secret = async (send: boolean) =>
+      send && from && pc.o.readSecrets ? readSecret(from, where, { env: pc.o.env, dir: d.dir, signal: pc.o.signal }) : undefined;
     const source = from ? `value from ${sourceOf(from)}, write-only` : 'no value';
     const have = held.get(want.name);
     const egress = want.egress_environment_id as string | undefined;
     if (!have) {
-      const value = secret(true);
+      const value = await secret(true);
       entry.diff.push({
         op: 'add',
         path: `credentials.${want.name}`,
@@ -56,7 +57,7 @@ export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined
       patch.egress_environment_id = egress;
       entry.diff.push({ op: 'change', path: `credentials.${want.name}.egress_environment_id`, old: have.egress_environment_id, new: egress });
     }
-    const value = secret(Boolean(pc.o.updateSecrets));
+    const value = await secret(Boolean(pc.o.updateSecrets));
     if (from && pc.o.updateSecrets) {
       patch.value = value;
       entry.diff.push({ op: 'change', path: `credentials.${want.name}.value`, old: MASK, new: MASK });

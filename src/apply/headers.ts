@@ -1,7 +1,7 @@
 import type { Obj } from '../api/resources';
 import { isObject } from '../is-object';
 import type { Body } from './types';
-import { readSecretMap } from './secrets';
+import { readSecretMap, type SecretSource } from './secrets';
 import type { Doc } from './types';
 
 type Server = Record<string, unknown>;
@@ -23,18 +23,18 @@ export class McpHeaders {
 
   constructor(
     private readonly d: Doc,
-    private readonly env: Record<string, string | undefined>,
+    private readonly src: Omit<SecretSource, 'dir'>,
   ) {
     this.servers = (Array.isArray(d.body.mcp_servers) ? d.body.mcp_servers : []).filter(isObject);
     this.present = this.servers.some((s) => isObject(s.headers) && Object.keys(s.headers).length > 0);
   }
 
   /** Reads, before any write, the header values of the servers `send` selects. */
-  prepare(send: (s: Server) => boolean): void {
-    this.servers.forEach((s, i) => {
+  async prepare(send: (s: Server) => boolean): Promise<void> {
+    for (const [i, s] of this.servers.entries()) {
       if (isObject(s.headers) && send(s))
-        this.values.set(identity(s), readSecretMap(s.headers, `${this.d.where}: mcp_servers[${i}].headers`, this.env, this.d.dir));
-    });
+        this.values.set(identity(s), await readSecretMap(s.headers, `${this.d.where}: mcp_servers[${i}].headers`, { ...this.src, dir: this.d.dir }));
+    }
   }
 
   /** `body` with each server's prepared headers; a server without them is sent without headers. */

@@ -68,15 +68,15 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
   if (d.kind === 'Skill') return planSkill(pc, d, live, entry);
   const writeOnly = spec.writeOnly ?? [];
   const want = desired(pc, d, live, idOrPlaceholder(pc));
-  const headers = d.kind === 'Agent' ? new McpHeaders(d, pc.o.env) : undefined;
+  const headers = d.kind === 'Agent' ? new McpHeaders(d, { env: pc.o.env, signal: pc.o.signal }) : undefined;
   // Secrets are read now, before any write, and only those a write will send.
-  const prepare = (send: Parameters<McpHeaders['prepare']>[0]) => pc.o.readSecrets && headers?.prepare(send);
+  const prepare = async (send: Parameters<McpHeaders['prepare']>[0]) => void (pc.o.readSecrets && (await headers?.prepare(send)));
   if (!live) {
     for (const r of spec.required ?? []) if (want[r] === undefined) throw new UsageError(`${d.where}: ${spec.noun} ${r} is required to create "${d.name}"`);
     entry.action = 'created';
     const shown = maskWriteOnly(want, writeOnly);
     entry.diff = Object.keys(want).map((k) => ({ op: 'add', path: k, new: shown[k] }));
-    prepare(() => true);
+    await prepare(() => true);
     entry.steps.push({
       label: `+ ${d.kind} ${d.name}`,
       run: async () => {
@@ -102,7 +102,7 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
     const resend = Boolean(headers?.present && pc.o.updateSecrets);
     if (diff.length || resend) {
       entry.action = 'updated';
-      if (patch.mcp_servers || resend) prepare((s) => resend || !serverIn(live, s));
+      if (patch.mcp_servers || resend) await prepare((s) => resend || !serverIn(live, s));
       entry.steps.push({
         label: `~ ${d.kind} ${d.name}`,
         run: async () => {

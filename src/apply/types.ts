@@ -51,6 +51,8 @@ export interface PlanOptions {
   /** The Idempotency-Key of the one create of a per-group `apply FILE --idempotency-key K`. */
   idempotencyKey?: string;
   env: Record<string, string | undefined>;
+  /** Aborted on Ctrl-C: a `value_from` file that waits (a FIFO) stops waiting. */
+  signal?: AbortSignal;
 }
 
 /** What a step needs to send: the client, the IDs known so far (live, then created), the options. */

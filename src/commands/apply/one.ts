@@ -37,6 +37,7 @@ export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): 
     readSecrets: !dryRun,
     idempotencyKey: key,
     env: ctx.io.env,
+    signal: ctx.io.signal,
   });
   if (!dryRun) await execute(ctx, [entry], 'by name');
   await report(ctx, kind, entry, dryRun);

@@ -22,6 +22,7 @@ async function planFor(ctx: Ctx, opts: Opts, sending: boolean) {
     updateSecrets: Boolean(opts.updateSecrets),
     readSecrets: sending,
     env: ctx.io.env,
+    signal: ctx.io.signal,
   });
   return { set, entries };
 }
