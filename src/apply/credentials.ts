@@ -1,7 +1,7 @@
 import type { Obj } from '../api/resources';
 import { vaults, type CredentialBody } from '../api/vaults';
 import { ExitCodeError } from '../errors';
-import { MASK } from './diff';
+import { MASK, type Change } from './diff';
 import type { Body } from './types';
 import type { Entry, PlanCtx } from './types';
 import { idNow, idOrPlaceholder, refKey, resolveRefs } from './refs';
@@ -29,18 +29,23 @@ export async function planCredentials(pc: PlanCtx, d: Doc, live: Obj | undefined
     const egress = want.egress_environment_id as string | undefined;
     if (!have) {
       const value = await secret(true);
-      entry.diff.push({
+      const change: Change = {
         op: 'add',
         path: `credentials.${want.name}`,
         new: { type: want.type, ...(from ? { value: MASK } : {}), ...(egress ? { egress_environment_id: egress } : {}) },
-      });
+      };
+      entry.diff.push(change);
       entry.notes.push(`credential ${want.name}: ${source}, sent on create`);
       entry.steps.push({
         label: `+ credential ${want.name} of Vault ${d.name}`,
         run: async () => {
           const body: CredentialBody = { name: want.name, type: want.type, ...(value !== undefined ? { value } : {}) };
           const egressNow = resolveRefs(d, idNow(pc)).credentials[i].egress_environment_id;
-          if (egressNow !== undefined) body.egress_environment_id = egressNow;
+          if (egressNow !== undefined) {
+            body.egress_environment_id = egressNow;
+            // The plan showed a stand-in when the environment is created by this apply.
+            change.new = { ...(change.new as Body), egress_environment_id: egressNow };
+          }
           await vaults.credentials.create(pc.c, pc.ids.get(refKey(d))!, body, pc.key());
         },
       });

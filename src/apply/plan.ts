@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client';
 import type { Obj } from '../api/resources';
 import { UsageError } from '../errors';
 import { isObject } from '../is-object';
-import { maskWriteOnly, plan as diffPlan } from './diff';
+import { maskWriteOnly, plan as diffPlan, type Change } from './diff';
 import { KIND_SPECS, type Kind } from './kinds/index';
 import type { Body, Entry, PlanCtx, PlanOptions } from './types';
 import { LiveState, setOf, SET_LABEL } from './project';
@@ -60,6 +60,12 @@ export function desired(pc: PlanCtx, d: Doc, live: Obj | undefined, idOf: (r: Na
   return body;
 }
 
+/** A create's difference: every member added, write-only values masked. */
+const added = (body: Body, writeOnly: string[]): Change[] => {
+  const shown = maskWriteOnly(body, writeOnly);
+  return Object.keys(body).map((k) => ({ op: 'add', path: k, new: shown[k] }));
+};
+
 async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
   const spec = KIND_SPECS[d.kind];
   const live = await pc.live.find(d.kind, d.name, pc.o.set, d.where);
@@ -74,13 +80,14 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
   if (!live) {
     for (const r of spec.required ?? []) if (want[r] === undefined) throw new UsageError(`${d.where}: ${spec.noun} ${r} is required to create "${d.name}"`);
     entry.action = 'created';
-    const shown = maskWriteOnly(want, writeOnly);
-    entry.diff = Object.keys(want).map((k) => ({ op: 'add', path: k, new: shown[k] }));
+    entry.diff = added(want, writeOnly);
     await prepare(() => true);
     entry.steps.push({
       label: `+ ${d.kind} ${d.name}`,
       run: async () => {
         const body = desired(pc, d, undefined, idNow(pc));
+        // The plan showed stand-ins for IDs this apply creates; what is printed afterwards has the real ones.
+        entry.diff = added(body, writeOnly);
         const created = await spec.api.create(pc.c, headers ? headers.withValues(body) : body, pc.key());
         entry.id = created.id ?? null;
         pc.ids.set(refKey(d), created.id!);
@@ -107,7 +114,8 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
         label: `~ ${d.kind} ${d.name}`,
         run: async () => {
           const now = desired(pc, d, live, idNow(pc));
-          const { patch } = diffPlan(now, live, writeOnly);
+          const { patch, diff } = diffPlan(now, live, writeOnly);
+          entry.diff = diff;
           if (resend) patch.mcp_servers = now.mcp_servers;
           const sent = headers ? headers.withValues(patch) : patch;
           for (const b of spec.patches ? spec.patches(live, sent) : [sent]) await spec.api.update(pc.c, live.id!, b);

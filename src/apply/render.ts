@@ -14,12 +14,12 @@ const OP: Record<Action, Change['op']> = { created: 'add', updated: 'change', un
 
 const count = (entries: Entry[], action: Action) => entries.filter((e) => e.action === action).length;
 
-/** `+ Agent reviewer`, its field differences indented below, notes; then the totals. */
-export async function planText(ctx: Ctx, entries: Entry[], set: string | undefined): Promise<string> {
+/** `+ Agent reviewer`, its field differences indented below, notes; then the totals and, with --prune, the set it prunes. */
+export async function planText(ctx: Ctx, entries: Entry[], set: string | undefined, prune = false): Promise<string> {
   const paint = await painter(ctx);
   const lines: string[] = [];
   for (const e of entries) {
-    const head = `${SIGN[e.action]} ${e.kind} ${e.name}${e.id ? ` (${e.id})` : ''}${e.action === 'archived' ? ': archive, no longer in the files' : ''}`;
+    const head = `${SIGN[e.action]} ${e.kind} ${e.name}${e.id ? ` (${e.id})` : ''}${e.action === 'archived' ? `: archive, no longer in the files of set "${set}"` : ''}`;
     lines.push(e.action === 'unchanged' ? head : paint(OP[e.action], head));
     if (e.action === 'created' || e.action === 'updated') for (const c of e.diff) lines.push('    ' + paint(c.op, renderChange(c)));
     for (const n of e.notes) lines.push(`    note: ${n}`);
@@ -30,7 +30,8 @@ export async function planText(ctx: Ctx, entries: Entry[], set: string | undefin
     ...(count(entries, 'archived') ? [`${count(entries, 'archived')} to archive`] : []),
     `${count(entries, 'unchanged')} unchanged`,
   ];
-  lines.push(`plan${set !== undefined ? ` for set "${set}"` : ''}: ${totals.join(', ')}`);
+  const pruning = prune && set !== undefined ? `; --prune archives only what set "${set}" holds` : '';
+  lines.push(`plan${set !== undefined ? ` for set "${set}"` : ''}: ${totals.join(', ')}${pruning}`);
   return lines.join('\n') + '\n';
 }
 

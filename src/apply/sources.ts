@@ -1,5 +1,5 @@
-import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Ctx } from '../context';
 import { UsageError } from '../errors';
 import { isObject } from '../is-object';
@@ -63,11 +63,25 @@ function statOrRefuse(full: string, shown: string): Stats {
   }
 }
 
-/** The default set name: the name of the first PATH's folder (a folder's own name; a file's folder; `-`: the working folder). */
+/**
+ * The default set name: the first PATH's folder (a folder itself; a file's folder; `-`: the working folder)
+ * as a path from the root of its git repository (`prod/config`), or its absolute path outside one. A bare
+ * folder name would make `staging/config` and `prod/config` one set, and a prune of one archive the other.
+ */
 export function defaultSetName(paths: string[], cwd: string): string {
   const first = paths[0] === '-' ? cwd : resolve(cwd, paths[0]);
-  const isDir = paths[0] === '-' || statSync(first, { throwIfNoEntry: false })?.isDirectory();
-  return basename(isDir ? first : dirname(first));
+  const folder = paths[0] === '-' || statSync(first, { throwIfNoEntry: false })?.isDirectory() ? first : dirname(first);
+  const root = repoRoot(folder);
+  if (root === undefined) return folder;
+  return relative(root, folder).split(sep).join('/') || basename(root);
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a folder, or a file in a worktree or submodule). */
+function repoRoot(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
 }
 
 /**

@@ -61,6 +61,8 @@ beforeEach(async () => {
   log = [];
   emu = await startEmulator({ port: 0, log: (l) => log.push(l) });
   root = tempConfigDir();
+  // A repository root: the default set name is the folder's path from it, `config`.
+  mkdirSync(join(root, '.git'));
   mkdirSync(join(root, 'config'));
   mkdirSync(join(root, 'skills', 'review'), { recursive: true });
   writeFileSync(join(root, 'config', 'agents.yaml'), AGENTS);
@@ -160,7 +162,7 @@ describe('svc apply -f FOLDER', () => {
     const { result: r, writes } = await writesDuring(() => apply(['--prune', '--yes']));
     expect(r.code).toBe(0);
     expect(writes).toEqual([`POST /v1/memory-stores/${store.id}/archive`]);
-    expect(r.stdout).toContain(`- MemoryStore notes (${store.id}): archive, no longer in the files\n`);
+    expect(r.stdout).toContain(`- MemoryStore notes (${store.id}): archive, no longer in the files of set "config"\n`);
     expect((await call(emu, 'GET', `/v1/memory-stores/${store.id}`)).body.archived_at).toBeTruthy();
   });
 

@@ -33,7 +33,7 @@ const asText = (ctx: Ctx) => ctx.format === 'table' && !ctx.settings.jq;
 export async function runApplyAll(ctx: Ctx, opts: Opts): Promise<void> {
   const dryRun = Boolean(opts.dryRun);
   const { set, entries } = await planFor(ctx, opts, !dryRun);
-  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set));
+  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
   if (!dryRun) {
     const archives = entries.filter((e) => e.action === 'archived');
     if (archives.length && !opts.yes) await confirmPrune(ctx, archives.length, set);
@@ -57,7 +57,7 @@ async function confirmPrune(ctx: Ctx, n: number, set: string): Promise<void> {
 /** `svc diff`: the plan, no write; exit 0 when nothing would change, 1 when something would (kubectl diff). */
 export async function runDiff(ctx: Ctx, opts: Opts): Promise<void> {
   const { set, entries } = await planFor(ctx, opts, false);
-  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set));
+  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
   else
     await ctx.out.list(
       entries.map((e) => entryView(e, true)),
