@@ -6,9 +6,12 @@ import { execute } from '../../apply/execute';
 import { makePlan } from '../../apply/plan';
 import { appliedText, changed, entryView, planText } from '../../apply/render';
 import { defaultSetName, readDocs } from '../../apply/sources';
+import { withApplyLock } from '../../apply/lock';
+import type { Doc, Entry } from '../../apply/types';
+import { configDir } from '../../config/paths';
 
-/** What `svc apply` and `svc diff` share: the documents, the set, and the plan against the project. */
-async function planFor(ctx: Ctx, opts: Opts, sending: boolean) {
+/** The documents and the set of `svc apply` and `svc diff`, all read and checked before any request. */
+async function docsAndSet(ctx: Ctx, opts: Opts): Promise<{ docs: Doc[]; set: string }> {
   const paths: string[] = opts.file ?? [];
   if (paths.length === 0) throw new UsageError('give at least one -f PATH (a file, a folder or - for standard input)');
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-f -) can be read once');
@@ -16,7 +19,12 @@ async function planFor(ctx: Ctx, opts: Opts, sending: boolean) {
   if (docs.length === 0) throw new UsageError(`no documents in ${paths.join(', ')} (*.yaml, *.yml, *.json)`);
   const set: string = opts.set ?? defaultSetName(paths, ctx.io.cwd);
   if (set.trim() === '') throw new UsageError('--set needs a name');
-  const entries = await makePlan(await ctx.api(), docs, {
+  return { docs, set };
+}
+
+/** The plan of the documents against the project; secrets are read only when a write will follow. */
+async function planOf(ctx: Ctx, opts: Opts, docs: Doc[], set: string, sending: boolean): Promise<Entry[]> {
+  return makePlan(await ctx.api(), docs, {
     set,
     prune: Boolean(opts.prune),
     updateSecrets: Boolean(opts.updateSecrets),
@@ -24,7 +32,6 @@ async function planFor(ctx: Ctx, opts: Opts, sending: boolean) {
     env: ctx.io.env,
     signal: ctx.io.signal,
   });
-  return { set, entries };
 }
 
 const asText = (ctx: Ctx) => ctx.format === 'table' && !ctx.settings.jq;
@@ -32,13 +39,19 @@ const asText = (ctx: Ctx) => ctx.format === 'table' && !ctx.settings.jq;
 /** `svc apply`: the plan first, then (unless --dry-run) its writes in dependency order; a prune is confirmed. */
 export async function runApplyAll(ctx: Ctx, opts: Opts): Promise<void> {
   const dryRun = Boolean(opts.dryRun);
-  const { set, entries } = await planFor(ctx, opts, !dryRun);
-  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
-  if (!dryRun) {
+  const { docs, set } = await docsAndSet(ctx, opts);
+  const planAndWrite = async () => {
+    const entries = await planOf(ctx, opts, docs, set, !dryRun);
+    if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
+    if (dryRun) return entries;
     const archives = entries.filter((e) => e.action === 'archived');
     if (archives.length && !opts.yes) await confirmPrune(ctx, archives.length, set);
     await execute(ctx, entries, 'by name and set label');
-  }
+    return entries;
+  };
+  // Applies of one set run one after another: each plans against what the one before it wrote.
+  const lock = { dir: configDir(ctx.io.env), service: ctx.settings.baseUrl.value, set, note: (l: string) => void ctx.msg(l), signal: ctx.io.signal };
+  const entries = dryRun ? await planAndWrite() : await withApplyLock(lock, planAndWrite);
   if (!asText(ctx))
     return ctx.out.list(
       entries.map((e) => entryView(e, dryRun)),
@@ -56,7 +69,8 @@ async function confirmPrune(ctx: Ctx, n: number, set: string): Promise<void> {
 
 /** `svc diff`: the plan, no write; exit 0 when nothing would change, 1 when something would (kubectl diff). */
 export async function runDiff(ctx: Ctx, opts: Opts): Promise<void> {
-  const { set, entries } = await planFor(ctx, opts, false);
+  const { docs, set } = await docsAndSet(ctx, opts);
+  const entries = await planOf(ctx, opts, docs, set, false);
   if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
   else
     await ctx.out.list(
