@@ -2,7 +2,8 @@ import { UsageError } from '../errors';
 import type { InStream } from '../io';
 import { LIMITS } from '../wire/limits';
 import { jsonSyntaxError, lineColumn } from './position';
-import { fileText, stdinText, tooLarge } from './read';
+import { readInputFile, readStream, tooLarge } from './read';
+import { utf8Text } from './utf8';
 
 // Assumption: the spec sets no nesting limit; 128 levels (serde_json's default) is far beyond any real body
 // and far below what would overflow the stack when the body is serialized.
@@ -10,14 +11,15 @@ export const MAX_DEPTH = 128;
 
 /**
  * Reads a `--data` argument: inline JSON or YAML, `@file` or `@-` (stdin); JSON or YAML by the file's
- * extension, else detected. Reading stops at `limit` bytes (the spec's JSON body limit by default) and on Ctrl-C.
+ * extension, else detected. Reading stops at `limit` bytes (the spec's JSON body limit by default) and on Ctrl-C;
+ * bytes that are not UTF-8 are refused, naming the line, never replaced.
  */
 export async function readData(arg: string, stdin: InStream, cwd: string, signal?: AbortSignal, limit: number = LIMITS.jsonBody): Promise<unknown> {
-  if (arg === '@-') return parseDocument(await stdinText({ stdin, signal }, limit), 'standard input');
+  if (arg === '@-') return parseDocument(utf8Text(await readStream(stdin, { what: 'standard input', limit, signal }), 'standard input'), 'standard input');
   if (arg.startsWith('@')) {
     const name = arg.slice(1);
     const ext = /\.(ya?ml|json)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
-    return parseDocument(await fileText({ cwd, signal }, name, limit), name, ext);
+    return parseDocument(utf8Text(await readInputFile(name, cwd, { what: name, limit, signal }), name), name, ext);
   }
   if (Buffer.byteLength(arg) > limit) throw tooLarge('--data', limit);
   return parseDocument(arg, '--data');

@@ -6,7 +6,7 @@ import { examples, type Kit } from '../../cli/action';
 export function addSourceFlags(cmd: Command, prune: string): Command {
   return cmd
     .option('-f, --file <path>', 'a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)', collect)
-    .option('--set <name>', "the set label of what these files own (default: the first PATH's folder name)")
+    .option('--set <name>', "the set label of what these files own (default: the first PATH's folder as a path from its git repository's root, else absolute)")
     .option('--prune', prune);
 }
 
