@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { dreams } from '../../api/dreams';
 import { examples, type Kit } from '../../cli/action';
-import { addCreate, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
+import { addCreate, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { DREAM_COLUMNS } from './columns';
 
-export const DREAMS: ResourceSpec = { group: 'dreams', noun: 'dream', api: dreams, columns: DREAM_COLUMNS };
+export const DREAMS: ResourceSpec = resourceSpec(dreams, DREAM_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, DREAMS, {

@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply';
 import { examples, type Kit } from '../../cli/action';
-import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
+import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
-export const TRIGGERS: ResourceSpec = { group: 'triggers', noun: 'trigger', api: triggers, columns: TRIGGER_COLUMNS };
+export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS);
 
 const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
