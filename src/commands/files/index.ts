@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
 import { examples, type Kit } from '../../cli/action';
-import { addListFlags, done, listOptions } from '../../cli/verbs/resource';
+import { addListFlags, done, listOptions, printList } from '../../cli/verbs/resource';
 import { FILE_COLUMNS } from './columns';
 import { addDownload } from './download';
 import { addCompatOption, versioned } from './options';
@@ -12,8 +12,8 @@ export default function build(group: Command, kit: Kit): void {
   examples(list, ['svc files list', 'svc files list --all -o ndjson', 'svc files list --no-version-header']);
   list.action(
     kit.action(async (ctx, _args, opts) => {
-      const lo = listOptions(opts);
-      await ctx.out.list(files.list(await ctx.api(), {}, lo, versioned(opts)), FILE_COLUMNS);
+      const c = await ctx.api();
+      await printList(ctx, listOptions(opts), (lo) => files.list(c, {}, lo, versioned(opts)), FILE_COLUMNS);
     }),
   );
 
