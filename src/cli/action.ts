@@ -34,11 +34,12 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
     <O>(parse: Parse<O>, run: RunVerb<O>) =>
     async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
-      const globals = globalsOf(cmd);
+      const { globals, requestTimeout } = globalsOf(cmd);
       const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
       const opts = parse(args, cmd.opts());
       // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
-      const { Ctx } = await import('../context');
+      const [{ Ctx }, { parseSeconds }] = await Promise.all([import('../context'), import('../config/settings')]);
+      if (requestTimeout !== undefined) parseSeconds(requestTimeout, '--request-timeout');
       const ctx = new Ctx(io, globals);
       onCtx(ctx);
       if (!ctx.globals.jq) return run(ctx, opts);
@@ -70,7 +71,7 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
  * is too, except on a verb that declares its own `--timeout` (a bound on the whole command): there a `--timeout`
  * written after the verb is the verb's and one before it the per-request one.
  */
-function globalsOf(cmd: Command): GlobalOptions {
+function globalsOf(cmd: Command): { globals: GlobalOptions; requestTimeout?: string } {
   const all = cmd.optsWithGlobals() as GlobalOptions & { requestTimeout?: string };
   const { requestTimeout, ...globals } = all;
   const split = ownsOption(cmd, '--timeout') ? splitByVerb(cmd, '--timeout') : undefined;
@@ -79,7 +80,7 @@ function globalsOf(cmd: Command): GlobalOptions {
     globals.timeout = split.before;
   }
   if (requestTimeout !== undefined) globals.timeout = requestTimeout;
-  return globals;
+  return { globals, requestTimeout };
 }
 
 /** The verb declares this option itself (shadowing a global one of the same name). */
