@@ -84,3 +84,20 @@ describe('svc api PATH picks the method as gh api does', () => {
     expect(twice.stderr).toContain('the method is given twice');
   });
 });
+
+describe('svc doctor names a fix for every failed check', () => {
+  it('a base URL that does not serve the API fails connectivity with a FIX', async () => {
+    const r = await svc(['doctor', '-o', 'json', '--max-retries', '0'], { env: emuEnv(t.emu, { SVC_BASE_URL: `${t.emu.url}/not-the-api` }) });
+    expect(r.code).not.toBe(0);
+    const failed = JSON.parse(r.stdout).filter((c: { ok: boolean }) => !c.ok);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const c of failed) expect(c.fix, c.check).toMatch(/\S/);
+  });
+
+  it('each failure of the other checks has a FIX too (no key; nothing listening)', async () => {
+    for (const env of [{ SVC_BASE_URL: t.emu.url }, { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: 'k' }]) {
+      const r = await svc(['doctor', '-o', 'json', '--max-retries', '0'], { env });
+      for (const c of JSON.parse(r.stdout).filter((x: { ok: boolean }) => !x.ok)) expect(c.fix, c.check).toMatch(/\S/);
+    }
+  });
+});

@@ -78,7 +78,7 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
           failed({ check: 'version header', ok: false, detail: e.message, fix: 'upgrade svc or unset SVC_API_VERSION' }, code);
         else if (e instanceof ApiError && (e.status === 401 || e.status === 403))
           failed({ check: 'credential', ok: false, detail: e.message, fix: 'svc auth login with a valid key' }, code);
-        else failed({ check: 'connectivity', ok: false, detail: (e as Error).message }, code);
+        else failed({ check: 'connectivity', ok: false, detail: (e as Error).message, fix: otherFix(e) }, code);
       }
     }
   }
@@ -89,6 +89,13 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
     { header: 'FIX', get: (c) => c.fix ?? '' },
   ]);
   if (worst) throw new ExitCodeError(worst, `${checks.filter((c) => !c.ok).length} check(s) failed`);
+}
+
+/** A fix for an answer the checks above do not name: a failing service, or a URL that is not the service's. */
+function otherFix(e: unknown): string {
+  if (e instanceof ApiError && e.status >= 500) return 'the service is failing: try again later; --debug shows the request ID to report';
+  if (e instanceof ApiError && e.status === 404) return 'the base URL does not serve the API: check --base-url / SVC_BASE_URL (svc config set base_url URL)';
+  return 'run the command again with --debug to see the request and the answer';
 }
 
 export default function build(cmd: Command, kit: Kit): void {
