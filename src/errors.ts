@@ -1,6 +1,6 @@
 import { escapeControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
-import { redact } from './api/secrets';
+import { redact } from './text/redact';
 import { ERROR_RECOVERY } from './wire/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */

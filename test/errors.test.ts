@@ -14,7 +14,7 @@ import {
   recoveryHint,
 } from '../src/errors';
 import { ERROR_STATUS } from '../src/wire/errors';
-import { addSecret } from '../src/api/secrets';
+import { addSecret } from '../src/text/redact';
 
 const api = (status: number, type?: string) => new ApiError({ status, error: type ? { type, message: 'm', request_id: 'r' } : undefined });
 

@@ -41,7 +41,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
   const { errorJson, errorLine, exitCodeFor, printable, recoveryHint } = errors;
   if (err instanceof errors.ExitCodeError && err.silent) return;
-  const { addSecret, redact } = await import('../api/secrets');
+  const { addSecret, redact } = await import('../text/redact');
   for (const key of [io.env.SVC_API_KEY, io.env.SVC_ENVIRONMENT_KEY]) addSecret(key);
   let explicitJson = false;
   let debug = argv.some((a) => a.startsWith('--debug')) || io.env.SVC_DEBUG === '1' || io.env.SVC_DEBUG === 'api';
