@@ -1,4 +1,4 @@
-import { escapeControls } from './output/controls';
+import { escapeControls, escapeJsonControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
 import { redact } from './text/redact';
 import { ERROR_RECOVERY } from './wire/errors';
@@ -128,13 +128,13 @@ export function withNote<E extends object>(err: E, note: string): E {
 
 /**
  * The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. Secrets
- * are redacted; line breaks become spaces; on a terminal (`tty`) other control characters are escaped so the
- * service or an argument cannot move the cursor, ring the bell or retitle the window.
+ * are redacted; line breaks become spaces; other control characters are escaped so the service or an argument
+ * cannot move the cursor, ring the bell or retitle the window (stderr piped through `tee` still ends on a terminal).
  */
-export function errorLine(err: unknown, o: { tty?: boolean } = {}): string {
+export function errorLine(err: unknown): string {
   const line = baseLine(err);
   const note = err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined;
-  return printable(note ? `${line}; ${note}` : line, o.tty);
+  return printable(note ? `${line}; ${note}` : line);
 }
 
 function baseLine(err: unknown): string {
@@ -153,17 +153,18 @@ function baseLine(err: unknown): string {
   return `error: unexpected failure: ${message} (run with --debug for details)`;
 }
 
-/** Text for stderr: redacted, one line, and on a terminal with its control characters escaped. */
-export function printable(text: string, tty = false): string {
-  const one = redact(text)
-    .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ')
-    .trim();
-  return tty ? escapeControls(one) : one;
+/** Text for stderr: redacted, one line, its control characters escaped. */
+export function printable(text: string): string {
+  return escapeControls(
+    redact(text)
+      .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ')
+      .trim(),
+  );
 }
 
 /** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
 export function errorJson(err: unknown): string {
-  if (err instanceof ApiError) return redact(JSON.stringify({ error: err.toErrorObject() }));
+  if (err instanceof ApiError) return jsonLine({ error: err.toErrorObject() });
   const type =
     err instanceof UsageError || err instanceof ConfigError
       ? 'usage_error'
@@ -174,7 +175,12 @@ export function errorJson(err: unknown): string {
           : isKnown(err)
             ? 'cli_error'
             : 'unexpected_error';
-  return redact(JSON.stringify({ error: { type, message: err instanceof Error ? err.message : String(err) } }));
+  return jsonLine({ error: { type, message: err instanceof Error ? err.message : String(err) } });
+}
+
+/** One JSON line, redacted, with the controls JSON.stringify leaves raw escaped (the same value). */
+function jsonLine(value: unknown): string {
+  return escapeJsonControls(redact(JSON.stringify(value)));
 }
 
 export function recoveryHint(err: unknown): string | undefined {
