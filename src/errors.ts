@@ -1,6 +1,7 @@
 import { escapeControls, escapeJsonControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
-import { redact } from './text/redact';
+import type { Settings } from './config/settings';
+import { maskUrlPassword, redact } from './text/redact';
 import { ERROR_RECOVERY } from './wire/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */
@@ -183,13 +184,54 @@ function jsonLine(value: unknown): string {
   return escapeJsonControls(redact(JSON.stringify(value)));
 }
 
-export function recoveryHint(err: unknown): string | undefined {
+/** What the hint may name beside the error: the command group and the settings in force (where the base URL came from). */
+export interface HintContext {
+  group?: string;
+  settings?: Pick<Settings, 'baseUrl' | 'profile'>;
+}
+
+/** The line of advice shown under an error on a terminal. */
+export function recoveryHint(err: unknown, about: HintContext = {}): string | undefined {
+  if (err instanceof ApiError && err.type === 'resource_not_found_error' && about.group && Object.hasOwn(LISTED, about.group)) {
+    return `${ERROR_RECOVERY.resource_not_found_error.replace(/\.$/, '')}; ${listHint(about.group)}`;
+  }
   if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
   if (err instanceof SessionFailedError) return err.hint;
-  if (err instanceof NetworkError && err.code === 'ECONNREFUSED' && err.baseUrl && isLoopback(err.baseUrl)) {
-    return 'is the emulator running (`svc emulator`), or is SVC_BASE_URL set?';
+  if (err instanceof NetworkError && err.baseUrl && err.code && UNREACHABLE.has(err.code)) {
+    const { baseUrl, profile } = about.settings ?? {};
+    if (baseUrl?.source === 'profile' && baseUrl.value === err.baseUrl) {
+      const flag = profile && profile.value !== 'default' ? ` --profile ${profile.value}` : '';
+      return `base_url ${maskUrlPassword(err.baseUrl)} comes from profile "${profile?.value}": change it with \`svc config set base_url URL${flag}\`, or pass --base-url URL`;
+    }
+    if (err.code === 'ECONNREFUSED' && isLoopback(err.baseUrl)) return 'is the emulator running (`svc emulator`), or is SVC_BASE_URL set?';
   }
   return undefined;
+}
+
+/** Connection failures that say the base URL leads nowhere (not a timeout or a cut mid-answer). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Groups that list their resources, by the noun of one; true where a name is accepted in place of an ID (CLI.md). */
+const LISTED: Record<string, { noun: string; named: boolean; args?: string }> = {
+  agents: { noun: 'agent', named: true },
+  environments: { noun: 'environment', named: true },
+  vaults: { noun: 'vault', named: true },
+  'memory-stores': { noun: 'memory store', named: true },
+  skills: { noun: 'skill', named: true },
+  triggers: { noun: 'trigger', named: true },
+  sessions: { noun: 'session', named: false },
+  threads: { noun: 'thread', named: false, args: ' SESSION' },
+  files: { noun: 'file', named: false },
+  artifacts: { noun: 'artifact', named: false },
+  dreams: { noun: 'dream', named: false },
+  plugins: { noun: 'plugin', named: false },
+};
+
+function listHint(group: string): string {
+  const { noun, named, args = '' } = LISTED[group];
+  return named
+    ? `\`svc ${group} list${args}\` shows each ${noun}'s ID with its name, and a name works in place of an ID`
+    : `\`svc ${group} list${args}\` shows the ${noun} IDs`;
 }
 
 function isLoopback(url: string): boolean {

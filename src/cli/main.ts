@@ -55,7 +55,7 @@ async function report(errors: typeof import('../errors'), err: unknown, io: Io, 
   }
   const tty = Boolean(io.stderr.isTTY);
   await write(io.stderr, (explicitJson ? errorJson(err) : errorLine(err)) + '\n');
-  const hint = recoveryHint(err);
+  const hint = recoveryHint(err, { group: targetGroup(argv), settings: ctx?.settingsIfResolved });
   if (hint && tty && !explicitJson) await write(io.stderr, printable(`hint: ${hint}`) + '\n');
   if (debug && err instanceof Error && err.stack && exitCodeFor(err) === 1) await write(io.stderr, escapeControls(redact(err.stack)) + '\n');
 }
