@@ -1,6 +1,5 @@
 import { escapeControls, escapeJsonControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
-import type { Settings } from './config/settings';
 import { maskUrlPassword, redact } from './text/redact';
 import { ERROR_RECOVERY } from './wire/errors';
 
@@ -187,7 +186,7 @@ function jsonLine(value: unknown): string {
 /** What the hint may name beside the error: the command group and the settings in force (where the base URL came from). */
 export interface HintContext {
   group?: string;
-  settings?: Pick<Settings, 'baseUrl' | 'profile'>;
+  settings?: { baseUrl: { value: string; source: string }; profile: { value: string } };
 }
 
 /** The line of advice shown under an error on a terminal. */
