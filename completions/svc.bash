@@ -423,11 +423,35 @@ __svc_files() {
   fi
 }
 
-# Resource IDs and other values only the service knows: one "value<TAB>description" per line.
+# Resource IDs and other values only the service knows: one "value<TAB>description" per line, newest first.
+# Listed as "value  (description)" in that order, cut to the terminal's width (kubectl's way); a lone match is
+# inserted as its value alone.
 __svc_dynamic() {
-  local IFS=$'\n' line
+  local IFS=$'\n' line id desc room longest=0
+  local -a found=()
   for line in $(svc __complete -- "${words[@]:1:cword}" 2>/dev/null); do
-    COMPREPLY+=("${line%%$'\t'*}")
+    id=${line%%$'\t'*}
+    [[ $id == "$cur"* ]] || continue
+    found+=("$line")
+    ((${#id} > longest)) && longest=${#id}
+  done
+  compopt -o nosort 2>/dev/null
+  if ((${#found[@]} == 1)); then
+    COMPREPLY+=("${found[0]%%$'\t'*}")
+    return
+  fi
+  for line in "${found[@]}"; do
+    id=${line%%$'\t'*} desc=''
+    [[ $line == *$'\t'* ]] && desc=${line#*$'\t'}
+    if [[ -n $desc ]]; then
+      room=$((${COLUMNS:-80} - longest - 4))
+      if ((room > 8)); then printf -v id '%-*s' "$longest" "$id"; else room=$((${COLUMNS:-80} - ${#id} - 4)); fi
+      if ((room > 0)); then
+        ((${#desc} > room)) && desc="${desc:0:room-1}…"
+        id+="  ($desc)"
+      fi
+    fi
+    COMPREPLY+=("$id")
   done
 }
 

@@ -2,6 +2,7 @@ import type { ApiClient } from './api/client';
 import { resolveSettings, type GlobalOptions, type OutputFormat, type Settings } from './config/settings';
 import { NoCredentialError } from './errors';
 import { write, type Io } from './io';
+import { escapeControls } from './output/controls';
 import { OutputWriter } from './output/writer';
 import { USER_AGENT } from './version';
 
@@ -44,9 +45,9 @@ export class Ctx {
     return this.settings.color ?? Boolean(stream.isTTY);
   }
 
-  /** A message for the user on stderr. */
+  /** A message for the user on stderr, its control characters escaped (text from the service must not steer the terminal). */
   msg(line: string): Promise<void> | void {
-    return write(this.io.stderr, line + '\n');
+    return write(this.io.stderr, escapeControls(line) + '\n');
   }
 
   get canPrompt(): boolean {
@@ -80,9 +81,9 @@ export class Ctx {
       userAgent: USER_AGENT,
       maxRetries: s.maxRetries,
       timeoutMs: s.timeoutMs,
-      debug: s.debug ? (line) => void write(this.io.stderr, line + '\n') : undefined,
+      debug: s.debug ? (line) => void this.msg(line) : undefined,
       debugApi: s.debugApi,
-      warn: (line) => void write(this.io.stderr, line + '\n'),
+      warn: (line) => void this.msg(line),
       sleep: this.sleep,
       now: this.now,
       signal: o.outliveSignal ? undefined : this.io.signal,

@@ -1,6 +1,6 @@
-import { escapeControls } from './output/controls';
+import { escapeControls, escapeJsonControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
-import { redact } from './api/secrets';
+import { maskUrlPassword, redact } from './text/redact';
 import { ERROR_RECOVERY } from './wire/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */
@@ -128,13 +128,13 @@ export function withNote<E extends object>(err: E, note: string): E {
 
 /**
  * The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. Secrets
- * are redacted; line breaks become spaces; on a terminal (`tty`) other control characters are escaped so the
- * service or an argument cannot move the cursor, ring the bell or retitle the window.
+ * are redacted; line breaks become spaces; other control characters are escaped so the service or an argument
+ * cannot move the cursor, ring the bell or retitle the window (stderr piped through `tee` still ends on a terminal).
  */
-export function errorLine(err: unknown, o: { tty?: boolean } = {}): string {
+export function errorLine(err: unknown): string {
   const line = baseLine(err);
   const note = err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined;
-  return printable(note ? `${line}; ${note}` : line, o.tty);
+  return printable(note ? `${line}; ${note}` : line);
 }
 
 function baseLine(err: unknown): string {
@@ -153,17 +153,18 @@ function baseLine(err: unknown): string {
   return `error: unexpected failure: ${message} (run with --debug for details)`;
 }
 
-/** Text for stderr: redacted, one line, and on a terminal with its control characters escaped. */
-export function printable(text: string, tty = false): string {
-  const one = redact(text)
-    .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ')
-    .trim();
-  return tty ? escapeControls(one) : one;
+/** Text for stderr: redacted, one line, its control characters escaped. */
+export function printable(text: string): string {
+  return escapeControls(
+    redact(text)
+      .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ')
+      .trim(),
+  );
 }
 
 /** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
 export function errorJson(err: unknown): string {
-  if (err instanceof ApiError) return redact(JSON.stringify({ error: err.toErrorObject() }));
+  if (err instanceof ApiError) return jsonLine({ error: err.toErrorObject() });
   const type =
     err instanceof UsageError || err instanceof ConfigError
       ? 'usage_error'
@@ -174,16 +175,62 @@ export function errorJson(err: unknown): string {
           : isKnown(err)
             ? 'cli_error'
             : 'unexpected_error';
-  return redact(JSON.stringify({ error: { type, message: err instanceof Error ? err.message : String(err) } }));
+  return jsonLine({ error: { type, message: err instanceof Error ? err.message : String(err) } });
 }
 
-export function recoveryHint(err: unknown): string | undefined {
+/** One JSON line, redacted, with the controls JSON.stringify leaves raw escaped (the same value). */
+function jsonLine(value: unknown): string {
+  return escapeJsonControls(redact(JSON.stringify(value)));
+}
+
+/** What the hint may name beside the error: the command group and the settings in force (where the base URL came from). */
+export interface HintContext {
+  group?: string;
+  settings?: { baseUrl: { value: string; source: string }; profile: { value: string } };
+}
+
+/** The line of advice shown under an error on a terminal. */
+export function recoveryHint(err: unknown, about: HintContext = {}): string | undefined {
+  if (err instanceof ApiError && err.type === 'resource_not_found_error' && about.group && Object.hasOwn(LISTED, about.group)) {
+    return `${ERROR_RECOVERY.resource_not_found_error.replace(/\.$/, '')}; ${listHint(about.group)}`;
+  }
   if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
   if (err instanceof SessionFailedError) return err.hint;
-  if (err instanceof NetworkError && err.code === 'ECONNREFUSED' && err.baseUrl && isLoopback(err.baseUrl)) {
-    return 'is the emulator running (`svc emulator`), or is SVC_BASE_URL set?';
+  if (err instanceof NetworkError && err.baseUrl && err.code && UNREACHABLE.has(err.code)) {
+    const { baseUrl, profile } = about.settings ?? {};
+    if (baseUrl?.source === 'profile' && baseUrl.value === err.baseUrl) {
+      const flag = profile && profile.value !== 'default' ? ` --profile ${profile.value}` : '';
+      return `base_url ${maskUrlPassword(err.baseUrl)} comes from profile "${profile?.value}": change it with \`svc config set base_url URL${flag}\`, or pass --base-url URL`;
+    }
+    if (err.code === 'ECONNREFUSED' && isLoopback(err.baseUrl)) return 'is the emulator running (`svc emulator`), or is SVC_BASE_URL set?';
   }
   return undefined;
+}
+
+/** Connection failures that say the base URL leads nowhere (not a timeout or a cut mid-answer). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Groups that list their resources, by the noun of one; true where a name is accepted in place of an ID (CLI.md). */
+const LISTED: Record<string, { noun: string; named: boolean; args?: string }> = {
+  agents: { noun: 'agent', named: true },
+  environments: { noun: 'environment', named: true },
+  vaults: { noun: 'vault', named: true },
+  'memory-stores': { noun: 'memory store', named: true },
+  skills: { noun: 'skill', named: true },
+  triggers: { noun: 'trigger', named: true },
+  sessions: { noun: 'session', named: false },
+  threads: { noun: 'thread', named: false, args: ' SESSION' },
+  files: { noun: 'file', named: false },
+  artifacts: { noun: 'artifact', named: false },
+  dreams: { noun: 'dream', named: false },
+  plugins: { noun: 'plugin', named: false },
+};
+
+function listHint(group: string): string {
+  const { noun, named, args = '' } = LISTED[group];
+  return named
+    ? `\`svc ${group} list${args}\` shows each ${noun}'s ID with its name, and a name works in place of an ID`
+    : `\`svc ${group} list${args}\` shows the ${noun} IDs`;
 }
 
 function isLoopback(url: string): boolean {

@@ -9,12 +9,13 @@ import {
   SessionFailedError,
   UsageError,
   WaitTimeoutError,
+  errorJson,
   errorLine,
   exitCodeFor,
   recoveryHint,
 } from '../src/errors';
 import { ERROR_STATUS } from '../src/wire/errors';
-import { addSecret } from '../src/api/secrets';
+import { addSecret } from '../src/text/redact';
 
 const api = (status: number, type?: string) => new ApiError({ status, error: type ? { type, message: 'm', request_id: 'r' } : undefined });
 
@@ -97,10 +98,16 @@ describe('what an error line may carry', () => {
     );
   });
 
-  it('escapes ESC, BEL, OSC and C1 controls on a terminal only; line breaks never survive', () => {
+  it('escapes ESC, BEL, OSC and C1 controls whatever stderr is (a pipe through tee ends on a terminal); line breaks never survive', () => {
     const e = new UsageError('a\u001b[31mred\u0007\u009b\r\nb');
-    expect(errorLine(e, { tty: true })).toBe('error: a\\x1b[31mred\\x07\\x9b b');
-    expect(errorLine(e)).toBe('error: a\u001b[31mred\u0007\u009b b');
+    expect(errorLine(e)).toBe('error: a\\x1b[31mred\\x07\\x9b b');
+  });
+
+  it('the JSON error line carries a C1 control as \\u009b, not the raw character, and keeps its value', () => {
+    const line = errorJson(new ApiError({ status: 404, error: { type: 'resource_not_found_error', message: 'no agent x\u009b2Jy\u007f' } }));
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(line).toContain('x\\u009b2Jy\\u007f');
+    expect(JSON.parse(line).error.message).toBe('no agent x\u009b2Jy\u007f');
   });
 
   it('a refused loopback URL hints at the emulator; another host does not', () => {

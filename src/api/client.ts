@@ -5,7 +5,7 @@ import type { ErrorObject } from '../wire/errors';
 import { IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from '../wire/version';
 import { backoffMs } from './backoff';
 import { ApiError, NetworkError, networkCode, networkReason } from './errors';
-import { addSecret, addSecretMembers, maskMembers, redact } from './secrets';
+import { addSecret, addSecretMembers, maskMembers, redact } from '../text/redact';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type Query = Record<string, string | number | boolean | undefined | null>;

@@ -1,5 +1,5 @@
 import type { ErrorObject } from '../wire/errors';
-import { redact } from './secrets';
+import { redact } from '../text/redact';
 
 /** The service answered with an error status. `type` is undefined when the body had another shape. */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { ApiError } from './errors';
-import { addSecret } from './secrets';
+import { addSecret } from '../text/redact';
 import { paginate, type ListOptions } from './paginate';
 import type { Obj } from './resources';
 

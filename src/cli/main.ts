@@ -71,7 +71,7 @@ async function printTopic(io: Io, topic: (typeof HELP_TOPICS)[number]): Promise<
 async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
   const { errorJson, errorLine, exitCodeFor, printable, recoveryHint } = errors;
   if (err instanceof errors.ExitCodeError && err.silent) return;
-  const { addSecret, redact } = await import('../api/secrets');
+  const [{ addSecret, redact }, { escapeControls }] = await Promise.all([import('../text/redact'), import('../output/controls')]);
   for (const key of [io.env.SVC_API_KEY, io.env.SVC_ENVIRONMENT_KEY]) addSecret(key);
   let explicitJson = false;
   let debug = argv.some((a) => a.startsWith('--debug')) || io.env.SVC_DEBUG === '1' || io.env.SVC_DEBUG === 'api';
@@ -84,10 +84,10 @@ async function report(errors: typeof import('../errors'), err: unknown, io: Io, 
     // the config itself is what failed; report without it
   }
   const tty = Boolean(io.stderr.isTTY);
-  await write(io.stderr, (explicitJson ? errorJson(err) : errorLine(err, { tty })) + '\n');
-  const hint = recoveryHint(err);
-  if (hint && tty && !explicitJson) await write(io.stderr, printable(`hint: ${hint}`, tty) + '\n');
-  if (debug && err instanceof Error && err.stack && exitCodeFor(err) === 1) await write(io.stderr, redact(err.stack) + '\n');
+  await write(io.stderr, (explicitJson ? errorJson(err) : errorLine(err)) + '\n');
+  const hint = recoveryHint(err, { group: targetGroup(argv), settings: ctx?.settingsIfResolved });
+  if (hint && tty && !explicitJson) await write(io.stderr, printable(`hint: ${hint}`) + '\n');
+  if (debug && err instanceof Error && err.stack && exitCodeFor(err) === 1) await write(io.stderr, escapeControls(redact(err.stack)) + '\n');
 }
 
 /** The process's own IO; the signal aborts on the first SIGINT/SIGTERM (bin/ handles the second). */

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CACHE_FILE_NAME = 'completion-cache.json';
@@ -25,29 +26,46 @@ export class CompletionCache {
     this.file = join(dir, CACHE_FILE_NAME);
   }
 
-  /** The entry, fresh or not; a missing or unreadable cache is simply empty. */
+  /** The entry, fresh or not; a missing, unreadable or malformed cache or entry is simply absent (and refilled). */
   read(key: string): { items: Candidate[]; fresh: boolean } | undefined {
     const e = this.entries()[key];
-    return e && { items: e.items, fresh: this.now() - e.at < CACHE_TTL_MS };
+    if (!e) return undefined;
+    const age = this.now() - e.at;
+    return { items: e.items, fresh: age >= 0 && age < CACHE_TTL_MS };
   }
 
   write(key: string, items: Candidate[]): void {
     const now = this.now();
-    const kept = Object.fromEntries(Object.entries(this.entries()).filter(([, e]) => now - e.at < CACHE_TTL_MS));
+    const kept = Object.fromEntries(Object.entries(this.entries()).filter(([, e]) => now - e.at >= 0 && now - e.at < CACHE_TTL_MS));
     kept[key] = { at: now, items };
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    // Written whole and renamed, so a completion running at the same time never reads half a file.
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(kept), { mode: 0o600 });
-    renameSync(tmp, this.file);
+    // Written whole and renamed, so a completion running at the same time never reads half a file; created
+    // exclusively under a random name, so nothing planted there is written through, and removed if the write fails.
+    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      writeFileSync(tmp, JSON.stringify(kept), { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, this.file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(tmp, { force: true });
+      throw err;
+    }
   }
 
+  /** The well-formed entries; anything else in the file (hand-edited, cut short, an older shape) is left out. */
   private entries(): Record<string, Entry> {
+    let data: unknown;
     try {
-      const data = JSON.parse(readFileSync(this.file, 'utf8'));
-      return data && typeof data === 'object' ? data : {};
+      data = JSON.parse(readFileSync(this.file, 'utf8'));
     } catch {
       return {};
     }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+    return Object.fromEntries(Object.entries(data).filter(([, e]) => isEntry(e)));
   }
+}
+
+function isEntry(e: unknown): e is Entry {
+  if (!e || typeof e !== 'object') return false;
+  const { at, items } = e as Partial<Entry>;
+  return Number.isFinite(at) && Array.isArray(items) && items.every((c) => c && typeof c.id === 'string' && typeof c.label === 'string');
 }

@@ -1,7 +1,7 @@
 import { NoCredentialError, UsageError } from '../errors';
 import type { ProfileKey } from './file';
 import type { Setting } from './settings';
-import { maskUrlPassword } from '../api/secrets';
+import { maskUrlPassword } from '../text/redact';
 
 /** Where a setting came from, for messages: the flag, the environment variable, or the profile in its file. */
 export interface Origin {

@@ -9,11 +9,23 @@ export function escapeControls(s: string): string {
   return s.replace(CONTROLS, hex);
 }
 
-const RAW_IN_JSON = /[\u007f-\u009f]/g;
+/** DEL and the C1 controls: what JSON.stringify and the yaml package leave raw. */
+const RAW_IN_JSON = /[\u007f-\u009f]/;
+const RAW_IN_JSON_ALL = /[\u007f-\u009f]/g;
+
+/** Whether text holds a control character that JSON and YAML writers leave raw. */
+export function hasRawInJson(s: string): boolean {
+  return RAW_IN_JSON.test(s);
+}
 
 /** JSON text with DEL and the C1 controls as `\u` escapes (JSON.stringify leaves them raw): the same value, inert on a terminal. */
 export function escapeJsonControls(json: string): string {
-  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(RAW_IN_JSON_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** YAML text whose scalars holding DEL or a C1 control are double-quoted: each as `\xHH`, the same character there. */
+export function escapeYamlControls(yaml: string): string {
+  return yaml.replace(RAW_IN_JSON_ALL, hex);
 }
 
 const CONTROLS_AND_BREAKS = /[\u0000-\u001f\u007f-\u009f]/g;

@@ -9,13 +9,14 @@ export interface Column<T = any> {
 export interface TableStyle {
   width?: number;
   header: (s: string) => string;
-  /** Stdout is a terminal: control characters in values are shown escaped, never obeyed. */
-  terminal?: boolean;
 }
 
-/** Aligned columns; the last column is cut to the terminal width. */
+/**
+ * Aligned columns; the last column is cut to the terminal width. Control characters in cells are shown escaped,
+ * never obeyed, whatever stdout is: a piped table often ends on a terminal (`| less -R`, `| tee`).
+ */
 export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyle): string {
-  const cells = rows.map((r) => columns.map((c) => shown(cellText(valueOf(c, r)), style)));
+  const cells = rows.map((r) => columns.map((c) => escapeControls(cellText(valueOf(c, r)))));
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)));
   const fit = (line: string[]): string[] => {
     if (!style.width) return line;
@@ -38,11 +39,11 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
 /** A single object as `key  value` lines. */
 export function renderRecord(obj: Record<string, unknown>, style: TableStyle): string {
   const keys = Object.keys(obj);
-  const w = Math.max(0, ...keys.map((k) => shown(k, style).length));
+  const w = Math.max(0, ...keys.map((k) => escapeControls(k).length));
   return (
     keys
       .map((k) => {
-        const line = `${style.header(shown(k, style).padEnd(w))}  ${shown(cellText(obj[k]), style)}`;
+        const line = `${style.header(escapeControls(k).padEnd(w))}  ${escapeControls(cellText(obj[k]))}`;
         return style.width ? truncate(line, style.width + (line.length - stripAnsi(line).length)) : line;
       })
       .join('\n') + '\n'
@@ -56,10 +57,6 @@ export function renderRecord(obj: Record<string, unknown>, style: TableStyle): s
 function valueOf<T>(c: Column<T>, row: T): unknown {
   const v = c.get(row);
   return (v === undefined || v === null) && c.header === 'NAME' && isObject(row) ? row.display_name : v;
-}
-
-function shown(text: string, style: TableStyle): string {
-  return style.terminal ? escapeControls(text) : text;
 }
 
 export function cellText(v: unknown): string {

@@ -94,22 +94,21 @@ export class OutputWriter {
     await (await this.jqBatch).add(jsonText);
   }
 
-  /** JSON as is, but on a terminal with the control characters JSON leaves raw escaped (the same value). */
+  /** JSON with the control characters JSON.stringify leaves raw escaped (the same value), whatever reads it: a pipe often ends on a terminal. */
   private json(text: string): string {
-    return this.stdout.isTTY ? escapeJsonControls(text) : text;
+    return escapeJsonControls(text);
   }
 
   private id(o: unknown): string {
-    return this.stdout.isTTY ? escapeControls(idOf(o)) : idOf(o);
+    return escapeControls(idOf(o));
   }
 
   private async style() {
-    const terminal = Boolean(this.stdout.isTTY);
-    const width = terminal ? this.stdout.columns : undefined;
-    if (!this.opts.color) return { width, terminal, header: (s: string) => s };
+    const width = this.stdout.isTTY ? this.stdout.columns : undefined;
+    if (!this.opts.color) return { width, header: (s: string) => s };
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: 1 });
-    return { width, terminal, header: (s: string) => chalk.bold(s) };
+    return { width, header: (s: string) => chalk.bold(s) };
   }
 }
 
@@ -135,8 +134,8 @@ export class Batch {
 }
 
 async function toYaml(v: unknown): Promise<string> {
-  const { loadYaml } = await import('./yaml');
-  return (await loadYaml()).stringify(v);
+  const { yamlText } = await import('./yaml');
+  return yamlText(v);
 }
 
 /** JSON text for jq: `undefined` (no body) is jq's null. */

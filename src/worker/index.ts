@@ -10,7 +10,7 @@ import { DEFAULT_ON_WORK, onWork, type OnWorkOptions } from './on-work';
 import { inProcess, serveRow, type HeldRow, type RowServer } from './row';
 import { provideSkills } from './skills';
 import type { OutStream } from '../io';
-import { addSecret } from '../api/secrets';
+import { addSecret } from '../text/redact';
 
 export interface WorkerOptions {
   environmentId: string;

@@ -1,11 +1,11 @@
-import { redact } from '../api/secrets';
+import { redact } from '../text/redact';
 import { write, type OutStream } from '../io';
 
 export type LogFormat = 'text' | 'json';
 export type Fields = Record<string, string | number | boolean | undefined>;
 
 /**
- * One line per lifecycle step on stderr. Every line passes through the run's one redaction (api/secrets.ts), so a
+ * One line per lifecycle step on stderr. Every line passes through the run's one redaction (text/redact.ts), so a
  * secret the worker registered there (`addSecret`) is masked whatever put it in the line (an error, a tool's output).
  */
 export class WorkerLog {

@@ -6,7 +6,7 @@ import { describe, Lease } from './lease';
 import type { Fields, WorkerLog } from './log';
 import { SessionWorker } from './session';
 import type { ToolContext } from './tools/index';
-import { addSecret } from '../api/secrets';
+import { addSecret } from '../text/redact';
 
 export type RowOutcome = 'completed' | 'abandoned' | 'stopped';
 

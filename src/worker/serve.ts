@@ -9,7 +9,7 @@ import type { StopOutcome } from './lease';
 import { WorkerLog, type LogFormat } from './log';
 import { SessionWorker, type Hold } from './session';
 import { toolEnv, realWorkdir } from './index';
-import { addSecret } from '../api/secrets';
+import { addSecret } from '../text/redact';
 
 /**
  * `worker serve` exit code when the row is no longer its own: the session work token was refused (the row was

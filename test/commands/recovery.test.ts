@@ -21,7 +21,7 @@ describe('recovery hints on a terminal', () => {
     expect(denied.code).toBe(5);
     expect(hintOf(denied.stderr)).toBe('hint: Check permissions and credential scope.');
     const missing = await svc(['agents', 'get', 'agent_nope'], { env: env(), stderrTTY: true });
-    expect(hintOf(missing.stderr)).toBe('hint: Check the ID and its visibility.');
+    expect(hintOf(missing.stderr)).toMatch(/^hint: Check the ID and its visibility[.;]/);
     const json = await svc(['agents', 'get', 'agent_nope', '-o', 'json'], { env: env(), stderrTTY: true });
     expect(json.stderr.trim().split('\n')).toHaveLength(1);
   });

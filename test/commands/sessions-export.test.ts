@@ -30,7 +30,7 @@ describe('svc sessions export', () => {
     const r = await run(['sessions', 'export', sid]);
     expect(r.code).toBe(0);
     const md = r.stdout;
-    expect(md.startsWith('# Export <b>me</b>\n\n- Session: ' + sid + '\n')).toBe(true);
+    expect(md.startsWith('# Export &lt;b&gt;me&lt;/b&gt;\n\n- Session: ' + sid + '\n')).toBe(true);
     expect(md).toContain(`- Events: ${events.length}\n`);
     const at = (s: string) => {
       const i = md.indexOf(s);
@@ -48,7 +48,7 @@ describe('svc sessions export', () => {
       at('\nAll 2 threads finished.\n'),
     ];
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(md).toContain(`\n${XSS}\n`);
+    expect(md).toContain('\n&lt;script&gt;alert("x")&lt;/script&gt; &amp; more\n');
     expect(md).toContain('_Status: idle (end_turn)_ · ');
     expect(md).not.toContain('agent.model_started');
   });
@@ -121,7 +121,7 @@ describe('svc sessions export', () => {
     }
   });
 
-  it('md and html carry no raw control character from the service: each is shown as \\xHH', async () => {
+  it('md and html carry no raw control character from the service (each shown as \\xHH), json none either (C1 as \\u009b)', async () => {
     const s = (await createSession(t.emu, { title: 'bell\u0007 title' })).id;
     await send(t.emu, s, '/echo \u001b]0;pwned\u0007 and \u009b2J');
     await waitIdleEvents(t.emu, s, 1);
@@ -133,9 +133,37 @@ describe('svc sessions export', () => {
       expect(r.stdout).toContain('\\x1b]0;pwned\\x07 and \\x9b2J');
       expect(r.stdout).toContain('bell\\x07 title');
     }
-    // JSON escapes them itself: the export keeps the events as the service sent them.
+    // JSON escapes them by its own rules (C1 too, which JSON.stringify leaves raw): the events' values as the service sent them.
     const json = await run(['sessions', 'export', s, '--format', 'json']);
+    expect(json.stdout).not.toMatch(raw);
     expect(JSON.parse(json.stdout).some((e: any) => e.data?.content?.[0]?.text === '\u001b]0;pwned\u0007 and \u009b2J')).toBe(true);
+  });
+
+  it('md makes markup and links from the service inert: no <script>, <img onerror>, javascript: link nor unclosed <!-- survives', async () => {
+    const hostile = [
+      '<script>alert(1)</script>',
+      '<img src=x onerror=alert(2)>',
+      '[click](javascript:alert(3)) ![pic]( JaVaScript:alert(4)) [ent](&#106;avascript:alert(5)) [auto](<javascript:alert(6)>)',
+      '[ref]: javascript:alert(7)',
+      '[data](data:text/html;base64,PHNjcmlwdD4=) [ok](https://example.com/a) [mail](mailto:a@example.com) [rel](notes.md#top)',
+      '<!-- the rest is hidden',
+    ];
+    const s = (await createSession(t.emu, { title: '<img src=x onerror=alert(0)>' })).id;
+    await send(t.emu, s, `/echo ${hostile.join('\n')}`);
+    await waitIdleEvents(t.emu, s, 1);
+    const r = await run(['sessions', 'export', s, '--format', 'md']);
+    expect(r.code).toBe(0);
+    const md = r.stdout;
+    expect(md).not.toMatch(/<(script|img|!--)/i);
+    expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(md).toContain('&lt;!-- the rest is hidden');
+    expect(md).toContain('# &lt;img src=x onerror=alert(0)&gt;');
+    // Every destination that is not http(s) or mailto has lost its link syntax: `](` or `]:` followed by it is escaped.
+    expect(md).not.toMatch(/\]\(\s*(?!https?:\/\/|mailto:|notes\.md)/i);
+    expect(md).not.toMatch(/\]:\s*javascript/i);
+    expect(md).toContain('[click]\\(javascript:alert(3))');
+    expect(md).toContain('[ref]\\: javascript:alert(7)');
+    expect(md).toContain('[ok](https://example.com/a) [mail](mailto:a@example.com) [rel](notes.md#top)');
   });
 
   it('6 for an unknown session, and no file is written', async () => {

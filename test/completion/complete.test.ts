@@ -25,6 +25,12 @@ describe('svc __complete', () => {
     expect(lines.indexOf(`${b.id}\tsecond agent`)).toBeGreaterThanOrEqual(0);
   });
 
+  it('shows a name’s control characters escaped (the shell lists it as is) and its line breaks as spaces, one candidate per line', async () => {
+    const a = (await call(fast.emu, 'POST', '/v1/agents', { body: { name: 'evil\u001b]0;x\u0007\tname\nagent_fake', model: 'm' } })).body;
+    const r = await svc(['__complete', '--', 'agents', 'get', a.id], { env: emuEnv(fast.emu) });
+    expect(r.stdout).toBe(`${a.id}\tevil\\x1b]0;x\\x07 name agent_fake\n`);
+  });
+
   it('keeps only the IDs that start with the word being completed', async () => {
     const r = await svc(['__complete', '--', 'agents', 'delete', 'nope'], { env: emuEnv(fast.emu) });
     expect(r.stdout).toBe('');

@@ -8,6 +8,7 @@ import { describeWith, type Tool } from '../helpers/requires';
 import { emuEnv, tempConfigDir } from '../helpers/cli';
 import { SCRIPT_FILES, SHELLS as SHELL_NAMES } from '../../src/completion/scripts';
 import { call, useEmulator } from '../helpers/emulator';
+import { waitUntil } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
@@ -82,10 +83,16 @@ const SHELLS: Record<string, { tools: Tool[]; complete: (line: string) => Promis
   },
 };
 
+/** bash lists a described value as `value  (description)`: the value alone is what is compared here. */
 function lines(out: string): string[] {
   return out
     .split('\n')
-    .map((l) => l.split('\t')[0])
+    .map((l) =>
+      l
+        .split('\t')[0]
+        .replace(/ {2}\(.*\)$/, '')
+        .trimEnd(),
+    )
     .filter(Boolean)
     .sort();
 }
@@ -122,3 +129,34 @@ for (const [shell, s] of Object.entries(SHELLS)) {
     });
   });
 }
+
+describeWith('bash completion of IDs', SHELLS.bash.tools, () => {
+  /** COMPREPLY as bash-completion leaves it, in order, and the compopt calls made (recorded: outside a real TAB compopt fails). */
+  const complete = async (line: string): Promise<{ reply: string[]; compopt: string }> => {
+    const setup = `source ${BASH_COMPLETION}; exec 3>&2; compopt() { echo compopt "$@" >&3; }`;
+    const r = await execFile('bash', ['-c', bashDriver(setup), 'bash', script('svc.bash'), line], { env, cwd, encoding: 'utf8', timeout: 15_000 });
+    return { reply: r.stdout.split('\n').filter(Boolean), compopt: r.stderr };
+  };
+
+  it('lists each ID with its name, newest first as the service sends them, and asks bash not to sort them (as kubectl does)', async () => {
+    // What the callback answers (newest first), which also fills the cache the TAB then reads; a cold start on a
+    // loaded machine may pass the completion's time budget and answer nothing, so it is asked until it answers.
+    const answer = await waitUntil(
+      async () => (await execFile('svc', ['__complete', '--', 'agents', 'get', ''], { env, cwd, encoding: 'utf8' })).stdout || undefined,
+      'an answer from svc __complete',
+      30_000,
+    );
+    const agents = answer
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(agents.findIndex(([, name]) => name === 'newer')).toBeLessThan(agents.findIndex(([, name]) => name === 'older'));
+    const { reply, compopt } = await complete('svc agents get ');
+    expect(reply.map((l) => /^(\S+) +\((.*)\)$/.exec(l)?.slice(1))).toEqual(agents);
+    expect(compopt).toContain('compopt -o nosort');
+  });
+
+  it('inserts a lone match as its ID alone, without the name', async () => {
+    expect((await complete(`svc agents get ${ids[0]}`)).reply).toEqual([ids[0]]);
+  });
+});

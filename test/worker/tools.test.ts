@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { toolEnv } from '../../src/worker/index';
 import { WorkerLog } from '../../src/worker/log';
 import { runTool, type ToolContext } from '../../src/worker/tools/index';
-import { addSecret } from '../../src/api/secrets';
+import { addSecret } from '../../src/text/redact';
 
 let root: string;
 let workdir: string;

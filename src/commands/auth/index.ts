@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
-import { maskUrlPassword } from '../../api/secrets';
+import { maskUrlPassword } from '../../text/redact';
 import { updateConfig } from '../../config/file';
 import { maskSecret } from '../../config/settings';
 import { checkCredential } from '../../config/validate';

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { completeWords } from '../../completion/dynamic';
 import { write, type Io } from '../../io';
+import { escapeLineControls } from '../../output/controls';
 import { makeKit, type Kit } from '../../cli/action';
 import { buildProgram, loadGroup, targetGroup } from '../../cli/program';
 
@@ -15,7 +16,9 @@ export default function build(group: Command, kit: Kit): void {
         (program) => completeWords(program, words, quiet),
         () => [],
       );
-      await write(ctx.io.stdout, candidates.map((c) => `${c.id}\t${c.label}\n`).join(''));
+      // A name from the service is listed by the shell as is: its control characters (a tab or a newline would also
+      // break the line format) are shown escaped.
+      await write(ctx.io.stdout, candidates.map((c) => `${c.id}\t${escapeLineControls(c.label)}\n`).join(''));
     }),
   );
 }

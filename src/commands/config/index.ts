@@ -7,7 +7,7 @@ import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
-import { maskUrlPassword } from '../../api/secrets';
+import { maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);

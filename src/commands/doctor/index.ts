@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import { ExitCodeError, exitCodeFor } from '../../errors';
 import { API_VERSION } from '../../wire/version';
 import { examples, type Kit } from '../../cli/action';
-import { maskUrlPassword } from '../../api/secrets';
+import { maskUrlPassword } from '../../text/redact';
 
 interface Check {
   check: string;

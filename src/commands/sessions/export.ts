@@ -46,7 +46,7 @@ export async function runExport(ctx: Ctx, sid: string, opts: Opts): Promise<void
 }
 
 async function render(format: (typeof EXPORT_FORMATS)[number], session: Obj, events: SessionEvent[]): Promise<string> {
-  if (format === 'json') return JSON.stringify(events, null, 2) + '\n';
+  if (format === 'json') return (await import('../../output/controls')).escapeJsonControls(JSON.stringify(events, null, 2)) + '\n';
   const { buildTranscript } = await import('../../output/transcript');
   const root = buildTranscript(events);
   const header = headerOf(session, events.length);
