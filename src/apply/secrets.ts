@@ -1,4 +1,4 @@
-import { addSecret } from '../api/secrets';
+import { addSecret } from '../text/redact';
 import { UsageError } from '../errors';
 import { isObject } from '../is-object';
 import { readInputFile } from '../input/read';
