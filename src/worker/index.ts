@@ -22,6 +22,8 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   logFormat: LogFormat;
   bashTimeoutMs: number;
+  /** Deadline of a file tool call (read, write, edit, glob, grep). */
+  toolTimeoutMs: number;
   maxOutputChars: number;
   /** `--max-idle`: an idle session keeps its row this long before it is completed. */
   maxIdleMs: number;
@@ -59,6 +61,7 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
     workdir,
     env: toolEnv(deps.env),
     bashTimeoutMs: opts.bashTimeoutMs,
+    toolTimeoutMs: opts.toolTimeoutMs,
     maxOutputChars: opts.maxOutputChars,
     unrestrictedPaths: opts.unrestrictedPaths,
   };

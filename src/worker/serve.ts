@@ -23,6 +23,8 @@ export interface ServeOptions {
   maxIdleMs?: number;
   logFormat: LogFormat;
   bashTimeoutMs: number;
+  /** Deadline of a file tool call (read, write, edit, glob, grep). */
+  toolTimeoutMs: number;
   maxOutputChars: number;
   unrestrictedPaths: boolean;
 }
@@ -100,6 +102,7 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
     workdir,
     env: toolEnv(deps.env),
     bashTimeoutMs: opts.bashTimeoutMs,
+    toolTimeoutMs: opts.toolTimeoutMs,
     maxOutputChars: opts.maxOutputChars,
     unrestrictedPaths: opts.unrestrictedPaths,
   };

@@ -10,6 +10,8 @@ import { resolveCommand } from '../../worker/on-work';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_OUTPUT_CHARS = 30_000;
+/** A file tool that takes longer is stuck (a slow mount, a pattern that never ends): its call ends in an error result. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
 /** `svc worker run` options → WorkerOptions; every check happens before any request. */
 function workerOptions(ctx: Ctx, opts: Opts): WorkerOptions {
@@ -29,6 +31,7 @@ function workerOptions(ctx: Ctx, opts: Opts): WorkerOptions {
     heartbeatMs: heartbeat,
     logFormat: (opts.logFormat ?? 'text') as LogFormat,
     bashTimeoutMs: DEFAULT_BASH_TIMEOUT_MS,
+    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputChars: MAX_OUTPUT_CHARS,
     maxIdleMs: maxIdle(opts.maxIdle),
     unrestrictedPaths: Boolean(opts.unrestrictedPaths),
