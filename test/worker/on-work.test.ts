@@ -173,6 +173,21 @@ process.stdin.on('end', () => child?.stdin.end());
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   }, 40_000);
 
+  it("copies CMD's output to the log line by line in linear time, cutting a 60 MB line at its bound", async () => {
+    const env = await selfHostedEnvironment(t.emu);
+    const dir = workdir();
+    const cmd = script(dir, 'loud.sh', `head -c 60000000 /dev/zero | tr '\\0' a; echo; echo after the long line\n${serveCmd(dir)}`);
+    const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--once', '--on-work', cmd]);
+    const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo served"}');
+    const r = await running;
+    expect(r.code).toBe(0);
+    expect((await toolResults(t.emu, sid)).map(resultText)).toEqual(['served\n']);
+    const cut = r.stderr.split('\n').find((l) => l.includes('[line cut at'))!;
+    expect(cut).toMatch(/^\[row=\S+ session=\S+\] a{65536} \[line cut at 65536 bytes; the rest of it is dropped\]$/);
+    expect(r.stderr).toMatch(/\] after the long line\n/);
+    expect(r.stderr.length).toBeLessThan(1024 * 1024);
+  }, 40_000);
+
   it('a CMD that cannot be started exits 2 before the first poll', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
