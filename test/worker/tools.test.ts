@@ -294,3 +294,17 @@ describe('worker log', () => {
     expect(out.split('\n')[1]).toBe('1970-01-01T00:00:00.000Z warn failed error="Bearer ***"');
   });
 });
+
+describe('worker tools: cancelled searches', () => {
+  it('a grep or glob cancelled during its walk says it was stopped, never "no matches" or a partial list', async () => {
+    for (let i = 0; i < 50; i++) writeFileSync(join(workdir, `f${i}.txt`), 'needle\n');
+    const ac = new AbortController();
+    ac.abort();
+    const g = await runTool('grep', { pattern: 'needle' }, ctx({ signal: ac.signal }));
+    expect(g.is_error).toBe(true);
+    expect(text(g)).toMatch(/^grep: the search was stopped/);
+    const l = await runTool('glob', { pattern: '*.txt' }, ctx({ signal: ac.signal }));
+    expect(l.is_error).toBe(true);
+    expect(text(l)).toMatch(/^glob: the listing was stopped/);
+  });
+});

@@ -44,6 +44,8 @@ export async function grep(input: Input, ctx: ToolContext): Promise<ToolResult> 
   } finally {
     await matcher.close();
   }
+  // A walk cut short by a cancel is not a search that found nothing.
+  if (ctx.signal.aborted) throw new ToolError('the search was stopped before it was complete');
   if (hits.length === 0) return ok('no matches');
   return ok(capText(hits.join('\n'), ctx.maxOutputChars) + (more ? `\n[output truncated: ${more} more matches]` : ''));
 }
