@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
-import { NoEnvironmentKeyError, UsageError } from '../../errors';
+import { ApiError } from '../../api/errors';
+import { describeOrigin } from '../../config/validate';
+import { NoCredentialError, NoEnvironmentKeyError, UsageError } from '../../errors';
 import type { Opts } from '../../cli/action';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
@@ -49,6 +51,15 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
   // Both keys were checked when read (config/validate.ts): a malformed one is exit 4 before the first poll.
   const apiKey = ctx.settings.apiKey?.value;
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
+  const refused = (e: unknown) => {
+    // Only polls use the work key (rows are held with their session tokens): a refusal here is the key's.
+    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return e;
+    const s = ctx.settings;
+    const where = describeOrigin(s.environmentKey!, { env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key', profile: s.profile.value, file: s.configFile });
+    const fix = s.environmentKey!.source === 'env' ? 'set SVC_ENVIRONMENT_KEY to' : 'run `svc config set environment_key - < key.txt` with';
+    const why = e.status === 401 ? 'is not valid' : `may not serve environment ${options.environmentId}`;
+    return new NoCredentialError(`the environment work key from ${where} ${why} (${e.message}, status=${e.status}): ${fix} a work key of this environment`);
+  };
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
     environmentKey: key,
@@ -58,6 +69,8 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
     signal: ctx.io.signal,
     stderr: ctx.io.stderr,
     env: ctx.io.env,
+  }).catch((e: unknown) => {
+    throw refused(e);
   });
 }
 
