@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
 import { ApiError } from '../../api/errors';
 import { describeOrigin } from '../../config/validate';
-import { NoCredentialError, NoEnvironmentKeyError, UsageError } from '../../errors';
+import { ExitCodeError, NoCredentialError, NoEnvironmentKeyError, UsageError } from '../../errors';
 import type { Opts } from '../../cli/action';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
@@ -57,8 +57,13 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
     const s = ctx.settings;
     const where = describeOrigin(s.environmentKey!, { env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key', profile: s.profile.value, file: s.configFile });
     const fix = s.environmentKey!.source === 'env' ? 'set SVC_ENVIRONMENT_KEY to' : 'run `svc config set environment_key - < key.txt` with';
-    const why = e.status === 401 ? 'is not valid' : `may not serve environment ${options.environmentId}`;
-    return new NoCredentialError(`the environment work key from ${where} ${why} (${e.message}, status=${e.status}): ${fix} a work key of this environment`);
+    if (e.status === 401)
+      return new NoCredentialError(`the environment work key from ${where} is not valid (${e.message}, status=401): ${fix} a work key of this environment`);
+    // 403 keeps its exit code (5): the key is valid, for another environment.
+    return new ExitCodeError(
+      5,
+      `the environment work key from ${where} may not serve environment ${options.environmentId} (${e.message}, status=403): ${fix} a work key of this environment`,
+    );
   };
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
