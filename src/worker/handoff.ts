@@ -1,6 +1,7 @@
+import { checkBaseUrl } from '../config/validate';
 import { UsageError } from '../errors';
-import type { InStream } from '../io';
 import type { WorkItem } from '../api/work';
+import type { Line } from './lines';
 
 /**
  * What `worker run --on-work CMD` writes on CMD's standard input, as the first line: the claimed row without
@@ -23,13 +24,18 @@ export const STOP_LINE = '{"type":"stop"}\n';
 
 export const handoffLine = (h: Handoff): string => JSON.stringify(h) + '\n';
 
+/** Longest line `serve` reads from its input: the spec's largest JSON request body, far past any real hand-off. */
+export const MAX_HANDOFF_BYTES = 4 * 1024 * 1024;
+
 /** Parses the first line of `serve`'s input; a bad hand-off is a usage error (exit 2) with no content quoted. */
-export function parseHandoff(line: string | undefined): Handoff {
-  if (line === undefined || line.trim() === '')
+export function parseHandoff(line: Line | undefined): Handoff {
+  if (line?.cut)
+    throw new UsageError(`the hand-off on standard input is longer than ${MAX_HANDOFF_BYTES} bytes: it is not one from \`svc worker run --on-work\``);
+  if (line === undefined || line.text.trim() === '')
     throw new UsageError('no hand-off on standard input: `svc worker serve` is started by `svc worker run --on-work`');
   let h: Partial<Handoff>;
   try {
-    h = JSON.parse(line) as Partial<Handoff>;
+    h = JSON.parse(line.text) as Partial<Handoff>;
   } catch {
     // The line holds a token: say where it failed, never what it holds.
     throw new UsageError('the hand-off on standard input is not JSON');
@@ -46,18 +52,8 @@ export function parseHandoff(line: string | undefined): Handoff {
   ) {
     throw new UsageError('the hand-off on standard input lacks row.id, row.session_id, row.environment_id or sessions_token');
   }
+  // A base URL that cannot be reached would be retried for good: a broken hand-off is exit 2 before any request.
+  if (typeof h.base_url !== 'string') throw new UsageError('the hand-off on standard input lacks base_url');
+  checkBaseUrl(h.base_url, 'the hand-off base_url');
   return h as Handoff;
-}
-
-/** The lines of a stream, without their newline; a last line without one is yielded too. */
-export async function* lines(stream: InStream): AsyncGenerator<string> {
-  let buf = '';
-  for await (const chunk of stream) {
-    buf += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    for (let at = buf.indexOf('\n'); at >= 0; at = buf.indexOf('\n')) {
-      yield buf.slice(0, at);
-      buf = buf.slice(at + 1);
-    }
-  }
-  if (buf !== '') yield buf;
 }

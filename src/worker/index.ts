@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import type { ApiClient } from '../api/client';
 import { MAX_BLOCK_MS } from '../api/work';
 import type { Follow } from '../api/stream/types';
-import { UsageError } from '../errors';
+import { ExitCodeError, UsageError } from '../errors';
 import { systemClock, type Clock } from './clock';
 import { WorkerLog, type LogFormat } from './log';
 import { pollLoop } from './poll';
@@ -22,10 +22,14 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   logFormat: LogFormat;
   bashTimeoutMs: number;
+  /** Deadline of a file tool call (read, write, edit, glob, grep). */
+  toolTimeoutMs: number;
   maxOutputChars: number;
   /** `--max-idle`: an idle session keeps its row this long before it is completed. */
   maxIdleMs: number;
   unrestrictedPaths: boolean;
+  /** After the first signal, how long the wind-down (results written, rows stopped) may take; undefined: {@link shutdownGraceMs}. */
+  shutdownGraceMs?: number;
   /** `--on-work CMD`: CMD serves each row while this process keeps the lease. */
   onWork?: Pick<OnWorkOptions, 'argv'> & Partial<OnWorkOptions>;
   baseUrl: string;
@@ -59,6 +63,7 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
     workdir,
     env: toolEnv(deps.env),
     bashTimeoutMs: opts.bashTimeoutMs,
+    toolTimeoutMs: opts.toolTimeoutMs,
     maxOutputChars: opts.maxOutputChars,
     unrestrictedPaths: opts.unrestrictedPaths,
   };
@@ -83,18 +88,41 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
     once: opts.once || undefined,
     on_work: opts.onWork?.argv.join(' '),
   });
-  const onSignal = () => log.info('shutting down: no more polling; cancelling tools and stopping rows');
+  const graceMs = opts.shutdownGraceMs ?? shutdownGraceMs(opts);
+  let graceOver!: () => void;
+  const outOfGrace = new Promise<'grace over'>((resolve) => (graceOver = () => resolve('grace over')));
+  let timer: NodeJS.Timeout | undefined;
+  const onSignal = () => {
+    log.info('shutting down: no more polling; cancelling tools and stopping rows', { grace_ms: graceMs });
+    // Whatever the wind-down waits on (a service that stops answering), the worker ends within its grace time.
+    timer = setTimeout(graceOver, graceMs);
+    timer.unref();
+  };
   signal.addEventListener('abort', onSignal, { once: true });
   try {
-    await pollLoop(
+    const loop = pollLoop(
       { environmentId: opts.environmentId, workerId: opts.workerId, concurrency: opts.concurrency, once: opts.once, blockMs: MAX_BLOCK_MS },
       { client: deps.clientFor(deps.environmentKey), log, clock, serve: (item) => serveRow(item, rowDeps, signal) },
       signal,
     );
+    if ((await Promise.race([loop, outOfGrace])) === 'grace over') {
+      log.error('grace time over; exiting with rows still held: their leases lapse and the service re-queues them', { grace_ms: graceMs });
+      throw new ExitCodeError(130, `the worker did not wind down within its grace time of ${graceMs} ms`);
+    }
   } finally {
+    clearTimeout(timer);
     signal.removeEventListener('abort', onSignal);
   }
   log.info('worker stopped', { worker_id: opts.workerId });
+}
+
+/** In-process: tools stop at once, then results and stops are a few requests. With --on-work: CMD's wind-down and kill come first. */
+const GRACE_MS = 30_000;
+
+export function shutdownGraceMs(opts: Pick<WorkerOptions, 'onWork'>): number {
+  if (!opts.onWork) return GRACE_MS;
+  const { windDownMs, killGraceMs } = { ...DEFAULT_ON_WORK, ...opts.onWork };
+  return windDownMs + killGraceMs + GRACE_MS;
 }
 
 export async function realWorkdir(dir: string): Promise<string> {

@@ -4,7 +4,8 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { backoffMs } from '../api/backoff';
 import { UsageError } from '../errors';
 import type { Clock } from './clock';
-import { handoffLine, lines, STOP_LINE, type Handoff } from './handoff';
+import { handoffLine, STOP_LINE, type Handoff } from './handoff';
+import { lines } from './lines';
 import type { WorkerLog } from './log';
 import { stopForShutdown, type HeldRow, type RowServer } from './row';
 
@@ -33,6 +34,8 @@ export interface OnWorkDeps {
 }
 
 export const DEFAULT_ON_WORK = { killGraceMs: 5_000, windDownMs: 60_000, fastFailMs: 10_000, maxFastFailures: 5 };
+/** Longest line of CMD's output copied to the log; a longer one is cut there and the rest of it dropped (a log line, not a data channel). */
+export const MAX_OUTPUT_LINE_BYTES = 64 * 1024;
 const RESTART_BASE_MS = 500;
 const RESTART_CAP_MS = 30_000;
 
@@ -185,7 +188,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 async function pipeLines(stream: NodeJS.ReadableStream & AsyncIterable<Buffer>, out: (line: string) => void): Promise<void> {
   try {
-    for await (const line of lines(stream)) out(line);
+    for await (const line of lines(stream, MAX_OUTPUT_LINE_BYTES))
+      out(line.cut ? `${line.text} [line cut at ${MAX_OUTPUT_LINE_BYTES} bytes; the rest of it is dropped]` : line.text);
   } catch {
     // the pipe broke with CMD: nothing more to copy
   }

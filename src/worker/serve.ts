@@ -4,7 +4,8 @@ import type { Follow } from '../api/stream/types';
 import { ExitCodeError } from '../errors';
 import type { InStream, OutStream } from '../io';
 import { systemClock, type Clock } from './clock';
-import { lines, parseHandoff, type Handoff } from './handoff';
+import { MAX_HANDOFF_BYTES, parseHandoff, type Handoff } from './handoff';
+import { lines } from './lines';
 import type { StopOutcome } from './lease';
 import { WorkerLog, type LogFormat } from './log';
 import { SessionWorker, type Hold } from './session';
@@ -23,6 +24,8 @@ export interface ServeOptions {
   maxIdleMs?: number;
   logFormat: LogFormat;
   bashTimeoutMs: number;
+  /** Deadline of a file tool call (read, write, edit, glob, grep). */
+  toolTimeoutMs: number;
   maxOutputChars: number;
   unrestrictedPaths: boolean;
 }
@@ -87,7 +90,7 @@ class TokenHold implements Hold {
 export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<void> {
   const clock = deps.clock ?? systemClock;
   const log = new WorkerLog(deps.stderr, opts.logFormat, clock.now);
-  const input = lines(deps.stdin);
+  const input = lines(deps.stdin, MAX_HANDOFF_BYTES);
   const first = await input.next();
   const handoff = parseHandoff(first.done ? undefined : first.value);
   addSecret(handoff.sessions_token);
@@ -100,6 +103,7 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
     workdir,
     env: toolEnv(deps.env),
     bashTimeoutMs: opts.bashTimeoutMs,
+    toolTimeoutMs: opts.toolTimeoutMs,
     maxOutputChars: opts.maxOutputChars,
     unrestrictedPaths: opts.unrestrictedPaths,
   };
@@ -114,7 +118,7 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
   if (deps.signal?.aborted) onSignal();
   void (async () => {
     for await (const line of input) {
-      if (isStop(line)) {
+      if (!line.cut && isStop(line.text)) {
         windingDown = true;
         log.info('asked to stop; cancelling tools', fields);
         session.end(false);

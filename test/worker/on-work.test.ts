@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeSecret } from '../../src/api/work';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { bearer, call, requestCount, useEmulator } from '../helpers/emulator';
@@ -173,6 +173,21 @@ process.stdin.on('end', () => child?.stdin.end());
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   }, 40_000);
 
+  it("copies CMD's output to the log line by line in linear time, cutting a 60 MB line at its bound", async () => {
+    const env = await selfHostedEnvironment(t.emu);
+    const dir = workdir();
+    const cmd = script(dir, 'loud.sh', `head -c 60000000 /dev/zero | tr '\\0' a; echo; echo after the long line\n${serveCmd(dir)}`);
+    const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--once', '--on-work', cmd]);
+    const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo served"}');
+    const r = await running;
+    expect(r.code).toBe(0);
+    expect((await toolResults(t.emu, sid)).map(resultText)).toEqual(['served\n']);
+    const cut = r.stderr.split('\n').find((l) => l.includes('[line cut at'))!;
+    expect(cut).toMatch(/^\[row=\S+ session=\S+\] a{65536} \[line cut at 65536 bytes; the rest of it is dropped\]$/);
+    expect(r.stderr).toMatch(/\] after the long line\n/);
+    expect(r.stderr.length).toBeLessThan(1024 * 1024);
+  }, 40_000);
+
   it('a CMD that cannot be started exits 2 before the first poll', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
@@ -188,6 +203,8 @@ process.stdin.on('end', () => child?.stdin.end());
 });
 
 describe('svc worker serve', () => {
+  const beats: NodeJS.Timeout[] = [];
+  afterAll(() => beats.forEach(clearInterval));
   function serve(handoff: object, dir: string): { exited: Promise<{ code: number | null; stderr: string }>; closeInput(): void } {
     const child = spawn(process.execPath, [built.bin, 'worker', 'serve', '--workdir', dir], {
       env: { SVC_BASE_URL: t.emu.url, SVC_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH },
@@ -199,7 +216,10 @@ describe('svc worker serve', () => {
     return { exited: new Promise((r) => child.once('exit', (code) => r({ code, stderr }))), closeInput: () => child.stdin.end() };
   }
 
-  /** Claims the session's row as a worker would, returning the row and its session work token. */
+  /**
+   * Claims the session's row as a worker would, returning the row and its session work token, and keeps its lease
+   * as the worker would (heartbeats until the test file ends): a slow start of `serve` must not lose the row.
+   */
   async function claim(envId: string, key: string, sid: string) {
     const polled = await call(t.emu, 'GET', `/v1/environments/${envId}/work/poll?block_ms=5000`, { headers: { ...bearer(key), 'svc-worker-id': 'test' } });
     const { secret, ...row } = polled.body.items[0];
@@ -208,6 +228,15 @@ describe('svc worker serve', () => {
     expect(
       (await call(t.emu, 'POST', `/v1/environments/${envId}/work/${row.id}/ack`, { body: { generation: row.generation }, headers: bearer(token) })).status,
     ).toBe(200);
+    const beat = setInterval(
+      () =>
+        void call(t.emu, 'POST', `/v1/environments/${envId}/work/${row.id}/heartbeat`, { body: { generation: row.generation }, headers: bearer(token) }).catch(
+          () => {},
+        ),
+      300,
+    );
+    beat.unref();
+    beats.push(beat);
     return { row, token };
   }
 

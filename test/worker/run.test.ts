@@ -216,3 +216,25 @@ describe('svc worker run: bad input', () => {
     expect(r.stderr).toBe('error: no environment work key configured: set SVC_ENVIRONMENT_KEY or run `svc config set environment_key - < key.txt`\n');
   });
 });
+
+describe('svc worker run: a work key the service refuses', () => {
+  it('is exit 4 saying the key came from SVC_ENVIRONMENT_KEY (or the profile), never showing it', async () => {
+    const env = await selfHostedEnvironment(t.emu);
+    const fromEnv = await worker('ek_not_a_real_key', ['--environment', env.id, '--once']);
+    expect(fromEnv.code).toBe(4);
+    expect(fromEnv.stderr.trim().split('\n').at(-1)).toMatch(
+      /^error: the environment work key from SVC_ENVIRONMENT_KEY is not valid \(.*status=401\): set SVC_ENVIRONMENT_KEY to a work key of this environment$/,
+    );
+    expect(fromEnv.stderr).not.toContain('ek_not_a_real_key');
+    const dir = tempConfigDir();
+    expect((await svc(['config', 'set', 'environment_key', '-'], { env: { SVC_CONFIG_DIR: dir }, stdin: 'ek_profile_key_refused\n' })).code).toBe(0);
+    const fromProfile = await svc(['worker', 'run', '--environment', env.id, '--once'], {
+      env: { SVC_BASE_URL: t.emu.url, SVC_CONFIG_DIR: dir, PATH: process.env.PATH },
+    });
+    expect(fromProfile.code).toBe(4);
+    expect(fromProfile.stderr).toMatch(
+      /error: the environment work key from environment_key of profile "default" in .* is not valid .*: run `svc config set environment_key - < key.txt` with a work key of this environment\n$/,
+    );
+    expect(fromProfile.stderr).not.toContain('ek_profile_key_refused');
+  });
+});

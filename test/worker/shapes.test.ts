@@ -137,6 +137,9 @@ describe('svc worker run: errors that retrying cannot fix', () => {
     const other = await selfHostedEnvironment(t.emu);
     const r = await worker(mine.key, t.emu.url, ['--environment', other.id, '--workdir', workdir()]);
     expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(
+      /error: the environment work key from SVC_ENVIRONMENT_KEY may not serve environment .*status=403\): set SVC_ENVIRONMENT_KEY to a work key of this environment\n$/,
+    );
     expect(r.stderr).not.toMatch(/backing off/);
     expectNoSecrets(r.stderr, [mine.key]);
   });

@@ -1,5 +1,18 @@
 // Rules proved here: R-WORK-11 (redaction of log lines)
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  ftruncateSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -27,6 +40,7 @@ const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({
   signal: new AbortController().signal,
   env: { PATH: process.env.PATH },
   bashTimeoutMs: 10_000,
+  toolTimeoutMs: 10_000,
   maxOutputChars: 30_000,
   ...over,
 });
@@ -82,7 +96,7 @@ describe('worker tools: confinement', () => {
     mkdirSync(join(workdir, 'sub'));
     writeFileSync(join(workdir, 'sub', 'a.txt'), 'one\ntwo\nthree\n');
     symlinkSync(join(workdir, 'sub', 'a.txt'), join(workdir, 'inner-link'));
-    expect(text(await runTool('read', { path: 'inner-link', offset: 2, limit: 1 }, ctx()))).toBe('     2\ttwo\n[1 more lines; read on with offset 3]');
+    expect(text(await runTool('read', { path: 'inner-link', offset: 2, limit: 1 }, ctx()))).toBe('     2\ttwo\n[more lines follow; read on with offset 3]');
   });
 });
 
@@ -169,6 +183,103 @@ describe('worker tools: files', () => {
   });
 });
 
+describe('worker tools: files that are not regular, big files, stuck tools', () => {
+  const fifo = (name: string) => {
+    const path = join(workdir, name);
+    execFileSync('mkfifo', [path]);
+    return path;
+  };
+
+  it('read, write, edit and grep refuse a FIFO at once with a tool error (nothing opens it for a blocking read or write)', async () => {
+    fifo('pipe');
+    const started = Date.now();
+    for (const [tool, input] of [
+      ['read', { path: 'pipe' }],
+      ['write', { path: 'pipe', content: 'x' }],
+      ['edit', { path: 'pipe', old_string: 'a', new_string: 'b' }],
+      ['grep', { pattern: 'a', path: 'pipe' }],
+    ] as const) {
+      const r = await runTool(tool, input, ctx());
+      expect(r.is_error, tool).toBe(true);
+      expect(text(r), tool).toContain('pipe is not a regular file');
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('grep and glob over a folder skip a FIFO in it', async () => {
+    fifo('pipe.txt');
+    writeFileSync(join(workdir, 'real.txt'), 'needle\n');
+    expect(text(await runTool('grep', { pattern: 'needle' }, ctx()))).toBe('real.txt:1:needle');
+    expect(text(await runTool('glob', { pattern: '*.txt' }, ctx()))).toBe('real.txt');
+  });
+
+  it('read refuses a device such as /dev/zero (with --unrestricted-paths) instead of reading without end', async () => {
+    const r = await runTool('read', { path: '/dev/zero' }, ctx({ unrestrictedPaths: true }));
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('/dev/zero is not a regular file');
+  });
+
+  it('read reads only the window offset/limit ask for: two lines at the head of an 8 GiB file come back at once', async () => {
+    // Sparse: two short lines, then 8 GiB of zero bytes that a whole-file read could not even hold in a string.
+    const fd = openSync(join(workdir, 'huge.log'), 'w');
+    writeSync(fd, 'one\ntwo\nthree\n');
+    ftruncateSync(fd, 8 * 1024 ** 3);
+    closeSync(fd);
+    const started = Date.now();
+    expect(text(await runTool('read', { path: 'huge.log', offset: 2, limit: 1 }, ctx()))).toBe('     2\ttwo\n[more lines follow; read on with offset 3]');
+    expect(Date.now() - started).toBeLessThan(2000);
+    // A window over the endless last line stops at the output cap.
+    const tail = await runTool('read', { path: 'huge.log', offset: 4, limit: 1 }, ctx({ maxOutputChars: 100 }));
+    expect(text(tail)).toMatch(/^ {5}4\t\0+\n\[output truncated at 100 characters; read on with a smaller limit or a later offset\]$/);
+  });
+
+  it('read numbers the lines of its window and reads a last line without a newline', async () => {
+    writeFileSync(join(workdir, 'f.txt'), 'a\nb\nc');
+    expect(text(await runTool('read', { path: 'f.txt' }, ctx()))).toBe('     1\ta\n     2\tb\n     3\tc');
+    expect(text(await runTool('read', { path: 'f.txt', offset: 3 }, ctx()))).toBe('     3\tc');
+    expect(text(await runTool('read', { path: 'f.txt', limit: 2 }, ctx()))).toBe('     1\ta\n     2\tb\n[more lines follow; read on with offset 3]');
+  });
+
+  it('a catastrophic grep pattern ((a+)+$ on 40 a and a !) ends in a tool error at its deadline while the event loop runs on', async () => {
+    writeFileSync(join(workdir, 'poison.txt'), 'a'.repeat(40) + '!\n');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const started = Date.now();
+    try {
+      const r = await runTool('grep', { pattern: '^(a+)+$' }, ctx({ toolTimeoutMs: 1000 }));
+      expect(r.is_error).toBe(true);
+      expect(text(r)).toContain('grep: did not finish within its deadline of 1000 ms');
+    } finally {
+      clearInterval(ticker);
+    }
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1000);
+    expect(took).toBeLessThan(4000);
+    // Blocked, the loop would not have ticked at all before the deadline.
+    expect(ticks).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a cancel stops a grep stuck in a catastrophic pattern at once', async () => {
+    writeFileSync(join(workdir, 'poison.txt'), 'a'.repeat(40) + '!\n');
+    const ac = new AbortController();
+    const started = Date.now();
+    setTimeout(() => ac.abort(), 300);
+    const r = await runTool('grep', { pattern: '^(a+)+$' }, ctx({ signal: ac.signal }));
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('grep: the search was stopped');
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('edit refuses a file over its size limit instead of reading it whole', async () => {
+    const fd = openSync(join(workdir, 'big.txt'), 'w');
+    ftruncateSync(fd, 64 * 1024 * 1024);
+    closeSync(fd);
+    const r = await runTool('edit', { path: 'big.txt', old_string: 'a', new_string: 'b' }, ctx());
+    expect(r.is_error).toBe(true);
+    expect(text(r)).toContain('over the 10485760-byte limit');
+  });
+});
+
 describe('worker log', () => {
   it("R-WORK-11 masks every registered secret in text and JSON lines, through the run's one redaction", () => {
     let out = '';
@@ -181,5 +292,19 @@ describe('worker log', () => {
     expect(out).not.toContain('st_secret_token');
     expect(JSON.parse(out.split('\n')[0])).toEqual({ time: '1970-01-01T00:00:00.000Z', level: 'info', msg: 'tool finished', output: 'leak *** here' });
     expect(out.split('\n')[1]).toBe('1970-01-01T00:00:00.000Z warn failed error="Bearer ***"');
+  });
+});
+
+describe('worker tools: cancelled searches', () => {
+  it('a grep or glob cancelled during its walk says it was stopped, never "no matches" or a partial list', async () => {
+    for (let i = 0; i < 50; i++) writeFileSync(join(workdir, `f${i}.txt`), 'needle\n');
+    const ac = new AbortController();
+    ac.abort();
+    const g = await runTool('grep', { pattern: 'needle' }, ctx({ signal: ac.signal }));
+    expect(g.is_error).toBe(true);
+    expect(text(g)).toMatch(/^grep: the search was stopped/);
+    const l = await runTool('glob', { pattern: '*.txt' }, ctx({ signal: ac.signal }));
+    expect(l.is_error).toBe(true);
+    expect(text(l)).toMatch(/^glob: the listing was stopped/);
   });
 });

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
-import { NoEnvironmentKeyError, UsageError } from '../../errors';
+import { ApiError } from '../../api/errors';
+import { describeOrigin } from '../../config/validate';
+import { ExitCodeError, NoCredentialError, NoEnvironmentKeyError, UsageError } from '../../errors';
 import type { Opts } from '../../cli/action';
 import type { LogFormat } from '../../worker/log';
 import type { WorkerOptions } from '../../worker/index';
@@ -10,6 +12,8 @@ import { resolveCommand } from '../../worker/on-work';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_OUTPUT_CHARS = 30_000;
+/** A file tool that takes longer is stuck (a slow mount, a pattern that never ends): its call ends in an error result. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
 /** `svc worker run` options → WorkerOptions; every check happens before any request. */
 function workerOptions(ctx: Ctx, opts: Opts): WorkerOptions {
@@ -29,6 +33,7 @@ function workerOptions(ctx: Ctx, opts: Opts): WorkerOptions {
     heartbeatMs: heartbeat,
     logFormat: (opts.logFormat ?? 'text') as LogFormat,
     bashTimeoutMs: DEFAULT_BASH_TIMEOUT_MS,
+    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputChars: MAX_OUTPUT_CHARS,
     maxIdleMs: maxIdle(opts.maxIdle),
     unrestrictedPaths: Boolean(opts.unrestrictedPaths),
@@ -46,6 +51,20 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
   // Both keys were checked when read (config/validate.ts): a malformed one is exit 4 before the first poll.
   const apiKey = ctx.settings.apiKey?.value;
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
+  const refused = (e: unknown) => {
+    // Only polls use the work key (rows are held with their session tokens): a refusal here is the key's.
+    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return e;
+    const s = ctx.settings;
+    const where = describeOrigin(s.environmentKey!, { env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key', profile: s.profile.value, file: s.configFile });
+    const fix = s.environmentKey!.source === 'env' ? 'set SVC_ENVIRONMENT_KEY to' : 'run `svc config set environment_key - < key.txt` with';
+    if (e.status === 401)
+      return new NoCredentialError(`the environment work key from ${where} is not valid (${e.message}, status=401): ${fix} a work key of this environment`);
+    // 403 keeps its exit code (5): the key is valid, for another environment.
+    return new ExitCodeError(
+      5,
+      `the environment work key from ${where} may not serve environment ${options.environmentId} (${e.message}, status=403): ${fix} a work key of this environment`,
+    );
+  };
   await runWorker(options, {
     clientFor: (credential) => base.withCredential(credential),
     environmentKey: key,
@@ -55,6 +74,8 @@ export async function run(ctx: Ctx, _args: string[], opts: Opts): Promise<void> 
     signal: ctx.io.signal,
     stderr: ctx.io.stderr,
     env: ctx.io.env,
+  }).catch((e: unknown) => {
+    throw refused(e);
   });
 }
 

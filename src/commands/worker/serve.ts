@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
 import type { LogFormat } from '../../worker/log';
 import type { Opts } from '../../cli/action';
-import { DEFAULT_BASH_TIMEOUT_MS, MAX_OUTPUT_CHARS, maxIdle } from './run';
+import { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_OUTPUT_CHARS, maxIdle } from './run';
 
 /** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
 export async function serve(ctx: Ctx, _args: string[], opts: Opts): Promise<void> {
@@ -11,6 +11,7 @@ export async function serve(ctx: Ctx, _args: string[], opts: Opts): Promise<void
     maxIdleMs: opts.maxIdle === undefined ? undefined : maxIdle(opts.maxIdle),
     logFormat: (opts.logFormat ?? 'text') as LogFormat,
     bashTimeoutMs: DEFAULT_BASH_TIMEOUT_MS,
+    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputChars: MAX_OUTPUT_CHARS,
     unrestrictedPaths: Boolean(opts.unrestrictedPaths),
   };

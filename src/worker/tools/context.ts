@@ -8,6 +8,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Environment of `bash` commands, the worker's own credentials already removed. */
   env: Record<string, string | undefined>;
+  /** Deadline of every other tool call: past it the call ends in an error result and the tool is stopped. */
+  toolTimeoutMs: number;
   /** Default `bash` timeout when the call gives none. */
   bashTimeoutMs: number;
   /** Longest text a tool returns before it is truncated and marked so. */

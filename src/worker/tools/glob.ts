@@ -26,6 +26,7 @@ export async function glob(input: Input, ctx: ToolContext): Promise<ToolResult> 
     if (found.length < MAX_MATCHES) found.push(rel);
     else more++;
   }
+  if (ctx.signal.aborted) throw new ToolError('the listing was stopped before it was complete');
   if (found.length === 0) return ok('no files found');
   return ok(found.join('\n') + (more ? `\n[output truncated: ${more} more files]` : ''));
 }

@@ -1,20 +1,22 @@
-import { readFile, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { confine } from './confine';
 import type { ToolContext } from './context';
 import { globToRegExp, walk } from './files';
+import { LineMatcher } from './matcher';
+import { MAX_FILE_BYTES, openRegular, readAll } from './open';
 import { statOrFail } from './read';
 import { capText, ok, optStr, str, ToolError, type Input, type ToolResult } from './result';
 
 const MAX_MATCHES = 1000;
-/** Larger files are skipped: a search answers in seconds, not minutes. */
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-/** `grep {pattern, path?, glob?}`: `file:line:text` for each matching line; `glob` without `/` matches file names. */
+/**
+ * `grep {pattern, path?, glob?}`: `file:line:text` for each matching line; `glob` without `/` matches file names.
+ * Files over {@link MAX_FILE_BYTES}, binary files and anything but regular files are skipped in a folder.
+ */
 export async function grep(input: Input, ctx: ToolContext): Promise<ToolResult> {
-  let re: RegExp;
+  const pattern = str(input, 'pattern');
   try {
-    re = new RegExp(str(input, 'pattern'));
+    new RegExp(pattern);
   } catch (e) {
     throw new ToolError(`input.pattern is not a valid regular expression: ${(e as Error).message}`);
   }
@@ -22,24 +24,47 @@ export async function grep(input: Input, ctx: ToolContext): Promise<ToolResult> 
   const base = await confine(ctx, pathShown);
   const filter = optStr(input, 'glob');
   const globRe = filter === undefined ? undefined : globToRegExp(filter);
-  const files = (await statOrFail(base, pathShown)).isDirectory() ? walk(ctx.workdir, base, ctx.signal) : one(relative(ctx.workdir, base).split(sep).join('/'));
+  const single = !(await statOrFail(base, pathShown)).isDirectory();
+  const files = single ? one(relative(ctx.workdir, base).split(sep).join('/')) : walk(ctx.workdir, base, ctx.signal);
+  const matcher = new LineMatcher(pattern, ctx.signal);
   const hits: string[] = [];
   let more = 0;
-  for await (const rel of files) {
-    if (globRe && !globRe.test(filter!.includes('/') ? rel : basename(rel))) continue;
-    const full = `${ctx.workdir}/${rel}`;
-    if ((await stat(full)).size > MAX_FILE_BYTES) continue;
-    const buf = await readFile(full);
-    if (buf.includes(0)) continue; // binary
-    const lines = buf.toString('utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      if (!re.test(lines[i])) continue;
-      if (hits.length < MAX_MATCHES) hits.push(`${rel}:${i + 1}:${lines[i]}`);
-      else more++;
+  try {
+    for await (const rel of files) {
+      if (globRe && !globRe.test(filter!.includes('/') ? rel : basename(rel))) continue;
+      const text = await fileText(single ? base : `${ctx.workdir}/${rel}`, single ? pathShown : rel, single);
+      if (text === undefined) continue;
+      const found = await matcher.match(text, MAX_MATCHES - hits.length);
+      if (found.hits.length > 0) {
+        const lines = text.split('\n');
+        for (const i of found.hits) hits.push(`${rel}:${i + 1}:${lines[i]}`);
+      }
+      more += found.count - found.hits.length;
     }
+  } finally {
+    await matcher.close();
   }
+  // A walk cut short by a cancel is not a search that found nothing.
+  if (ctx.signal.aborted) throw new ToolError('the search was stopped before it was complete');
   if (hits.length === 0) return ok('no matches');
   return ok(capText(hits.join('\n'), ctx.maxOutputChars) + (more ? `\n[output truncated: ${more} more matches]` : ''));
+}
+
+/** A text file's content; a file that cannot be searched is an error when named, skipped (undefined) in a folder. */
+async function fileText(path: string, shown: string, named: boolean): Promise<string | undefined> {
+  try {
+    const handle = await openRegular(path, shown, 'read');
+    try {
+      const buf = await readAll(handle, shown, MAX_FILE_BYTES);
+      if (buf.includes(0)) return undefined; // binary
+      return buf.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (e) {
+    if (named || !(e instanceof ToolError)) throw e;
+    return undefined;
+  }
 }
 
 async function* one(rel: string): AsyncGenerator<string> {
