@@ -88,7 +88,8 @@ export async function runBulk(ctx: Ctx, o: { targets: BulkTarget[]; action: Bulk
 
 async function consent(ctx: Ctx, targets: BulkTarget[], action: BulkAction): Promise<void> {
   const what = `${action.name} ${count(targets.length, action.noun)}`;
-  if (!ctx.canPrompt) throw new UsageError(`${what}: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI), or --dry-run to see them; nothing was sent`);
+  if (!ctx.canPrompt)
+    throw new UsageError(`${what}: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI), or --dry-run to see them; nothing was sent`);
   const shown = targets.slice(0, PROMPT_ROWS).map((t) => `  ${rowText(t)}`);
   if (targets.length > PROMPT_ROWS) shown.push(`  … and ${targets.length - PROMPT_ROWS} more`);
   await ctx.msg(shown.join('\n'));
@@ -113,7 +114,12 @@ interface Finished {
 }
 
 /** Starts the workers; `results` yields each result in input order as soon as it and those before it are in. */
-async function execute(ctx: Ctx, targets: BulkTarget[], action: BulkAction, options: BulkOptions): Promise<{ results: AsyncIterable<BulkResult>; finished: Promise<Finished> }> {
+async function execute(
+  ctx: Ctx,
+  targets: BulkTarget[],
+  action: BulkAction,
+  options: BulkOptions,
+): Promise<{ results: AsyncIterable<BulkResult>; finished: Promise<Finished> }> {
   const pause = new SharedPause(ctx.sleep, ctx.now);
   const client = await pausingClient(ctx, pause);
   const signal = ctx.io.signal;
@@ -128,7 +134,8 @@ async function execute(ctx: Ctx, targets: BulkTarget[], action: BulkAction, opti
       const outcome = await action.apply(client, t);
       return { id: t.id, action: action.name, ok: true, ...(outcome.unchanged ? { unchanged: true } : {}), ...outcome.extra };
     } catch (e) {
-      if (options.ignoreNotFound && action.ignorableNotFound && e instanceof ApiError && e.status === 404) return { id: t.id, action: action.name, ok: true, unchanged: true };
+      if (options.ignoreNotFound && action.ignorableNotFound && e instanceof ApiError && e.status === 404)
+        return { id: t.id, action: action.name, ok: true, unchanged: true };
       codes.set(t.id, exitCodeFor(e));
       return { id: t.id, action: action.name, ok: false, error: (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error };
     }

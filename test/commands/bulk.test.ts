@@ -14,10 +14,16 @@ let group = 0;
 async function batch(n: number, extra: Record<string, unknown> = {}): Promise<{ label: string; ids: string[] }> {
   const label = `b${++group}`;
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await agentSession(t.emu, { name: `agent-${label}` }, { metadata: { batch: label }, title: `${label}-${i}`, ...extra })).id);
+  for (let i = 0; i < n; i++)
+    ids.push((await agentSession(t.emu, { name: `agent-${label}` }, { metadata: { batch: label }, title: `${label}-${i}`, ...extra })).id);
   return { label, ids };
 }
-const lines = (text: string) => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe('svc sessions archive|delete|interrupt|continue on many', () => {
   it('archives the sessions a label selector picks with --yes: one result per item in input order and one summary line', async () => {

@@ -43,6 +43,7 @@ describe('label selectors on metadata', () => {
   });
 
   it('rejects a malformed selector naming the flag', () => {
-    for (const bad of ['', 'a=b,,c', '=v', 'a=b=c', '!', '!a=b', 'a in (x,y)', 'a b']) expect(() => parseLabelSelector(bad, '--selector')).toThrow(/--selector/);
+    for (const bad of ['', 'a=b,,c', '=v', 'a=b=c', '!', '!a=b', 'a in (x,y)', 'a b'])
+      expect(() => parseLabelSelector(bad, '--selector')).toThrow(/--selector/);
   });
 });

@@ -9,10 +9,7 @@ import { addBulkFlags, runMany, wantsBulk } from './many';
 import { pick } from './selectors';
 
 export function addDelete(group: Command, kit: Kit): void {
-  const cmd = group
-    .command('delete')
-    .argument('[sessions...]', 'session IDs, or - to read them from standard input')
-    .description('Delete sessions');
+  const cmd = group.command('delete').argument('[sessions...]', 'session IDs, or - to read them from standard input').description('Delete sessions');
   addBulkFlags(cmd, { ignoreNotFound: true });
   examples(cmd, ['svc sessions delete SESSION_ID', 'svc sessions delete --status terminated --older-than 30d --yes']);
   cmd.action(

@@ -3,7 +3,7 @@ import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import type { Opts } from '../../cli/action';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../fleet/bulk';
-import { addSelectorFlags, pick, targetsOf, type Picked } from './selectors';
+import { addSelectorFlags, targetsOf, type Picked } from './selectors';
 
 /** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */
 export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {
@@ -30,7 +30,12 @@ export async function runMany(ctx: Ctx, p: Picked, opts: Opts, action: (ctx: Ctx
   await runBulk(ctx, {
     targets,
     action: action(ctx),
-    options: { yes: Boolean(opts.yes), dryRun: Boolean(opts.dryRun), concurrency, failFast: Boolean(opts.failFast), ignoreNotFound: Boolean(opts.ignoreNotFound) },
+    options: {
+      yes: Boolean(opts.yes),
+      dryRun: Boolean(opts.dryRun),
+      concurrency,
+      failFast: Boolean(opts.failFast),
+      ignoreNotFound: Boolean(opts.ignoreNotFound),
+    },
   });
 }
-

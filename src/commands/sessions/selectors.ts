@@ -33,7 +33,8 @@ export function pick(args: string[], opts: Opts): Picked {
   const stdin = args.includes('-');
   if (stdin && args.length > 1) throw new UsageError('give IDs as arguments or - for standard input, not both');
   if (args.length && hasSelectors(selectors)) throw new UsageError('give session IDs or selectors (--status, --agent, …), not both');
-  if (!args.length && !hasSelectors(selectors)) throw new UsageError('give session IDs, - to read them from standard input, or selectors (--status, --agent, -l, …)');
+  if (!args.length && !hasSelectors(selectors))
+    throw new UsageError('give session IDs, - to read them from standard input, or selectors (--status, --agent, -l, …)');
   return { ids: stdin || !args.length ? undefined : args, stdin, selectors };
 }
 

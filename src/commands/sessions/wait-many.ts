@@ -53,6 +53,8 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
   if (failure) throw new ExitCodeError(exitCodeFor(failure), 'a session failed', true);
   if (pending.size) {
     const left = [...pending];
-    throw new WaitTimeoutError(`${left.length} of ${ids.length} sessions still not settled after --timeout: ${left.slice(0, 10).join(', ')}${left.length > 10 ? ', …' : ''}`);
+    throw new WaitTimeoutError(
+      `${left.length} of ${ids.length} sessions still not settled after --timeout: ${left.slice(0, 10).join(', ')}${left.length > 10 ? ', …' : ''}`,
+    );
   }
 }
