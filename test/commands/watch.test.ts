@@ -62,9 +62,12 @@ describe('svc sessions list --watch', () => {
     expect(row).toMatch(new RegExp(`^ADDED\\s+${a}\\s+idle\\s+tty row\\s+\\d+s$`));
   });
 
-  it('a malformed --interval is exit 2 before any request', async () => {
+  it('a malformed --interval, or --limit with --watch, is exit 2 before any request', async () => {
     const r = await svc(['sessions', 'list', '-w', '--interval', 'often'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--interval');
+    const limited = await svc(['sessions', 'list', '-w', '--limit', '5'], { env: emuEnv(t.emu) });
+    expect(limited.code).toBe(2);
+    expect(limited.stderr).toContain('--limit');
   });
 });

@@ -33,7 +33,11 @@ export function addList(group: Command, kit: Kit): Command {
     kit.action(async (ctx, _args, opts) => {
       const sel = parseSelectors(opts);
       const extra = filterQuery(TIME_FILTERS, opts);
-      if (opts.watch) return runWatchList(ctx, cmd, opts, sel, extra);
+      if (opts.watch) {
+        if (opts.limit !== undefined || opts.pageToken !== undefined)
+          throw new UsageError('--limit and --page-token cannot be used with --watch: it lists everything selected');
+        return runWatchList(ctx, cmd, opts, sel, extra);
+      }
       if (opts.interval !== undefined) throw new UsageError('--interval works with --watch');
       const lo = listOptions(opts);
       const c = await ctx.api();
