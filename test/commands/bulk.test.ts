@@ -216,6 +216,16 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     expect(empty.stderr).toBe('nothing matched\n');
   });
 
+  it('on a terminal the results are a table, a failure with its message', async () => {
+    const { ids } = await batch(1);
+    const r = await run(['sessions', 'archive', ids[0], 'sesn_missing_tty', '--yes'], { stdoutTTY: true, columns: 200, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(6);
+    const [header, first, second] = r.stdout.split('\n');
+    expect(header).toMatch(/^ID\s+ACTION\s+RESULT\s+EPOCH\s+ERROR$/);
+    expect(first).toMatch(new RegExp(`^${ids[0]}\\s+archive\\s+ok$`));
+    expect(second).toMatch(/^sesn_missing_tty\s+archive\s+failed\s+\S+/);
+  });
+
   it('a single ID keeps the single-session output (the archived object)', async () => {
     const { ids } = await batch(1);
     const r = await run(['sessions', 'archive', ids[0]]);
