@@ -66,8 +66,11 @@ export async function watch(o: WatchOptions): Promise<void> {
   // Nothing listed yet: changes from the start on are new.
   cursor ??= start;
   const every = o.resyncEvery ?? RESYNC_EVERY;
+  // Polls start one interval apart (not one interval after the last ended), so a change waits at most an interval plus one answer.
+  let started = o.now();
   for (let poll = 1; ; poll++) {
-    if (!(await pause(o, o.intervalMs))) return;
+    if (!(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
+    started = o.now();
     if (poll % every === 0) {
       await full();
       continue;
