@@ -60,13 +60,24 @@ try {
     latencies.push(seen.get(title) - t0);
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (Date.now() - t0))));
   }
+  // Then a quiet fleet: the polls of three intervals with no change.
+  const quietFrom = polls.length;
+  await new Promise((r) => setTimeout(r, 3500));
+  const quiet = polls
+    .slice(quietFrom)
+    .filter((p) => p.url.includes('updated_at_gt'))
+    .map((p) => p.bytes);
   child.kill('SIGINT');
   const full = polls.filter((p) => !p.url.includes('updated_at_gt')).reduce((a, p) => a + p.bytes, 0);
-  const incremental = polls.filter((p) => p.url.includes('updated_at_gt')).map((p) => p.bytes);
+  const incremental = polls
+    .slice(0, quietFrom)
+    .filter((p) => p.url.includes('updated_at_gt'))
+    .map((p) => p.bytes);
   console.log(`sessions list --watch over ${N} sessions, ${CHANGES} changes one a second, --interval 1s`);
   console.log(
     `  initial list: ${full} bytes; incremental polls: ${incremental.length}, median ${median(incremental)} bytes, max ${Math.max(...incremental)} bytes`,
   );
+  console.log(`  quiet polls: ${quiet.length}, ${quiet.join(', ')} bytes each`);
   console.log(`  change to MODIFIED line: median ${median(latencies)} ms, max ${Math.max(...latencies)} ms (goal: within one interval, 1000 ms)`);
   console.log(`  full list / median poll = ${(full / median(incremental)).toFixed(0)}x`);
 } finally {
