@@ -4,14 +4,28 @@ import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
 import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';
+import { sessionActions } from './actions';
+import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pick } from './selectors';
 
 export function addArchive(group: Command, kit: Kit): void {
   const cmd = group
     .command('archive')
-    .argument('<session>', 'session ID')
-    .description('Archive (terminate) a session, cancelling its threads; a running session is interrupted first and waited for');
-  examples(cmd, ['svc sessions archive SESSION_ID', 'svc sessions archive SESSION_ID -o json --jq .archived_at']);
-  cmd.action(kit.action((ctx, [sid]) => runArchive(ctx, sid)));
+    .argument('[sessions...]', 'session IDs, or - to read them from standard input')
+    .description('Archive (terminate) sessions, cancelling their threads; a running session is interrupted first and waited for');
+  addBulkFlags(cmd, { ignoreNotFound: true });
+  examples(cmd, [
+    'svc sessions archive SESSION_ID',
+    'svc sessions archive SESSION_ID -o json --jq .archived_at',
+    'svc sessions archive --idle-for 7d --yes',
+    'svc sessions list --status idle -q | svc sessions archive - --yes',
+  ]);
+  cmd.action(
+    kit.action((ctx, args, opts) => {
+      const p = pick(args, opts);
+      return wantsBulk(p, opts) ? runMany(ctx, p, opts, (x) => sessionActions(x).archive) : runArchive(ctx, args[0]);
+    }),
+  );
 }
 
 /** The spec's order (R-SESS-47): interrupt a running or stopping session and wait for idle, then archive. */

@@ -1,18 +1,30 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
+import { sessionActions } from './actions';
+import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pick } from './selectors';
 
 export function addContinue(group: Command, kit: Kit): void {
   const cmd = group
     .command('continue')
-    .argument('<session>', 'session ID')
-    .description('Resume an interrupted session, keeping its queued input; prints the returned control epoch, or with --wait the started session')
-    .option('--wait', 'read the session until the start has completed (continue_pending false on the returned epoch), then print it');
-  examples(cmd, ['svc sessions continue SESSION_ID', 'svc sessions continue SESSION_ID --wait -o json']);
-  cmd.action(kit.action((ctx, [sid], opts) => runContinue(ctx, sid, opts)));
+    .argument('[sessions...]', 'session IDs, or - to read them from standard input')
+    .description('Resume interrupted sessions, keeping their queued input; prints the returned control epoch, or with --wait the started session')
+    .option('--wait', 'read the session until the start has completed (continue_pending false on the returned epoch), then print it (one session)');
+  addBulkFlags(cmd);
+  examples(cmd, ['svc sessions continue SESSION_ID', 'svc sessions continue SESSION_ID --wait -o json', 'svc sessions continue --agent triage --yes']);
+  cmd.action(
+    kit.action((ctx, args, opts) => {
+      const p = pick(args, opts);
+      if (!wantsBulk(p, opts)) return runContinue(ctx, args[0], opts);
+      if (opts.wait) throw new UsageError('--wait works on one session; for many, follow with `svc sessions wait`');
+      return runMany(ctx, p, opts, (x) => sessionActions(x).continue);
+    }),
+  );
 }
 
 export async function runContinue(ctx: Ctx, sid: string, opts: Opts): Promise<void> {

@@ -3,14 +3,16 @@ import { sessions } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
 import type { Kit } from '../../cli/action';
 import { checkReferences } from '../../cli/references';
-import { addCreate, addDelete, addGet, addList, addUpdate, TIME_FILTERS, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
+import { addCreate, addGet, addUpdate, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
 import { addArchive } from './archive';
 import { SESSION_COLUMNS } from './columns';
 import { addConfirm } from './confirm';
 import { addContinue } from './continue';
+import { addDelete } from './delete';
 import { addEvents } from './events';
 import { addExport } from './export';
 import { addInterrupt } from './interrupt';
+import { addList } from './list';
 import { addPending } from './pending';
 import { addResources } from './resources';
 import { addSend } from './send';
@@ -46,10 +48,7 @@ const CREATE_FLAGS: BodyFlag[] = [
 const UPDATE_FLAGS: BodyFlag[] = [{ flags: '--title <title>', description: 'session title', field: 'title' }];
 
 export default function build(group: Command, kit: Kit): void {
-  addList(group, kit, SESSIONS, {
-    filters: [{ flags: '--include-archived', description: 'include archived sessions', query: 'include_archived', map: () => true }, ...TIME_FILTERS],
-    examples: ['svc sessions list', 'svc sessions list --created-after 2026-01-01T00:00:00Z --all -o ndjson'],
-  });
+  addList(group, kit);
   addGet(group, kit, SESSIONS, { examples: ['svc sessions get SESSION_ID', 'svc sessions get SESSION_ID -o json --jq .status'] });
   addCreate(group, kit, SESSIONS, {
     flags: CREATE_FLAGS,
@@ -66,7 +65,7 @@ export default function build(group: Command, kit: Kit): void {
     check: checkReferences,
     examples: ['svc sessions update SESSION_ID --title "Renamed"', 'svc sessions update SESSION_ID --data \'{"metadata":{"team":"infra"}}\''],
   });
-  addDelete(group, kit, SESSIONS, { examples: ['svc sessions delete SESSION_ID'] });
+  addDelete(group, kit);
   addArchive(group, kit);
   addSend(group, kit);
   addInterrupt(group, kit);

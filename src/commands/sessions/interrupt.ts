@@ -6,16 +6,32 @@ import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
+import { sessionActions } from './actions';
+import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pick } from './selectors';
 
 export function addInterrupt(group: Command, kit: Kit): void {
   const cmd = group
     .command('interrupt')
-    .argument('<session>', 'session ID')
+    .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .description('Stop the running turn (user.interrupt); prints the new control epoch, or with --wait the stopped session')
-    .option('--expected-epoch <epoch>', 'only if the session is still at this control epoch (else exit 7, nothing changes)')
-    .option('--wait', 'read the session until it has stopped, then print it');
-  examples(cmd, ['svc sessions interrupt SESSION_ID', 'svc sessions interrupt SESSION_ID --expected-epoch 4 --wait']);
-  cmd.action(kit.action((ctx, [sid], opts) => runInterrupt(ctx, sid, opts)));
+    .option('--expected-epoch <epoch>', 'only if the session is still at this control epoch (else exit 7, nothing changes; one session)')
+    .option('--wait', 'read the session until it has stopped, then print it (one session)');
+  addBulkFlags(cmd);
+  examples(cmd, [
+    'svc sessions interrupt SESSION_ID',
+    'svc sessions interrupt SESSION_ID --expected-epoch 4 --wait',
+    'svc sessions interrupt --agent misbehaving-bot --status running --yes',
+  ]);
+  cmd.action(
+    kit.action((ctx, args, opts) => {
+      const p = pick(args, opts);
+      if (!wantsBulk(p, opts)) return runInterrupt(ctx, args[0], opts);
+      if (opts.wait || opts.expectedEpoch !== undefined)
+        throw new UsageError('--wait and --expected-epoch work on one session; many are interrupted at the epoch each is read at');
+      return runMany(ctx, p, opts, (x) => sessionActions(x).interrupt);
+    }),
+  );
 }
 
 export async function runInterrupt(ctx: Ctx, sid: string, opts: Opts): Promise<void> {

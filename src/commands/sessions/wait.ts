@@ -2,21 +2,38 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
 import { parseDeadline, verbTimeout } from '../run/deadline';
+import { parseDuration } from '../../fleet/duration';
+import { addSelectorFlags, isSingle, pick, targetsOf } from './selectors';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
 export function addWait(group: Command, kit: Kit): Command {
   const cmd = group
     .command('wait')
-    .description('Wait until a session is idle (exit 11 on session.error, termination or an awaited tool reply; 124 on --timeout)')
-    .argument('<session>', 'session ID')
+    .description('Wait until sessions are idle (exit 11 on session.error, termination or an awaited tool reply; 124 on --timeout)')
+    .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
-    .action(
-      kit.action((ctx, [session], _opts) => {
-        const timeoutMs = parseDeadline(verbTimeout(cmd, ctx));
-        return runWait(ctx, session, timeoutMs);
-      }),
-    );
-  return examples(cmd, ['svc sessions wait sesn_123 --timeout 10m', 'svc sessions send sesn_123 --text "hi" && svc sessions wait sesn_123']);
+    .option('--fail-fast', 'with many sessions: stop at the first that fails');
+  addSelectorFlags(cmd);
+  cmd.action(
+    kit.action(async (ctx, args, opts) => {
+      const p = pick(args, opts);
+      const timeout = verbTimeout(cmd, ctx);
+      if (isSingle(p)) return runWait(ctx, args[0], parseDeadline(timeout));
+      const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');
+      const targets = await targetsOf(ctx, await ctx.api(), p);
+      const { runWaitMany } = await import('./wait-many');
+      return runWaitMany(
+        ctx,
+        targets.map((t) => t.id),
+        { timeoutMs, failFast: Boolean(opts.failFast) },
+      );
+    }),
+  );
+  return examples(cmd, [
+    'svc sessions wait sesn_123 --timeout 10m',
+    'svc sessions send sesn_123 --text "hi" && svc sessions wait sesn_123',
+    'svc sessions wait --status running --agent ci-bot --timeout 30m --fail-fast',
+  ]);
 }
 
 export async function runWait(ctx: Ctx, sessionId: string, timeoutMs: number | undefined): Promise<void> {

@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { sessions } from '../../api/sessions';
+import type { Ctx } from '../../context';
+import { examples, type Kit } from '../../cli/action';
+import { confirmedWrite, readDeleted } from '../../cli/verbs/confirm-write';
+import { done } from '../../cli/verbs/resource';
+import { sessionActions } from './actions';
+import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pick } from './selectors';
+
+export function addDelete(group: Command, kit: Kit): void {
+  const cmd = group.command('delete').argument('[sessions...]', 'session IDs, or - to read them from standard input').description('Delete sessions');
+  addBulkFlags(cmd, { ignoreNotFound: true });
+  examples(cmd, ['svc sessions delete SESSION_ID', 'svc sessions delete --status terminated --older-than 30d --yes']);
+  cmd.action(
+    kit.action((ctx, args, opts) => {
+      const p = pick(args, opts);
+      return wantsBulk(p, opts) ? runMany(ctx, p, opts, (x) => sessionActions(x).delete) : runDelete(ctx, args[0]);
+    }),
+  );
+}
+
+/** One session, as every resource's delete: a server_error is checked by reading the session back. */
+export async function runDelete(ctx: Ctx, sid: string): Promise<void> {
+  const c = await ctx.api();
+  const deleted = await confirmedWrite(
+    ctx,
+    c,
+    () => sessions.delete(c, sid),
+    () => readDeleted(() => sessions.get(c, sid)),
+    `session ${sid}`,
+  );
+  await done(ctx, sid, deleted, 'deleted');
+}

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { parseCount } from '../../config/settings';
+import type { Ctx } from '../../context';
+import type { Opts } from '../../cli/action';
+import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../fleet/bulk';
+import { addSelectorFlags, targetsOf, type Picked } from './selectors';
+
+/** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */
+export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {
+  addSelectorFlags(cmd)
+    .option('-y, --yes', 'act on more than one session without asking')
+    .option('--dry-run', 'print the selection and send nothing')
+    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
+    .option('--fail-fast', 'stop issuing writes at the first failure');
+  if (o.ignoreNotFound) cmd.option('--ignore-not-found', 'count a session that does not exist as done');
+  return cmd;
+}
+
+/** Whether the command line asks for the bulk behaviour rather than the single-session verb of before. */
+export function wantsBulk(p: Picked, opts: Opts): boolean {
+  const single = !p.stdin && p.ids?.length === 1;
+  return !single || Boolean(opts.dryRun || opts.failFast || opts.ignoreNotFound || opts.concurrency !== undefined);
+}
+
+/** Parses the bulk flags, selects the targets and runs `action` over them. */
+export async function runMany(ctx: Ctx, p: Picked, opts: Opts, action: (ctx: Ctx) => BulkAction): Promise<void> {
+  const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseCount(opts.concurrency, '--concurrency', 1, 64);
+  const c = await ctx.api();
+  const targets = await targetsOf(ctx, c, p);
+  await runBulk(ctx, {
+    targets,
+    action: action(ctx),
+    options: {
+      yes: Boolean(opts.yes),
+      dryRun: Boolean(opts.dryRun),
+      concurrency,
+      failFast: Boolean(opts.failFast),
+      ignoreNotFound: Boolean(opts.ignoreNotFound),
+    },
+  });
+}

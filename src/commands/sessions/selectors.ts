@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import type { Opts } from '../../cli/action';
+import type { BulkTarget } from '../../fleet/bulk';
+import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../fleet/select';
+
+/** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
+export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean } = {}): Command {
+  cmd
+    .option('--status <status,...>', 'only sessions in one of these statuses (idle, running, rescheduling, terminated, …)')
+    .option('--agent <agent>', 'only sessions of this agent (ID or name)')
+    .option('--requires-action', 'only sessions waiting on a tool confirmation or a custom tool result')
+    .option('--older-than <duration>', 'only sessions created longer ago than this (90s, 30m, 2h, 7d)')
+    .option('--newer-than <duration>', 'only sessions created within this long (90s, 30m, 2h, 7d)')
+    .option('--idle-for <duration>', 'only idle sessions not updated for this long (90s, 30m, 2h, 7d)')
+    .option('-l, --selector <selector>', "only sessions whose metadata matches: 'key=value,key!=value,key,!key'");
+  if (o.includeArchived) cmd.option('--include-archived', 'include archived sessions');
+  return cmd;
+}
+
+/** Parsed before any request: the IDs given (arguments or `-`) and the selectors. */
+export interface Picked {
+  ids?: string[];
+  stdin: boolean;
+  selectors: SessionSelectors;
+}
+
+/** Arguments and selector flags, checked: `-` alone, IDs or selectors but not both, and something given. */
+export function pick(args: string[], opts: Opts): Picked {
+  const selectors = parseSelectors(opts);
+  const stdin = args.includes('-');
+  if (stdin && args.length > 1) throw new UsageError('give IDs as arguments or - for standard input, not both');
+  if (args.length && hasSelectors(selectors)) throw new UsageError('give session IDs or selectors (--status, --agent, …), not both');
+  if (!args.length && !hasSelectors(selectors))
+    throw new UsageError('give session IDs, - to read them from standard input, or selectors (--status, --agent, -l, …)');
+  return { ids: stdin || !args.length ? undefined : args, stdin, selectors };
+}
+
+/** Exactly one ID argument and nothing else: the verb's single-session behaviour, unchanged. */
+export const isSingle = (p: Picked) => !p.stdin && p.ids?.length === 1;
+
+/**
+ * The targets, fixed before the first write: IDs as given (de-duplicated, in order), or the selected sessions with
+ * what the list showed of each (status, epoch), so an action needs no second read.
+ */
+export async function targetsOf(ctx: Ctx, c: ApiClient, p: Picked): Promise<BulkTarget[]> {
+  const ids = p.stdin ? await readIds(ctx.io.stdin) : p.ids;
+  if (ids) return [...new Set(ids)].map((id) => ({ id }));
+  const targets: BulkTarget[] = [];
+  for await (const s of selectSessions(c, p.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE })) targets.push({ id: String(s.id), row: slim(s) });
+  return targets;
+}
+
+/** Pages of the largest size the service serves: a selection reads the whole fleet. */
+export const SELECT_PAGE = 1000;
+
+/** What an action reads of a listed session; the rest is dropped so a large selection stays small. */
+function slim(s: Record<string, unknown>): Record<string, unknown> {
+  const { id, status, title, control_epoch, stopping, interrupted, continue_pending, archived_at } = s;
+  return { id, status, title, control_epoch, stopping, interrupted, continue_pending, archived_at };
+}

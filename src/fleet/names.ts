@@ -1,0 +1,34 @@
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { Crud, Obj } from '../api/resources';
+import { UsageError } from '../errors';
+
+/** The largest page the service serves: a name lookup reads the whole list. */
+const LOOKUP_PAGE = 1000;
+
+/**
+ * The resource an argument names: tried as an ID first (IDs stay opaque); when that is not found, the one
+ * resource whose `name` (or `display_name`) is exactly the argument. No match keeps the 404 (exit 6); two or
+ * more are exit 2 listing them.
+ */
+export async function resolveRef(c: ApiClient, api: Pick<Crud, 'get' | 'list'>, noun: string, ref: string): Promise<Obj> {
+  try {
+    return await api.get(c, ref);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    const found: Obj[] = [];
+    for await (const item of api.list(c, {}, { all: true, pageSize: LOOKUP_PAGE })) if (nameOf(item) === ref) found.push(item);
+    if (found.length === 1) return found[0];
+    if (found.length > 1) throw new UsageError(`${noun} name "${ref}" is ambiguous: ${found.map((f) => f.id).join(', ')} all have it; give the ID`);
+    throw e;
+  }
+}
+
+/** The ID an argument names (see resolveRef). */
+export async function resolveId(c: ApiClient, api: Pick<Crud, 'get' | 'list'>, noun: string, ref: string): Promise<string> {
+  return String((await resolveRef(c, api, noun, ref)).id);
+}
+
+function nameOf(item: Obj): unknown {
+  return item.name ?? item.display_name;
+}
