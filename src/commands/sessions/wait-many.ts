@@ -34,7 +34,7 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
       if (signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError)) return;
       pending.delete(id);
       failure ??= e;
-      await ctx.msg(errorLine(e, { tty: Boolean(ctx.io.stderr.isTTY) }));
+      await ctx.msg(errorLine(e));
       // A failed turn is printed as it settled; a session that could not be read (not found) is not.
       if (e instanceof SessionFailedError) settled.push(await sessions.get(c, id).catch(() => ({ id })));
       if (o.failFast) stop.abort('fail-fast');
