@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
-import { parseDeadline, verbTimeout } from '../run/deadline';
+import { parseDeadline } from '../../follow/deadline';
+import { verbTimeout } from '../run/timeout';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
 export function addWait(group: Command, kit: Kit): Command {
@@ -20,7 +21,7 @@ export function addWait(group: Command, kit: Kit): Command {
 }
 
 export async function runWait(ctx: Ctx, sessionId: string, timeoutMs: number | undefined): Promise<void> {
-  const { waitIdle } = await import('../run/wait-idle');
+  const { waitIdle } = await import('../../follow/wait-idle');
   const session = await waitIdle(ctx, await ctx.api(), sessionId, timeoutMs);
   await ctx.out.item(session);
 }
