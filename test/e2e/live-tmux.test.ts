@@ -103,10 +103,10 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     expect(interrupted).toMatch(/idle, interrupted │ epoch \d+/);
 
     await keys('c');
-    const resumed = await paneShows(/resumed \(epoch (\d+)\)/);
+    const resumed = await paneShows(/continued \(epoch (\d+)\)/);
     const server2 = await getSession(t.emu, s.id);
     expect(server2).toMatchObject({ interrupted: false, continue_pending: false });
-    expect(resumed).toContain(`resumed (epoch ${server2.control_epoch})`);
+    expect(resumed).toContain(`continued (epoch ${server2.control_epoch})`);
 
     await keys('q');
     const end = await paneShows(/END-OF-VIEW exit=0\nPROMPT\$/);

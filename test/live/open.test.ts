@@ -43,7 +43,7 @@ describe('openLiveView against the emulator', () => {
     // Stopped mid-reply: the complete message never came.
     expect((await history(t.emu, `/v1/sessions/${s.id}`)).some((e) => e.type === 'agent.message')).toBe(false);
     stdin.press('c');
-    await waitUntil(() => /resumed \(epoch \d+\)/.test(stdout.plain), 'the resumed notice');
+    await waitUntil(() => /continued \(epoch \d+\)/.test(stdout.plain), 'the continue outcome');
     const resumed = await getSession(t.emu, s.id);
     expect(resumed).toMatchObject({ interrupted: false, continue_pending: false });
     stdin.press('q');
@@ -57,20 +57,26 @@ describe('openLiveView against the emulator', () => {
     expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
   });
 
-  it('issue 17: header, footer and transcript agree on the epoch; i and c each leave one line with the resulting epoch', async () => {
+  it('issue 26: i and c each leave one line saying what happened to the session, with the epochs the service gave', async () => {
     const { s, stdin, stdout, view } = await runningTurn();
     stdin.press('i');
-    await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1)'), 'the interrupt line');
+    await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1): the session has stopped; c continues it'), 'the interrupt line');
     await waitUntil(() => /idle, interrupted │ epoch 1\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 1');
     stdin.press('c');
     const server = await waitSession(t.emu, s.id, (x) => !x.interrupted && !x.continue_pending, 'the session resumed');
     expect(server.control_epoch).toBe('3');
-    // Continue answered epoch 2 and the completed start superseded it (R-SESS-33): the line says why 1 became 3.
-    await waitUntil(() => stdout.plain.includes('● resumed (epoch 3) — continue was accepted at epoch 2'), 'the continue line');
+    // Nothing was queued: the continue starts no turn, and the line says so rather than "resumed".
+    await waitUntil(
+      () => stdout.plain.includes('● continued (epoch 3): no longer interrupted; nothing was queued, so the session stays idle (m sends a message)'),
+      'the continue line',
+    );
     await waitUntil(() => /idle │ epoch 3\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 3');
     const out = stdout.plain;
+    // One line per action: neither the acknowledgement nor the interrupted status adds its own.
+    expect(out).not.toMatch(/^interrupt: epoch|^interrupted \(epoch/m);
     expect(out.split('● interrupted (epoch').length).toBe(2);
-    expect(out.split('● resumed (epoch').length).toBe(2);
+    expect(out.split('● continued (epoch').length).toBe(2);
+    expect(out).not.toContain('resumed');
     // The footer never named an epoch of its own while the action ran.
     expect(out).not.toMatch(/interrupting \(epoch/);
     expect(frame(out, s.id)).not.toContain('c continue');
