@@ -68,6 +68,7 @@ export function pump(o: PumpOptions): { watch: TurnWatch; drain: (last?: StreamI
         signal: o.signal,
         maxRetries: Infinity,
         backoffCapMs: RECONNECT_CAP_MS,
+        sleep: ctx.sleep,
       });
       for await (const item of items) {
         if (!arrived.length) setImmediate(drain);

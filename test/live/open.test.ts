@@ -3,6 +3,7 @@ import { openLiveView } from '../../src/live/open';
 import { InterruptedError, NoCredentialError } from '../../src/errors';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
+import { scriptedEvent, scriptedServer, sseFrame } from '../api/stream/helpers';
 import { ttyCtx } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -177,5 +178,37 @@ describe('openLiveView against the emulator', () => {
     await expect(openLiveView({ ctx: keyless.ctx, sessionId: s.id, deltas: true })).rejects.toBeInstanceOf(NoCredentialError);
     expect(keyless.stdout.text).toBe('');
     expect(keyless.stdin.rawModes).toEqual([]);
+  });
+
+  it('issue 26: an outage does not end the view: it reconnects with back-off capped at 30 s, the attempt in its header, until the stream is back', async () => {
+    const event = scriptedEvent(1, 'agent.message', { content: [{ type: 'text', text: 'back after the outage' }] });
+    const server = await scriptedServer({
+      history: () => [],
+      streamCursor: '0',
+      // Fourteen failed attempts (the NDJSON tail gives up after --max-retries 3), then the stream answers.
+      stream: (_cursor, n) => (n < 14 ? 'unavailable' : { frames: sseFrame('0', 'control', '{"cursor":"0"}') + sseFrame('1', event.type, JSON.stringify(event)) }),
+    });
+    try {
+      const waits: number[] = [];
+      const { ctx, stdin, stdout } = ttyCtx(server);
+      Object.assign(ctx, { sleep: async (ms: number) => void waits.push(ms) });
+      const view = openLiveView({ ctx, client: await ctx.api(), sessionId: 'sesn_scripted', deltas: true });
+      let ended = false;
+      void view.then(
+        () => (ended = true),
+        () => (ended = true),
+      );
+      await waitUntil(() => stdout.plain.includes('back after the outage'), 'the event after the outage');
+      expect(ended).toBe(false);
+      expect(stdout.plain).toMatch(/reconnecting \(attempt 1\d, next try in \d+s\)/);
+      expect(waits).toHaveLength(14);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(30_000);
+      expect(waits.at(-1)).toBeGreaterThanOrEqual(15_000);
+      await waitUntil(() => /^live │/m.test(stdout.plain.slice(stdout.plain.lastIndexOf('sesn_scripted'))), 'live again');
+      stdin.press('q');
+      await expect(view).resolves.toEqual({ reason: 'quit' });
+    } finally {
+      await server.close();
+    }
   });
 });
