@@ -5,7 +5,7 @@ import { loadInk } from '../../src/live/load-ink';
 import type { Io } from '../../src/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, history, waitSession, waitUntil } from '../helpers/sse';
+import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 import { FakeTtyIn, FakeTtyOut } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -172,5 +172,25 @@ describe('svc run on a terminal, left with q', () => {
     expect(r.stdout.plain).not.toContain('the session keeps running');
     expect((await getSession(t.emu, sid)).status).toBe('running');
     await call(t.emu, 'POST', `/v1/sessions/${sid}/interrupt`, { body: {} });
+  });
+});
+
+describe('svc sessions tail on a terminal: the streaming preview', () => {
+  it('issue 26: is shown by default (no --deltas), and d hides it', async () => {
+    const s = await createSession(t.emu);
+    const stdin = new FakeTtyIn();
+    const stdout = new FakeTtyOut();
+    const stderr = new FakeTtyOut();
+    const io: Io = { stdin, stdout, stderr, env: { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: tempConfigDir() }, cwd: process.cwd() };
+    const running = main(['sessions', 'tail', s.id], io);
+    await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
+    expect(stdout.plain).toContain('d hide deltas');
+    await send(t.emu, s.id, '/slow 100');
+    await waitUntil(() => /word2 word3/.test(stdout.plain), 'the preview');
+    stdin.press('d');
+    await waitUntil(() => stdout.plain.includes('d show deltas'), 'the preview hidden');
+    stdin.press('q');
+    expect(await running).toBe(0);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/interrupt`, { body: {} });
   });
 });
