@@ -186,7 +186,8 @@ describe('openLiveView against the emulator', () => {
       history: () => [],
       streamCursor: '0',
       // Fourteen failed attempts (the NDJSON tail gives up after --max-retries 3), then the stream answers.
-      stream: (_cursor, n) => (n < 14 ? 'unavailable' : { frames: sseFrame('0', 'control', '{"cursor":"0"}') + sseFrame('1', event.type, JSON.stringify(event)) }),
+      stream: (_cursor, n) =>
+        n < 14 ? 'unavailable' : { frames: sseFrame('0', 'control', '{"cursor":"0"}') + sseFrame('1', event.type, JSON.stringify(event)) },
     });
     try {
       const waits: number[] = [];
