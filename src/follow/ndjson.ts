@@ -74,11 +74,24 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
 }
 
 /**
- * How an item is written when not as received: a YAML document (-o yaml) or the event's ID (-o id, which deltas
- * have none of). Undefined for the pass-through (ndjson; json is one object per line too, as a tail can only be).
+ * How an item is written when not as received: a readable line (-o table), a YAML document (-o yaml) or the
+ * event's ID (-o id, which deltas have none of). Undefined for the pass-through (ndjson; json is one object per line too, as a tail can only be).
  */
 async function lineRenderer(ctx: Ctx, o: TailOptions): Promise<((it: Exclude<StreamItem, { kind: 'connection' }>) => string) | undefined> {
   const format = ctx.settings.jq === undefined ? ctx.settings.output?.value : undefined;
+  if (format === 'table') {
+    if (o.deltas) throw new UsageError('--deltas has no lines of its own with -o table: use -o ndjson');
+    const { describeEvent, formatItem, threadNames } = await import('../live/items');
+    const names = threadNames();
+    // One readable line per event, as `svc demo` prints its transcript.
+    return (it) => {
+      if (it.kind !== 'event') return '';
+      const e = it.event;
+      names.see(e);
+      const item = describeEvent(e, 0, names.of(e.session_thread_id));
+      return `${item ? formatItem(item) : e.type}\n`;
+    };
+  }
   if (format === 'id') {
     if (o.deltas) throw new UsageError('--deltas has no IDs to print with -o id: use -o ndjson');
     return (it) => (it.kind === 'event' ? `${it.event.id}\n` : '');

@@ -138,6 +138,8 @@ describe('svc run', () => {
     expect(yaml.stdout).toMatch(/^session:\n {2}/m);
     const q = await svc(['run', '--agent', await agent(), '--message', '/echo quiet', '-q'], { env: env(), stdoutTTY: true });
     expect([q.code, q.stdout]).toEqual([0, `${sessionOf(q.stderr)}\n`]);
+    const table = await svc(['run', '--agent', await agent(), '--message', '/echo plain', '-o', 'table'], { env: env(), stdoutTTY: true });
+    expect([table.code, table.stdout]).toEqual([0, 'plain\n']);
   });
 
   it('issue 26: -o ndjson --jq filters each event; --deltas without -o ndjson is exit 2 before any request', async () => {

@@ -246,5 +246,11 @@ describe('svc sessions tail: honest flags (issue 26)', () => {
     expect(ids.stdout).toBe(all.map((e) => `${e.id}\n`).join(''));
     const bad = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'id', '--deltas'], { env: env(), ...fast });
     expect([bad.code, bad.stdout]).toEqual([2, '']);
+    // -o table: one readable line per event, as the demo prints its transcript (no view, on a terminal too).
+    const table = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'table'], { env: env(), stdoutTTY: true, ...fast });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('you: /echo formats\n');
+    expect(table.stdout).toContain('agent: formats\n');
+    expect(table.stdout.endsWith('idle: end_turn\n')).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export interface RunOptions {
 /**
  * What `run` prints (CLI.md "Honest flags"): the live view on a terminal, else the reply text; an explicit -o asks for
  * something else, on a terminal too: every event as a line (ndjson), the final session and reply as one object
- * (json, yaml, --jq), the session ID (id, -q). `table` is the human output, as without -o.
+ * (json, yaml, --jq), the session ID (id, -q), the reply text without the view (table).
  */
 export type RunOutput = 'live' | 'text' | 'object' | 'id' | 'lines';
 
@@ -41,7 +41,7 @@ export function runOutput(ctx: Ctx, o: Pick<RunOptions, 'deltas' | 'noLive'>): R
         ? 'object'
         : format === 'id'
           ? 'id'
-          : ctx.io.stdout.isTTY && !o.noLive
+          : ctx.io.stdout.isTTY && !o.noLive && format === undefined
             ? 'live'
             : 'text';
   // The live view shows previews by default; elsewhere only event lines can carry deltas.

@@ -40,12 +40,11 @@ export function tailOptions(sessionId: string, opts: Opts, threadId?: string): T
 }
 
 /**
- * The view on a TTY; otherwise the events as lines (src/follow/ndjson.ts). `--jq` or an explicit `-o` other than
- * `table` (the human output, which the view is) asks for lines on a terminal too (CLI.md "Honest flags").
+ * The view on a TTY; otherwise the events as lines (src/follow/ndjson.ts). `--jq` or an explicit `-o` (flag or
+ * profile) asks for lines on a terminal too (CLI.md "Honest flags"): `-o table` one readable line per event.
  */
 export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
-  const format = ctx.settings.output?.value;
-  const lines = ctx.settings.jq !== undefined || (format !== undefined && format !== 'table');
+  const lines = ctx.settings.jq !== undefined || ctx.settings.output !== undefined;
   if (ctx.io.stdout.isTTY && !o.noLive && !lines) {
     // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
