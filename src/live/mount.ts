@@ -1,7 +1,7 @@
 /** Puts the live view on the terminal and takes it off again, leaving the terminal as it was on every way out. */
 import type { Ctx } from '../context';
 import type { InStream, OutStream } from '../io';
-import { loadInk } from './load-ink';
+import type { loadInk } from './load-ink';
 import { redrawOnResize, RecentLines } from './resize';
 import type { ActionSink } from './sink';
 import type { LiveStore } from './store';
@@ -18,9 +18,9 @@ export interface MountedView {
   unmount(): Promise<void>;
 }
 
-/** Renders the view (Ink and React load here). Keys are read only when standard input can be put in raw mode. */
-export async function mountView(o: { ctx: Ctx; store: LiveStore; sink: ActionSink }): Promise<MountedView> {
-  const [{ render }, { liveView }] = await loadInk();
+/** Renders the view with Ink as loadInk loaded it. Keys are read only when standard input can be put in raw mode. */
+export function mountView(o: { ctx: Ctx; ink: Awaited<ReturnType<typeof loadInk>>; store: LiveStore; sink: ActionSink }): MountedView {
+  const [{ render }, { liveView }] = o.ink;
   const { stdin, stdout, stderr } = o.ctx.io;
   const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
   const restore = () => restoreTerminal(stdin, stdout, interactive);

@@ -32,15 +32,18 @@ export interface LiveViewOptions {
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [{ mountView }, { pump }, { LiveStore }, { initialState }, { apiSink }, { InterruptedError }, { endNote, resultOf, settable }] = await Promise.all([
-    import('./mount'),
-    import('./pump'),
-    import('./store'),
-    import('./reducer'),
-    import('./api-sink'),
-    import('../errors'),
-    import('./outcome'),
-  ]);
+  const [ink, { mountView }, { pump }, { LiveStore }, { initialState }, { apiSink }, { InterruptedError }, { endNote, resultOf, settable }] = await Promise.all(
+    [
+      import('./load-ink').then((m) => m.loadInk()),
+      import('./mount'),
+      import('./pump'),
+      import('./store'),
+      import('./reducer'),
+      import('./api-sink'),
+      import('../errors'),
+      import('./outcome'),
+    ],
+  );
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
   const stop = new AbortController();
   const [ended, finish] = settable<Outcome>();
@@ -64,7 +67,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   if (abort?.aborted) onSignal();
   abort?.addEventListener('abort', onSignal, { once: true });
 
-  const view = await mountView({ ctx, store, sink });
+  const view = mountView({ ctx, ink, store, sink });
   view.exited.then(
     () => finish({ reason: 'quit' }),
     (error: unknown) => finish({ error }),
