@@ -118,7 +118,7 @@ export function apiSink(o: {
   const continued = (x: Session, accepted: string): string => {
     if (x.continue_pending) return `continue accepted (epoch ${accepted}); the session has not started again yet`;
     if (x.interrupted) return `continue sent (epoch ${accepted}); the session is still interrupted`;
-    // With nothing queued a continue starts no turn (R-SESS-39): the session is no longer interrupted, and idle.
+    // With nothing queued a continue starts no turn: the session is no longer interrupted, and idle.
     if (x.status === 'idle') return `continued (epoch ${epochOf(x)}): no longer interrupted; nothing was queued, so the session stays idle (m sends a message)`;
     return `continued (epoch ${epochOf(x)}): the session is ${x.status} again`;
   };

@@ -241,7 +241,7 @@ function onStreamItem(d: ViewState, item: StreamItem, at: number, fresh: Item[])
     case 'connection':
       d.connection = item.state;
       d.retryAt = item.state.kind === 'reconnecting' && item.state.retryInMs !== undefined ? at + item.state.retryInMs : undefined;
-      // Anything but `live` may lose fragments: what unfinished previews held is discarded (R-STREAM-27, R-STREAM-31).
+      // Anything but `live` may lose fragments: what unfinished previews held is discarded.
       // Each stays as a marker saying so, so the fragments after the reconnect do not read as the reply's start.
       if (item.state.kind !== 'live') Object.assign(d, { previews: d.previews.map(lostPreview), modelStarts: {} });
   }
