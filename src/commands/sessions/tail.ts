@@ -20,6 +20,7 @@ export function addTail(group: Command, kit: Kit): Command {
     'svc sessions tail sesn_123',
     'svc sessions tail sesn_123 --cursor now --deltas --no-live',
     'svc sessions tail sesn_123 --until idle > events.ndjson',
+    'svc sessions tail sesn_123 --until idle --jq .type',
   ]);
 }
 
