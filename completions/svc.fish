@@ -4,11 +4,11 @@
 function __svc_table
     switch $argv[1]
         case 'C|'
-            printf '%s\n' 'agents	Manage agents and their versions' 'apply	Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)' 'api	Make a raw API request' 'artifacts	List, show and download artifacts' 'auth	Log in, check and print credentials' 'completion	Print the shell completion script (bash, zsh or fish)' 'config	Read and write settings and profiles' 'demo	A first look, no account needed: an agent, its threads and a confirmation, live' 'diff	Show what `svc apply` would change; exit 1 when something would' 'doctor	Check config, credentials, connectivity, version header and clock' 'dreams	Manage dreams' 'emulator	Run the local emulator of the service' 'environments	Manage environments (cloud or self-hosted)' 'files	Upload, list, show, download and delete files' 'memories	Read, write, version and redact memories of a store' 'memory-stores	Manage memory stores' 'plugins	Find, publish, validate and download plugins' 'run	Send a message to an agent and follow the session until idle (for CI)' 'sessions	Manage sessions: send, interrupt, continue, confirm, tail, wait, export' 'skills	Manage skills and their versions' 'threads	List, show, archive and tail the threads of a session' 'triggers	Manage triggers, their runs, pause and resume' 'vaults	Manage vaults and their credentials' 'work	Inspect and drive work rows of a self-hosted environment' 'worker	Run a self-hosted worker for an environment'
+            printf '%s\n' 'agents	Manage agents and their versions' 'apply	Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)' 'api	Make a raw API request' 'artifacts	List, show and download artifacts' 'auth	Log in, check and print credentials' 'completion	Print the shell completion script (bash, zsh or fish)' 'config	Read and write settings and profiles' 'demo	A first look, no account needed: an agent, its threads and a confirmation, live' 'diff	Show what `svc apply` would change; exit 1 when something would' 'doctor	Check config, credentials, connectivity, version header and clock' 'dreams	Manage dreams' 'emulator	Run the local emulator of the service' 'environments	Manage environments (cloud or self-hosted)' 'files	Upload, list, show, download and delete files' 'memories	Read, write, version and redact memories of a store' 'memory-stores	Manage memory stores' 'plugins	Find, publish, validate and download plugins' 'run	Send a message to an agent and follow the session until idle (for CI)' 'sessions	Manage sessions: send, interrupt, continue, confirm, tail, wait, export' 'skills	Manage skills and their versions' 'threads	List, show, archive and tail the threads of a session' 'triggers	Manage triggers, their runs, pause and resume' 'vaults	Manage vaults and their credentials' 'work	Inspect and drive work rows of a self-hosted environment' 'worker	Run a self-hosted worker for an environment' 'version	Print the version (same as svc --version)'
         case 'O|'
-            printf '%s\n' '--profile	config profile to use' '--base-url	service base URL' '--api-key	API key (prefer SVC_API_KEY or svc auth login)' '-o	output format: table, json, ndjson (jsonl), yaml, id' '--output	output format: table, json, ndjson (jsonl), yaml, id' '-q	print only IDs (same as -o id)' '--quiet	print only IDs (same as -o id)' '--jq	filter JSON output with a jq expression' '--debug	log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies' '--no-color	disable colour' '--timeout	per-request timeout' '--max-retries	retries for failed requests (default 3)' '--no-input	never prompt' '-h	display help for command' '--help	display help for command'
+            printf '%s\n' '--profile	config profile to use' '--base-url	service base URL' '--api-key	API key (prefer SVC_API_KEY or svc auth login)' '-o	output format: table, json, ndjson (jsonl), yaml, id' '--output	output format: table, json, ndjson (jsonl), yaml, id' '-q	print only IDs (same as -o id)' '--quiet	print only IDs (same as -o id)' '--jq	filter JSON output with a jq expression' '--debug	log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies' '--no-color	disable colour' '--request-timeout	per-request timeout (also --timeout, where a command has no --timeout of its own)' '--max-retries	retries for failed requests (default 3)' '--no-input	never prompt' '-h	display help for command' '--help	display help for command'
         case 'V|'
-            printf '%s\n' '--profile' '--base-url' '--api-key' '-o' '--output' '--jq' '--timeout' '--max-retries'
+            printf '%s\n' '--profile' '--base-url' '--api-key' '-o' '--output' '--jq' '--request-timeout' '--max-retries'
         case 'E||-o' 'E||--output'
             printf '%s\n' 'table' 'json' 'ndjson' 'jsonl' 'yaml' 'id'
         case 'C|agents'
@@ -68,9 +68,9 @@ function __svc_table
         case 'F|apply|-f' 'F|apply|--file'
             printf '%s\n' 'file'
         case 'O|api'
-            printf '%s\n' '--data	request body' '-F	a body field (query parameter for GET); repeatable' '--field	a body field (query parameter for GET); repeatable' '-H	an extra header \'Name: value\'; repeatable' '--header	an extra header \'Name: value\'; repeatable' '--paginate	follow next_page_token and print every page' '-h	display help for command' '--help	display help for command'
+            printf '%s\n' '-X	the method, when only the path is given' '--method	the method, when only the path is given' '--data	request body' '-F	a body field (query parameter for GET); repeatable' '--field	a body field (query parameter for GET); repeatable' '-H	an extra header \'Name: value\'; repeatable' '--header	an extra header \'Name: value\'; repeatable' '--paginate	follow next_page_token and print every page' '-h	display help for command' '--help	display help for command'
         case 'V|api'
-            printf '%s\n' '--data' '-F' '--field' '-H' '--header'
+            printf '%s\n' '-X' '--method' '--data' '-F' '--field' '-H' '--header'
         case 'F|api|--data'
             printf '%s\n' '@file'
         case 'A|api'
@@ -740,9 +740,9 @@ function __svc_table
         case 'O|work'
             printf '%s\n' '-h	display help for command' '--help	display help for command'
         case 'O|work list'
-            printf '%s\n' '--limit	stop after N items' '--page-size	items per request (1..1000)' '--page-token	start from this page token' '--all	follow next_page_token to the end' '-h	display help for command' '--help	display help for command'
+            printf '%s\n' '--environment	environment ID, as `svc worker run` takes it' '--limit	stop after N items' '--page-size	items per request (1..1000)' '--page-token	start from this page token' '--all	follow next_page_token to the end' '-h	display help for command' '--help	display help for command'
         case 'V|work list'
-            printf '%s\n' '--limit' '--page-size' '--page-token'
+            printf '%s\n' '--environment' '--limit' '--page-size' '--page-token'
         case 'A|work list'
             printf '%s\n' '1'
         case 'O|work get'
@@ -795,6 +795,8 @@ function __svc_table
             printf '%s\n' 'text' 'json'
         case 'F|worker serve|--workdir'
             printf '%s\n' 'file'
+        case 'O|version'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
     end
 end
 

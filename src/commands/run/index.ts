@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
 import { parseDeadline } from '../../follow/deadline';
-import { verbTimeout } from './timeout';
 
 /** `svc run`: create or reuse a session, subscribe, send one message, follow until idle, print the final answer. */
 export default function build(cmd: Command, kit: Kit): void {
@@ -27,7 +26,8 @@ export default function build(cmd: Command, kit: Kit): void {
           message: opts.message,
           messageFile: opts.messageFile,
           stdin: input,
-          timeoutMs: parseDeadline(verbTimeout(cmd, ctx)),
+          // The framework gives a verb that declares --timeout its own value (the per-request one is --request-timeout).
+          timeoutMs: parseDeadline(opts.timeout),
           deltas: Boolean(opts.deltas),
           noLive: opts.live === false,
           createKey: idempotencyKey(opts),

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
 import { parseDeadline } from '../../follow/deadline';
-import { verbTimeout } from '../run/timeout';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
 export function addWait(group: Command, kit: Kit): Command {
@@ -12,8 +11,8 @@ export function addWait(group: Command, kit: Kit): Command {
     .argument('<session>', 'session ID')
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
     .action(
-      kit.action((ctx, [session], _opts) => {
-        const timeoutMs = parseDeadline(verbTimeout(cmd, ctx));
+      kit.action((ctx, [session], opts) => {
+        const timeoutMs = parseDeadline(opts.timeout);
         return runWait(ctx, session, timeoutMs);
       }),
     );
