@@ -112,6 +112,16 @@ export function apiSink(o: {
   /** The one transcript line a control action leaves: what happened and the epoch it left the session at. */
   const outcome = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'control', text, level });
   const epochNow = () => store.getState().epoch ?? 'unknown';
+  /** The epoch a read gave, as the service wrote it. */
+  const epochOf = (x: Session) => (typeof x.control_epoch === 'string' ? x.control_epoch : epochNow());
+  /** What a continue did to the session, as read once its start completed (or the settle time passed). */
+  const continued = (x: Session, accepted: string): string => {
+    if (x.continue_pending) return `continue accepted (epoch ${accepted}); the session has not started again yet`;
+    if (x.interrupted) return `continue sent (epoch ${accepted}); the session is still interrupted`;
+    // With nothing queued a continue starts no turn: the session is no longer interrupted, and idle.
+    if (x.status === 'idle') return `continued (epoch ${epochOf(x)}): no longer interrupted; nothing was queued, so the session stays idle (m sends a message)`;
+    return `continued (epoch ${epochOf(x)}): the session is ${x.status} again`;
+  };
   /** A refused action: the session is read again, so the line and the header show the same epoch. */
   const refused = async (what: string, e: unknown) => {
     if (signal.aborted) return;
@@ -123,7 +133,7 @@ export function apiSink(o: {
   return {
     refresh,
     interrupt(knownEpoch) {
-      notice('interrupting…');
+      store.dispatch({ type: 'control.start', action: 'interrupt', text: 'interrupting…' });
       void (async () => {
         try {
           const r = await sessions.interrupt(await o.client, sid, knownEpoch);
@@ -132,8 +142,8 @@ export function apiSink(o: {
           const s = await settle((x) => !x.stopping);
           outcome(
             s.interrupted
-              ? `interrupted (epoch ${epochNow()})`
-              : `interrupt sent; the session is ${s.status}${s.stopping ? ', still stopping' : ''} (epoch ${epochNow()})`,
+              ? `interrupted (epoch ${epochOf(s)}): the session has stopped; c continues it`
+              : `interrupt sent (epoch ${epochOf(s)}); the session is ${s.status}${s.stopping ? ', still stopping' : ''}`,
           );
           refresh();
         } catch (e) {
@@ -142,7 +152,7 @@ export function apiSink(o: {
       })();
     },
     continue() {
-      notice('continuing…');
+      store.dispatch({ type: 'control.start', action: 'continue', text: 'continuing…' });
       void (async () => {
         try {
           await streamLive();
@@ -150,16 +160,7 @@ export function apiSink(o: {
           store.dispatch({ type: 'epoch', epoch: control_epoch });
           // Accepted is not started: poll until continue_pending clears on the returned epoch (R-SESS-37).
           const s = await settle((x) => !x.continue_pending && typeof x.control_epoch === 'string' && compareEpochs(x.control_epoch, control_epoch) >= 0);
-          const now = epochNow();
-          // The completed start supersedes the epoch Continue returned (R-SESS-33): the line says why it moved on.
-          const accepted = now === control_epoch ? '' : ` — continue was accepted at epoch ${control_epoch}`;
-          outcome(
-            s.continue_pending
-              ? `continue pending (epoch ${now})`
-              : s.interrupted
-                ? `continue sent; the session is still interrupted (epoch ${now})`
-                : `resumed (epoch ${now})${accepted}`,
-          );
+          outcome(continued(s, control_epoch));
           refresh();
         } catch (e) {
           await refused('continue', e);

@@ -4,6 +4,58 @@ import { nextConfirmation } from './reducer';
 import type { ActionSink } from './sink';
 import type { LiveStore } from './store';
 
+/** Bracketed paste's markers as Ink passes them on (its parser strips the leading ESC). */
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+/**
+ * Reads what the terminal sends, in order. One read may carry several keys (a fast typist over ssh: `tt`, `hi⏎`):
+ * each is handled as if it came alone. Text between bracketed-paste markers is pasted: the composer takes it as text
+ * (its line breaks kept), and outside the composer it is dropped, never read as keys.
+ */
+export class KeyReader {
+  private pasting = false;
+
+  constructor(
+    private readonly store: LiveStore,
+    private readonly sink: ActionSink,
+  ) {}
+
+  read = (input: string, k: KeyPress): void => {
+    if (input === PASTE_START || input === PASTE_END) {
+      this.pasting = input === PASTE_START;
+      return;
+    }
+    if (this.pasting) {
+      const text = k.return ? '\r' : k.tab ? '\t' : input;
+      if (this.store.getState().compose && text) this.store.dispatch({ type: 'compose.input', text });
+      return;
+    }
+    for (const [key, press] of keysOf(input, k)) handleKey(this.store, this.sink, key, press);
+  };
+}
+
+/** The keys of one read: a lone key as Ink named it, else each character, control characters named as Ink names them. */
+function keysOf(input: string, k: KeyPress): Array<[string, KeyPress]> {
+  if (input.length <= 1 || k.ctrl || k.meta) return [[input, k]];
+  const keys: Array<[string, KeyPress]> = [];
+  for (const ch of input) {
+    const named = NAMED[ch];
+    if (named) keys.push(named);
+    else if (ch >= ' ') keys.push([ch, {}]);
+  }
+  return keys;
+}
+
+const NAMED: Record<string, [string, KeyPress]> = {
+  '\r': ['', { return: true }],
+  '\n': ['', { return: true }],
+  '\t': ['', { tab: true }],
+  '\u007f': ['', { backspace: true }],
+  '\b': ['', { backspace: true }],
+  '\u0003': ['c', { ctrl: true }],
+};
+
 /** Reads the store at the moment of the key press, so a handler never acts on a stale state. */
 export function handleKey(store: LiveStore, sink: ActionSink, input: string, k: KeyPress): Command | undefined {
   const s = store.getState();

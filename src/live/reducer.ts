@@ -8,7 +8,7 @@ import type { DeltaEvent, InputMode, SessionEvent, StopReason } from '../wire/ev
 import { compareEpochs } from './epoch';
 import { describeEvent, type Item } from './items';
 import { canonicalEvent } from '../wire/shapes';
-import { escapeControls } from '../output/controls';
+import { escapeControls, escapeLineControls } from '../output/controls';
 
 /** Characters of a delta preview kept (its tail); the buffer may grow to twice this before it is cut. */
 export const PREVIEW_CHARS = 4000;
@@ -35,6 +35,8 @@ export interface Preview {
   text: string;
   /** The head of the preview was cut (only the tail is kept). */
   cut: boolean;
+  /** The stream broke while it was being written: what came before is gone, the complete event will replace it. */
+  lost?: boolean;
 }
 
 export interface Confirmation {
@@ -66,6 +68,10 @@ export interface ViewState {
   /** Complete events received (deltas not counted). */
   eventCount: number;
   connection: ConnectionState;
+  /** While reconnecting: when the next attempt is made (the clock of the stream actions). */
+  retryAt?: number;
+  /** The view's own interrupt or continue in flight: its outcome is the one line it leaves (the events add none). */
+  controlling?: 'interrupt' | 'continue';
   /** Time to first token of the last model request, in ms (R-EVT-19). */
   ttftMs?: number;
   /** `agent.model_started` times per thread ('' = coordinator) still waiting for their first delta. */
@@ -96,6 +102,8 @@ export type Action =
   | { type: 'epoch'; epoch: string }
   | { type: 'flushed'; through: number }
   | { type: 'notice'; text: string; level?: Notice['level'] }
+  /** The view's own interrupt or continue started: a notice until its outcome line. */
+  | { type: 'control.start'; action: 'interrupt' | 'continue'; text: string }
   /** How a control action (interrupt, continue) ended: one transcript line, and the footer's notice of it cleared. */
   | { type: 'control'; text: string; level?: Notice['level'] }
   | { type: 'compose.open' }
@@ -149,9 +157,11 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return s.finished.length && s.finished[0].seq <= a.through ? { ...s, finished: s.finished.filter((i) => i.seq > a.through) } : s;
     case 'notice':
       return { ...s, notice: { text: a.text, level: a.level ?? 'info' } };
+    case 'control.start':
+      return { ...s, controlling: a.action, notice: { text: a.text, level: 'info' } };
     case 'control': {
       const line: Item = { seq: s.nextSeq, kind: 'control', head: escapeControls(a.text), error: a.level === 'error' };
-      return { ...s, notice: undefined, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, line]) };
+      return { ...s, notice: undefined, controlling: undefined, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, line]) };
     }
     case 'compose.open':
       return s.compose ? s : { ...s, compose: { text: '', mode: 'next_turn' } };
@@ -230,8 +240,10 @@ function onStreamItem(d: ViewState, item: StreamItem, at: number, fresh: Item[])
       return onDelta(d, item.delta, at);
     case 'connection':
       d.connection = item.state;
-      // Anything but `live` may lose fragments: unfinished previews are discarded (R-STREAM-27, R-STREAM-31).
-      if (item.state.kind !== 'live') Object.assign(d, { previews: [], modelStarts: {} });
+      d.retryAt = item.state.kind === 'reconnecting' && item.state.retryInMs !== undefined ? at + item.state.retryInMs : undefined;
+      // Anything but `live` may lose fragments: what unfinished previews held is discarded.
+      // Each stays as a marker saying so, so the fragments after the reconnect do not read as the reply's start.
+      if (item.state.kind !== 'live') Object.assign(d, { previews: d.previews.map(lostPreview), modelStarts: {} });
   }
 }
 
@@ -262,6 +274,8 @@ function appendPreview(previews: readonly Preview[], d: DeltaEvent): Preview[] {
   out[i] = { ...p, ...capped(p.text + fragment, p.cut) };
   return out;
 }
+
+const lostPreview = (p: Preview): Preview => (p.lost && !p.text ? p : { ...p, text: '', cut: false, lost: true });
 
 function capped(text: string, cut: boolean): { text: string; cut: boolean } {
   return text.length > 2 * PREVIEW_CHARS ? { text: text.slice(-PREVIEW_CHARS), cut: true } : { text, cut };
@@ -321,10 +335,23 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
       if (typeof d.title === 'string') n.title = d.title;
       break;
   }
-  const item = describeEvent(e, n.nextSeq, threadName(n, thread));
+  const item = controlItem(n, e) ?? describeEvent(e, n.nextSeq, threadName(n, thread));
   if (!item || item.quiet) return;
   n.nextSeq += 1;
   fresh.push(item);
+}
+
+/**
+ * An interrupt leaves one line, whoever sent it: the status that says it completed, with the epoch the service gave
+ * (the acknowledgement carried it), or none when the view sent it (its outcome line says it). The acknowledgement
+ * itself only moves the header.
+ */
+function controlItem(n: ViewState, e: SessionEvent): Item | undefined {
+  if (e.type === 'user.interrupt') return { seq: n.nextSeq, kind: 'interrupt', head: 'interrupt', quiet: true };
+  if (e.type !== 'session.status' || e.data?.status !== 'idle' || (e.data?.stop_reason as StopReason | undefined)?.type !== 'interrupted') return undefined;
+  const head = escapeLineControls(`interrupted${n.epoch === undefined ? '' : ` (epoch ${n.epoch})`}`);
+  const item: Item = { seq: n.nextSeq, kind: 'interrupt', head };
+  return n.controlling === 'interrupt' ? { ...item, quiet: true } : item;
 }
 
 /** The previews but those `gone` matches; the same array when none does, so most events copy nothing. */

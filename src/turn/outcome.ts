@@ -154,3 +154,10 @@ export function textOfMessage(content: unknown): string {
   const blocks = Array.isArray(content) ? (content as Array<{ type?: string; text?: unknown }>) : [];
   return blocks.map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
 }
+
+/**
+ * Whether a settled-or-not decision reads events of this type (TurnErrors.see, outcomeOfStatus): statuses and errors,
+ * including the service's `session.status_<status>` spelling (API-NOTES "Shapes a real service may answer").
+ * Events of any other type are written as received and never parsed.
+ */
+export const decides = (type: string): boolean => type === 'session.error' || type === 'session.status' || type.startsWith('session.status_');

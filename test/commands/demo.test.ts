@@ -1,4 +1,11 @@
+import { execFile as execFileCb } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { svcCommand } from '../../src/commands/demo/launcher';
 import { printTranscript } from '../../src/commands/demo/transcript';
 import { client as emulatorClient } from '../api/stream/helpers';
 import { svc } from '../helpers/cli';
@@ -32,8 +39,8 @@ describe('svc demo', () => {
     expect(lines).toContain('agent: Done with bash.');
     // One line per event, ending on the idle of the second turn.
     expect(lines.filter((l) => l === 'idle: end_turn')).toHaveLength(2);
-    expect(lines.at(-2)).toBe('idle: end_turn');
-    expect(lines.at(-1)).toMatch(/^The session is idle\. Try it yourself/);
+    expect(lines.at(-6)).toBe('idle: end_turn');
+    expect(lines.at(-5)).toBe('The session is idle. Try it yourself, in this shell:');
   });
 
   it('rejects an unexpected argument with exit 2 and one error line, before starting anything', async () => {
@@ -57,4 +64,51 @@ describe('svc demo', () => {
     await expect(done).resolves.toBe('terminated');
     expect(limit.aborted).toBe(false);
   });
+});
+
+describe("the demo's closing hint (issue 26)", () => {
+  it("names svc as this user starts it: node bin/svc.js in a checkout, svc when the PATH leads to it, never npx's own PATH", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'svc.js'), '');
+    const script = join(dir, 'bin', 'svc.js');
+    expect(svcCommand({ script, path: '/usr/bin', cwd: dir })).toBe('node bin/svc.js');
+    expect(svcCommand({ script, path: '/usr/bin', cwd: mkdtempSync(join(tmpdir(), 'svc-elsewhere-')) })).toBe(`node ${script}`);
+    const linked = join(dir, 'global');
+    mkdirSync(linked);
+    symlinkSync(script, join(linked, 'svc'));
+    expect(svcCommand({ script, path: `/usr/bin:${linked}`, cwd: dir })).toBe('svc');
+    const npx = join(dir, 'node_modules', '.bin');
+    mkdirSync(npx, { recursive: true });
+    symlinkSync(script, join(npx, 'svc'));
+    expect(svcCommand({ script: join(npx, 'svc'), path: npx, cwd: dir })).toBe('node bin/svc.js');
+    expect(svcCommand({ script: '/somewhere/vitest.mjs', path: '', cwd: dir })).toBe('svc');
+  });
+
+  it('runs as printed before npm link: the piped demo of a checkout prints lines that bash runs to a reply', async () => {
+    const execFile = promisify(execFileCb);
+    const repo = new URL('../..', import.meta.url).pathname;
+    // Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild.
+    const work = join(repo, 'node_modules', '.cache', `demo-hint-${process.pid}`);
+    try {
+      await buildPrivateSvc(work);
+      const env = { PATH: '/usr/bin:/bin', HOME: work, SVC_CONFIG_DIR: work };
+      const demo = await execFile(process.execPath, ['bin/svc.js', 'demo'], { cwd: work, env: { ...env, PATH: `${process.env.PATH}` } });
+      const hint = demo.stdout.slice(demo.stdout.indexOf('Try it yourself, in this shell:\n') + 'Try it yourself, in this shell:\n'.length);
+      expect(hint).toMatch(/^ {2}node bin\/svc\.js emulator /);
+      expect(hint).not.toMatch(/(^|[^/])svc (run|agents|emulator)/m);
+      const script = hint
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim())
+        .join('\n');
+      const nodeDir = join(process.execPath, '..');
+      const r = await execFile('bash', ['-c', script], { cwd: work, env: { ...env, PATH: `${nodeDir}:/usr/bin:/bin` }, timeout: 60_000 });
+      // The run printed the agent's reply (the emulator's lines went to its log file).
+      expect(r.stdout.trim()).not.toBe('');
+      expect(r.stdout).not.toContain('export SVC_');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

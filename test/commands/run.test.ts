@@ -117,4 +117,39 @@ describe('svc run', () => {
     expect(r.code).toBe(6);
     expect(r.stdout).toBe('');
   });
+
+  it('issue 26: an explicit -o json prints one object with the final session and the reply, on a terminal too (no live view)', async () => {
+    for (const stdoutTTY of [false, true]) {
+      const r = await svc(['run', '--agent', await agent(), '--message', '/echo as an object', '-o', 'json'], { env: env(), stdoutTTY });
+      expect(r.code, r.stderr).toBe(0);
+      const o = JSON.parse(r.stdout);
+      expect(o.session).toMatchObject({ id: sessionOf(r.stderr), status: 'idle' });
+      expect(o.reply).toBe('as an object');
+      expect(o.message).toMatchObject({ type: 'agent.message', data: { content: [{ type: 'text', text: 'as an object' }] } });
+    }
+  });
+
+  it('issue 26: --jq applies to that object, -o yaml prints it as YAML, -q prints the session ID', async () => {
+    const jq = await svc(['run', '--agent', await agent(), '--message', '/echo filtered', '--jq', '.session.status'], { env: env(), stdoutTTY: true });
+    expect([jq.code, jq.stdout]).toEqual([0, 'idle\n']);
+    const yaml = await svc(['run', '--agent', await agent(), '--message', '/echo in yaml', '-o', 'yaml'], { env: env() });
+    expect(yaml.code).toBe(0);
+    expect(yaml.stdout).toMatch(/^reply: in yaml$/m);
+    expect(yaml.stdout).toMatch(/^session:\n {2}/m);
+    const q = await svc(['run', '--agent', await agent(), '--message', '/echo quiet', '-q'], { env: env(), stdoutTTY: true });
+    expect([q.code, q.stdout]).toEqual([0, `${sessionOf(q.stderr)}\n`]);
+    const table = await svc(['run', '--agent', await agent(), '--message', '/echo plain', '-o', 'table'], { env: env(), stdoutTTY: true });
+    expect([table.code, table.stdout]).toEqual([0, 'plain\n']);
+  });
+
+  it('issue 26: -o ndjson --jq filters each event; --deltas without -o ndjson is exit 2 before any request', async () => {
+    const r = await svc(['run', '--agent', await agent(), '--message', '/echo typed', '-o', 'ndjson', '--jq', '.type'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toContain('agent.message');
+    const before = (await stats(t.emu)).requests ?? 0;
+    const bad = await svc(['run', '--agent', 'agent_x', '--message', 'hi', '--deltas', '-o', 'json'], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--deltas .* -o ndjson/);
+    expect((await stats(t.emu)).requests ?? 0).toBe(before);
+  });
 });

@@ -221,3 +221,36 @@ describe('svc sessions tail (NDJSON)', () => {
     expect(r.stderr).toMatch(/^error: .*type=resource_not_found_error status=404/);
   });
 });
+
+describe('svc sessions tail: honest flags (issue 26)', () => {
+  it('--jq on a terminal prints the filtered events (no live view): svc sessions tail S --until idle --jq .type', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, '/echo typed');
+    const all = await waitIdleEvents(t.emu, s.id, 1);
+    const r = await svc(['sessions', 'tail', s.id, '--until', 'idle', '--jq', '.type'], { env: env(), stdoutTTY: true, ...fast });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(all.map((e) => `${e.type}\n`).join(''));
+  });
+
+  it('an explicit -o on a terminal prints events: -o ndjson one per line, -o yaml one document each, -o id their IDs', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, '/echo formats');
+    const all = await waitIdleEvents(t.emu, s.id, 1);
+    const ndjson = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'ndjson'], { env: env(), stdoutTTY: true, ...fast });
+    expect(ndjson.stdout).toBe(all.map((e) => JSON.stringify(e) + '\n').join(''));
+    const yaml = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'yaml'], { env: env(), stdoutTTY: true, ...fast });
+    expect(yaml.code).toBe(0);
+    expect(yaml.stdout.split(/^---$/m).filter(Boolean)).toHaveLength(all.length);
+    expect(yaml.stdout).toContain(`id: ${all[0].id}\n`);
+    const ids = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'id'], { env: env(), ...fast });
+    expect(ids.stdout).toBe(all.map((e) => `${e.id}\n`).join(''));
+    const bad = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'id', '--deltas'], { env: env(), ...fast });
+    expect([bad.code, bad.stdout]).toEqual([2, '']);
+    // -o table: one readable line per event, as the demo prints its transcript (no view, on a terminal too).
+    const table = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'table'], { env: env(), stdoutTTY: true, ...fast });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('you: /echo formats\n');
+    expect(table.stdout).toContain('agent: formats\n');
+    expect(table.stdout.endsWith('idle: end_turn\n')).toBe(true);
+  });
+});

@@ -7,7 +7,7 @@ import { describeWith } from '../helpers/requires';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import { tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, send, waitSession, waitUntil } from '../helpers/sse';
+import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
@@ -103,10 +103,10 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     expect(interrupted).toMatch(/idle, interrupted │ epoch \d+/);
 
     await keys('c');
-    const resumed = await paneShows(/resumed \(epoch (\d+)\)/);
+    const resumed = await paneShows(/continued \(epoch (\d+)\)/);
     const server2 = await getSession(t.emu, s.id);
     expect(server2).toMatchObject({ interrupted: false, continue_pending: false });
-    expect(resumed).toContain(`resumed (epoch ${server2.control_epoch})`);
+    expect(resumed).toContain(`continued (epoch ${server2.control_epoch})`);
 
     await keys('q');
     const end = await paneShows(/END-OF-VIEW exit=0\nPROMPT\$/);
@@ -142,6 +142,30 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     const server = await waitSession(t.emu, s.id, (x) => !x.continue_pending, 'the start completed');
     const resumed = await paneShows(new RegExp(`idle │ epoch ${server.control_epoch}\\n`));
     expect(footer(resumed)).not.toContain('c continue');
+    await keys('q');
+    await paneShows(/END-OF-VIEW exit=0/);
+  }, 120_000);
+
+  it('issue 26: in the composer a pasted text keeps its line break until Enter; text and Enter in one write send that text', async () => {
+    const s = await createSession(t.emu);
+    await tail(s.id);
+    await keys('m');
+    await paneShows('next_turn›');
+    // tmux pastes with the terminal's bracketed-paste markers when the application asked for them (-p).
+    await tmux('set-buffer', '-b', 'svc-e2e', '/echo pasted\nsecond line');
+    await tmux('paste-buffer', '-p', '-d', '-b', 'svc-e2e', '-t', 'live');
+    await paneShows(/second line/);
+    expect((await history(t.emu, `/v1/sessions/${s.id}`)).filter((e) => e.type === 'user.message')).toHaveLength(0);
+    await keys('Enter');
+    await waitSession(t.emu, s.id, (x) => x.status === 'idle' && x.stop_reason?.type === 'end_turn', 'the first reply');
+    const sent = async () => (await history(t.emu, `/v1/sessions/${s.id}`)).filter((e) => e.type === 'user.message').map((e) => e.data.content[0].text);
+    expect(await sent()).toEqual(['/echo pasted\nsecond line']);
+    // A fast typist over ssh: the text and its Enter reach svc together.
+    await keys('m');
+    await paneShows('next_turn›');
+    await keys('-l', '/echo typed fast\r');
+    await waitUntil(async () => (await sent()).length === 2 && (await sent())[1], 'the second message');
+    expect((await sent())[1]).toBe('/echo typed fast');
     await keys('q');
     await paneShows(/END-OF-VIEW exit=0/);
   }, 120_000);

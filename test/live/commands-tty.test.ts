@@ -5,7 +5,7 @@ import { loadInk } from '../../src/live/load-ink';
 import type { Io } from '../../src/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, history, waitSession, waitUntil } from '../helpers/sse';
+import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 import { FakeTtyIn, FakeTtyOut } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -139,9 +139,9 @@ describe('svc demo on a terminal', () => {
     const out = r.stdout.plain;
     expect(out).toContain('left the demo: its emulator stops now, and the session with it');
     expect(out).not.toContain('the session keeps running');
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(
-      /^Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. .\/emulator.env`/,
-    );
+    const hint = out.slice(out.lastIndexOf('Try it yourself, in this shell:'));
+    expect(hint).toMatch(/^ {2}svc emulator --port 0 --exports-file emulator.env > emulator.log 2>&1 &$/m);
+    expect(out.trimEnd().split('\n').at(-1)).toBe('  kill %1');
   });
 });
 
@@ -160,5 +160,37 @@ describe('svc threads tail on a terminal', () => {
     expect((await getSession(t.emu, s.id)).status).toBe('idle');
     expect(r.stdout.plain).toContain('[worker-1] Thread 1 finished its part.');
     expect(r.stdout.plain).toContain('the turn ended; the session is idle');
+  });
+});
+
+describe('svc run on a terminal, left with q', () => {
+  it('issue 26: q says the turn goes on and how to follow it; the session keeps running', async () => {
+    const r = await onTty(['run', '--agent', await agentId(), '--message', '/slow 400'], 'q');
+    expect(r.code).toBe(0);
+    const sid = /session (sesn_\w+)/.exec(r.stderr.plain)![1];
+    expect(r.stdout.plain).toContain(`left the view; the turn goes on: follow it with \`svc sessions tail ${sid}\``);
+    expect(r.stdout.plain).not.toContain('the session keeps running');
+    expect((await getSession(t.emu, sid)).status).toBe('running');
+    await call(t.emu, 'POST', `/v1/sessions/${sid}/interrupt`, { body: {} });
+  });
+});
+
+describe('svc sessions tail on a terminal: the streaming preview', () => {
+  it('issue 26: is shown by default (no --deltas), and d hides it', async () => {
+    const s = await createSession(t.emu);
+    const stdin = new FakeTtyIn();
+    const stdout = new FakeTtyOut();
+    const stderr = new FakeTtyOut();
+    const io: Io = { stdin, stdout, stderr, env: { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: tempConfigDir() }, cwd: process.cwd() };
+    const running = main(['sessions', 'tail', s.id], io);
+    await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
+    expect(stdout.plain).toContain('d hide deltas');
+    await send(t.emu, s.id, '/slow 100');
+    await waitUntil(() => /word2 word3/.test(stdout.plain), 'the preview');
+    stdin.press('d');
+    await waitUntil(() => stdout.plain.includes('d show deltas'), 'the preview hidden');
+    stdin.press('q');
+    expect(await running).toBe(0);
+    await call(t.emu, 'POST', `/v1/sessions/${s.id}/interrupt`, { body: {} });
   });
 });

@@ -3,6 +3,7 @@ import { openLiveView } from '../../src/live/open';
 import { InterruptedError, NoCredentialError } from '../../src/errors';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
+import { scriptedEvent, scriptedServer, sseFrame } from '../api/stream/helpers';
 import { ttyCtx } from './tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -43,7 +44,7 @@ describe('openLiveView against the emulator', () => {
     // Stopped mid-reply: the complete message never came.
     expect((await history(t.emu, `/v1/sessions/${s.id}`)).some((e) => e.type === 'agent.message')).toBe(false);
     stdin.press('c');
-    await waitUntil(() => /resumed \(epoch \d+\)/.test(stdout.plain), 'the resumed notice');
+    await waitUntil(() => /continued \(epoch \d+\)/.test(stdout.plain), 'the continue outcome');
     const resumed = await getSession(t.emu, s.id);
     expect(resumed).toMatchObject({ interrupted: false, continue_pending: false });
     stdin.press('q');
@@ -57,20 +58,26 @@ describe('openLiveView against the emulator', () => {
     expect((await getSession(t.emu, s.id)).archived_at).toBeNull();
   });
 
-  it('issue 17: header, footer and transcript agree on the epoch; i and c each leave one line with the resulting epoch', async () => {
+  it('issue 26: i and c each leave one line saying what happened to the session, with the epochs the service gave', async () => {
     const { s, stdin, stdout, view } = await runningTurn();
     stdin.press('i');
-    await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1)'), 'the interrupt line');
+    await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1): the session has stopped; c continues it'), 'the interrupt line');
     await waitUntil(() => /idle, interrupted │ epoch 1\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 1');
     stdin.press('c');
     const server = await waitSession(t.emu, s.id, (x) => !x.interrupted && !x.continue_pending, 'the session resumed');
     expect(server.control_epoch).toBe('3');
-    // Continue answered epoch 2 and the completed start superseded it (R-SESS-33): the line says why 1 became 3.
-    await waitUntil(() => stdout.plain.includes('● resumed (epoch 3) — continue was accepted at epoch 2'), 'the continue line');
+    // Nothing was queued: the continue starts no turn, and the line says so rather than "resumed".
+    await waitUntil(
+      () => stdout.plain.includes('● continued (epoch 3): no longer interrupted; nothing was queued, so the session stays idle (m sends a message)'),
+      'the continue line',
+    );
     await waitUntil(() => /idle │ epoch 3\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 3');
     const out = stdout.plain;
+    // One line per action: neither the acknowledgement nor the interrupted status adds its own.
+    expect(out).not.toMatch(/^interrupt: epoch|^interrupted \(epoch/m);
     expect(out.split('● interrupted (epoch').length).toBe(2);
-    expect(out.split('● resumed (epoch').length).toBe(2);
+    expect(out.split('● continued (epoch').length).toBe(2);
+    expect(out).not.toContain('resumed');
     // The footer never named an epoch of its own while the action ran.
     expect(out).not.toMatch(/interrupting \(epoch/);
     expect(frame(out, s.id)).not.toContain('c continue');
@@ -171,5 +178,43 @@ describe('openLiveView against the emulator', () => {
     await expect(openLiveView({ ctx: keyless.ctx, sessionId: s.id, deltas: true })).rejects.toBeInstanceOf(NoCredentialError);
     expect(keyless.stdout.text).toBe('');
     expect(keyless.stdin.rawModes).toEqual([]);
+  });
+
+  it('issue 26: an outage does not end the view: it reconnects with back-off capped at 30 s, the attempt in its header, until the stream is back', async () => {
+    const event = scriptedEvent(1, 'agent.message', { content: [{ type: 'text', text: 'back after the outage' }] });
+    const server = await scriptedServer({
+      history: () => [],
+      streamCursor: '0',
+      // Fourteen failed attempts (the NDJSON tail gives up after --max-retries 3), then the stream answers.
+      stream: (_cursor, n) =>
+        n < 14 ? 'unavailable' : { frames: sseFrame('0', 'control', '{"cursor":"0"}') + sseFrame('1', event.type, JSON.stringify(event)) },
+    });
+    try {
+      const waits: number[] = [];
+      const { ctx, stdin, stdout } = ttyCtx(server);
+      // Each wait ends once the header has drawn its attempt (frames are throttled; the waits themselves are not slept).
+      const sleep = async (ms: number) => {
+        waits.push(ms);
+        await waitUntil(() => stdout.plain.includes(`reconnecting (attempt ${waits.length}, next try in`), `attempt ${waits.length} drawn`);
+      };
+      Object.assign(ctx, { sleep });
+      const view = openLiveView({ ctx, client: await ctx.api(), sessionId: 'sesn_scripted', deltas: true });
+      let ended = false;
+      void view.then(
+        () => (ended = true),
+        () => (ended = true),
+      );
+      await waitUntil(() => stdout.plain.includes('back after the outage'), 'the event after the outage');
+      expect(ended).toBe(false);
+      expect(stdout.plain).toMatch(/reconnecting \(attempt 14, next try in \d+s\)/);
+      expect(waits).toHaveLength(14);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(30_000);
+      expect(waits.at(-1)).toBeGreaterThanOrEqual(15_000);
+      await waitUntil(() => /^live │/m.test(stdout.plain.slice(stdout.plain.lastIndexOf('sesn_scripted'))), 'live again');
+      stdin.press('q');
+      await expect(view).resolves.toEqual({ reason: 'quit' });
+    } finally {
+      await server.close();
+    }
   });
 });

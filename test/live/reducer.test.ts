@@ -18,7 +18,22 @@ describe('live view reducer: user events (R-EVT-2)', () => {
     expect(s.epoch).toBe('5');
     expect(s.stopping).toBe(true);
     expect(s.interrupted).toBe(false);
-    expect(lines(s)).toEqual(['interrupt: epoch 5']);
+    // The acknowledgement moves the header; the line is the completed interrupt's (below).
+    expect(lines(s)).toEqual([]);
+  });
+
+  it('issue 26: an interrupt leaves one line, with the epoch as the service gave it; none when the view sent it (its outcome says it)', () => {
+    const acked = [
+      ev('user.interrupt', undefined, { epoch: '12345678901234567890' }),
+      ev('session.status', { status: 'idle', stop_reason: { type: 'interrupted' } }),
+    ];
+    const other = feed(apply(start(), { type: 'epoch', epoch: '4' }), acked);
+    expect(lines(other)).toEqual(['interrupted (epoch 12345678901234567890)']);
+    const own = feed(apply(start(), { type: 'control.start', action: 'interrupt', text: 'interrupting…' }), acked);
+    expect(lines(own)).toEqual([]);
+    const done = apply(own, { type: 'control', text: 'interrupted (epoch 12345678901234567890): the session has stopped; c continues it' });
+    expect(lines(done)).toEqual(['interrupted (epoch 12345678901234567890): the session has stopped; c continues it']);
+    expect(done.controlling).toBeUndefined();
   });
 
   it('R-SESS-24 epochs beyond 2^53 compare as digit strings', () => {
@@ -287,11 +302,23 @@ describe('live view reducer: session events (R-EVT-4)', () => {
 describe('live view reducer: connection and bounds', () => {
   it('R-STREAM-27 R-STREAM-31 reconnecting or backfilling discards unfinished previews and shows the attempt', () => {
     let s = feed(start(), [ev('agent.model_started', { model: 'm' }), delta({ kind: 'text', delta: 'half' })]);
-    s = feed(s, [{ kind: 'connection', state: { kind: 'reconnecting', attempt: 2, reason: 'reset' } }]);
-    expect(s.previews).toEqual([]);
-    expect(s.connection).toEqual({ kind: 'reconnecting', attempt: 2, reason: 'reset' });
+    s = feed(s, [{ kind: 'connection', state: { kind: 'reconnecting', attempt: 2, reason: 'reset', retryInMs: 4000 } }], () => 1000);
+    // The fragments are gone; the preview stays as a marker that says so.
+    expect(s.previews).toMatchObject([{ kind: 'text', text: '', lost: true }]);
+    expect(s.connection).toEqual({ kind: 'reconnecting', attempt: 2, reason: 'reset', retryInMs: 4000 });
+    expect(s.retryAt).toBe(5000);
     s = feed(s, [{ kind: 'connection', state: { kind: 'backfilling' } }, live]);
     expect(s.connection).toEqual({ kind: 'live' });
+    expect(s.retryAt).toBeUndefined();
+  });
+
+  it('issue 26 R-STREAM-31: fragments after a reconnect continue a preview marked as lost; the complete event replaces it', () => {
+    let s = feed(start(), [delta({ kind: 'text', delta: 'The quick brown ' })]);
+    s = feed(s, [{ kind: 'connection', state: { kind: 'reconnecting', attempt: 1, reason: 'reset' } }, live, delta({ kind: 'text', delta: 'fox jumps' })]);
+    expect(s.previews).toMatchObject([{ kind: 'text', text: 'fox jumps', lost: true }]);
+    s = feed(s, [ev('agent.message', text('The quick brown fox jumps'))]);
+    expect(s.previews).toEqual([]);
+    expect(lines(s).at(-1)).toBe('agent: The quick brown fox jumps');
   });
 
   it('reduce is pure: a batch leaves the given state untouched (frozen) and returns a new one', () => {

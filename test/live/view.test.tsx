@@ -133,9 +133,27 @@ describe('live view keys (CLI.md "The live view")', () => {
     expect(v.sink.calls).toEqual([]);
   });
 
-  it('a paste into the composer keeps its line breaks as text: nothing is sent until Enter', async () => {
+  it('issue 26: text and Enter in one read (a fast typist over ssh) send the text at that Enter, not a newline at the next', async () => {
     const v = mount(session({}));
-    await v.press('m', 'line one\r\nline\ttwo\r');
+    await v.press('m', 'hi there\r');
+    expect(v.sink.calls).toEqual([['send', 'hi there', 'next_turn']]);
+    await v.until((f) => !f.includes('next_turn›'), 'the composer closed');
+  });
+
+  it('issue 26: every key of one read is handled, in order: tt cycles the thread filter twice, mhi⏎ composes and sends', async () => {
+    const v = mount(session({}), stream(ev('session.thread_created', { thread_id: 'th_1', agent_name: 'worker-1' }, { session_thread_id: 'th_1' })));
+    await v.until((f) => f.includes('t thread: all'), 'the thread key');
+    await v.press('tt');
+    await v.until((f) => f.includes('t thread: worker-1'), 'the filter cycled twice');
+    await v.press('mhi\r');
+    expect(v.sink.calls).toEqual([['send', 'hi', 'next_turn']]);
+  });
+
+  it('issue 26: a bracketed paste reaches the composer as text, line breaks kept; outside the composer it is no keys at all', async () => {
+    const v = mount(session({}));
+    await v.press('\u001b[200~qiq\r\u001b[201~');
+    expect(v.sink.calls).toEqual([]);
+    await v.press('m', '\u001b[200~line one\r\nline\ttwo\r\u001b[201~');
     await v.until((f) => f.includes('next_turn› line one\nline two'), 'the pasted draft');
     expect(v.sink.calls).toEqual([]);
     await v.press(KEY.enter);
@@ -275,6 +293,27 @@ describe('live view footer and body', () => {
     );
     await v.until((f) => f.includes('reconnecting (attempt 3)'), 'the header');
     expect(v.frame()).toContain('sess_live "Review" │ running │ epoch 12\nreconnecting (attempt 3) │ pending 2 │ events 1 │ ttft 120 ms');
+  });
+
+  it('issue 26: while reconnecting the header shows the attempt and counts down to the next try', async () => {
+    const v = mount({
+      type: 'stream',
+      item: { kind: 'connection', state: { kind: 'reconnecting', attempt: 7, reason: 'reset', retryInMs: 2500 } },
+      at: Date.now(),
+    });
+    await v.until((f) => f.includes('reconnecting (attempt 7, next try in 3s)'), 'the next try');
+    await v.until((f) => f.includes('reconnecting (attempt 7, next try in 2s)'), 'a second later');
+  });
+
+  it('issue 26: a preview cut by a reconnect says its start was lost before the fragments that follow', async () => {
+    const v = mount(
+      stream(delta({ kind: 'text', delta: 'The quick brown ' })),
+      stream({ kind: 'connection', state: { kind: 'reconnecting', attempt: 1, reason: 'reset' } } as never),
+      stream(live as never),
+      stream(delta({ kind: 'text', delta: 'fox jumps' })),
+    );
+    await v.until((f) => f.includes('[reconnected: the start of this preview was lost; the complete event will replace it] …fox jumps▍'), 'the marked preview');
+    expect(v.frame()).not.toContain('The quick brown');
   });
 
   it('finished items are printed once, in order: text, thinking, tools with input, summarised results, red errors, thread tags', async () => {

@@ -173,8 +173,9 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
       if (aborted()) break;
       if (!connected && ++failures > maxRetries) throw new NetworkError(`the event stream did not reopen after ${failures} attempts: ${reason}`);
       // Reconnecting never retries execution: only the stream is reopened.
-      yield [connection({ kind: 'reconnecting', attempt: failures + (connected ? 1 : 0), reason })];
-      await sleep(backoffMs(Math.max(1, failures), random));
+      const wait = backoffMs(Math.max(1, failures), random, undefined, o.backoffCapMs);
+      yield [connection({ kind: 'reconnecting', attempt: failures + (connected ? 1 : 0), reason, retryInMs: wait })];
+      await sleep(wait);
     }
   } catch (e) {
     if (!aborted()) throw e;

@@ -7,7 +7,12 @@ import type { DeltaEvent, SessionEvent } from '../../wire/events';
 
 /** The stream's connection, as the live view's header and stderr notices show it. */
 export type ConnectionState =
-  { kind: 'connecting' } | { kind: 'live' } | { kind: 'reconnecting'; attempt: number; reason: string } | { kind: 'backfilling' } | { kind: 'closed' };
+  | { kind: 'connecting' }
+  | { kind: 'live' }
+  /** `retryInMs`: the wait before the next attempt. */
+  | { kind: 'reconnecting'; attempt: number; reason: string; retryInMs?: number }
+  | { kind: 'backfilling' }
+  | { kind: 'closed' };
 
 export type StreamItem =
   /**
@@ -39,6 +44,8 @@ export interface FollowOptions {
   heartbeatMs?: number;
   /** Consecutive failed connection attempts before giving up; resets on every successful connection. */
   maxRetries?: number;
+  /** The longest wait between two attempts (default: the client's back-off cap). */
+  backoffCapMs?: number;
   /** Waits between reconnects (injected by tests); default setTimeout. Aborted by `signal`. */
   sleep?: (ms: number) => Promise<void>;
   /** Jitter source for the back-off, in [0, 1). */

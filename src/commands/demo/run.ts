@@ -3,11 +3,23 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
 import { write } from '../../io';
+import { svcCommand } from './launcher';
 import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
 
-/** How the demo ends, on a terminal or not: what to try next. */
-const TRY_IT =
-  'Try it yourself: `svc emulator --exports-file emulator.env` in one shell; in another, `. ./emulator.env`, then `svc sessions tail SESSION` on a terminal.';
+/**
+ * How the demo ends, on a terminal or not: what to try next, as lines a shell runs as printed (the demo's own emulator
+ * and session are gone by then; the emulator's log goes to a file, off the terminal). `svc` is written as this user
+ * starts it: before `npm link` that is `node bin/svc.js`.
+ */
+export function tryIt(svc: string): string {
+  return [
+    'Try it yourself, in this shell:',
+    `  ${svc} emulator --port 0 --exports-file emulator.env > emulator.log 2>&1 &`,
+    '  until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
+    `  ${svc} run --agent "$(${svc} agents create --name mine --model scripted-1 -q)" --message "Hello"`,
+    '  kill %1',
+  ].join('\n');
+}
 /** Leaving the demo's view stops its emulator, which runs in this process: the session goes with it. */
 const LEFT_DEMO = 'left the demo: its emulator stops now, and the session with it';
 
@@ -19,6 +31,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     import('../../api/sessions'),
   ]);
   const say = (line: string) => write(ctx.io.stdout, line + '\n');
+  const hint = tryIt(svcCommand({ script: process.argv[1], path: ctx.io.env.PATH, cwd: ctx.io.cwd }));
   const emu = await startEmulator({ port: 0, modelStepMs: tty ? TTY_STEP_MS : undefined });
   try {
     const client = await ctx.client(emu.apiKey, emu.url);
@@ -43,7 +56,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
       await say('opening the live view: y allows the tool call when it is asked for, q leaves the demo');
       const { openLiveView } = await import('../../live/open');
       await openLiveView({ ctx, client, sessionId: sid, deltas: true, leaveNote: LEFT_DEMO });
-      await say(TRY_IT);
+      await say(hint);
       return;
     }
     const { printTranscript } = await import('./transcript');
@@ -53,7 +66,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     if (ctx.io.signal?.aborted) throw new InterruptedError();
     if (limit.aborted) throw new Error(`the demo session did not finish within ${TRANSCRIPT_LIMIT_MS / 1000} s`);
     if (end === 'terminated') throw new Error('the demo session was terminated');
-    await say(`The session is idle. ${TRY_IT}`);
+    await say(`The session is idle. ${hint}`);
   } finally {
     await emu.close();
   }

@@ -2,9 +2,8 @@
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { follow } from '../../api/stream/follow';
-import { describeEvent, formatItem } from '../../live/items';
+import { describeEvent, formatItem, threadNames } from '../../live/items';
 import { TurnWatch, type EndReason } from '../../turn/watch';
-import { threadNames } from './threads';
 
 /**
  * Prints the session's events until `turns` turns have ended (idle other than awaiting a confirmation) or the session

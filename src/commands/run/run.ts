@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import { follow } from '../../api/stream/follow';
-import { typeOf, type StreamItem } from '../../api/stream/types';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { fileText, stdinText } from '../../input/read';
 import { write } from '../../io';
-import { LineBatch } from '../../output/ndjson-tail';
-import type { SessionEvent } from '../../wire/events';
-import { waitSignal } from './deadline';
-import { outcomeOfStatus, textOfMessage, TurnErrors, viewEnd, type Outcome } from '../../turn/outcome';
-import { decides, notice } from './tail-ndjson';
+import { waitSignal } from '../../follow/deadline';
+import { followTurn } from '../../follow/turn';
+import { viewEnd } from '../../turn/outcome';
 
 type MessageBody = { events: unknown[] };
 
@@ -29,16 +25,49 @@ export interface RunOptions {
   createKey: string;
 }
 
+/**
+ * What `run` prints (CLI.md "Honest flags"): the live view on a terminal, else the reply text; an explicit -o asks for
+ * something else, on a terminal too: every event as a line (ndjson), the final session and reply as one object
+ * (json, yaml, --jq), the session ID (id, -q), the reply text without the view (table).
+ */
+export type RunOutput = 'live' | 'text' | 'object' | 'id' | 'lines';
+
+export function runOutput(ctx: Ctx, o: Pick<RunOptions, 'deltas' | 'noLive'>): RunOutput {
+  const format = ctx.settings.output?.value;
+  const out: RunOutput =
+    format === 'ndjson'
+      ? 'lines'
+      : ctx.settings.jq !== undefined || format === 'json' || format === 'yaml'
+        ? 'object'
+        : format === 'id'
+          ? 'id'
+          : ctx.io.stdout.isTTY && !o.noLive && format === undefined
+            ? 'live'
+            : 'text';
+  // The live view shows previews by default; elsewhere only event lines can carry deltas.
+  if (o.deltas && out !== 'lines' && out !== 'live') throw new UsageError('--deltas adds agent.delta lines to -o ndjson: use it with -o ndjson');
+  return out;
+}
+
 export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   if (!o.agent && !o.session) throw new UsageError('--agent is required (or --session to reuse a session)');
+  const output = runOutput(ctx, o);
   const text = await messageText(ctx, o);
   const client = await ctx.api();
   const sessionId = o.session ?? (await createSession(ctx, client, o));
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
-  // `-o ndjson` asks for every event as a line, even on a terminal.
-  if (ctx.io.stdout.isTTY && !o.noLive && ctx.format !== 'ndjson') return runLive(ctx, client, sessionId, body, o);
-  await runFollow(ctx, client, sessionId, body, o);
+  if (output === 'live') return runLive(ctx, client, sessionId, body, o);
+  const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
+  const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, lines, deltas: o.deltas });
+  if (output === 'text' && turn.text !== undefined) await printReply(ctx, turn.text);
+  else if (output === 'id') await ctx.out.item({ id: sessionId });
+  else if (output === 'object') {
+    const session = await sessions.get(client, sessionId);
+    await ctx.out.item({ session, reply: turn.text ?? null, message: turn.message ?? null });
+  }
 }
+
+const printReply = (ctx: Ctx, text: string) => write(ctx.io.stdout, text.endsWith('\n') ? text : text + '\n');
 
 async function messageText(ctx: Ctx, o: RunOptions): Promise<string> {
   if (o.stdin !== undefined && o.stdin !== '-') throw new UsageError(`unexpected argument "${o.stdin}": only - (standard input) is accepted`);
@@ -56,45 +85,6 @@ async function createSession(ctx: Ctx, client: ApiClient, o: RunOptions): Promis
 }
 
 /**
- * Subscribes before it sends (the stream's control frame first, then the POST), so no event of the turn is missed.
- * The turn is ours from our `user.message` (its id is the accepted event_id) to the idle status after it.
- */
-async function runFollow(ctx: Ctx, client: ApiClient, sessionId: string, body: MessageBody, o: RunOptions): Promise<void> {
-  const ndjson = ctx.format === 'ndjson';
-  const out = new LineBatch(ctx.io.stdout);
-  const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
-  const items = follow({ client, sessionId, cursor: 'now', deltas: ndjson && o.deltas, signal: w.signal, sleep: ctx.sleep })[Symbol.asyncIterator]();
-  const turn = new Turn(sessionId);
-  try {
-    let r: IteratorResult<StreamItem>;
-    while (!(r = await items.next()).done && !(r.value.kind === 'connection' && r.value.state.kind === 'live')) {
-      if (r.value.kind === 'connection') await notice(ctx, r.value.state);
-    }
-    if (r.done) throw w.failure() ?? new Error('the event stream closed before it opened');
-    turn.eventId = (await sessions.sendEvents(client, sessionId, body, randomUUID())).event_id;
-    while (!(r = await items.next()).done) {
-      const it = r.value;
-      if (it.kind === 'connection') {
-        await notice(ctx, it.state);
-        continue;
-      }
-      if (ndjson) {
-        const full = out.line(it.raw);
-        if (full) await full;
-      }
-      if (it.kind === 'event' && (!ndjson || endsTurn(typeOf(it))) && turn.see(it.event)) break;
-    }
-  } finally {
-    w.dispose();
-    await items.return?.();
-    await out.flush();
-  }
-  if (!turn.ended) throw w.failure() ?? new Error('the event stream ended before the turn did');
-  turn.finish();
-  if (!ndjson && turn.text !== undefined) await write(ctx.io.stdout, turn.text.endsWith('\n') ? turn.text : turn.text + '\n');
-}
-
-/**
  * On a terminal: the live view, started from a cursor read before sending, so it too misses nothing; once it
  * closes at idle, the final message is printed as without a terminal.
  */
@@ -104,48 +94,19 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
   const { openLiveView } = await import('../../live/open');
   const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
   try {
-    const r = await openLiveView({ ctx, client, sessionId, cursor: page.stream_cursor ?? 'now', deltas: o.deltas, untilIdle: true, abort: w });
+    const r = await openLiveView({
+      ctx,
+      client,
+      sessionId,
+      cursor: page.stream_cursor ?? 'now',
+      deltas: true,
+      untilIdle: true,
+      abort: w,
+      leaveNote: `left the view; the turn goes on: follow it with \`svc sessions tail ${sessionId}\``,
+    });
     viewEnd(sessionId, r);
-    if (r.reason === 'idle' && r.message !== undefined) await write(ctx.io.stdout, r.message.endsWith('\n') ? r.message : r.message + '\n');
+    if (r.reason === 'idle' && r.message !== undefined) await printReply(ctx, r.message);
   } finally {
     w.dispose();
-  }
-}
-
-/** Our turn as the stream shows it: its start, the coordinator's last message, and how it ended. */
-/** The events a turn's end depends on (Turn.see); with -o ndjson the rest are written as received, never parsed. */
-const endsTurn = (type: string): boolean => type === 'user.message' || decides(type);
-
-class Turn {
-  eventId?: string;
-  text?: string;
-  private end?: Outcome;
-  private started = false;
-  private readonly errors = new TurnErrors();
-
-  constructor(private readonly sessionId: string) {}
-
-  /** True when the turn is over. */
-  see(e: SessionEvent): boolean {
-    if (!this.started) {
-      // Without an event_id (no input queue) the first message after sending is ours.
-      const ours = e.type === 'user.message' && (this.eventId === undefined || e.id === this.eventId);
-      // A session terminated before our message ran ends the wait too.
-      if (!ours && !(e.type === 'session.status' && e.data?.status === 'terminated')) return false;
-      this.started = true;
-    }
-    this.errors.see(e);
-    if (e.type === 'agent.message' && e.session_thread_id === undefined) this.text = textOfMessage(e.data?.content);
-    this.end ??= outcomeOfStatus(this.sessionId, e);
-    return this.ended;
-  }
-
-  get ended(): boolean {
-    return this.end !== undefined;
-  }
-
-  /** Exit 0, or exit 11 with the turn's failure. */
-  finish(): void {
-    if (this.end) this.errors.finish(this.end);
   }
 }

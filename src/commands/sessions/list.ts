@@ -7,7 +7,6 @@ import { examples, type Kit, type Opts } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS } from '../../cli/verbs/resource';
 import { parseDuration } from '../../fleet/duration';
 import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery } from '../../fleet/select';
-import { verbTimeout } from '../run/deadline';
 import { SESSION_COLUMNS } from './columns';
 import { addSelectorFlags } from './selectors';
 
@@ -49,7 +48,7 @@ export function addList(group: Command, kit: Kit): Command {
 
 async function runWatchList(ctx: Ctx, cmd: Command, opts: Opts, sel: ReturnType<typeof parseSelectors>, extra: Query): Promise<void> {
   const intervalMs = parseDuration(opts.interval ?? DEFAULT_INTERVAL, '--interval');
-  const timeout = verbTimeout(cmd, ctx);
+  const timeout: string | undefined = opts.timeout;
   const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');
   const pageSize = listOptions(opts).pageSize ?? 1000;
   const c = await ctx.api();

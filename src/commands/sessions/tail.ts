@@ -2,17 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../../cli/action';
-
-export interface TailOptions {
-  sessionId: string;
-  threadId?: string;
-  deltas: boolean;
-  /** As FollowOptions.cursor: undefined (history, then live), 'now', or an opaque frame id. */
-  cursor?: string;
-  untilIdle: boolean;
-  /** NDJSON even on a TTY. */
-  noLive: boolean;
-}
+import type { TailOptions } from '../../follow/options';
 
 /** `svc sessions tail SESSION`: the live view on a TTY, NDJSON events otherwise. */
 export function addTail(group: Command, kit: Kit): Command {
@@ -21,7 +11,7 @@ export function addTail(group: Command, kit: Kit): Command {
     .description("Follow a session's events: the live view on a TTY, NDJSON when piped or with --no-live")
     .argument('<session>', 'session ID')
     .option('--thread <thread>', "follow one thread's stream")
-    .option('--deltas', 'include agent.delta previews')
+    .option('--deltas', 'include agent.delta lines in the NDJSON (the live view shows previews by default: d hides them)')
     .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
     .addOption(untilOption())
     .option('--no-live', 'print NDJSON even on a terminal')
@@ -30,6 +20,7 @@ export function addTail(group: Command, kit: Kit): Command {
     'svc sessions tail sesn_123',
     'svc sessions tail sesn_123 --cursor now --deltas --no-live',
     'svc sessions tail sesn_123 --until idle > events.ndjson',
+    'svc sessions tail sesn_123 --until idle --jq .type',
   ]);
 }
 
@@ -49,15 +40,19 @@ export function tailOptions(sessionId: string, opts: Opts, threadId?: string): T
   };
 }
 
-/** The view on a TTY; otherwise the NDJSON pass-through (src/commands/run/tail-ndjson.ts). */
+/**
+ * The view on a TTY; otherwise the events as lines (src/follow/ndjson.ts). `--jq` or an explicit `-o` (flag or
+ * profile) asks for lines on a terminal too (CLI.md "Honest flags"): `-o table` one readable line per event.
+ */
 export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
-  if (ctx.io.stdout.isTTY && !o.noLive) {
+  const lines = ctx.settings.jq !== undefined || ctx.settings.output !== undefined;
+  if (ctx.io.stdout.isTTY && !o.noLive && !lines) {
     // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
     const { viewEnd } = await import('../../turn/outcome');
-    viewEnd(o.sessionId, await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: o.deltas, untilIdle: o.untilIdle }));
+    viewEnd(o.sessionId, await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: true, untilIdle: o.untilIdle }));
     return;
   }
-  const { tailNdjson } = await import('../run/tail-ndjson');
+  const { tailNdjson } = await import('../../follow/ndjson');
   await tailNdjson(ctx, await ctx.api(), o);
 }

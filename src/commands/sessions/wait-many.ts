@@ -14,7 +14,7 @@ const MAX_STREAMS = 64;
  */
 export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: number; failFast: boolean }): Promise<void> {
   if (ids.length === 0) return void (await ctx.msg('nothing matched'));
-  const { waitIdle } = await import('../run/wait-idle');
+  const { waitIdle } = await import('../../follow/wait-idle');
   const c = await ctx.api();
   const stop = new AbortController();
   const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => stop.abort('timeout'), o.timeoutMs);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
-import { parseDeadline, verbTimeout } from '../run/deadline';
+import { parseDeadline } from '../../follow/deadline';
 import { parseDuration } from '../../fleet/duration';
 import { addSelectorFlags, isSingle, pick, targetsOf } from './selectors';
 
@@ -17,7 +17,7 @@ export function addWait(group: Command, kit: Kit): Command {
   cmd.action(
     kit.action(async (ctx, args, opts) => {
       const p = pick(args, opts);
-      const timeout = verbTimeout(cmd, ctx);
+      const timeout: string | undefined = opts.timeout;
       if (isSingle(p)) return runWait(ctx, args[0], parseDeadline(timeout));
       const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');
       const targets = await targetsOf(ctx, await ctx.api(), p);
@@ -37,7 +37,7 @@ export function addWait(group: Command, kit: Kit): Command {
 }
 
 export async function runWait(ctx: Ctx, sessionId: string, timeoutMs: number | undefined): Promise<void> {
-  const { waitIdle } = await import('../run/wait-idle');
+  const { waitIdle } = await import('../../follow/wait-idle');
   const session = await waitIdle(ctx, await ctx.api(), sessionId, timeoutMs);
   await ctx.out.item(session);
 }

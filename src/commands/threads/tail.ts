@@ -9,7 +9,7 @@ export function addThreadTail(group: Command, kit: Kit): Command {
     .description("Follow one thread's events: the live view on a TTY, NDJSON when piped or with --no-live")
     .argument('<session>', 'session ID')
     .argument('<thread>', 'thread ID')
-    .option('--deltas', 'include agent.delta previews')
+    .option('--deltas', 'include agent.delta lines in the NDJSON (the live view shows previews by default: d hides them)')
     .option('--cursor <cursor>', 'start after this frame id of the thread stream, or "now" (default: the thread\'s history, then live)')
     .addOption(untilOption())
     .option('--no-live', 'print NDJSON even on a terminal')

@@ -1,7 +1,7 @@
 import { Box, useInput } from 'ink';
 import { useMemo, useSyncExternalStore } from 'react';
 import { paint } from '../lines';
-import { handleKey } from '../input';
+import { KeyReader } from '../input';
 import { threadName } from '../reducer';
 import type { ActionSink } from '../sink';
 import type { LiveStore } from '../store';
@@ -32,8 +32,9 @@ export function LiveApp({
 }) {
   const s = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const colors = useMemo(() => paint(color), [color]);
-  // The handler reads the store when the key arrives: no render-time state is captured.
-  useInput((input, key) => void handleKey(store, sink, input, key), { isActive: interactive });
+  // The reader reads the store when a key arrives: no render-time state is captured.
+  const reader = useMemo(() => new KeyReader(store, sink), [store, sink]);
+  useInput(reader.read, { isActive: interactive });
   return (
     <>
       <Transcript items={s.finished} filter={s.filter} paint={colors} onFlushed={store.flushed} onWrite={onWrite} />

@@ -5,9 +5,12 @@ import { escapeLineControls } from '../../output/controls';
 /** Characters of a preview drawn: its tail, so the live area stays a few lines high however long the reply. */
 export const PREVIEW_SHOWN = 240;
 
+/** What a preview broken by a reconnect says in place of the fragments it lost. */
+export const LOST_NOTE = '[reconnected: the start of this preview was lost; the complete event will replace it] …';
+
 const tail = (p: Preview) => {
   const shown = p.cut || p.text.length > PREVIEW_SHOWN ? `…${p.text.slice(-PREVIEW_SHOWN)}` : p.text;
-  return escapeLineControls(shown.replace(/\s*\n\s*/g, ' '));
+  return (p.lost && !p.cut ? LOST_NOTE : '') + escapeLineControls(shown.replace(/\s*\n\s*/g, ' '));
 };
 
 /** The live delta previews, replaced by the complete events as they arrive. */

@@ -1,14 +1,16 @@
 import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
 import type { ConnectionState } from '../../api/stream/types';
 import { filterName, type ViewState } from '../reducer';
 import { escapeLineControls } from '../../output/controls';
 
-export function connectionText(c: ConnectionState): { text: string; color: string } {
+/** `retryInS`: seconds to the next attempt while reconnecting. */
+export function connectionText(c: ConnectionState, retryInS?: number): { text: string; color: string } {
   switch (c.kind) {
     case 'live':
       return { text: 'live', color: 'green' };
     case 'reconnecting':
-      return { text: `reconnecting (attempt ${c.attempt})`, color: 'yellow' };
+      return { text: `reconnecting (attempt ${c.attempt}${retryInS === undefined ? '' : `, next try in ${retryInS}s`})`, color: 'yellow' };
     case 'backfilling':
       return { text: 'backfilling', color: 'yellow' };
     case 'connecting':
@@ -29,7 +31,7 @@ export function statusText(s: ViewState): string {
  * lines wrap on a narrow terminal (the epoch and connection must stay visible); the thread list is cut.
  */
 export function Header({ s }: { s: ViewState }) {
-  const conn = connectionText(s.connection);
+  const conn = connectionText(s.connection, useSecondsUntil(s.retryAt));
   const sep = <Text dimColor> │ </Text>;
   return (
     <Box flexDirection="column">
@@ -53,4 +55,15 @@ export function Header({ s }: { s: ViewState }) {
       ) : null}
     </Box>
   );
+}
+
+/** Whole seconds until `at` (Date.now's clock), drawn again each second while there is a time to count down to. */
+function useSecondsUntil(at: number | undefined): number | undefined {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (at === undefined) return;
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [at]);
+  return at === undefined ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }

@@ -117,7 +117,7 @@ export interface Script {
   /** The asc page's stream_cursor. */
   streamCursor?: string;
   /** The n-th stream request (0-based) with this cursor: frames (`end` closes the response after them) or a 400 expired cursor. */
-  stream: (cursor: string, n: number) => { frames: string; end?: boolean } | 'expired';
+  stream: (cursor: string, n: number) => { frames: string; end?: boolean } | 'expired' | 'unavailable';
   status?: string;
 }
 
@@ -139,6 +139,7 @@ export async function scriptedServer(script: Script) {
       const r = script.stream(cursor, cursors.length);
       cursors.push(cursor);
       if (r === 'expired') return json(400, { type: 'error', error: { type: 'invalid_parameter_error', message: 'the cursor has expired', param: 'cursor' } });
+      if (r === 'unavailable') return json(503, { type: 'error', error: { type: 'server_error', message: 'down for a while' } });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       if (r.end) return res.end(r.frames);
       res.write(r.frames);

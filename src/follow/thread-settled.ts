@@ -31,6 +31,8 @@ export class ThreadSettled {
       threadId: string;
       signal: AbortSignal;
       sleep: (ms: number) => Promise<void>;
+      /** A failed read worth trying again: the wait before the next (the live view outlasts an outage); else it rejects. */
+      retry?: (error: unknown) => number | undefined;
       /** Whether a settled session ends the tail (the live view keeps going on an awaited confirmation). */
       ends?: (end: ThreadEnd) => boolean;
       onEnd: (end: ThreadEnd) => void;
@@ -45,21 +47,34 @@ export class ThreadSettled {
   async watch(): Promise<void> {
     const o = this.o;
     // With `--cursor now` the events before the start are never shown: a newest event that was already there is no mark.
-    const before = o.cursor === 'now' ? await this.newest() : undefined;
+    const before = o.cursor === 'now' ? await this.retried(() => this.newest()) : undefined;
     while (!o.signal.aborted && !this.mark) {
-      const session = await sessions.get(o.client, o.sessionId);
+      const session = await this.retried(() => sessions.get(o.client, o.sessionId));
       const outcome = outcomeOf(session);
       const end = { outcome, session };
       if (!outcome.settled) this.active = true;
       // A terminated session takes no more turns: it ends the tail even with `--cursor now`.
       else if ((this.active || session.status === 'terminated') && (o.ends?.(end) ?? true)) {
         // Read after the session: nothing newer can come on a settled thread.
-        const newest = await this.newest();
+        const newest = await this.retried(() => this.newest());
         this.mark = { id: newest === before ? undefined : newest, end };
         this.check();
         return;
       }
       await o.sleep(THREAD_POLL_MS);
+    }
+  }
+
+  /** A read, tried again while `retry` says so. */
+  private async retried<T>(read: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await read();
+      } catch (e) {
+        const wait = this.o.signal.aborted ? undefined : this.o.retry?.(e);
+        if (wait === undefined) throw e;
+        await this.o.sleep(wait);
+      }
     }
   }
 

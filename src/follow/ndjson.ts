@@ -1,24 +1,27 @@
-import type { ApiClient } from '../../api/client';
-import { sessions } from '../../api/sessions';
-import { followBatches } from '../../api/stream/follow';
-import { typeOf, type ConnectionState, type EventItem } from '../../api/stream/types';
-import type { Ctx } from '../../context';
-import { InterruptedError } from '../../errors';
-import { LineBatch } from '../../output/ndjson-tail';
-import type { TailOptions } from '../sessions/tail';
-import { outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../../turn/outcome';
-import { canonicalEvent } from '../../wire/shapes';
-import type { SessionEvent } from '../../wire/events';
+import type { ApiClient } from '../api/client';
+import { sessions } from '../api/sessions';
+import { followBatches } from '../api/stream/follow';
+import { typeOf, type EventItem, type StreamItem } from '../api/stream/types';
+import type { Ctx } from '../context';
+import { InterruptedError, UsageError } from '../errors';
+import { LineBatch } from '../output/ndjson-tail';
+import type { TailOptions } from './options';
+import { decides, outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../turn/outcome';
+import { notice } from './notice';
+import { canonicalEvent } from '../wire/shapes';
+import type { SessionEvent } from '../wire/events';
 
 /**
- * NDJSON tail: one event per line, deltas only when asked, control frames never. Without --jq each line is the
+ * The tail off the live view: one event per line (a YAML document with -o yaml, an ID with -o id), deltas only
+ * when asked, control frames never. Without --jq each line is the
  * frame's data as received (no re-serialising), gathered per batch (one socket chunk) into large writes; an event
  * is parsed only when a decision needs it (`--until idle`: statuses and errors).
  */
 export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): Promise<void> {
   const jq = ctx.settings.jq;
+  const render = await lineRenderer(ctx, o);
   const out = new LineBatch(ctx.io.stdout);
-  // One thread's stream never carries session.status: the session is read until it settles (src/live/thread-settled.ts).
+  // One thread's stream never carries session.status: the session is read until it settles (thread-settled.ts).
   const threadEnd = o.untilIdle && o.threadId !== undefined ? await untilThreadSettled(ctx, client, o) : undefined;
   const until = o.untilIdle && !threadEnd ? new UntilIdle(client, o) : undefined;
   let ended: Outcome | undefined;
@@ -50,6 +53,7 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
           continue;
         }
         if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
+        else if (render) text += render(it);
         else text += it.raw + '\n';
         const decided = until && it.kind === 'event' ? until.event(it) : undefined;
         if (decided && (ended = await decided)) break reading;
@@ -69,9 +73,37 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   if (until && ended?.settled) until.errors.finish(ended);
 }
 
+/**
+ * How an item is written when not as received: a readable line (-o table), a YAML document (-o yaml) or the
+ * event's ID (-o id, which deltas have none of). Undefined for the pass-through (ndjson; json is one object per line too, as a tail can only be).
+ */
+async function lineRenderer(ctx: Ctx, o: TailOptions): Promise<((it: Exclude<StreamItem, { kind: 'connection' }>) => string) | undefined> {
+  const format = ctx.settings.jq === undefined ? ctx.settings.output?.value : undefined;
+  if (format === 'table') {
+    if (o.deltas) throw new UsageError('--deltas has no lines of its own with -o table: use -o ndjson');
+    const { describeEvent, formatItem, threadNames } = await import('../live/items');
+    const names = threadNames();
+    // One readable line per event, as `svc demo` prints its transcript.
+    return (it) => {
+      if (it.kind !== 'event') return '';
+      const e = it.event;
+      names.see(e);
+      const item = describeEvent(e, 0, names.of(e.session_thread_id));
+      return `${item ? formatItem(item) : e.type}\n`;
+    };
+  }
+  if (format === 'id') {
+    if (o.deltas) throw new UsageError('--deltas has no IDs to print with -o id: use -o ndjson');
+    return (it) => (it.kind === 'event' ? `${it.event.id}\n` : '');
+  }
+  if (format !== 'yaml') return undefined;
+  const yaml = await (await import('../output/yaml')).loadYaml();
+  return (it) => `---\n${yaml.stringify(it.kind === 'event' ? it.event : it.delta)}`;
+}
+
 /** `--until idle` on a thread's stream: the stream is stopped once the session has settled and the thread's last event is out. */
 async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
-  const { ThreadSettled } = await import('../../live/thread-settled');
+  const { ThreadSettled } = await import('./thread-settled');
   const stop = new AbortController();
   const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, stop.signal]) : stop.signal;
   const errors = new TurnErrors();
@@ -110,19 +142,6 @@ async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
       if (end) errors.finish(end);
     },
   };
-}
-
-/**
- * Whether a settled-or-not decision reads events of this type (TurnErrors.see, outcomeOfStatus): statuses and errors,
- * including the service's `session.status_<status>` spelling (API-NOTES "Shapes a real service may answer").
- * Events of any other type are written as received and never parsed.
- */
-export const decides = (type: string): boolean => type === 'session.error' || type === 'session.status' || type.startsWith('session.status_');
-
-/** Reconnects and backfills are never silent (CLI.md "HTTP behaviour"): one stderr line each. */
-export function notice(ctx: Ctx, s: ConnectionState): Promise<void> | void {
-  if (s.kind === 'reconnecting') return ctx.msg(`reconnecting (attempt ${s.attempt}): ${s.reason}`);
-  if (s.kind === 'backfilling') return ctx.msg('the stream cursor expired: backfilling missed events from history');
 }
 
 /**

@@ -1,13 +1,13 @@
-import type { ApiClient } from '../../api/client';
-import type { Obj } from '../../api/resources';
-import { sessions } from '../../api/sessions';
-import { follow } from '../../api/stream/follow';
-import { typeOf } from '../../api/stream/types';
-import type { Ctx } from '../../context';
+import type { ApiClient } from '../api/client';
+import type { Obj } from '../api/resources';
+import { sessions } from '../api/sessions';
+import { follow } from '../api/stream/follow';
+import { typeOf } from '../api/stream/types';
+import type { Ctx } from '../context';
 import { waitSignal } from './deadline';
-import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../turn/outcome';
+import { decides, outcomeOf, outcomeOfStatus, TurnErrors } from '../turn/outcome';
 import { addRecentError } from './recent-error';
-import { decides, notice } from './tail-ndjson';
+import { notice } from './notice';
 
 /**
  * Waits until the session is idle and returns it; exit 11 when it failed or awaits a reply, 124 at the deadline.

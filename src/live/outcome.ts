@@ -1,0 +1,53 @@
+/** How the live view ends: what it returns to the command, and what its last frame says. */
+import type { TurnError } from '../turn/outcome';
+import type { TurnWatch } from '../turn/watch';
+
+export interface LiveViewResult {
+  /** `quit`: the user left (q; Ctrl-C rejects with InterruptedError); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
+  reason: 'quit' | 'idle' | 'error' | 'terminated';
+  /** With untilIdle: the text of the coordinator's last message of the turn, for `run` to print. */
+  message?: string;
+  /** With reason `error`: the turn's `session.error`, when the view saw one (its type names the recovery). */
+  sessionError?: TurnError;
+  /** With reason `idle`: the turn stopped unfinished (a stop_reason such as `refusal`), which exits 11 as without a terminal. */
+  unfinished?: { failure: string; hint?: string };
+}
+
+/** How the view ended, or an error: `left` when the user or the deadline ended it (the session is untouched). */
+export type Outcome = { reason: LiveViewResult['reason'] } | { error: unknown; left?: boolean };
+
+/** The default last footer when the user leaves. */
+export const LEFT = 'left the view; the session keeps running';
+
+/** What the command gets back: the reason, and with untilIdle what the turn said. */
+export function resultOf(outcome: Outcome, watch: TurnWatch, untilIdle: boolean): LiveViewResult {
+  if ('error' in outcome) throw outcome.error;
+  return {
+    reason: outcome.reason,
+    ...(untilIdle && watch.message !== undefined ? { message: watch.message } : {}),
+    ...(outcome.reason === 'error' && watch.error ? { sessionError: watch.error } : {}),
+    ...(outcome.reason === 'idle' && watch.unfinished ? { unfinished: watch.unfinished } : {}),
+  };
+}
+
+/** The last frame's footer: how the view ended, instead of keys that no longer work. */
+export function endNote(o: Outcome | undefined, leaveNote = LEFT): string {
+  if (!o || 'error' in o) return o?.left ? leaveNote : 'left the view';
+  switch (o.reason) {
+    case 'quit':
+      return leaveNote;
+    case 'idle':
+      return 'the turn ended; the session is idle';
+    case 'error':
+      return 'the turn ended in session.error';
+    case 'terminated':
+      return 'the session was terminated';
+  }
+}
+
+/** A promise and the function that settles it. */
+export function settable<T>(): [Promise<T>, (value: T) => void] {
+  let settle!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (settle = resolve));
+  return [promise, settle];
+}
