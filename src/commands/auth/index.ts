@@ -30,12 +30,16 @@ export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise
   checkCredential(key, opts.withToken ? 'standard input' : 'the prompt', 'API key');
   await verify(ctx, key, s.baseUrl.value);
   const profile = s.profile.value;
-  await updateConfig(s.configFile, (data) => {
-    const p = (data.profiles[profile] ??= {});
-    p.api_key = key;
-    if (s.baseUrl.source === 'flag' || s.baseUrl.source === 'env') p.base_url = s.baseUrl.value;
-    data.current_profile ??= profile;
-  });
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      const p = (data.profiles[profile] ??= {});
+      p.api_key = key;
+      if (s.baseUrl.source === 'flag' || s.baseUrl.source === 'env') p.base_url = s.baseUrl.value;
+      data.current_profile ??= profile;
+    },
+    ctx.io.signal,
+  );
   await ctx.msg(`Logged in to ${maskUrlPassword(s.baseUrl.value)} (profile ${profile}); key ${maskSecret(key)} stored in ${s.configFile}`);
 }
 
@@ -75,9 +79,13 @@ export async function runLogout(ctx: Ctx): Promise<void> {
     await ctx.msg(`profile ${profile} holds no API key; nothing to do`);
     return;
   }
-  await updateConfig(s.configFile, (data) => {
-    delete data.profiles[profile].api_key;
-  });
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      delete data.profiles[profile].api_key;
+    },
+    ctx.io.signal,
+  );
   await ctx.msg(`Logged out: the API key of profile ${profile} was removed from ${s.configFile}`);
   if (s.apiKey && s.apiKey.source !== 'profile') await ctx.msg(`note: a key is still set by ${s.apiKey.source === 'env' ? 'SVC_API_KEY' : '--api-key'}`);
 }
