@@ -1,6 +1,6 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
@@ -180,25 +180,6 @@ export async function bundle(outdir, logLevel = 'warning') {
     logLevel,
   });
   await toCommonJs(outdir, metafile, root);
-  markUncompiledCache(metafile);
-}
-
-/**
- * The live view's renderer (Ink, react-reconciler, yoga) compiled through the compile cache's vm.Script raised the live
- * view's peak RSS over 1,000,000 events to 161–173 MiB in 4 of 20 runs, against at most 154 MiB in all 27 runs compiled
- * by Node (bench/live-memory.mjs; the cause is not known). Its chunks carry NO_COMPILE_CACHE, and src/startup/compile-cache.ts
- * leaves them to Node.
- */
-const RENDERER = /(^|\/)node_modules\/(ink|react-reconciler|yoga-layout)\//;
-const NO_COMPILE_CACHE = '"use strict";/* svc: no compile cache */';
-
-function markUncompiledCache(metafile) {
-  for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!file.endsWith('.js') || !Object.keys(output.inputs).some((input) => RENDERER.test(input))) continue;
-    const path = join(root, file);
-    // On the first line, after the directive: the source map holds.
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/^"use strict";/, NO_COMPILE_CACHE));
-  }
 }
 
 /**
