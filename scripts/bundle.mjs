@@ -25,11 +25,13 @@ const SOURCE_PATCHES = [
   {
     // undici's HTTP/1 client loads its HTTP/2 client, and with it node:http2, node:tls and node:crypto, for
     // connections that are HTTP/2 only when ALPN picks it over TLS.
+    trick: 'undici-h2',
     file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     edits: [{ from: "const connectH2 = require('./client-h2.js')", to: "const connectH2 = (...a) => require('./client-h2.js')(...a)" }],
   },
   {
     // commander loads node:child_process for executable subcommands, which svc does not have.
+    trick: 'commander-child-process',
     file: /commander[\\/]lib[\\/]command\.js$/,
     edits: [
       {
@@ -42,10 +44,12 @@ const SOURCE_PATCHES = [
     // Ink's development mode (DEV=true in the environment) connects to React devtools, a package svc does not ship:
     // svc's live view never runs in it. Each `await` below ran only in that mode; removed, no chunk of the live view
     // has top-level await left, so the whole bundle is CommonJS and compile-cached (scripts/commonjs-chunks.mjs).
+    trick: 'ink-dev',
     file: /ink[\\/]build[\\/]utils\.js$/,
     edits: [{ from: "const isDev = () => process.env['DEV'] === 'true';", to: 'const isDev = () => false;' }],
   },
   {
+    trick: 'ink-dev',
     file: /ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
       { from: "        await import('./devtools.js');", to: "        import('./devtools.js');" },
@@ -56,10 +60,12 @@ const SOURCE_PATCHES = [
     // yoga-layout awaits its wasm at the top level, though the wasm is embedded: instantiated synchronously from the
     // embedded bytes (`wa()`, Emscripten's synchronous getBinary) the module is ready when loadYoga returns. The
     // asynchronous path also asked `typeof fetch`, which makes Node load its own undici (~60 ms of the first frame).
+    trick: 'yoga-sync',
     file: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
     edits: [{ from: 'if(h.instantiateWasm)try{', to: 'a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return{};if(h.instantiateWasm)try{' }],
   },
   {
+    trick: 'yoga-sync',
     file: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
     edits: [
       { from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);' },
@@ -69,6 +75,7 @@ const SOURCE_PATCHES = [
     // Ink measures every text node with string-width: segmenters made at load, and for any character outside
     // printable ASCII a grapheme segmentation plus a `\p{RGI_Emoji}` regex, whose first use costs ~10 ms more. The
     // live view's frame uses a few such characters (NARROW_UI), one column each, so they take the ASCII path.
+    trick: 'string-width',
     file: /node_modules[\\/]string-width[\\/]index\.js$/,
     unless: /wrap-ansi[\\/]node_modules/,
     edits: [
@@ -78,10 +85,12 @@ const SOURCE_PATCHES = [
   },
   {
     // wrap-ansi's own string-width, and the grapheme tokenizers of slice-ansi and Ink's output: segmenters made at load.
+    trick: 'string-width',
     file: /wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
     edits: [{ from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` }],
   },
   {
+    trick: 'string-width',
     file: /slice-ansi[\\/]tokenize-ansi\.js$/,
     edits: [
       {
@@ -91,6 +100,7 @@ const SOURCE_PATCHES = [
     ],
   },
   {
+    trick: 'string-width',
     file: /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
     edits: [
       {
@@ -132,13 +142,14 @@ async function checkNarrowUi() {
   }
 }
 
-const sourcePatches = {
+const sourcePatches = (without) => ({
   name: 'source-patches',
   setup(b) {
     // esbuild takes the first onLoad that answers: two entries for one file would drop the second's edits.
     const files = SOURCE_PATCHES.map((p) => `${p.file}${p.unless ?? ''}`);
     if (new Set(files).size !== files.length) throw new Error('source-patches: two entries for one file; merge their edits');
-    for (const { file, unless, edits } of SOURCE_PATCHES) {
+    for (const { trick, file, unless, edits } of SOURCE_PATCHES) {
+      if (without.includes(trick)) continue;
       // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path to the next patch.
       b.onLoad({ filter: file }, (args) => {
         if (unless?.test(args.path)) return undefined;
@@ -151,13 +162,14 @@ const sourcePatches = {
       });
     }
   },
-};
+});
 
 /**
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
- * launcher runs first) into `outdir` (emptied first).
+ * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (SOURCE_PATCHES' `trick`,
+ * 'undici-assert'): for bench/tricks.mjs, which measures what each saves.
  */
-export async function bundle(outdir, logLevel = 'warning') {
+export async function bundle(outdir, logLevel = 'warning', without = []) {
   await checkNarrowUi();
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
@@ -176,7 +188,7 @@ export async function bundle(outdir, logLevel = 'warning') {
     external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [sourcePatches, undiciAssert],
+    plugins: [sourcePatches(without), ...(without.includes('undici-assert') ? [] : [undiciAssert])],
     logLevel,
   });
   await toCommonJs(outdir, metafile, root);
@@ -187,9 +199,9 @@ export async function bundle(outdir, logLevel = 'warning') {
  * `work/bin`, the bundle in `work/dist`. For tests and benchmarks that run real processes without touching the shared
  * dist/; `work` must be inside node_modules so the bundle's external packages resolve. Returns the launcher's path.
  */
-export async function buildPrivateSvc(work) {
+export async function buildPrivateSvc(work, without = []) {
   mkdirSync(join(work, 'bin'), { recursive: true });
   for (const name of ['svc.js', 'package.json']) copyFileSync(join(root, 'bin', name), join(work, 'bin', name));
-  await bundle(join(work, 'dist'), 'error');
+  await bundle(join(work, 'dist'), 'error', without);
   return join(work, 'bin', 'svc.js');
 }

@@ -1,0 +1,105 @@
+/**
+ * `node bench/tricks.mjs`: what each start-up trick of the build saves (scripts/build/PERF.md). svc is built once as
+ * shipped and once without each build-time trick (bundle.mjs's `without`); the run-time ones are switched off in a
+ * copy of the launcher (a V8 flag left out) or by Node's own switch (NODE_DISABLE_COMPILE_CACHE). Each subject is
+ * timed as the median of paired runs against `node -e 0` in the same process (bench/lib/measure.mjs); the saving is
+ * the difference of the two ratios times the floor's median. ROUNDS=N (default 21), ONLY=name,name.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildPrivateSvc } from '../scripts/bundle.mjs';
+import { median, paired, peakRss, timeRun } from './lib/measure.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROUNDS = Number(process.env.ROUNDS ?? 21);
+const only = process.env.ONLY?.split(',');
+const node = process.execPath;
+const work = join(root, 'node_modules', '.cache', `tricks-${process.pid}`);
+
+/** Wall time of one run whatever its exit code (a request that cannot connect still loads the HTTP client). */
+const time = (args, env) => () => {
+  const t0 = process.hrtime.bigint();
+  spawnSync(node, args, { env, stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+};
+
+/** A launcher that leaves `flag` out of svc's V8 flags, beside the shipped one (so ../dist resolves). */
+function withoutFlag(bin, flag) {
+  const copy = join(dirname(bin), `svc-without${flag.replace(/-/g, '_')}.js`);
+  const guard = `{ const v8 = require('node:v8'); const set = v8.setFlagsFromString; v8.setFlagsFromString = (f) => (f === '${flag}' ? undefined : set(f)); }\n`;
+  writeFileSync(copy, readFileSync(bin, 'utf8').replace("'use strict';\n", `'use strict';\n${guard}`));
+  return copy;
+}
+
+const shipped = await buildPrivateSvc(join(work, 'shipped'));
+const cache = mkdtempSync(join(tmpdir(), 'svc-tricks-cache-'));
+const env = { PATH: process.env.PATH, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-tricks-')), XDG_CACHE_HOME: cache };
+const emulator = spawn(node, [shipped, 'emulator', '--port', '0', '--api-key', 'sk_tricks'], { stdio: ['ignore', 'pipe', 'ignore'] });
+const baseUrl = await new Promise((resolve) => {
+  let text = '';
+  emulator.stdout.on('data', (d) => {
+    text += d;
+    const m = /SVC_BASE_URL=(\S+)/.exec(text);
+    if (m) resolve(m[1]);
+  });
+});
+const reqEnv = { ...env, SVC_BASE_URL: baseUrl, SVC_API_KEY: 'sk_tricks' };
+const api = (method, path, body) =>
+  fetch(baseUrl + path, {
+    method,
+    headers: { authorization: 'Bearer sk_tricks', 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) => r.json());
+const agent = await api('POST', '/v1/agents', { name: 'tricks', model: 'scripted-1' });
+const get = (bin) => [bin, 'agents', 'get', agent.id, '-o', 'json'];
+const help = (bin) => [bin, '--help'];
+
+const floor = () => timeRun(node, ['-e', '0'], env);
+async function saving(name, what, withArgs, withoutArgs, withEnv = reqEnv, withoutEnv = reqEnv) {
+  if (only && !only.includes(name)) return;
+  time(withArgs, withEnv)();
+  time(withoutArgs, withoutEnv)();
+  const a = await paired(ROUNDS, floor, time(withArgs, withEnv));
+  const b = await paired(ROUNDS, floor, time(withoutArgs, withoutEnv));
+  const f = median([a.floorMs, b.floorMs]);
+  const ms = (b.ratio - a.ratio) * f;
+  process.stdout.write(
+    `${name.padEnd(24)} ${what.padEnd(22)} saves ${ms.toFixed(1).padStart(5)} ms  (${a.ratio.toFixed(3)}× with, ${b.ratio.toFixed(3)}× without; floor ${f.toFixed(0)} ms)\n`,
+  );
+}
+
+try {
+  process.stdout.write(`node ${process.version}, ${ROUNDS} paired rounds against node -e 0\n`);
+  for (const trick of ['undici-h2', 'undici-assert', 'commander-child-process']) {
+    if (only && !only.includes(trick)) continue;
+    const bin = await buildPrivateSvc(join(work, trick), [trick]);
+    await saving(trick, 'agents get -o json', get(shipped), get(bin));
+    if (trick === 'commander-child-process') await saving(trick, '--help', help(shipped), help(bin), env, env);
+  }
+  const off = { ...reqEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
+  await saving('compile-cache', 'agents get -o json', get(shipped), get(shipped), reqEnv, off);
+  await saving('compile-cache', '--help', help(shipped), help(shipped), env, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
+  await saving('liftoff-only', 'agents get -o json', get(shipped), get(withoutFlag(shipped, '--liftoff-only')));
+  if (!only || only.includes('relief')) {
+    // --expose-gc is what relief.ts needs: without it, no collections are forced. Peak RSS of a long tail.
+    const { session_id: sid } = await api('POST', '/_emulator/seed', { session_events: 200_000 });
+    const tail = (bin) => [bin, 'sessions', 'tail', sid, '--no-live', '-o', 'ndjson', '--cursor', '0', '--until', 'idle'];
+    const bare = withoutFlag(shipped, '--expose-gc');
+    const peaks = { with: [], without: [] };
+    for (let i = 0; i < Math.max(3, Math.ceil(ROUNDS / 4)); i++) {
+      peaks.with.push(peakRss(node, tail(shipped), reqEnv));
+      peaks.without.push(peakRss(node, tail(bare), reqEnv));
+    }
+    const m = (xs, k) => median(xs.map((x) => x[k]));
+    process.stdout.write(
+      `relief (--expose-gc)     tail 200k events       peak RSS ${m(peaks.with, 'mib').toFixed(0)} MiB with, ${m(peaks.without, 'mib').toFixed(0)} MiB without; ${m(peaks.with, 'ms').toFixed(0)} vs ${m(peaks.without, 'ms').toFixed(0)} ms\n`,
+    );
+  }
+} finally {
+  emulator.kill();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+}
