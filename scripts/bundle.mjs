@@ -30,17 +30,6 @@ const SOURCE_PATCHES = [
     edits: [{ from: "const connectH2 = require('./client-h2.js')", to: "const connectH2 = (...a) => require('./client-h2.js')(...a)" }],
   },
   {
-    // commander loads node:child_process for executable subcommands, which svc does not have.
-    trick: 'commander-child-process',
-    file: /commander[\\/]lib[\\/]command\.js$/,
-    edits: [
-      {
-        from: "const childProcess = require('node:child_process');",
-        to: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
-      },
-    ],
-  },
-  {
     // Ink's development mode (DEV=true in the environment) connects to React devtools, a package svc does not ship:
     // svc's live view never runs in it. Each `await` below ran only in that mode; removed, no chunk of the live view
     // has top-level await left, so the whole bundle is CommonJS and compile-cached (scripts/commonjs-chunks.mjs).
@@ -112,26 +101,47 @@ const SOURCE_PATCHES = [
 ];
 
 /**
- * undici checks its own invariants with `assert(cond)` (never another member of node:assert, which the build checks),
- * and node:assert loads five more builtins at start-up. Inside undici, `node:assert` is this one function instead:
- * a failed check still throws.
+ * Builtins a dependency loads at start-up for work svc never or rarely asks of it, replaced for that dependency alone by
+ * a small stand-in (esbuild resolves the import to it; the stand-in's own require of the builtin is left to Node). The
+ * build fails when the dependency uses a member the stand-in lacks.
+ * - undici checks its own invariants with `assert(cond)`, and node:assert loads five more builtins: a failed check
+ *   still throws.
+ * - commander loads node:child_process for executable subcommands, which svc does not have: loaded on the first spawn.
  */
-const UNDICI_ASSERT = `module.exports = function assert(ok, message) {
+const STAND_INS = [
+  {
+    trick: 'undici-assert',
+    builtin: 'node:assert',
+    importer: /undici[\\/]lib[\\/]/,
+    members: /\bassert\.[A-Za-z]+/,
+    contents: `module.exports = function assert(ok, message) {
   if (!ok) throw Object.assign(new Error(message || 'undici: internal check failed'), { name: 'AssertionError', code: 'ERR_ASSERTION' });
-};`;
-
-const undiciAssert = {
-  name: 'undici-assert',
-  setup(b) {
-    b.onResolve({ filter: /^node:assert$/ }, (args) => {
-      if (!/undici[\\/]lib[\\/]/.test(args.importer)) return undefined;
-      const member = /\bassert\.[A-Za-z]+/.exec(readFileSync(args.importer, 'utf8'));
-      if (member) throw new Error(`undici-assert: ${args.importer} uses ${member[0]}, which the shim lacks`);
-      return { path: 'undici-assert', namespace: 'svc-shim' };
-    });
-    b.onLoad({ filter: /^undici-assert$/, namespace: 'svc-shim' }, () => ({ contents: UNDICI_ASSERT, loader: 'js' }));
+};`,
   },
-};
+  {
+    trick: 'commander-child-process',
+    builtin: 'node:child_process',
+    importer: /commander[\\/]lib[\\/]command\.js$/,
+    members: /\bchildProcess\.(?!spawn\b)[A-Za-z]+/,
+    contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+];
+
+const standIns = (without) => ({
+  name: 'stand-ins',
+  setup(b) {
+    for (const { trick, builtin, importer, members, contents } of STAND_INS) {
+      if (without.includes(trick)) continue;
+      b.onResolve({ filter: new RegExp(`^${builtin}$`) }, (args) => {
+        if (!importer.test(args.importer)) return undefined;
+        const member = members.exec(readFileSync(args.importer, 'utf8'));
+        if (member) throw new Error(`stand-ins: ${args.importer} uses ${member[0]}, which the ${trick} stand-in lacks`);
+        return { path: trick, namespace: 'svc-stand-in' };
+      });
+      b.onLoad({ filter: new RegExp(`^${trick}$`), namespace: 'svc-stand-in' }, () => ({ contents, loader: 'js' }));
+    }
+  },
+});
 
 /** The string-width patch holds only while string-width itself gives each NARROW_UI character one column. */
 async function checkNarrowUi() {
@@ -166,8 +176,8 @@ const sourcePatches = (without) => ({
 
 /**
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
- * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (SOURCE_PATCHES' `trick`,
- * 'undici-assert'): for bench/tricks.mjs, which measures what each saves.
+ * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES
+ * and STAND_INS): for bench/tricks.mjs, which measures what each saves.
  */
 export async function bundle(outdir, logLevel = 'warning', without = []) {
   await checkNarrowUi();
@@ -188,7 +198,7 @@ export async function bundle(outdir, logLevel = 'warning', without = []) {
     external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [sourcePatches(without), ...(without.includes('undici-assert') ? [] : [undiciAssert])],
+    plugins: [sourcePatches(without), standIns(without)],
     logLevel,
   });
   await toCommonJs(outdir, metafile, root);
