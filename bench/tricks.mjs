@@ -3,7 +3,9 @@
  * shipped and once without each build-time trick (bundle.mjs's `without`); the run-time ones are switched off in a
  * copy of the launcher (a V8 flag left out) or by Node's own switch (NODE_DISABLE_COMPILE_CACHE). Each subject is
  * timed as the median of paired runs against `node -e 0` in the same process (bench/lib/measure.mjs); the saving is
- * the difference of the two ratios times the floor's median. ROUNDS=N (default 21), ONLY=name,name.
+ * the difference of the two ratios times the floor's median. On a shared machine wall time swings by far more than
+ * a trick saves, so each run's CPU time (user + system, GNU time) is paired the same way and reported beside it: the
+ * work a trick saves, which on an idle machine is its wall time. ROUNDS=N (default 21), ONLY=name,name.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPrivateSvc } from '../scripts/bundle.mjs';
-import { median, paired, peakRss, timeRun } from './lib/measure.mjs';
+import { median, peakRss } from './lib/measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
@@ -19,12 +21,27 @@ const only = process.env.ONLY?.split(',');
 const node = process.execPath;
 const work = join(root, 'node_modules', '.cache', `tricks-${process.pid}`);
 
-/** Wall time of one run whatever its exit code (a request that cannot connect still loads the HTTP client). */
-const time = (args, env) => () => {
-  const t0 = process.hrtime.bigint();
-  spawnSync(node, args, { env, stdio: 'ignore' });
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-};
+/** Wall and CPU time (ms) of one run, through GNU time. */
+function run(args, env) {
+  const r = spawnSync('/usr/bin/time', ['-f', '__T=%e %U %S', node, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const m = /__T=([\d.]+) ([\d.]+) ([\d.]+)/.exec(String(r.stderr));
+  if (r.status !== 0 || !m) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-300)}`);
+  return { wall: Number(m[1]) * 1000, cpu: (Number(m[2]) + Number(m[3])) * 1000 };
+}
+
+/** Paired medians of `subject` against `node -e 0`, by wall and by CPU time. */
+async function pairedBoth(rounds, args, env) {
+  const runs = [];
+  for (let i = 0; i < rounds; i++) {
+    const pair = i % 2 ? [run(args, env), run(['-e', '0'], env)].reverse() : [run(['-e', '0'], env), run(args, env)];
+    runs.push(pair);
+  }
+  const of = (k) => ({
+    ratio: median(runs.map(([f, s]) => s[k] / f[k])),
+    floor: median(runs.map(([f]) => f[k])),
+  });
+  return { wall: of('wall'), cpu: of('cpu') };
+}
 
 /** A launcher that leaves `flag` out of svc's V8 flags, beside the shipped one (so ../dist resolves). */
 function withoutFlag(bin, flag) {
@@ -57,22 +74,23 @@ const agent = await api('POST', '/v1/agents', { name: 'tricks', model: 'scripted
 const get = (bin) => [bin, 'agents', 'get', agent.id, '-o', 'json'];
 const help = (bin) => [bin, '--help'];
 
-const floor = () => timeRun(node, ['-e', '0'], env);
 async function saving(name, what, withArgs, withoutArgs, withEnv = reqEnv, withoutEnv = reqEnv) {
   if (only && !only.includes(name)) return;
-  time(withArgs, withEnv)();
-  time(withoutArgs, withoutEnv)();
-  const a = await paired(ROUNDS, floor, time(withArgs, withEnv));
-  const b = await paired(ROUNDS, floor, time(withoutArgs, withoutEnv));
-  const f = median([a.floorMs, b.floorMs]);
-  const ms = (b.ratio - a.ratio) * f;
+  run(withArgs, withEnv);
+  run(withoutArgs, withoutEnv);
+  const a = await pairedBoth(ROUNDS, withArgs, withEnv);
+  const b = await pairedBoth(ROUNDS, withoutArgs, withoutEnv);
+  const ms = (k) => (b[k].ratio - a[k].ratio) * median([a[k].floor, b[k].floor]);
+  const r = (k) => `${a[k].ratio.toFixed(2)}× with, ${b[k].ratio.toFixed(2)}× without, floor ${median([a[k].floor, b[k].floor]).toFixed(0)} ms`;
   process.stdout.write(
-    `${name.padEnd(24)} ${what.padEnd(22)} saves ${ms.toFixed(1).padStart(5)} ms  (${a.ratio.toFixed(3)}× with, ${b.ratio.toFixed(3)}× without; floor ${f.toFixed(0)} ms)\n`,
+    `${name.padEnd(24)} ${what.padEnd(20)} saves ${ms('cpu').toFixed(1).padStart(5)} ms CPU (${r('cpu')}); ${ms('wall').toFixed(1)} ms wall (${r('wall')})\n`,
   );
 }
 
 try {
-  process.stdout.write(`node ${process.version}, ${ROUNDS} paired rounds against node -e 0\n`);
+  process.stdout.write(
+    `node ${process.version}, ${ROUNDS} paired rounds against node -e 0, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`,
+  );
   for (const trick of ['undici-h2', 'undici-assert', 'commander-child-process']) {
     if (only && !only.includes(trick)) continue;
     const bin = await buildPrivateSvc(join(work, trick), [trick]);
