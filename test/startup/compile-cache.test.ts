@@ -11,8 +11,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const nodeHasOwnCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /**
- * A request svc cannot make (exit 10), with only these variables (no HOME unless given): it loads the HTTP client,
- * which applies svc's V8 flags again, so an entry stamped with other flags would show.
+ * A request svc cannot make (exit 10), with only these variables (no HOME unless given): it loads the HTTP client's
+ * chunks too.
  */
 function request(env: Record<string, string>): { stdout: string; status: number | null; stderr: string } {
   const args = ['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'];
