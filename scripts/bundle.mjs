@@ -104,20 +104,9 @@ const SOURCE_PATCHES = [
  * Builtins a dependency loads at start-up for work svc never or rarely asks of it, replaced for that dependency alone by
  * a small stand-in (esbuild resolves the import to it; the stand-in's own require of the builtin is left to Node). The
  * build fails when the dependency uses a member the stand-in lacks.
- * - undici checks its own invariants with `assert(cond)`, and node:assert loads five more builtins: a failed check
- *   still throws.
  * - commander loads node:child_process for executable subcommands, which svc does not have: loaded on the first spawn.
  */
 const STAND_INS = [
-  {
-    trick: 'undici-assert',
-    builtin: 'node:assert',
-    importer: /undici[\\/]lib[\\/]/,
-    members: /\bassert\.[A-Za-z]+/,
-    contents: `module.exports = function assert(ok, message) {
-  if (!ok) throw Object.assign(new Error(message || 'undici: internal check failed'), { name: 'AssertionError', code: 'ERR_ASSERTION' });
-};`,
-  },
   {
     trick: 'commander-child-process',
     builtin: 'node:child_process',
