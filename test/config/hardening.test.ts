@@ -27,7 +27,7 @@ const stickyShared = () => {
 
 /** A test whose attacker is another local user: skipped, with the reason in the summary, where root and setpriv are not at hand. */
 const otherUser = (name: string, fn: () => Promise<void>, timeout?: number) =>
-  describe(asRoot ? 'as another user' : 'as another user (skipped)', { skip: !asRoot, meta: { skipReason: otherUserReason } }, () => it(name, fn, timeout));
+  describe('as another user', { skip: !asRoot, meta: asRoot ? {} : { skipReason: otherUserReason } }, () => it(name, fn, timeout));
 
 const setKey = (dir: string) => svc(['config', 'set', 'api_key', '-'], { env: { SVC_CONFIG_DIR: dir }, stdin: `${KEY}\n` });
 

@@ -182,7 +182,7 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       expect(readdirSync(target).sort()).toEqual(['cli.js@1-2-3', 'getty@tty1.service']);
     });
 
-    describe('as another user', { skip: !asRoot, meta: { skipReason: 'needs root and setpriv to act as another user (nobody)' } }, () => {
+    describe('as another user', { skip: !asRoot, meta: asRoot ? {} : { skipReason: 'needs root and setpriv to act as another user (nobody)' } }, () => {
       it('a shared cache root (sticky, like /tmp) where another user made svc/ first: svc neither reads nor writes a cache there', () => {
         const shared = join(tempConfigDir(), 'shared');
         mkdirSync(shared);
