@@ -1,6 +1,6 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
@@ -25,27 +25,20 @@ const SOURCE_PATCHES = [
   {
     // undici's HTTP/1 client loads its HTTP/2 client, and with it node:http2, node:tls and node:crypto, for
     // connections that are HTTP/2 only when ALPN picks it over TLS.
+    trick: 'undici-h2',
     file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
     edits: [{ from: "const connectH2 = require('./client-h2.js')", to: "const connectH2 = (...a) => require('./client-h2.js')(...a)" }],
-  },
-  {
-    // commander loads node:child_process for executable subcommands, which svc does not have.
-    file: /commander[\\/]lib[\\/]command\.js$/,
-    edits: [
-      {
-        from: "const childProcess = require('node:child_process');",
-        to: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
-      },
-    ],
   },
   {
     // Ink's development mode (DEV=true in the environment) connects to React devtools, a package svc does not ship:
     // svc's live view never runs in it. Each `await` below ran only in that mode; removed, no chunk of the live view
     // has top-level await left, so the whole bundle is CommonJS and compile-cached (scripts/commonjs-chunks.mjs).
+    trick: 'ink-dev',
     file: /ink[\\/]build[\\/]utils\.js$/,
     edits: [{ from: "const isDev = () => process.env['DEV'] === 'true';", to: 'const isDev = () => false;' }],
   },
   {
+    trick: 'ink-dev',
     file: /ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
       { from: "        await import('./devtools.js');", to: "        import('./devtools.js');" },
@@ -56,10 +49,12 @@ const SOURCE_PATCHES = [
     // yoga-layout awaits its wasm at the top level, though the wasm is embedded: instantiated synchronously from the
     // embedded bytes (`wa()`, Emscripten's synchronous getBinary) the module is ready when loadYoga returns. The
     // asynchronous path also asked `typeof fetch`, which makes Node load its own undici (~60 ms of the first frame).
+    trick: 'yoga-sync',
     file: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
     edits: [{ from: 'if(h.instantiateWasm)try{', to: 'a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return{};if(h.instantiateWasm)try{' }],
   },
   {
+    trick: 'yoga-sync',
     file: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
     edits: [
       { from: 'const Yoga = wrapAssembly(await loadYoga());', to: 'const yogaModule = {};\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);' },
@@ -69,6 +64,7 @@ const SOURCE_PATCHES = [
     // Ink measures every text node with string-width: segmenters made at load, and for any character outside
     // printable ASCII a grapheme segmentation plus a `\p{RGI_Emoji}` regex, whose first use costs ~10 ms more. The
     // live view's frame uses a few such characters (NARROW_UI), one column each, so they take the ASCII path.
+    trick: 'string-width',
     file: /node_modules[\\/]string-width[\\/]index\.js$/,
     unless: /wrap-ansi[\\/]node_modules/,
     edits: [
@@ -78,10 +74,12 @@ const SOURCE_PATCHES = [
   },
   {
     // wrap-ansi's own string-width, and the grapheme tokenizers of slice-ansi and Ink's output: segmenters made at load.
+    trick: 'string-width',
     file: /wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
     edits: [{ from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` }],
   },
   {
+    trick: 'string-width',
     file: /slice-ansi[\\/]tokenize-ansi\.js$/,
     edits: [
       {
@@ -91,6 +89,7 @@ const SOURCE_PATCHES = [
     ],
   },
   {
+    trick: 'string-width',
     file: /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
     edits: [
       {
@@ -102,26 +101,36 @@ const SOURCE_PATCHES = [
 ];
 
 /**
- * undici checks its own invariants with `assert(cond)` (never another member of node:assert, which the build checks),
- * and node:assert loads five more builtins at start-up. Inside undici, `node:assert` is this one function instead:
- * a failed check still throws.
+ * Builtins a dependency loads at start-up for work svc never or rarely asks of it, replaced for that dependency alone by
+ * a small stand-in (esbuild resolves the import to it; the stand-in's own require of the builtin is left to Node). The
+ * build fails when the dependency uses a member the stand-in lacks.
+ * - commander loads node:child_process for executable subcommands, which svc does not have: loaded on the first spawn.
  */
-const UNDICI_ASSERT = `module.exports = function assert(ok, message) {
-  if (!ok) throw Object.assign(new Error(message || 'undici: internal check failed'), { name: 'AssertionError', code: 'ERR_ASSERTION' });
-};`;
-
-const undiciAssert = {
-  name: 'undici-assert',
-  setup(b) {
-    b.onResolve({ filter: /^node:assert$/ }, (args) => {
-      if (!/undici[\\/]lib[\\/]/.test(args.importer)) return undefined;
-      const member = /\bassert\.[A-Za-z]+/.exec(readFileSync(args.importer, 'utf8'));
-      if (member) throw new Error(`undici-assert: ${args.importer} uses ${member[0]}, which the shim lacks`);
-      return { path: 'undici-assert', namespace: 'svc-shim' };
-    });
-    b.onLoad({ filter: /^undici-assert$/, namespace: 'svc-shim' }, () => ({ contents: UNDICI_ASSERT, loader: 'js' }));
+const STAND_INS = [
+  {
+    trick: 'commander-child-process',
+    builtin: 'node:child_process',
+    importer: /commander[\\/]lib[\\/]command\.js$/,
+    members: /\bchildProcess\.(?!spawn\b)[A-Za-z]+/,
+    contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
   },
-};
+];
+
+const standIns = (without) => ({
+  name: 'stand-ins',
+  setup(b) {
+    for (const { trick, builtin, importer, members, contents } of STAND_INS) {
+      if (without.includes(trick)) continue;
+      b.onResolve({ filter: new RegExp(`^${builtin}$`) }, (args) => {
+        if (!importer.test(args.importer)) return undefined;
+        const member = members.exec(readFileSync(args.importer, 'utf8'));
+        if (member) throw new Error(`stand-ins: ${args.importer} uses ${member[0]}, which the ${trick} stand-in lacks`);
+        return { path: trick, namespace: 'svc-stand-in' };
+      });
+      b.onLoad({ filter: new RegExp(`^${trick}$`), namespace: 'svc-stand-in' }, () => ({ contents, loader: 'js' }));
+    }
+  },
+});
 
 /** The string-width patch holds only while string-width itself gives each NARROW_UI character one column. */
 async function checkNarrowUi() {
@@ -132,13 +141,14 @@ async function checkNarrowUi() {
   }
 }
 
-const sourcePatches = {
+const sourcePatches = (without) => ({
   name: 'source-patches',
   setup(b) {
     // esbuild takes the first onLoad that answers: two entries for one file would drop the second's edits.
     const files = SOURCE_PATCHES.map((p) => `${p.file}${p.unless ?? ''}`);
     if (new Set(files).size !== files.length) throw new Error('source-patches: two entries for one file; merge their edits');
-    for (const { file, unless, edits } of SOURCE_PATCHES) {
+    for (const { trick, file, unless, edits } of SOURCE_PATCHES) {
+      if (without.includes(trick)) continue;
       // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path to the next patch.
       b.onLoad({ filter: file }, (args) => {
         if (unless?.test(args.path)) return undefined;
@@ -151,13 +161,14 @@ const sourcePatches = {
       });
     }
   },
-};
+});
 
 /**
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
- * launcher runs first) into `outdir` (emptied first).
+ * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES
+ * and STAND_INS): for bench/tricks.mjs, which measures what each saves.
  */
-export async function bundle(outdir, logLevel = 'warning') {
+export async function bundle(outdir, logLevel = 'warning', without = []) {
   await checkNarrowUi();
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
@@ -176,29 +187,10 @@ export async function bundle(outdir, logLevel = 'warning') {
     external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [sourcePatches, undiciAssert],
+    plugins: [sourcePatches(without), standIns(without)],
     logLevel,
   });
   await toCommonJs(outdir, metafile, root);
-  markUncompiledCache(metafile);
-}
-
-/**
- * The live view's renderer (Ink, react-reconciler, yoga) compiled through the compile cache's vm.Script raised the live
- * view's peak RSS over 1,000,000 events to 161–173 MiB in 4 of 20 runs, against at most 154 MiB in all 27 runs compiled
- * by Node (bench/live-memory.mjs; the cause is not known). Its chunks carry NO_COMPILE_CACHE, and src/startup/compile-cache.ts
- * leaves them to Node.
- */
-const RENDERER = /(^|\/)node_modules\/(ink|react-reconciler|yoga-layout)\//;
-const NO_COMPILE_CACHE = '"use strict";/* svc: no compile cache */';
-
-function markUncompiledCache(metafile) {
-  for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!file.endsWith('.js') || !Object.keys(output.inputs).some((input) => RENDERER.test(input))) continue;
-    const path = join(root, file);
-    // On the first line, after the directive: the source map holds.
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/^"use strict";/, NO_COMPILE_CACHE));
-  }
 }
 
 /**
@@ -206,9 +198,9 @@ function markUncompiledCache(metafile) {
  * `work/bin`, the bundle in `work/dist`. For tests and benchmarks that run real processes without touching the shared
  * dist/; `work` must be inside node_modules so the bundle's external packages resolve. Returns the launcher's path.
  */
-export async function buildPrivateSvc(work) {
+export async function buildPrivateSvc(work, without = []) {
   mkdirSync(join(work, 'bin'), { recursive: true });
   for (const name of ['svc.js', 'package.json']) copyFileSync(join(root, 'bin', name), join(work, 'bin', name));
-  await bundle(join(work, 'dist'), 'error');
+  await bundle(join(work, 'dist'), 'error', without);
   return join(work, 'bin', 'svc.js');
 }

@@ -6,11 +6,6 @@
 import type { Dispatcher } from 'undici';
 import apiRequest from 'undici/lib/api/api-request.js';
 import { getGlobalDispatcher } from 'undici/lib/global.js';
-import { applyV8Flags } from '../startup/v8-flags';
-
-// Before undici's first connection compiles llhttp (`--liftoff-only`); bin/ has set them already, in-process callers
-// (tests, the emulator's own clients) get them here.
-applyV8Flags();
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
 

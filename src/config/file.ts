@@ -1,5 +1,18 @@
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors';
 import { jsonSyntaxError } from '../input/position';
 import { isObject } from '../is-object';
@@ -24,6 +37,7 @@ const MAX_CONFIG_BYTES = MiB;
  * never quoting its content, which holds keys.
  */
 export function readConfig(file: string): ConfigData {
+  checkFolder(dirname(file));
   let text: string;
   try {
     // Checked first: reading a FIFO or a device would wait or never end.
@@ -67,10 +81,27 @@ export function readConfig(file: string): ConfigData {
 }
 
 /**
+ * A config folder must be the user's own (or root's) and writable by no one else: a file planted there would be read as
+ * the user's config (its base_url receiving their key), a link planted there could receive what svc writes. A folder
+ * that is not is refused rather than chmod-ed, as it may be a shared one (`SVC_CONFIG_DIR=/tmp`). Missing is fine.
+ */
+function checkFolder(dir: string, st?: Stats): void {
+  try {
+    st ??= statSync(dir);
+  } catch {
+    return; // missing, or not a folder: reading the file beneath it says so
+  }
+  const uid = process.getuid?.();
+  if (uid === undefined || !st.isDirectory()) return;
+  if (st.uid !== uid && st.uid !== 0) throw new ConfigError(`config folder ${dir} belongs to another user (uid ${st.uid}); use a folder of your own`);
+  if ((st.mode & 0o022) !== 0)
+    throw new ConfigError(`config folder ${dir} is writable by others (mode ${(st.mode & 0o7777).toString(8)}); make it private (chmod 700 ${dir})`);
+}
+
+/**
  * Makes the config folder (0700). Node's recursive mkdir spins forever where a parent cannot hold folders
- * (`/proc/x`), so each missing level is made here, and every failure names the folder.
- * Assumption: only folders svc creates are made private; an existing one is the user's (as root,
- * `SVC_CONFIG_DIR=/tmp` or `/proc` must not be chmod-ed), and the file itself is 0600 in any case.
+ * (`/proc/x`), so each missing level is made here, and every failure names the folder. An existing config folder is
+ * checked, never chmod-ed.
  */
 function ensureFolder(dir: string): void {
   const fail = (what: string, e: unknown) => new ConfigError(`cannot ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
@@ -82,7 +113,10 @@ function ensureFolder(dir: string): void {
     } catch (e) {
       throw fail(`create config folder ${dir}`, e);
     }
-    if (st?.isDirectory()) break;
+    if (st?.isDirectory()) {
+      if (d === dir) checkFolder(dir, st);
+      break;
+    }
     if (st) throw new ConfigError(`cannot create config folder ${dir}: ${d} is not a folder`);
     missing.unshift(d);
     if (dirname(d) === d) break;
@@ -100,16 +134,21 @@ function ensureFolder(dir: string): void {
       throw fail(`make config folder ${d} private (mode 0700)`, e);
     }
   }
+  checkFolder(dir);
 }
 
+/** svc's temp files beside `file`: `config.json.PID-NONCE.tmp`. */
+const tempName = (file: string, nonce: string) => `${file}.${process.pid}-${nonce}.tmp`;
+const TEMP = /^(.*)\.(\d+)-[a-z0-9]+\.tmp$/;
+
 /**
- * Writes the whole config atomically: a temporary file beside it (mode 0600), flushed, then renamed over it.
- * Called only under the lock, so the temporary file's one fixed name is never shared.
+ * Writes the whole config atomically: a temporary file of its own random name beside it, created exclusively (a
+ * planted file or link there is never written through), mode 0600, flushed, then renamed over it.
  */
-function writeConfig(file: string, data: ConfigData): void {
-  const tmp = `${file}.tmp`;
+function writeConfig(file: string, data: ConfigData, nonce: string): void {
+  const tmp = tempName(file, nonce);
   try {
-    const fd = openSync(tmp, 'w', 0o600);
+    const fd = openSync(tmp, 'wx', 0o600);
     try {
       writeFileSync(fd, JSON.stringify(data, null, '\t'));
       fsyncSync(fd);
@@ -119,19 +158,48 @@ function writeConfig(file: string, data: ConfigData): void {
     chmodSync(tmp, 0o600);
     renameSync(tmp, file);
   } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never made, or already renamed
+    }
     throw new ConfigError(`cannot write config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
 
+/** Removes temp files svc left beside `file` when killed mid-write (their writer is gone); called under the lock. */
+function removeLeftTemps(file: string, alive: (pid: number) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = TEMP.exec(name);
+    if (!m || m[1] !== basename(file) || alive(Number(m[2]))) continue;
+    try {
+      unlinkSync(join(dirname(file), name));
+    } catch {
+      // gone already
+    }
+  }
+}
+
 /** Reads, applies `change`, writes, all under the config's lock: concurrent writers never lose a change. */
-export async function updateConfig(file: string, change: (data: ConfigData) => void): Promise<ConfigData> {
+export async function updateConfig(file: string, change: (data: ConfigData) => void, signal?: AbortSignal): Promise<ConfigData> {
   ensureFolder(dirname(file));
   // Loaded on writes only: reading the config (every command) stays one small module.
-  const { withFileLock } = await import('./lock');
-  return withFileLock(file, () => {
-    const data = readConfig(file);
-    change(data);
-    writeConfig(file, data);
-    return data;
-  });
+  const { alive, nonce, withFileLock } = await import('./lock');
+  return withFileLock(
+    file,
+    () => {
+      const data = readConfig(file);
+      change(data);
+      writeConfig(file, data, nonce());
+      removeLeftTemps(file, alive);
+      return data;
+    },
+    signal,
+  );
 }

@@ -11,14 +11,13 @@ export function configDir(env: Env): string {
 }
 
 /**
- * Where compiled code is cached between runs: `$XDG_CACHE_HOME/svc/compile-cache`, else `~/.cache/svc/compile-cache`;
- * undefined when there is no home to put it in. A relative path is no path (as XDG says): a cache never lands in
- * whatever folder svc happens to run in.
+ * The user's cache root, under which svc keeps compiled code (`svc/compile-cache`): `$XDG_CACHE_HOME`, else
+ * `~/.cache`; undefined when there is no home to put it in. A relative path is no path (as XDG says): a cache never
+ * lands in whatever folder svc happens to run in.
  */
-export function compileCacheDir(env: Env): string | undefined {
+export function cacheRoot(env: Env): string | undefined {
   const absolute = (p: string | undefined) => (p && isAbsolute(p) ? p : undefined);
-  const base = absolute(env.XDG_CACHE_HOME) ?? (absolute(env.HOME) && join(env.HOME!, '.cache'));
-  return base ? join(base, 'svc', 'compile-cache') : undefined;
+  return absolute(env.XDG_CACHE_HOME) ?? (absolute(env.HOME) && join(env.HOME!, '.cache'));
 }
 
 export const CONFIG_FILE_NAME = 'config.json';

@@ -1,20 +1,20 @@
 /**
  * A V8 code cache for the bundle's CommonJS chunks on Node 20, which has no `module.enableCompileCache`: compiling
- * svc's own code is the largest single cost of a command's start (bench/run.mjs). Each chunk's compiled code is kept
- * in an entry named after that very file, and handed back to V8 on the next run.
+ * svc's own code is the largest single cost of a command's start (scripts/build/PERF.md). Each chunk's compiled code
+ * is kept in an entry named after that very file, and handed back to V8 on the next run.
  * V8 refuses an entry made under other flags, but of the source it checks only the length: an entry for another
  * text of the same length would run that other code. So an entry's name holds the file's identity (its path under
- * the bundle, size, mtime, inode), which a rebuild or an upgrade changes; entries that no longer match a file are
- * removed whenever a run writes new ones.
+ * the bundle, size, mtime, inode), which a rebuild or an upgrade changes, and an entry is code svc runs: every folder
+ * from the user's cache root down is opened one level at a time through the descriptor of the one above, never
+ * following a link, and must be the user's own and writable by no one else (cache-folder.ts). Entries are read and
+ * written through the last folder's descriptor, never by a path checked earlier.
  * A missing or refused entry is compiled as before and written after the run's first second or at its exit, whichever
  * comes first, to a temp name and renamed, so parallel runs never read half an entry.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
-
-/** How the build marks a chunk to leave to Node (the live view's renderer: scripts/bundle.mjs says why). */
-const NO_COMPILE_CACHE = '"use strict";/* svc: no compile cache */';
+import { inFolder } from './cache-folder';
 
 interface Compilable {
   _compile(content: string, filename: string): unknown;
@@ -31,33 +31,19 @@ export interface ModuleClass {
 }
 
 /**
- * Caches every chunk under `codeDir` in `cacheDir` (made 0700); a cache that cannot be made, or that is not the
- * user's own alone, is no cache. The chunks hold no import() (scripts/commonjs-chunks.mjs makes each a require()),
- * which a Script compiled here could not run.
+ * Caches every chunk under `codeDir` in the folder held open as `folder` (cache-folder.ts). The chunks hold no
+ * import() (scripts/commonjs-chunks.mjs makes each a require()), which a Script compiled here could not run.
  */
-export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: string): void {
-  try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    // An entry is code V8 runs: none from a folder that someone else owns or may write to.
-    const st = statSync(cacheDir);
-    if (st.uid !== process.getuid?.() || (st.mode & 0o022) !== 0) return;
-  } catch {
-    return;
-  }
+export function installCompileCache(M: ModuleClass, codeDir: string, folder: number): void {
   const inside = codeDir.endsWith(sep) ? codeDir : codeDir + sep;
-  const stale: { file: string; script: Script }[] = [];
+  const stale: { entry: string; script: Script }[] = [];
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
-    if (!filename.startsWith(inside) || content.startsWith(NO_COMPILE_CACHE)) return compile.call(this, content, filename);
-    const file = join(cacheDir, entryName(relative(codeDir, filename), statSync(filename)));
-    let cachedData: Buffer | undefined;
-    try {
-      cachedData = readFileSync(file);
-    } catch {
-      // not cached yet
-    }
+    if (!filename.startsWith(inside)) return compile.call(this, content, filename);
+    const entry = entryName(relative(codeDir, filename), statSync(filename));
+    const cachedData = readEntry(folder, entry);
     const script = new Script(M.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) stale.push({ file, script });
+    if (cachedData === undefined || script.cachedDataRejected) stale.push({ entry, script });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
     const mod = this;
     const require = (id: string) => mod.require(id);
@@ -70,44 +56,75 @@ export function installCompileCache(M: ModuleClass, codeDir: string, cacheDir: s
   // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them. A
   // long run (the live view, a tail, a worker) writes them a second in, and lets the scripts go.
   const flush = () => {
-    if (stale.length > 0) removeUnmatched(cacheDir, codeDir);
-    for (const { file, script } of stale.splice(0)) {
-      const tmp = `${file}.${process.pid}.tmp`;
-      try {
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, file);
-      } catch {
-        // a full disk or a read-only cache: the next run compiles again
-      }
-    }
+    if (stale.length > 0) removeUnmatched(folder, codeDir);
+    for (const { entry, script } of stale.splice(0)) writeEntry(folder, entry, script.createCachedData());
   };
   process.once('exit', flush);
   setTimeout(flush, 1000).unref();
 }
 
 const entryName = (path: string, st: { size: number; mtimeMs: number; ino: number }) => `${encodeURIComponent(path)}@${st.size}-${st.mtimeMs}-${st.ino}`;
+/** What entryName makes, and nothing else: clean-up removes only these. */
+const ENTRY = /^([A-Za-z0-9\-_.!~*'()%]+)@\d+-\d+(?:\.\d+)?-\d+$/;
 
-/** Removes the entries that match no file of the bundle as it is now (a rebuild, an upgrade); temp files are left. */
-function removeUnmatched(cacheDir: string, codeDir: string): void {
+/** An entry's bytes, read only if it is a regular file of the user's own; undefined otherwise. */
+function readEntry(folder: number, entry: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(inFolder(folder, entry), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined; // not cached yet, or not a file svc wrote
+  }
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() && st.uid === process.getuid?.() ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeEntry(folder: number, entry: string, data: Buffer): void {
+  const tmp = inFolder(folder, `${entry}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      writeFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, inFolder(folder, entry));
+  } catch {
+    // a full disk or a read-only cache: the next run compiles again
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never made
+    }
+  }
+}
+
+/** Removes the entries that match no file of the bundle as it is now (a rebuild, an upgrade); nothing else is touched. */
+function removeUnmatched(folder: number, codeDir: string): void {
   let entries: string[];
   try {
-    entries = readdirSync(cacheDir);
+    entries = readdirSync(inFolder(folder, '.'));
   } catch {
     return;
   }
   for (const entry of entries) {
-    const at = entry.lastIndexOf('@');
-    if (at < 0 || entry.endsWith('.tmp')) continue;
-    const path = decodeURIComponent(entry.slice(0, at));
+    const m = ENTRY.exec(entry);
+    if (!m) continue;
     let current: string | undefined;
     try {
-      current = entryName(path, statSync(join(codeDir, path)));
+      current = entryName(decodeURIComponent(m[1]!), statSync(`${codeDir}${sep}${decodeURIComponent(m[1]!)}`));
     } catch {
-      // the file is gone
+      // the file is gone, or the name does not decode
     }
     if (current === entry) continue;
     try {
-      unlinkSync(join(cacheDir, entry));
+      unlinkSync(inFolder(folder, entry));
     } catch {
       // another run removed it first
     }

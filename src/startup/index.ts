@@ -1,11 +1,13 @@
 /**
  * What bin/svc.js runs before the command tree loads (not for the bare `--version`): svc's V8 flags, then a code
- * cache for svc's own code, Node's own from 22 on, startup/compile-cache.ts on Node 20.
+ * cache for svc's own code, Node's own from 22 on, startup/compile-cache.ts on Node 20, in a folder only the user
+ * can write (cache-folder.ts).
  */
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import { applyV8Flags } from './v8-flags';
 import { installCompileCache, type ModuleClass } from './compile-cache';
-import { compileCacheDir } from '../config/paths';
+import { inFolder, openOwnFolders } from './cache-folder';
+import { cacheRoot } from '../config/paths';
 import { SVC_VERSION } from '../version';
 
 /** node:module from Node 22.1 on (@types/node is Node 20's). */
@@ -18,10 +20,18 @@ export function prepareStartup(Module: ModuleClass, codeDir: string, env: Record
   applyV8Flags();
   // Node's own switch for its compile cache turns svc's off too.
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
-  const dir = compileCacheDir(env);
-  if (!dir) return;
-  // Node 22.1+ (node:module gains enableCompileCache only once the public module loads: on Node 20 that costs start-up).
-  if (Number(process.versions.node.split('.')[0]) >= 22) (process.getBuiltinModule('node:module') as NodeModule22).enableCompileCache?.(dir);
+  const root = cacheRoot(env);
+  if (!root) return;
+  try {
+    mkdirSync(root, { mode: 0o700 });
+  } catch {
+    // there already, or not to be made: opening it decides
+  }
   // One folder per install: two installs share chunk names, and each would remove the other's entries as older.
-  else installCompileCache(Module, codeDir, join(dir, `svc-${SVC_VERSION}-node-${process.version}-${process.arch}`, encodeURIComponent(codeDir)));
+  const install = `svc-${SVC_VERSION}-node-${process.version}-${process.arch}`;
+  const folder = openOwnFolders(root, ['svc', 'compile-cache', install, encodeURIComponent(codeDir)]);
+  if (folder === undefined) return;
+  // Node 22.1+ (node:module gains enableCompileCache only once the public module loads: on Node 20 that costs start-up).
+  if (Number(process.versions.node.split('.')[0]) >= 22) (process.getBuiltinModule('node:module') as NodeModule22).enableCompileCache?.(inFolder(folder, '.'));
+  else installCompileCache(Module, codeDir, folder);
 }

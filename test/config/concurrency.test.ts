@@ -1,9 +1,9 @@
 // Issue 13 "Config writes under concurrency", and a config folder that would hang mkdir: real processes.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnSvc, useBundledSvc } from '../helpers/bundled';
+import { idleInEventLoop, spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { svc, tempConfigDir } from '../helpers/cli';
 
 const svcBin = useBundledSvc('config-concurrency-test');
@@ -65,17 +65,22 @@ describe('parallel config writers lose nothing', () => {
     const dir = tempConfigDir();
     const lock = join(dir, 'config.json.lock');
     writeFileSync(lock, `${process.pid} live-holder`);
-    let done = false;
-    const setting = svc(['config', 'set', 'output', 'yaml'], { env: { SVC_CONFIG_DIR: dir } }).then((r) => ((done = true), r));
-    // An absence has no condition to wait on: a short window shows it holds off while the lock is there.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(done).toBe(false);
+    const p = spawnSvc(svcBin.bin, ['config', 'set', 'output', 'yaml'], { SVC_CONFIG_DIR: dir });
+    let exited = false;
+    void p.exit.then(() => (exited = true));
+    // Until it sleeps between attempts at the lock; the holder keeps the lock fresh meanwhile.
+    while (!exited && !idleInEventLoop(p.child.pid!)) {
+      utimesSync(lock, new Date(), new Date());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(exited).toBe(false);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
     expect(readFileSync(lock, 'utf8')).toBe(`${process.pid} live-holder`);
-    (await import('node:fs')).unlinkSync(lock);
-    const r = await setting;
+    unlinkSync(lock);
+    const r = await p.exit;
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.output).toBe('yaml');
-  });
+  }, 60_000);
 });
 
 /** The run's result, or undefined if it is still running after 20 s (it hangs). */

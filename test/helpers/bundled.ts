@@ -44,3 +44,15 @@ export function blockedIn(pid: number, wchan: string): boolean {
     return false;
   }
 }
+
+/**
+ * True once the process's main thread sleeps in its event loop (Linux): a bundled svc does not before it reaches a
+ * wait (a lock held by another, a timer), since start-up runs without a pause.
+ */
+export function idleInEventLoop(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/wchan`, 'utf8').includes('epoll');
+  } catch {
+    return false;
+  }
+}

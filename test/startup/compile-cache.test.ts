@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const nodeHasOwnCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 /**
- * A request svc cannot make (exit 10), with only these variables (no HOME unless given): it loads the HTTP client,
- * which applies svc's V8 flags again, so an entry stamped with other flags would show.
+ * A request svc cannot make (exit 10), with only these variables (no HOME unless given): it loads the HTTP client's
+ * chunks too.
  */
 function request(env: Record<string, string>): { stdout: string; status: number | null; stderr: string } {
   const args = ['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'];
@@ -29,6 +29,12 @@ function entriesDir(cache: string): string {
   const install = join(versions, readdirSync(versions)[0]!);
   return join(install, readdirSync(install)[0]!);
 }
+
+const asRoot = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+const asNobody = (...cmd: string[]) => {
+  const r = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', ...cmd], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`setpriv ${cmd.join(' ')}: ${r.stderr}`);
+};
 
 const inodes = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, statSync(join(dir, f)).ino]));
 
@@ -76,21 +82,6 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       } finally {
         child.kill('SIGKILL');
       }
-    });
-
-    it("the live view's renderer (Ink, react-reconciler, yoga) is left to Node: its chunk is marked and gets no entry", () => {
-      const chunks = join(root, 'dist', 'chunks');
-      const builtFrom = (f: string) => (JSON.parse(readFileSync(join(chunks, `${f}.map`), 'utf8')) as { sources: string[] }).sources.join('\n');
-      const renderer = readdirSync(chunks).filter((f) => f.endsWith('.js') && /node_modules\/react-reconciler\//.test(builtFrom(f)));
-      expect(renderer).toHaveLength(1);
-      expect(readFileSync(join(chunks, renderer[0]!), 'utf8')).toMatch(/^"use strict";\/\* svc: no compile cache \*\//);
-      const cache = tempConfigDir();
-      const script = `require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(join(root, 'dist'))}, { XDG_CACHE_HOME: ${JSON.stringify(cache)} });
-      require(${JSON.stringify(join(chunks, renderer[0]!))}); require(${JSON.stringify(join(root, 'dist/cli.js'))});`;
-      expect(spawnSync(process.execPath, ['-e', script]).status).toBe(0);
-      const files = readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
-      expect(files).toContain('cli.js');
-      expect(files).not.toContain(`chunks/${renderer[0]}`);
     });
 
     it('a damaged entry is refused by V8: the command runs as before and the entry is written again', () => {
@@ -171,5 +162,82 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       expect(request({ XDG_CACHE_HOME: shared })).toEqual(expected);
       expect(readdirSync(sharedEntries)).toEqual([]);
     });
+
+    it('a symlinked cache folder is never followed: nothing is written into its target and nothing there is removed', () => {
+      const cache = tempConfigDir();
+      const expected = request({ XDG_CACHE_HOME: tempConfigDir() });
+      const target = tempConfigDir();
+      writeFileSync(join(target, 'getty@tty1.service'), 'a file svc did not name');
+      writeFileSync(join(target, 'cli.js@1-2-3'), 'named like an entry, in a folder svc was led to');
+      // Each level in turn a link to the target: the cache root's svc folder, then the entries' own folder.
+      symlinkSync(target, join(cache, 'svc'));
+      expect(request({ XDG_CACHE_HOME: cache })).toEqual(expected);
+      expect(readdirSync(target).sort()).toEqual(['cli.js@1-2-3', 'getty@tty1.service']);
+      rmSync(join(cache, 'svc'));
+      request({ XDG_CACHE_HOME: cache });
+      const entries = entriesDir(cache);
+      rmSync(entries, { recursive: true });
+      symlinkSync(target, entries);
+      expect(request({ XDG_CACHE_HOME: cache })).toEqual(expected);
+      expect(readdirSync(target).sort()).toEqual(['cli.js@1-2-3', 'getty@tty1.service']);
+    });
+
+    describe('as another user', { skip: !asRoot, meta: asRoot ? {} : { skipReason: 'needs root and setpriv to act as another user (nobody)' } }, () => {
+      it('a shared cache root (sticky, like /tmp) where another user made svc/ first: svc neither reads nor writes a cache there', () => {
+        const shared = join(tempConfigDir(), 'shared');
+        mkdirSync(shared);
+        chmodSync(shared, 0o1777);
+        chmodSync(join(shared, '..'), 0o755);
+        const expected = request({ XDG_CACHE_HOME: tempConfigDir() });
+        // The other user's tree, every level open to all, with an entry of their own where the first chunk's would be.
+        const versions = join(shared, 'svc', 'compile-cache');
+        asNobody('mkdir', '-p', '-m', '0777', versions);
+        expect(request({ XDG_CACHE_HOME: shared })).toEqual(expected);
+        const made = spawnSync('find', [join(shared, 'svc'), '-user', 'root'], { encoding: 'utf8' }).stdout;
+        expect(made).toBe('');
+      });
+
+      it("a cache root of the user's own where another user made svc/ (0755, theirs): no cache below it", () => {
+        const cache = tempConfigDir();
+        chmodSync(cache, 0o755);
+        const expected = request({ XDG_CACHE_HOME: tempConfigDir() });
+        chmodSync(cache, 0o1777);
+        asNobody('mkdir', '-m', '0755', join(cache, 'svc'));
+        chmodSync(cache, 0o700);
+        expect(request({ XDG_CACHE_HOME: cache })).toEqual(expected);
+        expect(readdirSync(join(cache, 'svc'))).toEqual([]);
+      });
+    });
   },
 );
+
+describe('the cache folder is opened by descriptor', () => {
+  it('a folder swapped for a link after it was opened is not followed: names resolve from the folder svc holds', async () => {
+    const { openOwnFolders, inFolder } = await import('../../src/startup/cache-folder');
+    const root = tempConfigDir();
+    const fd = openOwnFolders(root, ['svc', 'entries'])!;
+    expect(fd).toBeTypeOf('number');
+    const elsewhere = tempConfigDir();
+    // The path now leads elsewhere; the descriptor still names the folder svc checked.
+    renameSync(join(root, 'svc'), join(root, 'moved'));
+    symlinkSync(elsewhere, join(root, 'svc'));
+    writeFileSync(inFolder(fd, 'entry'), 'x');
+    expect(readdirSync(join(root, 'moved', 'entries'))).toEqual(['entry']);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("a level that is a link, another user's, or writable by others is no folder", async () => {
+    const { openOwnFolders } = await import('../../src/startup/cache-folder');
+    const root = tempConfigDir();
+    symlinkSync(tempConfigDir(), join(root, 'svc'));
+    expect(openOwnFolders(root, ['svc'])).toBeUndefined();
+    const open = tempConfigDir();
+    mkdirSync(join(open, 'svc'), { mode: 0o777 });
+    chmodSync(join(open, 'svc'), 0o777);
+    expect(openOwnFolders(open, ['svc'])).toBeUndefined();
+    const shared = tempConfigDir();
+    chmodSync(shared, 0o1777);
+    expect(openOwnFolders(shared, ['svc'])).toBeUndefined();
+    expect(existsSync(join(shared, 'svc'))).toBe(false);
+  });
+});

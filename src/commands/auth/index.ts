@@ -31,12 +31,16 @@ export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise
   await verify(ctx, key, s.baseUrl.value);
   const profile = s.profile.value;
   const storeUrl = s.baseUrl.source === 'flag' || s.baseUrl.source === 'env';
-  await updateConfig(s.configFile, (data) => {
-    const p = (data.profiles[profile] ??= {});
-    p.api_key = key;
-    if (storeUrl) p.base_url = s.baseUrl.value;
-    data.current_profile ??= profile;
-  });
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      const p = (data.profiles[profile] ??= {});
+      p.api_key = key;
+      if (storeUrl) p.base_url = s.baseUrl.value;
+      data.current_profile ??= profile;
+    },
+    ctx.io.signal,
+  );
   const url = maskUrlPassword(s.baseUrl.value);
   const urlLine = storeUrl
     ? `base_url  ${url} (from ${s.baseUrl.source === 'flag' ? '--base-url' : 'SVC_BASE_URL'})`
@@ -88,9 +92,13 @@ export async function runLogout(ctx: Ctx): Promise<void> {
     await ctx.msg(`profile ${profile} holds no API key; nothing to do`);
     return;
   }
-  await updateConfig(s.configFile, (data) => {
-    delete data.profiles[profile].api_key;
-  });
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      delete data.profiles[profile].api_key;
+    },
+    ctx.io.signal,
+  );
   await ctx.msg(`Logged out: the API key of profile ${profile} was removed from ${s.configFile}`);
   if (s.apiKey && s.apiKey.source !== 'profile') await ctx.msg(`note: a key is still set by ${s.apiKey.source === 'env' ? 'SVC_API_KEY' : '--api-key'}`);
 }

@@ -32,9 +32,13 @@ export async function runSet(ctx: Ctx, key: string, value: string | undefined): 
   if (k === 'output') parseOutputFormat(v);
   if (k === 'base_url') checkBaseUrl(v, 'base_url');
   const s = ctx.settings;
-  await updateConfig(s.configFile, (data) => {
-    (data.profiles[s.profile.value] ??= {})[k] = v;
-  });
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      (data.profiles[s.profile.value] ??= {})[k] = v;
+    },
+    ctx.io.signal,
+  );
   await ctx.msg(`set ${k} in profile ${s.profile.value}`);
 }
 
@@ -67,9 +71,13 @@ export default function build(group: Command, kit: Kit): void {
     kit.action(async (ctx, [key]) => {
       const k = profileKey(key);
       const s = ctx.settings;
-      await updateConfig(s.configFile, (data) => {
-        delete data.profiles[s.profile.value]?.[k];
-      });
+      await updateConfig(
+        s.configFile,
+        (data) => {
+          delete data.profiles[s.profile.value]?.[k];
+        },
+        ctx.io.signal,
+      );
       await ctx.msg(`unset ${k} in profile ${s.profile.value}`);
     }),
   );
@@ -95,9 +103,13 @@ export default function build(group: Command, kit: Kit): void {
         throw new UsageError(
           `no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`,
         );
-      await updateConfig(s.configFile, (data) => {
-        data.current_profile = name;
-      });
+      await updateConfig(
+        s.configFile,
+        (data) => {
+          data.current_profile = name;
+        },
+        ctx.io.signal,
+      );
       await ctx.msg(`current profile is now ${name}`);
     }),
   );

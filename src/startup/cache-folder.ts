@@ -1,0 +1,49 @@
+/**
+ * Folders that hold code svc runs, opened so no other local user can swap them: each level through the descriptor of
+ * the one above (Linux's /proc/self/fd, openat by another name), never following a link, each checked on the open
+ * descriptor to be the user's own and writable by no one else. When in doubt (another system, any check failing),
+ * no folder.
+ */
+import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
+
+/** A name inside the folder held open as `fd`, resolved from that folder whatever happened to its path since. */
+export const inFolder = (fd: number, name: string): string => `/proc/self/fd/${fd}/${name}`;
+
+/** Opens `root`, then each of `names` below it (made 0700 when missing); the last one's descriptor, or undefined. */
+export function openOwnFolders(root: string, names: string[]): number | undefined {
+  if (process.platform !== 'linux' || process.getuid === undefined) return undefined;
+  let fd = openOwn(root);
+  for (const name of names) {
+    if (fd === undefined) return undefined;
+    const path = inFolder(fd, name);
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        closeSync(fd);
+        return undefined;
+      }
+    }
+    const next = openOwn(path);
+    closeSync(fd);
+    fd = next;
+  }
+  return fd;
+}
+
+function openOwn(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory() && st.uid === process.getuid!() && (st.mode & 0o022) === 0) return fd;
+  } catch {
+    // fall through: no folder
+  }
+  closeSync(fd);
+  return undefined;
+}
