@@ -92,7 +92,8 @@ describe("the demo's closing hint (issue 26)", () => {
     const work = join(repo, 'node_modules', '.cache', `demo-hint-${process.pid}`);
     try {
       await buildPrivateSvc(work);
-      const env = { PATH: '/usr/bin:/bin', HOME: work, SVC_CONFIG_DIR: work };
+      // No compile cache: the hint's background emulator could still be writing entries into `work` as it is removed.
+      const env = { PATH: '/usr/bin:/bin', HOME: work, SVC_CONFIG_DIR: work, NODE_DISABLE_COMPILE_CACHE: '1' };
       const demo = await execFile(process.execPath, ['bin/svc.js', 'demo'], { cwd: work, env: { ...env, PATH: `${process.env.PATH}` } });
       const hint = demo.stdout.slice(demo.stdout.indexOf('Try it yourself, in this shell:\n') + 'Try it yourself, in this shell:\n'.length);
       expect(hint).toMatch(/^ {2}node bin\/svc\.js emulator /);
@@ -108,7 +109,7 @@ describe("the demo's closing hint (issue 26)", () => {
       expect(r.stdout.trim()).not.toBe('');
       expect(r.stdout).not.toContain('export SVC_');
     } finally {
-      rmSync(work, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }
   }, 120_000);
 });
