@@ -1,4 +1,5 @@
 import type { Ctx } from '../context';
+import { escapeControls } from '../output/controls';
 import { renderChange, type Change } from './diff';
 import type { Action, Entry } from './types';
 
@@ -20,9 +21,11 @@ export async function planText(ctx: Ctx, entries: Entry[], set: string | undefin
   const lines: string[] = [];
   for (const e of entries) {
     const head = `${SIGN[e.action]} ${e.kind} ${e.name}${e.id ? ` (${e.id})` : ''}${e.action === 'archived' ? `: archive, no longer in the files of set "${set}"` : ''}`;
-    lines.push(e.action === 'unchanged' ? head : paint(OP[e.action], head));
-    if (e.action === 'created' || e.action === 'updated') for (const c of e.diff) lines.push('    ' + paint(c.op, renderChange(c)));
-    for (const n of e.notes) lines.push(`    note: ${n}`);
+    // Names, IDs and values come from files and the service: their control characters are shown, never obeyed.
+    const shown = escapeControls(head);
+    lines.push(e.action === 'unchanged' ? shown : paint(OP[e.action], shown));
+    if (e.action === 'created' || e.action === 'updated') for (const c of e.diff) lines.push('    ' + paint(c.op, escapeControls(renderChange(c))));
+    for (const n of e.notes) lines.push(`    note: ${escapeControls(n)}`);
   }
   const totals = [
     `${count(entries, 'created')} to create`,
@@ -31,7 +34,7 @@ export async function planText(ctx: Ctx, entries: Entry[], set: string | undefin
     `${count(entries, 'unchanged')} unchanged`,
   ];
   const pruning = prune && set !== undefined ? `; --prune archives only what set "${set}" holds` : '';
-  lines.push(`plan${set !== undefined ? ` for set "${set}"` : ''}: ${totals.join(', ')}${pruning}`);
+  lines.push(escapeControls(`plan${set !== undefined ? ` for set "${set}"` : ''}: ${totals.join(', ')}${pruning}`));
   return lines.join('\n') + '\n';
 }
 

@@ -1,4 +1,5 @@
 import { write, type OutStream } from '../io';
+import { escapeJsonControls, hasRawInJson } from './controls';
 
 const FLUSH_BYTES = 64 * 1024;
 const IDLE_FLUSH_MS = 5;
@@ -38,7 +39,8 @@ export class LineBatch {
       this.timer = undefined;
     }
     if (this.buf === '') return this.draining;
-    const chunk = this.buf;
+    // JSON as received may carry DEL and C1 controls raw (JSON allows them): as `\u` escapes they are the same value, inert on a terminal.
+    const chunk = hasRawInJson(this.buf) ? escapeJsonControls(this.buf) : this.buf;
     this.buf = '';
     // Already waiting for 'drain': queue the chunk behind it without another listener.
     if (this.draining) this.stream.write(chunk);

@@ -8,6 +8,7 @@ import { write } from '../../io';
 import { waitSignal } from '../../follow/deadline';
 import { followTurn } from '../../follow/turn';
 import { viewEnd } from '../../turn/outcome';
+import { escapeControls } from '../../output/controls';
 
 type MessageBody = { events: unknown[] };
 
@@ -67,7 +68,8 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   }
 }
 
-const printReply = (ctx: Ctx, text: string) => write(ctx.io.stdout, text.endsWith('\n') ? text : text + '\n');
+// The reply is the service's text: its control characters are shown, never obeyed, whatever stdout is.
+const printReply = (ctx: Ctx, text: string) => write(ctx.io.stdout, escapeControls(text.endsWith('\n') ? text : text + '\n'));
 
 async function messageText(ctx: Ctx, o: RunOptions): Promise<string> {
   if (o.stdin !== undefined && o.stdin !== '-') throw new UsageError(`unexpected argument "${o.stdin}": only - (standard input) is accepted`);
