@@ -12,15 +12,23 @@ const LOOKUP_PAGE = 1000;
  * more are exit 2 listing them.
  */
 export async function resolveRef(c: ApiClient, api: Pick<Crud, 'get' | 'list'>, noun: string, ref: string): Promise<Obj> {
+  return byIdOrName(c, api, noun, ref, (id) => api.get(c, id));
+}
+
+/**
+ * `act` on the resource an argument names: first with the argument as its ID (no extra request when it is one);
+ * on a 404, with the ID of the one resource of that exact name. No match keeps the 404; two are exit 2.
+ */
+export async function byIdOrName<T>(c: ApiClient, api: Pick<Crud, 'list'>, noun: string, ref: string, act: (id: string) => Promise<T>): Promise<T> {
   try {
-    return await api.get(c, ref);
+    return await act(ref);
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 404) throw e;
     const found: Obj[] = [];
     for await (const item of api.list(c, {}, { all: true, pageSize: LOOKUP_PAGE })) if (nameOf(item) === ref) found.push(item);
-    if (found.length === 1) return found[0];
     if (found.length > 1) throw new UsageError(`${noun} name "${ref}" is ambiguous: ${found.map((f) => f.id).join(', ')} all have it; give the ID`);
-    throw e;
+    if (found.length === 0) throw e;
+    return act(String(found[0].id));
   }
 }
 

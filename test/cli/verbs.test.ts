@@ -59,8 +59,10 @@ describe('parse steps: flags in, typed options out, nothing sent', () => {
   it('parseGet, parseUpdate, parseDelete and parseArchive take the ID argument', () => {
     expect(parseGet(AGENTS, ['ag_1'], { version: '2' }, ['name'])).toMatchObject({ id: 'ag_1', version: '2', lead: ['name'] });
     expect(parseUpdate(AGENTS, ['ag_1'], { name: 'y' }, { flags: FLAGS })).toMatchObject({ id: 'ag_1', body: { fields: { name: 'y' } } });
-    expect(parseDelete(AGENTS, ['ag_1'])).toEqual({ resource: AGENTS, id: 'ag_1' });
-    expect(parseArchive(AGENTS, ['ag_1'])).toEqual({ resource: AGENTS, id: 'ag_1' });
+    expect(parseDelete(AGENTS, ['ag_1'], {})).toMatchObject({ resource: AGENTS, ids: ['ag_1'], stdin: false, yes: false, concurrency: 4 });
+    expect(parseArchive(AGENTS, ['-'], { yes: true, concurrency: '8' })).toMatchObject({ resource: AGENTS, stdin: true, yes: true, concurrency: 8 });
+    expect(() => parseArchive(AGENTS, [], {})).toThrow(/give agent IDs, or -/);
+    expect(() => parseDelete(AGENTS, ['ag_1'], { concurrency: '0' })).toThrow(/--concurrency/);
   });
 
   it('leading puts the named members first and keeps the rest in the order sent', () => {
@@ -100,11 +102,11 @@ describe('run functions: typed options in, the work done against the emulator', 
     expect(JSON.parse(up.stdout.text).name).toBe('renamed');
 
     const ar = emulatorCtx();
-    await runArchive(ar.ctx, parseArchive(AGENTS, [id]));
+    await runArchive(ar.ctx, parseArchive(AGENTS, [id], {}));
     expect((await call(t.emu, 'GET', `/v1/agents/${id}`)).body.archived_at).toBeTruthy();
 
     const del = emulatorCtx();
-    await runDelete(del.ctx, parseDelete(AGENTS, [id]));
+    await runDelete(del.ctx, parseDelete(AGENTS, [id], {}));
     expect((await call(t.emu, 'GET', `/v1/agents/${id}`)).status).toBe(404);
   });
 });

@@ -1,35 +1,52 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
+import type { BulkAction } from '../../fleet/bulk';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';
 import { done } from './done';
+import { addManyFlags, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
 import { article, type ResourceSpec } from './spec';
 
-/** `svc GROUP archive ID`. */
-export interface ArchiveVerbOptions {
-  resource: ResourceSpec;
-  id: string;
-}
+/** `svc GROUP archive ID… | -`: one ID prints the archived object; more (or the bulk flags) go through the bulk engine. */
+export type ArchiveVerbOptions = ManyVerbOptions;
 
-export function parseArchive(resource: ResourceSpec, [id]: string[]): ArchiveVerbOptions {
-  return { resource, id };
-}
+export const parseArchive = parseMany;
 
 export async function runArchive(ctx: Ctx, o: ArchiveVerbOptions): Promise<void> {
+  if (!isSingleItem(o)) return runMany(ctx, o, archiveAction(o.resource));
   const api = o.resource.api;
   const c = await ctx.api();
-  const read = readBack(
-    () => api.get(c, o.id),
-    (current) => Boolean(current.archived_at),
-  );
-  await done(ctx, o.id, await confirmedWrite(ctx, c, () => api.archive(c, o.id), read, `${o.resource.noun} ${o.id}`), 'archived');
+  await withIdOf(c, o.resource, o.ids![0], async (id) => {
+    const read = readBack(
+      () => api.get(c, id),
+      (current) => Boolean(current.archived_at),
+    );
+    await done(ctx, id, await confirmedWrite(ctx, c, () => api.archive(c, id), read, `${o.resource.noun} ${id}`), 'archived');
+  });
+}
+
+/** Archives one; an already archived one is `unchanged`, never an error. */
+export function archiveAction(resource: ResourceSpec): BulkAction {
+  return {
+    name: 'archive',
+    past: 'archived',
+    noun: resource.noun,
+    ignorableNotFound: true,
+    async apply(c, t) {
+      const current = await withIdOf(c, resource, t.id, (id) => resource.api.get(c, id));
+      if (current.archived_at) return { unchanged: true };
+      await resource.api.archive(c, String(current.id));
+      return {};
+    },
+  };
 }
 
 export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
   const cmd = group
     .command('archive')
-    .argument('<id>', `${spec.noun} ID`)
-    .description(`Archive ${article(spec.noun)}`);
-  examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`]);
-  return cmd.action(kit.verb((args) => parseArchive(spec, args), runArchive));
+    .argument('<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
+    .description(`Archive ${article(spec.noun)} (or many)`);
+  addManyFlags(cmd);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`, `svc ${spec.group} list -q | svc ${spec.group} archive - --yes`]);
+  return cmd.action(kit.verb((args, flags) => parseArchive(spec, args, flags), runArchive));
 }

@@ -1,38 +1,52 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
+import type { BulkAction } from '../../fleet/bulk';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readDeleted } from './confirm-write';
 import { done } from './done';
+import { addManyFlags, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
 import { article, type ResourceSpec } from './spec';
 
-/** `svc GROUP delete ID`. */
-export interface DeleteVerbOptions {
-  resource: ResourceSpec;
-  id: string;
-}
+/** `svc GROUP delete ID… | -`: one ID as before; more (or the bulk flags) go through the bulk engine. */
+export type DeleteVerbOptions = ManyVerbOptions;
 
-export function parseDelete(resource: ResourceSpec, [id]: string[]): DeleteVerbOptions {
-  return { resource, id };
-}
+export const parseDelete = parseMany;
 
 export async function runDelete(ctx: Ctx, o: DeleteVerbOptions): Promise<void> {
+  if (!isSingleItem(o)) return runMany(ctx, o, deleteAction(o.resource));
   const api = o.resource.api;
   const c = await ctx.api();
-  const deleted = await confirmedWrite(
-    ctx,
-    c,
-    () => api.delete(c, o.id),
-    () => readDeleted(() => api.get(c, o.id)),
-    `${o.resource.noun} ${o.id}`,
-  );
-  await done(ctx, o.id, deleted, 'deleted');
+  await withIdOf(c, o.resource, o.ids![0], async (id) => {
+    const deleted = await confirmedWrite(
+      ctx,
+      c,
+      () => api.delete(c, id),
+      () => readDeleted(() => api.get(c, id)),
+      `${o.resource.noun} ${id}`,
+    );
+    await done(ctx, id, deleted, 'deleted');
+  });
+}
+
+export function deleteAction(resource: ResourceSpec): BulkAction {
+  return {
+    name: 'delete',
+    past: 'deleted',
+    noun: resource.noun,
+    ignorableNotFound: true,
+    async apply(c, t) {
+      await withIdOf(c, resource, t.id, (id) => resource.api.delete(c, id));
+      return {};
+    },
+  };
 }
 
 export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
   const cmd = group
     .command('delete')
-    .argument('<id>', `${spec.noun} ID`)
-    .description(`Delete ${article(spec.noun)}`);
+    .argument('<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
+    .description(`Delete ${article(spec.noun)} (or many)`);
+  addManyFlags(cmd);
   examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
-  return cmd.action(kit.verb((args) => parseDelete(spec, args), runDelete));
+  return cmd.action(kit.verb((args, flags) => parseDelete(spec, args, flags), runDelete));
 }

@@ -4,6 +4,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../action';
 import type { ResourceSpec } from './spec';
+import { withIdOf } from './many';
 
 /** `svc GROUP get ID [--version N]`. */
 export interface GetVerbOptions {
@@ -20,8 +21,10 @@ export function parseGet(resource: ResourceSpec, [id]: string[], flags: Flags, l
 }
 
 export async function runGet(ctx: Ctx, o: GetVerbOptions): Promise<void> {
+  const c = await ctx.api();
+  const api = o.resource.api;
   const q: Query = o.version !== undefined ? { version: o.version } : {};
-  const obj = await o.resource.api.get(await ctx.api(), o.id, q);
+  const obj = await withIdOf(c, o.resource, o.id, (id) => api.get(c, id, q));
   await ctx.out.item(ctx.format === 'table' ? leading(obj, o.lead) : obj, o.resource.columns);
 }
 

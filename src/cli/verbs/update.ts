@@ -7,6 +7,7 @@ import { examples, type Flags, type Kit } from '../action';
 import { addBodyFlags, parseBody, readVerbBody, type BodyInput, type BodyVerb } from './body';
 import { confirmedWrite, readBack, showsUpdate } from './confirm-write';
 import { article, type ResourceSpec } from './spec';
+import { withIdOf } from './many';
 
 /** Turns one update into its requests (default: one PATCH) and returns the final object. */
 export type SendUpdate = (c: ApiClient, id: string, body: Record<string, unknown>) => Promise<Obj>;
@@ -31,12 +32,15 @@ export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
   const api = o.resource.api;
   const c = await ctx.api();
-  const update = () => (o.send ? o.send(c, o.id, body) : api.update(c, o.id, body));
-  const read = readBack(
-    () => api.get(c, o.id),
-    (current) => showsUpdate(body, current),
-  );
-  await ctx.out.item(await confirmedWrite(ctx, c, update, read, `${o.resource.noun} ${o.id}`), o.resource.columns);
+  const written = await withIdOf(c, o.resource, o.id, (id) => {
+    const update = () => (o.send ? o.send(c, id, body) : api.update(c, id, body));
+    const read = readBack(
+      () => api.get(c, id),
+      (current) => showsUpdate(body, current),
+    );
+    return confirmedWrite(ctx, c, update, read, `${o.resource.noun} ${id}`);
+  });
+  await ctx.out.item(written, o.resource.columns);
 }
 
 export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: UpdateExtra = {}): Command {

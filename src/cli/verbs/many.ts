@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client';
+import { parseCount } from '../../config/settings';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../fleet/bulk';
+import { byIdOrName } from '../../fleet/names';
+import { readIds } from '../../fleet/select';
+import type { Flags } from '../action';
+import type { ResourceSpec } from './spec';
+
+/** The bulk flags of a resource's archive and delete (CLI.md "Acting on many"). */
+export function addManyFlags(cmd: Command): Command {
+  return cmd
+    .option('-y, --yes', 'act on more than one without asking')
+    .option('--dry-run', 'print what would be acted on and send nothing')
+    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
+    .option('--fail-fast', 'stop issuing writes at the first failure')
+    .option('--ignore-not-found', 'count one that does not exist as done');
+}
+
+/** `svc GROUP archive|delete ID… | -` with the bulk flags, parsed before any request. */
+export interface ManyVerbOptions {
+  resource: ResourceSpec;
+  ids?: string[];
+  stdin: boolean;
+  yes: boolean;
+  dryRun: boolean;
+  concurrency: number;
+  failFast: boolean;
+  ignoreNotFound: boolean;
+}
+
+export function parseMany(resource: ResourceSpec, args: string[], flags: Flags): ManyVerbOptions {
+  const stdin = args.includes('-');
+  if (stdin && args.length > 1) throw new UsageError('give IDs as arguments or - for standard input, not both');
+  if (!args.length) throw new UsageError(`give ${resource.noun} IDs, or - to read them from standard input`);
+  return {
+    resource,
+    ids: stdin ? undefined : args,
+    stdin,
+    yes: Boolean(flags.yes),
+    dryRun: Boolean(flags.dryRun),
+    concurrency: flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseCount(String(flags.concurrency), '--concurrency', 1, 64),
+    failFast: Boolean(flags.failFast),
+    ignoreNotFound: Boolean(flags.ignoreNotFound),
+  };
+}
+
+/** One ID and no bulk flag: the verb's single-item behaviour (the object, as before). */
+export function isSingleItem(o: ManyVerbOptions): boolean {
+  return !o.stdin && o.ids?.length === 1 && !o.dryRun && !o.failFast && !o.ignoreNotFound && !o.yes;
+}
+
+/** `act` with the ID an argument names: a name works for resources with names (tried only when the ID is not found). */
+export function withIdOf<T>(c: ApiClient, resource: ResourceSpec, ref: string, act: (id: string) => Promise<T>): Promise<T> {
+  return resource.api.entry.named ? byIdOrName(c, resource.api, resource.noun, ref, act) : act(ref);
+}
+
+export async function runMany(ctx: Ctx, o: ManyVerbOptions, action: BulkAction): Promise<void> {
+  const ids = o.stdin ? await readIds(ctx.io.stdin) : (o.ids ?? []);
+  await runBulk(ctx, {
+    targets: [...new Set(ids)].map((id) => ({ id })),
+    action,
+    options: { yes: o.yes, dryRun: o.dryRun, concurrency: o.concurrency, failFast: o.failFast, ignoreNotFound: o.ignoreNotFound },
+  });
+}
