@@ -70,3 +70,14 @@ describe('names where IDs are expected, and archive/delete of many for every res
     expect(ok.code).toBe(0);
   });
 });
+
+describe('svc run --agent NAME', () => {
+  it('runs the agent named, the ID being tried first', async () => {
+    const id = await agent('run-by-name');
+    const r = await svc(['run', '--agent', 'run-by-name', '--message', '/echo named'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('named\n');
+    const sid = /session (sesn_\S+)/.exec(r.stderr)?.[1];
+    expect((await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body.agent?.id ?? (await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body.agent_id).toBe(id);
+  });
+});

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../api/client';
+import { environments } from '../../api/environments';
+import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
+import { resolveId } from '../../fleet/names';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { fileText, stdinText } from '../../input/read';
@@ -81,7 +84,10 @@ async function messageText(ctx: Ctx, o: RunOptions): Promise<string> {
 }
 
 async function createSession(ctx: Ctx, client: ApiClient, o: RunOptions): Promise<string> {
-  const s = await sessions.create(client, { agent_id: o.agent, ...(o.environment ? { environment_id: o.environment } : {}) }, o.createKey);
+  // A name works for the agent and the environment (the ID is tried first).
+  const agentId = await resolveId(client, agents, 'agent', o.agent!);
+  const environmentId = o.environment ? await resolveId(client, environments, 'environment', o.environment) : undefined;
+  const s = await sessions.create(client, { agent_id: agentId, ...(environmentId ? { environment_id: environmentId } : {}) }, o.createKey);
   await ctx.msg(`session ${s.id}`);
   return s.id as string;
 }
