@@ -9,6 +9,6 @@ const base = crud(RESOURCES.artifacts);
 export const artifacts = {
   ...base,
   versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<Obj>(c, `${base.itemPath(id)}/versions`, {}, opts),
-  /** Without `version` the latest one is downloaded (R-FILE-12); the content type is not shown. */
+  /** Without `version` the latest one is downloaded; the content type is not shown. */
   content: (c: ApiClient, id: string, version?: string) => c.send({ method: 'GET', path: `${base.itemPath(id)}/content`, query: { version }, accept: '*/*' }),
 };

@@ -34,7 +34,7 @@ export const memories = {
   versions: (c: ApiClient, store: string, id: string, opts: ListOptions) => paginate<Obj>(c, `${memoryPath(store, id)}/versions`, {}, opts),
   version: async (c: ApiClient, store: string, id: string, version: string) =>
     (await c.json<Obj>({ method: 'GET', path: versionPath(store, id, version) })).data,
-  /** No body; the version header is sent as everywhere (R-MEM-18). */
+  /** No body; the version header is sent as everywhere. */
   redact: async (c: ApiClient, store: string, id: string, version: string) =>
     (await c.json<Obj>({ method: 'POST', path: `${versionPath(store, id, version)}/redact` })).data,
 };

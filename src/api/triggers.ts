@@ -3,9 +3,9 @@ import { paginate, type ListOptions } from './paginate';
 import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
-// Spec config rule 11 (R-TRIG-1): the two session modes.
+// Spec config rule 11: the two session modes.
 export const SESSION_MODES = ['new_session', 'reuse_session'] as const;
-/** Members a `reuse_session` trigger may not change (R-TRIG-2). */
+/** Members a `reuse_session` trigger may not change. */
 export const SESSION_SHAPING = ['agent_id', 'agent_version', 'environment_id', 'resources'] as const;
 
 // Assumption (API-NOTES): run, pause, resume and runs paths under `/v1/triggers/{id}`.

@@ -29,7 +29,7 @@ function emptyOf(have: unknown): unknown {
 }
 
 /**
- * R-REQ-12: a PATCH clears a field with the empty value that field defines, never null. A null in the file
+ * A PATCH clears a field with the empty value that field defines, never null. A null in the file
  * (YAML's `description:` with no value is one) becomes "", [] or {} after the live value; with nothing live to
  * go by, the member is left out, as absent and empty mean the same. Array elements are sent as written.
  */

@@ -22,7 +22,7 @@ const refs = (list: unknown): Array<[Ref, number]> =>
   Array.isArray(list) ? list.map((r, i) => [r, i] as [Ref, number]).filter(([r]) => r !== null && typeof r === 'object' && !Array.isArray(r)) : [];
 
 /**
- * Rule 3 (R-CONF-11): one `skill_id` referenced both as "latest" and as an exact version. An omitted
+ * Rule 3: one `skill_id` referenced both as "latest" and as an exact version. An omitted
  * version is neither (it is frozen at write time), so it mixes with either.
  */
 export function checkSkillReferences(list: unknown, param: string): void {
@@ -41,7 +41,7 @@ export function checkSkillReferences(list: unknown, param: string): void {
 }
 
 /**
- * Rule 4 (R-CONF-15): an `official` plugin reference must omit `version` (any explicit value,
+ * Rule 4: an `official` plugin reference must omit `version` (any explicit value,
  * "latest" included, is rejected). Decided only when the reference itself says it is official.
  */
 export function checkPluginReferences(list: unknown, param: string): void {

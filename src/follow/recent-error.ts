@@ -7,7 +7,7 @@ import type { Outcome, TurnErrors } from '../turn/outcome';
 const RECENT_EVENTS = 50;
 
 /**
- * R-ERR-25: the session read decides the outcome, but it can show an error stop before the stream delivered the
+ * The session read decides the outcome, but it can show an error stop before the stream delivered the
  * turn's `session.error` (or with no stream at all, for a session already settled). The error is then read from
  * one page of history, newest first, and fed to `errors` oldest first, so a running status of a later turn
  * resets it as on the stream and exit 11 names the latest turn's error. So are awaited tool uses not seen, so exit 11

@@ -98,7 +98,7 @@ export function apiSink(o: {
       }
     })();
   };
-  // Assumption: a continue that starts with no input queued emits no event (R-SESS-32, R-SESS-39), and another
+  // Assumption: a continue that starts with no input queued emits no event, and another
   // shell's continue or interrupt may be the only change: while the session is in such a state, reads reveal it.
   const watch = (): void => {
     const s = store.getState();
@@ -138,7 +138,7 @@ export function apiSink(o: {
         try {
           const r = await sessions.interrupt(await o.client, sid, knownEpoch);
           if (r.control_epoch) store.dispatch({ type: 'epoch', epoch: r.control_epoch });
-          // Neither the 202 nor the acknowledgement means completion: read the session back (R-SESS-28).
+          // Neither the 202 nor the acknowledgement means completion: read the session back.
           const s = await settle((x) => !x.stopping);
           outcome(
             s.interrupted
@@ -158,7 +158,7 @@ export function apiSink(o: {
           await streamLive();
           const { control_epoch } = await sessions.continue(await o.client, sid);
           store.dispatch({ type: 'epoch', epoch: control_epoch });
-          // Accepted is not started: poll until continue_pending clears on the returned epoch (R-SESS-37).
+          // Accepted is not started: poll until continue_pending clears on the returned epoch.
           const s = await settle((x) => !x.continue_pending && typeof x.control_epoch === 'string' && compareEpochs(x.control_epoch, control_epoch) >= 0);
           outcome(continued(s, control_epoch));
           refresh();
@@ -183,7 +183,7 @@ export function apiSink(o: {
     confirm(eventId, result) {
       void (async () => {
         try {
-          // API-NOTES: user.tool_confirmation is {event_id, result}; sent without session_thread_id (R-SESS-14).
+          // API-NOTES: user.tool_confirmation is {event_id, result}; sent without session_thread_id.
           await sessions.sendEvents(await o.client, sid, { events: [{ type: 'user.tool_confirmation', data: { event_id: eventId, result } }] });
           notice(`${result === 'allow' ? 'allowed' : 'denied'} ${eventId}`);
         } catch (e) {

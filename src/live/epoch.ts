@@ -1,6 +1,6 @@
 /**
- * Control epochs are digit strings of up to 19 digits without leading zeros (R-SESS-23): compared by length,
- * then digit by digit, never as floating-point numbers (R-SESS-24). Never throws on a malformed value.
+ * Control epochs are digit strings of up to 19 digits without leading zeros: compared by length,
+ * then digit by digit, never as floating-point numbers. Never throws on a malformed value.
  */
 export function compareEpochs(a: string, b: string): number {
   if (a.length !== b.length) return a.length > b.length ? 1 : -1;

@@ -68,7 +68,7 @@ const json = (v: unknown): string => truncate(JSON.stringify(v ?? {}) ?? '');
 
 /**
  * The transcript item of an event (in any shape canonicalEvent reads); undefined for event types the view does not
- * know (R-EVT-5). The service's text is escaped (control characters never reach the terminal raw).
+ * know. The service's text is escaped (control characters never reach the terminal raw).
  */
 export function describeEvent(event: SessionEvent, seq: number, thread?: string): Item | undefined {
   const item = describe(canonicalEvent(event), seq, thread);

@@ -45,7 +45,7 @@ const viewing = (s: ViewState) => !s.compose;
 const composing = (s: ViewState) => Boolean(s.compose);
 const open = (s: ViewState) => s.status !== 'terminated';
 /**
- * The spec accepts an interrupt on an idle session too (R-SESS-27), but there it stops nothing: `i` is offered
+ * The spec accepts an interrupt on an idle session too, but there it stops nothing: `i` is offered
  * only while a turn runs or one is about to start (queued input, a continue in progress).
  */
 const interruptible = (s: ViewState) =>

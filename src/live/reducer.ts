@@ -59,7 +59,7 @@ export interface ViewState {
   /** The session's status; `unknown` until the first read or `session.status`. */
   status: string;
   stopReason?: StopReason;
-  /** Kept as the digit string the service sent (R-SESS-24). */
+  /** Kept as the digit string the service sent. */
   epoch?: string;
   stopping: boolean;
   interrupted: boolean;
@@ -72,7 +72,7 @@ export interface ViewState {
   retryAt?: number;
   /** The view's own interrupt or continue in flight: its outcome is the one line it leaves (the events add none). */
   controlling?: 'interrupt' | 'continue';
-  /** Time to first token of the last model request, in ms (R-EVT-19). */
+  /** Time to first token of the last model request, in ms. */
   ttftMs?: number;
   /** `agent.model_started` times per thread ('' = coordinator) still waiting for their first delta. */
   modelStarts: Readonly<Record<string, number>>;
@@ -251,14 +251,14 @@ function onDelta(d: ViewState, delta: DeltaEvent, at: number): void {
   const key = delta.session_thread_id ?? '';
   const started = d.modelStarts[key];
   if (started !== undefined) {
-    // The first delta of a model request gives its time to first token (R-EVT-19).
+    // The first delta of a model request gives its time to first token.
     const { [key]: _, ...modelStarts } = d.modelStarts;
     Object.assign(d, { ttftMs: Math.max(0, at - started), modelStarts });
   }
   if (d.showDeltas && delta.data) d.previews = appendPreview(d.previews, delta);
 }
 
-/** Appends a fragment to its preview (R-EVT-9); tool input fragments are concatenated per tool_use_id, never parsed alone (R-EVT-14). */
+/** Appends a fragment to its preview; tool input fragments are concatenated per tool_use_id, never parsed alone. */
 function appendPreview(previews: readonly Preview[], d: DeltaEvent): Preview[] {
   const data = d.data;
   const threadId = d.session_thread_id;
@@ -289,7 +289,7 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
   // A thread first met through one of its events (a tail started mid-session) is tagged with its agent's name.
   if (thread !== undefined && e.type !== 'session.thread_created' && typeof d.agent_name === 'string') n.threads = nameThread(n.threads, thread, d.agent_name);
   switch (e.type) {
-    // The complete event replaces what its deltas accumulated (R-EVT-15).
+    // The complete event replaces what its deltas accumulated.
     case 'agent.message':
       n.previews = without(n.previews, (p) => p.kind === 'text' && p.threadId === thread);
       break;
@@ -311,7 +311,7 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
       if (n.confirmations.some((c) => c.eventId === d.event_id)) n.confirmations = n.confirmations.filter((c) => c.eventId !== d.event_id);
       break;
     case 'user.interrupt':
-      // The acknowledgement carries the new epoch; completion is confirmed by reading the session (R-SESS-28).
+      // The acknowledgement carries the new epoch; completion is confirmed by reading the session.
       n.epoch = laterEpoch(n.epoch, e.epoch);
       n.stopping = !n.interrupted;
       break;
@@ -359,7 +359,7 @@ function without(previews: readonly Preview[], gone: (p: Preview) => boolean): r
   return previews.some(gone) ? previews.filter((p) => !gone(p)) : previews;
 }
 
-/** `idle` ends the turn, not the session (R-EVT-20): awaited confirmations are whatever `stop_reason.event_ids` still lists. */
+/** `idle` ends the turn, not the session: awaited confirmations are whatever `stop_reason.event_ids` still lists. */
 function onStatus(n: ViewState, status: string, stopReason: StopReason | undefined): void {
   Object.assign(n, { status, stopReason });
   if (status === 'running') Object.assign(n, { interrupted: false, stopping: false });

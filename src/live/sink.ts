@@ -2,9 +2,9 @@
 import type { InputMode } from '../wire/events';
 
 export interface ActionSink {
-  /** `user.interrupt` with the known epoch (R-SESS-27), then the outcome read back from the session. */
+  /** `user.interrupt` with the known epoch, then the outcome read back from the session. */
   interrupt(knownEpoch: string | undefined): void;
-  /** Continue, then poll until `continue_pending` clears on the returned epoch (R-SESS-37). */
+  /** Continue, then poll until `continue_pending` clears on the returned epoch. */
   continue(): void;
   send(text: string, mode: InputMode): void;
   /** Answers an awaited `agent.tool_use` (API-NOTES: user.tool_confirmation payload). */

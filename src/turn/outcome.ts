@@ -67,8 +67,8 @@ const ANSWER_COMMAND: Record<Answer, (sessionId: string, eventId: string) => str
 
 /**
  * Tracks `session.error` within the current turn (a running status starts a new turn). Its `data.error_type` is
- * the session's own vocabulary, not an HTTP error type (R-EVT-22): an unknown one is reported as it comes (R-ERR-23),
- * a known one with the spec's recovery as the hint (R-ERR-24).
+ * the session's own vocabulary, not an HTTP error type: an unknown one is reported as it comes,
+ * a known one with the spec's recovery as the hint.
  */
 export class TurnErrors {
   private last?: TurnError;

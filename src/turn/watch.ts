@@ -5,7 +5,7 @@ import type { SessionEvent } from '../wire/events';
 export type EndReason = 'idle' | 'error' | 'terminated';
 
 /**
- * Tracks `session.error` within the turn, so an idle that follows one ends as `error` (R-EVT-20, R-EVT-21) and `run`
+ * Tracks `session.error` within the turn, so an idle that follows one ends as `error` and `run`
  * names it as without a terminal, and the coordinator's last message, which `run` prints once the view has closed.
  */
 export class TurnWatch {

@@ -10,10 +10,10 @@ export type StopOutcome = 'stopped' | 'busy' | 'lost' | 'failed';
 const ACK_ATTEMPTS = 3;
 
 /**
- * The lease of one claimed row, held with the row's session work token (R-WORK-8): ack, heartbeats well
- * inside `lease_ttl_ms`, stop, and fencing. The lease is lost on 412 (a stale generation, R-WORK-18), on 401
- * (the token was revoked because the row ended or was reclaimed, R-WORK-12), or when no heartbeat has landed
- * for a whole `lease_ttl_ms` (R-WORK-20: tools run only while the lease is valid). Losing it aborts `lost`.
+ * The lease of one claimed row, held with the row's session work token: ack, heartbeats well
+ * inside `lease_ttl_ms`, stop, and fencing. The lease is lost on 412 (a stale generation), on 401
+ * (the token was revoked because the row ended or was reclaimed), or when no heartbeat has landed
+ * for a whole `lease_ttl_ms` (tools run only while the lease is valid). Losing it aborts `lost`.
  */
 export class Lease {
   private readonly lostCtl = new AbortController();
@@ -53,7 +53,7 @@ export class Lease {
     this.close();
   }
 
-  /** queued → starting, carrying the generation of the claim (R-WORK-16, R-WORK-23). */
+  /** queued → starting, carrying the generation of the claim. */
   async ack(): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -98,8 +98,8 @@ export class Lease {
   }
 
   /**
-   * Without `final`: leased → stopping. With `completed`: the row ends (R-WORK-29, R-WORK-31); 409 means the
-   * session is busy and the lease is still ours to serve (R-WORK-33).
+   * Without `final`: leased → stopping. With `completed`: the row ends; 409 means the
+   * session is busy and the lease is still ours to serve.
    */
   async stop(final?: 'completed'): Promise<StopOutcome> {
     if (this.lost.aborted) return 'lost';
@@ -115,7 +115,7 @@ export class Lease {
     }
   }
 
-  /** The idle-worker stop (R-WORK-31): the row ends `completed` unless the session is busy (409). */
+  /** The idle-worker stop: the row ends `completed` unless the session is busy (409). */
   complete(): Promise<StopOutcome> {
     return this.stop('completed');
   }

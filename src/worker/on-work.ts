@@ -69,9 +69,9 @@ function executable(path: string): boolean {
 /**
  * Serves each held row by running CMD: this process keeps the lease (ack, heartbeats, stop) while CMD follows
  * the session and runs its tools. CMD exiting ends the row if the session is idle; if the session still has
- * work (the stop answers 409, R-WORK-33) CMD is started again, backed off when it keeps failing fast, and after
+ * work (the stop answers 409) CMD is started again, backed off when it keeps failing fast, and after
  * `maxFastFailures` the row is released: heartbeats stop, the lease lapses and the platform re-queues it
- * (R-WORK-14). A lost lease ends CMD's whole process group at once and nothing more is written for the row.
+ *. A lost lease ends CMD's whole process group at once and nothing more is written for the row.
  */
 export function onWork(opts: OnWorkOptions, deps: OnWorkDeps): RowServer {
   return async (row, shutdown) => {

@@ -81,7 +81,7 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
 function transient(e: unknown): boolean {
   // A request undici refuses to build (a header value it cannot carry) fails the same way every time.
   if (e instanceof NetworkError) return (e.cause as { code?: string } | undefined)?.code !== 'UND_ERR_INVALID_ARG';
-  // Over quota is not a rate limit: waiting does not help (R-ERR-17), so the worker stops and says so.
+  // Over quota is not a rate limit: waiting does not help, so the worker stops and says so.
   return e instanceof ApiError && e.type !== 'exceeded_current_quota_error' && (e.status >= 500 || e.status === 429 || e.malformed);
 }
 

@@ -14,7 +14,7 @@ export type RowOutcome = 'completed' | 'abandoned' | 'stopped';
 export interface HeldRow {
   /** The row without its `secret`. */
   item: WorkItem & { session_id: string; environment_id: string };
-  /** The session work token: memory only, never logged (R-WORK-11). */
+  /** The session work token: memory only, never logged. */
   token: string;
   client: ApiClient;
   lease: Lease;
@@ -49,7 +49,7 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
   addSecret(secret);
   let token: string;
   try {
-    // R-WORK-10: only `sessions_token` is taken from the bundle; it lives in memory only (R-WORK-11).
+    // Only `sessions_token` is taken from the bundle; it lives in memory only.
     token = decodeSecret(secret).sessions_token;
   } catch (e) {
     deps.log.error('cannot decode the row secret; skipping it', { ...fields, error: describe(e) });
@@ -101,7 +101,7 @@ export function inProcess(deps: InProcessDeps): RowServer {
 }
 
 /**
- * Shutdown of a held row (R-WORK-27, R-WORK-30): leased → stopping, tools cancelled and their results written
+ * Shutdown of a held row: leased → stopping, tools cancelled and their results written
  * back (by `windDown`), then the stop completes the row.
  */
 export async function stopForShutdown(lease: Lease, windDown: () => Promise<void>, log: WorkerLog, fields: Fields): Promise<boolean> {

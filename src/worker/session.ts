@@ -195,14 +195,14 @@ export class SessionWorker {
     this.deps.log.info('tool started', f);
     const result = await runTool(call.name, call.input, { ...this.deps.tools, signal: entry.ctl.signal });
     const ms = this.deps.clock.now() - started;
-    // Fencing: a lost lease writes nothing more (R-WORK-18); a call answered elsewhere keeps that answer.
+    // Fencing: a lost lease writes nothing more; a call answered elsewhere keeps that answer.
     if (this.lease.lost.aborted || entry.superseded)
       return this.deps.log.info('tool result dropped', { ...f, ms, reason: this.lease.lost.aborted ? 'lease lost' : 'answered elsewhere' });
     this.deps.log.info('tool finished', { ...f, ms, is_error: Boolean(result.is_error) });
     await this.writeBack(id, result, f);
   }
 
-  /** `user.tool_result` carries no generation: the session work token is the fencing (R-WORK-19). */
+  /** `user.tool_result` carries no generation: the session work token is the fencing. */
   private async writeBack(id: string, result: ToolResult, f: Fields): Promise<void> {
     try {
       await sessions.sendEvents(this.deps.client, this.sessionId, { events: [{ type: 'user.tool_result', data: { event_id: id, ...result } }] });
@@ -214,7 +214,7 @@ export class SessionWorker {
     }
   }
 
-  /** Idle with nothing running: complete the row (R-WORK-31); a busy session answers 409 and is served on. */
+  /** Idle with nothing running: complete the row; a busy session answers 409 and is served on. */
   private maybeFinish(): void {
     if (!this.live || !this.idle || this.running.size > 0 || this.finishing || this.doneCtl.signal.aborted) return;
     this.finishing = true;

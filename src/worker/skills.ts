@@ -22,7 +22,7 @@ interface SkillRef {
  * makes their packages available under the workdir before the first tool call: the session's `skills`
  * override when it has one (`null` = none), else the frozen agent version's `skills`; `"latest"` resolves to
  * the skill's latest version at each claim. Reading agents and skill content takes the API key (a session work
- * token reaches only its session), so without one nothing is fetched. Versions are immutable (R-SKILL-2): a
+ * token reaches only its session), so without one nothing is fetched. Versions are immutable: a
  * package already in place is kept, and each lands with an atomic rename, so rows sharing a workdir never see
  * half a file. With `--on-work` the folder is CMD's working directory: mount `.skills/` into a container.
  */

@@ -15,7 +15,7 @@ export interface Where {
 /** Where a backfill starts: the beginning, after a delivered event, or unknown (the whole history, de-duplicated). */
 export type Anchor = { kind: 'start' } | { kind: 'after'; id: string; at: number } | { kind: 'unknown' };
 
-/** History pages oldest first; the last page carries the `stream_cursor` to go live with (R-HIST-9). */
+/** History pages oldest first; the last page carries the `stream_cursor` to go live with. */
 export async function* historyPages(w: Where): AsyncGenerator<HistoryPage> {
   let token: string | undefined;
   do {
@@ -26,7 +26,7 @@ export async function* historyPages(w: Where): AsyncGenerator<HistoryPage> {
 }
 
 /**
- * The persisted events after the anchor, oldest first (R-STREAM-29). Reads newest first and stops at the anchor,
+ * The persisted events after the anchor, oldest first. Reads newest first and stops at the anchor,
  * so a backfill costs the gap, not the whole history.
  */
 export async function eventsAfter(w: Where, anchor: Anchor): Promise<SessionEvent[]> {

@@ -21,7 +21,7 @@ export class Connection {
     private readonly state: Watch,
   ) {}
 
-  /** Opens the stream (R-STREAM-2: Accept text/event-stream); throws ApiError / NetworkError when it does not open. */
+  /** Opens the stream (Accept text/event-stream); throws ApiError / NetworkError when it does not open. */
   static async open(o: ConnectOptions): Promise<Connection> {
     const abort = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, abort.signal]) : abort.signal;
@@ -46,7 +46,7 @@ export class Connection {
       const res = await o.client.send({
         method: 'GET',
         path: sessions.streamPath(o.sessionId, o.threadId),
-        // The query cursor wins over Last-Event-ID (R-STREAM-13), so only the query is sent.
+        // The query cursor wins over Last-Event-ID, so only the query is sent.
         query: { cursor: o.cursor, include_deltas: o.deltas ? true : undefined },
         accept: 'text/event-stream',
         timeoutMs: 0,

@@ -7,12 +7,12 @@ const WINDOW = 8192;
 /**
  * Where delivery stands, and the one place repeats are caught. Repeats happen only at a seam, and only as a prefix
  * of what follows it:
- * - history → live: "the first streamed events may repeat the end of the page" (R-HIST-8, R-HIST-10);
- * - expired cursor: the buffered `cursor=now` events may repeat the backfilled ones (R-STREAM-30);
+ * - history → live: "the first streamed events may repeat the end of the page";
+ * - expired cursor: the buffered `cursor=now` events may repeat the backfilled ones;
  * - a replay from the start, when history gave no stream_cursor;
  * - a reconnect after an event frame that carried no `id` (its cursor is older than what was delivered).
- * Everywhere else nothing can repeat: a stream sends complete events in order, once (R-STREAM-6), and a reconnect
- * with the last frame `id` resumes with the events after that frame (R-STREAM-11, R-STREAM-25). So outside a seam
+ * Everywhere else nothing can repeat: a stream sends complete events in order, once, and a reconnect
+ * with the last frame `id` resumes with the events after that frame. So outside a seam
  * an event costs nothing here (not parsed, not remembered), and a seam ends at the first event that is not a repeat.
  */
 export class Delivered {
@@ -68,9 +68,9 @@ export class Delivered {
     const seam = this.seam!;
     if (seam.recent.has(e.id) || seam.older.has(e.id)) return true;
     const at = time(e);
-    // Older than the newest delivered: history is ordered by processed_at (R-HIST-6), so it was delivered.
+    // Older than the newest delivered: history is ordered by processed_at, so it was delivered.
     if (Number.isFinite(at) && at < seam.at) return true;
-    // The first event that is new ends the seam: repeats are a prefix (R-STREAM-6).
+    // The first event that is new ends the seam: repeats are a prefix.
     this.seam = undefined;
     return false;
   }

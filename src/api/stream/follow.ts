@@ -71,15 +71,15 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
   /** What a backfill starts after when nothing has been delivered yet. */
   let startAnchor: Anchor | Promise<Anchor> = { kind: 'unknown' };
   let cursor = o.cursor ?? CURSOR_START;
-  /** Consecutive failed connection attempts (R-STREAM-20, CLI.md: reset on every successful connection). */
+  /** Consecutive failed connection attempts (CLI.md: reset on every successful connection). */
   let failures = 0;
-  /** The cursor expired: the next connection is `cursor=now` followed by a backfill (R-STREAM-27..30). */
+  /** The cursor expired: the next connection is `cursor=now` followed by a backfill . */
   let recovering = false;
 
   yield [connection({ kind: 'connecting' })];
   try {
     if (o.cursor === undefined) {
-      // History first, then live from the last page's stream_cursor, never next_page_token (R-HIST-9).
+      // History first, then live from the last page's stream_cursor, never next_page_token.
       let streamCursor: string | undefined;
       for await (const page of historyPages(where)) {
         const batch = fromHistory(page.items);
@@ -87,7 +87,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
         streamCursor = page.stream_cursor ?? undefined;
       }
       startAnchor = { kind: 'start' };
-      // The live stream may repeat the end of the history (R-HIST-8); without a stream_cursor it replays from the
+      // The live stream may repeat the end of the history; without a stream_cursor it replays from the
       // start, and everything up to the last history event is a repeat.
       delivered.seal();
       cursor = streamCursor ?? CURSOR_START;
@@ -98,7 +98,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
       let conn: Connection | undefined;
       let reason = 'the stream closed without an error frame';
       let connected = false;
-      // Events delivered after the last frame id come back on this reconnect (R-STREAM-11): a seam.
+      // Events delivered after the last frame id come back on this reconnect: a seam.
       if (delivered.uncursored) delivered.seal();
       try {
         conn = await Connection.open({ ...where, cursor: recovering ? CURSOR_NOW : cursor, deltas: o.deltas === true, deadAfterMs });
@@ -144,7 +144,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
             // A frame without `event` (SSE's default "message") names no type: read it from the data.
             const it = new FrameEvent(f.data, type ?? (JSON.parse(f.data) as SessionEvent).type);
             if (!delivered.accept(it)) continue;
-            // Stored and replayed unchanged, never parsed (R-STREAM-9, R-STREAM-25).
+            // Stored and replayed unchanged, never parsed.
             if (f.id !== undefined) {
               cursor = f.id;
               delivered.forget();
@@ -161,7 +161,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
         if (aborted()) break;
         if (!recovering && isExpiredCursor(e)) {
           recovering = true;
-          // Previews in progress cannot be rebuilt (R-STREAM-27, R-STREAM-31): consumers drop them on this state.
+          // Previews in progress cannot be rebuilt: consumers drop them on this state.
           yield [connection({ kind: 'backfilling' })];
           continue;
         }
@@ -192,7 +192,7 @@ function controlCursor(f: SseFrame): string | undefined {
   }
 }
 
-/** R-STREAM-19: the error frame's type and message, for the reconnect notice. */
+/** The error frame's type and message, for the reconnect notice. */
 function describeErrorFrame(f: SseFrame): string {
   try {
     const e = (JSON.parse(f.data) as { error?: { type?: string; message?: string } }).error;

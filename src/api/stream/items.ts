@@ -2,7 +2,7 @@ import type { DeltaEvent, SessionEvent } from '../../wire/events';
 
 /**
  * A complete event from a stream frame, parsed only when something reads `event`: the NDJSON tail writes `raw`
- * and decides on `type`, so most events are never parsed (R-STREAM-7: the frame's `event` is the event type).
+ * and decides on `type`, so most events are never parsed (the frame's `event` is the event type).
  */
 export class FrameEvent {
   readonly kind = 'event';
@@ -20,7 +20,7 @@ export class FrameEvent {
   /**
    * The data as received when it is one line (SSE joins multi-line data with '\n'); otherwise the event
    * re-serialised, so an NDJSON line is always one line.
-   * Assumption: one-line data is the JSON event object the spec promises (R-STREAM-7); it is not validated here.
+   * Assumption: one-line data is the JSON event object the spec promises; it is not validated here.
    */
   get raw(): string {
     return this.data.indexOf('\n') === -1 ? this.data : JSON.stringify(this.event);

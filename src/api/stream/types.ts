@@ -60,5 +60,5 @@ export type Follow = (opts: FollowOptions) => AsyncIterable<StreamItem>;
 /** The same items, in the batches they arrived in (one per socket chunk, history page or backfill); never empty. */
 export type FollowBatches = (opts: FollowOptions) => AsyncIterable<StreamItem[]>;
 
-/** An event's type without parsing it when the frame named it (R-STREAM-7: a frame's `event` is the event type). */
+/** An event's type without parsing it when the frame named it (a frame's `event` is the event type). */
 export const typeOf = (it: EventItem): string => it.type ?? it.event.type;

@@ -9,7 +9,7 @@ import { diffValue } from '../../apply/diff';
 export type Seen<T> = { applied: true; result: T } | { applied: false };
 
 /**
- * R-ERR-19: a write answered `server_error` may have been applied (the service stores no 5xx for replay), so it
+ * A write answered `server_error` may have been applied (the service stores no 5xx for replay), so it
  * is not sent again until a read of the resource confirms its outcome. Applied: the read object is the result,
  * with a note on stderr. Not applied: the write is sent once more (the same request, the same intent), unless
  * `--max-retries 0`. A read that fails leaves the first error standing, saying the outcome is unknown.

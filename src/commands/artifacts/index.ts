@@ -28,6 +28,6 @@ export default function build(group: Command, kit: Kit): void {
     .option('--version <v>', 'the version to download');
   addOutputFileOption(dl);
   examples(dl, ['svc artifacts download ARTIFACT_ID -O report.md', 'svc artifacts download ARTIFACT_ID --version 1 > v1.bin']);
-  // Without --version the service serves the latest (R-FILE-12): no extra read.
+  // Without --version the service serves the latest: no extra read.
   dl.action(kit.action((ctx, [id], opts) => download(ctx, opts, id, (c) => artifacts.content(c, id, opts.version))));
 }

@@ -6,7 +6,7 @@ import { VERSION_COLUMNS } from './columns';
 
 /**
  * `memories redact STORE MEMORY VERSION`: irreversible, so it asks first on a terminal and, where it
- * cannot ask, needs `--yes`. Nothing is sent until confirmed. Repeating is a no-op (R-MEM-22).
+ * cannot ask, needs `--yes`. Nothing is sent until confirmed. Repeating is a no-op.
  */
 export async function runRedact(ctx: Ctx, [store, memory, version]: string[], opts: Opts): Promise<void> {
   if (!opts.yes) {

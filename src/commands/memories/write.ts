@@ -11,7 +11,7 @@ import { findByPath } from './lookup';
 /**
  * `memories write STORE PATH`: creates the memory at PATH, or changes the one there. With
  * `--base-version V` the change is based on V; when V is no longer current the service records the
- * write as an out-of-order version that never becomes current (R-MEM-9), and this exits 7.
+ * write as an out-of-order version that never becomes current, and this exits 7.
  */
 export async function runWrite(ctx: Ctx, [store, path, positional]: string[], opts: Opts): Promise<void> {
   if (path === '') throw new UsageError('PATH must not be empty');

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 
-/** Without `--version`, the plugin's `latest_version` (R-PLUG-8). */
+/** Without `--version`, the plugin's `latest_version`. */
 export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {
   return download(ctx, opts, `${id}.zip`, async (c) => plugins.content(c, id, opts.version ?? String((await plugins.get(c, id)).latest_version)));
 }

@@ -24,6 +24,6 @@ export default function build(group: Command, kit: Kit): void {
     items: async (ctx, id, lo) => plugins.versions(await ctx.api(), id, lo),
   });
   addDownload(group, kit);
-  // Official plugins are read-only: the service refuses (R-PLUG-1).
+  // Official plugins are read-only: the service refuses.
   addArchive(group, kit, PLUGINS, { examples: ['svc plugins archive PLUGIN_ID'] });
 }

@@ -14,7 +14,7 @@ function enumOption(flags: string, description: string, choices: readonly string
   return o;
 }
 
-/** R-PLUG-3, R-PLUG-4, R-PLUG-5: the filters the service accepts, checked before any request. */
+/** The filters the service accepts, checked before any request. */
 export function pluginQuery(opts: Opts): Record<string, string | undefined> {
   if (opts.scope !== undefined && !(PLUGIN_LIST_SCOPES as readonly string[]).includes(opts.scope)) {
     const why = opts.scope === 'org' || opts.scope === 'user' ? ` ("${opts.scope}" is a visibility scope the list filter does not accept)` : '';

@@ -7,7 +7,7 @@ import { examples, type Kit, type Opts } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 
-/** Publishes a `.zip` as a new plugin, or with `--plugin` as a new version of that plugin (R-PLUG-11, R-PLUG-13). */
+/** Publishes a `.zip` as a new plugin, or with `--plugin` as a new version of that plugin. */
 export async function runPublish(ctx: Ctx, file: string, opts: Opts): Promise<void> {
   const src = uploadFile(ctx, file, LIMITS.pluginPackage, 'plugin package');
   const result = await upload(
@@ -34,7 +34,7 @@ export function addPublish(group: Command, kit: Kit): Command {
 
 const messages = (v: Validation): string => (v.errors ?? []).map((e) => (typeof e === 'string' ? e : (e?.message ?? JSON.stringify(e)))).join('; ');
 
-/** Validates without publishing; prints the result and exits 3 when `ok` is false (R-PLUG-14). */
+/** Validates without publishing; prints the result and exits 3 when `ok` is false. */
 export async function runValidate(ctx: Ctx, file: string, opts: Opts): Promise<void> {
   const src = uploadFile(ctx, file, LIMITS.pluginPackage, 'plugin package');
   const result = await upload(ctx, opts, src, {}, (c, body, key) => plugins.validate(c, body, key));

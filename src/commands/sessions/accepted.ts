@@ -2,7 +2,7 @@ import type { Ctx } from '../../context';
 
 /**
  * The answer of an accepted send (202 `{event_id}`): the bare ID for `-o id` and tables (for `$(…)`), the
- * object in the JSON formats. A 202 without `event_id` is still a success (R-SESS-10).
+ * object in the JSON formats. A 202 without `event_id` is still a success.
  */
 export async function printAccepted(ctx: Ctx, res: Record<string, unknown> | undefined): Promise<void> {
   const body = res ?? {};

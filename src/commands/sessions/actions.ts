@@ -9,7 +9,7 @@ import { pollSession } from './poll';
 /** The session as the selection read it, else read now. */
 const current = async (c: ApiClient, t: BulkTarget): Promise<Obj> => t.row ?? sessions.get(c, t.id);
 
-/** Interrupt, wait until stopped, archive: the spec's order for a running session (R-SESS-47). */
+/** Interrupt, wait until stopped, archive: the spec's order for a running session. */
 async function stopThenArchive(ctx: Ctx, c: ApiClient, s: Obj): Promise<void> {
   const id = String(s.id);
   if (!s.stopping) await sessions.interrupt(c, id);

@@ -28,7 +28,7 @@ export function addArchive(group: Command, kit: Kit): void {
   );
 }
 
-/** The spec's order (R-SESS-47): interrupt a running or stopping session and wait for idle, then archive. */
+/** The spec's order: interrupt a running or stopping session and wait for idle, then archive. */
 export async function runArchive(ctx: Ctx, sid: string): Promise<void> {
   const c = await ctx.api();
   const s = await sessions.get(c, sid);

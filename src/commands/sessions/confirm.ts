@@ -22,7 +22,7 @@ export function addConfirm(group: Command, kit: Kit): void {
 export async function runConfirm(ctx: Ctx, sid: string, eventId: string, opts: Opts): Promise<void> {
   const result = oneOf(opts, { '--allow': 'allow', '--deny': 'deny' }, true) === '--allow' ? 'allow' : 'deny';
   if (opts.message !== undefined && result === 'allow') throw new UsageError('--message goes with --deny');
-  // Assumption (API-NOTES): user.tool_confirmation data is {event_id, result, deny_message?}; no session_thread_id (R-SESS-14).
+  // Assumption (API-NOTES): user.tool_confirmation data is {event_id, result, deny_message?}; no session_thread_id.
   const data = { event_id: eventId, result, ...(opts.message !== undefined ? { deny_message: opts.message } : {}) };
   await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, { events: [{ type: 'user.tool_confirmation', data }] }));
 }

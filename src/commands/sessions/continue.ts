@@ -31,7 +31,7 @@ export async function runContinue(ctx: Ctx, sid: string, opts: Opts): Promise<vo
   const c = await ctx.api();
   const { control_epoch } = await sessions.continue(c, sid);
   if (!opts.wait) return ctx.out.item({ id: sid, control_epoch });
-  // An accepted Continue is not a completed start (R-SESS-37).
+  // An accepted Continue is not a completed start.
   // Assumption (API-NOTES): done when continue_pending is false and control_epoch is at least the returned one.
   const s = await pollSession(ctx, c, sid, (s) => s.continue_pending === false && epochAtLeast(s.control_epoch, control_epoch));
   await ctx.out.item(s, SESSION_COLUMNS);

@@ -41,7 +41,7 @@ export async function runInterrupt(ctx: Ctx, sid: string, opts: Opts): Promise<v
   const c = await ctx.api();
   const { control_epoch } = (await sessions.interrupt(c, sid, expected)) ?? {};
   if (!opts.wait) return ctx.out.item({ id: sid, control_epoch });
-  // Neither the 202 nor the acknowledgement means the turn has stopped: read the session (R-SESS-28).
+  // Neither the 202 nor the acknowledgement means the turn has stopped: read the session.
   const s = await pollSession(
     ctx,
     c,

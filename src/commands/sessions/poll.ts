@@ -8,7 +8,7 @@ import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
 const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 1000;
 
-/** Reads the session until `done` holds (the spec confirms control changes by reading, R-SESS-28, R-SESS-37). */
+/** Reads the session until `done` holds (the spec confirms control changes by reading). */
 export async function pollSession(ctx: Ctx, c: ApiClient, sid: string, done: (s: Obj) => boolean): Promise<Obj> {
   for (let delay = FIRST_DELAY_MS; ; delay = Math.min(delay * 2, MAX_DELAY_MS)) {
     const s = await sessions.get(c, sid);
@@ -19,7 +19,7 @@ export async function pollSession(ctx: Ctx, c: ApiClient, sid: string, done: (s:
 }
 
 /**
- * `a >= b` for control epochs, compared as digit strings: 19 digits exceed 2^53 (R-SESS-24).
+ * `a >= b` for control epochs, compared as digit strings: 19 digits exceed 2^53.
  * A value outside the spec's pattern cannot be ordered, so it does not hold a wait up.
  */
 export function epochAtLeast(a: unknown, b: string): boolean {

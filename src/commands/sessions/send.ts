@@ -50,7 +50,7 @@ async function sendBody(ctx: Ctx, opts: Opts): Promise<{ type?: string; events: 
     throw new UsageError('--data must be a request body {type?, events: [...]} or an array of events');
   }
   const text = await messageText(ctx, opts.text, files.length > 0);
-  // An empty message is allowed: the service wakes the agent with "Continue." (R-SESS-8).
+  // An empty message is allowed: the service wakes the agent with "Continue.".
   const content = [...(text ? [{ type: 'text', text }] : []), ...files.map((file_id) => ({ type: 'file', file_id }))];
   return { ...mode, events: [{ type: 'user.message', data: { content } }] };
 }

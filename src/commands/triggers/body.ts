@@ -47,7 +47,7 @@ export function shapeTrigger(body: Doc, opts: Opts): Doc {
   return out;
 }
 
-/** Enums and the one certain rule on initial_events (R-TRIG-1, R-TRIG-6), before any request. */
+/** Enums and the one certain rule on initial_events, before any request. */
 export function checkTrigger(doc: Doc): void {
   if (doc.session_mode !== undefined && !(SESSION_MODES as readonly unknown[]).includes(doc.session_mode)) {
     throw new UsageError(`session_mode must be one of ${SESSION_MODES.join(', ')} (got ${JSON.stringify(doc.session_mode)})`);
@@ -62,7 +62,7 @@ export function checkTrigger(doc: Doc): void {
 }
 
 /**
- * R-TRIG-2/3: a reuse_session trigger refuses changes to the session-shaping members, so a PATCH that also
+ * A reuse_session trigger refuses changes to the session-shaping members, so a PATCH that also
  * switches to new_session is sent as two, the switch first.
  */
 export function triggerPatches(body: Doc): Doc[] {
@@ -72,7 +72,7 @@ export function triggerPatches(body: Doc): Doc[] {
   return [{ session_mode }, rest];
 }
 
-/** apply's plan for a live trigger: refuses, before any write, what the service is certain to refuse (R-TRIG-2). */
+/** apply's plan for a live trigger: refuses, before any write, what the service is certain to refuse. */
 export function applyPatches(live: Obj, patch: Doc): Doc[] {
   const shaping = SESSION_SHAPING.filter((k) => k in patch);
   if (live.session_mode === 'reuse_session' && shaping.length && patch.session_mode !== 'new_session') {

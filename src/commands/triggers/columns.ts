@@ -11,7 +11,7 @@ export const TRIGGER_COLUMNS: Column[] = [
   { header: 'UPDATED', get: (t) => age(t.updated_at) },
 ];
 
-/** `context.type` and `error.type` are open strings (R-TRIG-9, R-TRIG-11): shown as they come, `system` included. */
+/** `context.type` and `error.type` are open strings: shown as they come, `system` included. */
 export const RUN_COLUMNS: Column[] = [
   { header: 'ID', get: (r) => r.id },
   { header: 'CONTEXT', get: (r) => r.context?.type },

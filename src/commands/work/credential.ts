@@ -15,7 +15,7 @@ export async function workClient(ctx: Ctx, read: boolean): Promise<ApiClient> {
   throw new NoEnvironmentKeyError();
 }
 
-/** The row without its `secret` (R-WORK-11): what every work command prints unless asked otherwise. */
+/** The row without its `secret`: what every work command prints unless asked otherwise. */
 export function withoutSecret(item: WorkItem): WorkItem {
   const { secret: _secret, ...rest } = item;
   return rest as WorkItem;
