@@ -25,11 +25,21 @@ export interface Kit {
   verb<O>(parse: Parse<O>, run: RunVerb<O>): (...a: unknown[]) => Promise<void>;
   /** A verb whose flags are not typed yet. */
   action(run: Run): (...a: unknown[]) => Promise<void>;
+  /** The command tree, for the verbs that read it (completion); handed in by main, so no command imports it. */
+  tree: Tree;
+}
+
+/** How to build the command tree and load its groups (src/cli/program.ts). */
+export interface Tree {
+  build(io: Io, kit: Kit): Command;
+  load(program: Command, name: string, kit: Kit): Promise<unknown>;
+  loadAll(program: Command, kit: Kit): Promise<void>;
+  target(argv: string[]): string | undefined;
 }
 
 export type GroupBuilder = (group: Command, kit: Kit) => void;
 
-export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
+export function makeKit(io: Io, onCtx: (ctx: Ctx) => void, tree: Tree): Kit {
   const verb =
     <O>(parse: Parse<O>, run: RunVerb<O>) =>
     async (...a: unknown[]) => {
@@ -58,6 +68,7 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
   return {
     io,
     verb,
+    tree,
     action: (run) =>
       verb(
         (args, flags) => ({ args, flags }),

@@ -4,12 +4,12 @@ import type { Ctx } from '../context';
 import { write, type Io } from '../io';
 import { makeKit } from './action';
 import { findGroup } from './groups';
-import { buildProgram, HELP_TOPICS, loadGroup, targetGroup } from './program';
+import { buildProgram, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup } from './program';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
   let ctx: Ctx | undefined;
-  const kit = makeKit(io, (c) => (ctx = c));
+  const kit = makeKit(io, (c) => (ctx = c), { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup });
   const program = buildProgram(io, kit);
   try {
     if (argv.length === 0) {

@@ -4,7 +4,6 @@ import { completeWords } from '../../completion/dynamic';
 import { write, type Io } from '../../io';
 import { escapeLineControls } from '../../output/controls';
 import { makeKit, type Kit } from '../../cli/action';
-import { buildProgram, loadGroup, targetGroup } from '../../cli/program';
 
 /** `svc __complete -- WORDS…`: what the completion scripts call for resource IDs; one "id<TAB>label" per line. */
 export default function build(group: Command, kit: Kit): void {
@@ -12,7 +11,7 @@ export default function build(group: Command, kit: Kit): void {
     kit.action(async (ctx, words) => {
       // Everything of io but stderr, without reading io.stdin (a getter that builds the stream).
       const quiet: Io = Object.assign(Object.create(ctx.io) as Io, { stderr: new Writable({ write: (_c, _e, cb) => cb() }) });
-      const candidates = await programFor(words, quiet).then(
+      const candidates = await programFor(words, quiet, kit).then(
         (program) => completeWords(program, words, quiet),
         () => [],
       );
@@ -24,10 +23,10 @@ export default function build(group: Command, kit: Kit): void {
 }
 
 /** A fresh command tree with the group of the words being completed loaded. */
-async function programFor(words: string[], quiet: Io): Promise<Command> {
-  const kit = makeKit(quiet, () => {});
-  const program = buildProgram(quiet, kit);
-  const group = targetGroup(words.slice(0, -1));
-  if (group) await loadGroup(program, group, kit);
+async function programFor(words: string[], quiet: Io, outer: Kit): Promise<Command> {
+  const kit = makeKit(quiet, () => {}, outer.tree);
+  const program = kit.tree.build(quiet, kit);
+  const group = kit.tree.target(words.slice(0, -1));
+  if (group) await kit.tree.load(program, group, kit);
   return program;
 }
