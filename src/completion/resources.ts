@@ -92,7 +92,7 @@ function sourceKey(group: string, argName: string): string | undefined {
     .replace(/_/g, '-')
     .replace(/\.\.\.$/, '')
     .replace(/-id$/, '');
-  if (name === 'id') return group;
+  if (name === 'id' || name === 'ids') return group;
   return ALIASES[name] ?? (SOURCES[`${group}:${name}`] ? `${group}:${name}` : name);
 }
 
