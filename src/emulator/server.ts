@@ -97,7 +97,13 @@ export class Emulator {
   }
 
   async listen(): Promise<this> {
-    const server = createServer((req, res) => void this.handle(req, res));
+    // A failure while answering (even while sending the error) ends that response, never the process.
+    const server = createServer((req, res) =>
+      this.handle(req, res).catch((e: unknown) => {
+        this.options.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
+        res.destroy();
+      }),
+    );
     server.keepAliveTimeout = 5000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {

@@ -72,6 +72,12 @@ const CONTINUE_START_MS = 100;
 
 class Cancelled extends Error {}
 
+/** `p`, marked handled: its awaiter still sees the rejection, but one nobody awaits cannot end the process. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
 /** One execution (a turn of the coordinator, or a child thread): cancelled at its next step boundary, or at once while it waits. */
 class Execution {
   cancelled = false;
@@ -87,13 +93,16 @@ class Execution {
     if (this.cancelled) throw new Cancelled();
   }
 
+  /** `p`, or Cancelled as soon as the execution is cancelled. */
   wait<T>(p: Promise<T>): Promise<T> {
-    if (this.cancelled) return Promise.reject(new Cancelled());
-    return new Promise<T>((resolve, reject) => {
-      const stop = () => reject(new Cancelled());
-      this.onCancel.add(stop);
-      p.then(resolve, reject).finally(() => this.onCancel.delete(stop));
-    });
+    const waited = this.cancelled
+      ? Promise.reject(new Cancelled())
+      : new Promise<T>((resolve, reject) => {
+          const stop = () => reject(new Cancelled());
+          this.onCancel.add(stop);
+          p.then(resolve, reject).finally(() => this.onCancel.delete(stop));
+        });
+    return quiet(waited);
   }
 }
 
@@ -251,7 +260,7 @@ export class SessionRuntime {
       // Steered input joins the running turn (R-SESS-3).
       for (let s = turn.steered.shift(); s !== undefined; s = turn.steered.shift()) outcome = await runScript(ctx, s);
     } catch (e) {
-      if (!(e instanceof Cancelled)) throw e;
+      if (!(e instanceof Cancelled)) return this.failTurn(turn, e);
       // The wind-down ends when every child thread has reached its step boundary too.
       await Promise.all([...this.children.values()].map((c) => c.done));
       if (this.turn === turn && this.rec.stopping) this.finishStop();
@@ -262,6 +271,18 @@ export class SessionRuntime {
     this.set({ status: 'idle', stop_reason: outcome, requires_action: false });
     this.setThread(this.coordinator, { status: 'idle' });
     this.emit('session.status', { status: 'idle', stop_reason: outcome });
+    this.pump();
+  }
+
+  /** A fault of the emulator itself ends the turn as a failed execution rather than the process. */
+  private failTurn(turn: { exec: Execution }, e: unknown): void {
+    if (this.turn !== turn) return;
+    this.turn = undefined;
+    const stop_reason: StopReason = { type: 'error' };
+    this.emit('session.error', { error_type: 'internal_error', message: `the emulator failed: ${(e as Error)?.message ?? String(e)}` });
+    this.set({ status: 'idle', stop_reason, requires_action: false });
+    this.setThread(this.coordinator, { status: 'idle' });
+    this.emit('session.status', { status: 'idle', stop_reason });
     this.pump();
   }
 
@@ -301,7 +322,8 @@ export class SessionRuntime {
       },
       delta: (data) => this.delta(threadId, data),
       newEventId: () => newId('sevt'),
-      awaitReplies: (calls) => this.awaitReplies(exec, threadId, calls),
+      // The model may start waiting before a step and await after it: a step that throws first leaves the wait unawaited.
+      awaitReplies: (calls) => quiet(this.awaitReplies(exec, threadId, calls)),
       requestWorker: () => this.deps.services.work?.ensureRow(this.rec.id, this.rec.environment_id!),
       delegate: (n, ms) => this.delegate(exec, n, ms),
       deliverArtifact: (name) =>
@@ -376,7 +398,12 @@ export class SessionRuntime {
       this.setThread(t, { status: 'idle' });
       this.emit('session.thread_status', { thread_id: t.id, status: 'idle' }, { threadId: t.id });
     } catch (e) {
-      if (!(e instanceof Cancelled)) throw e;
+      // A child's own fault ends that thread, never the process (its promise is awaited by the wind-down).
+      if (!(e instanceof Cancelled)) {
+        this.emit('session.error', { error_type: 'internal_error', message: `the emulator failed: ${(e as Error)?.message ?? String(e)}` }, { threadId: t.id });
+        this.setThread(t, { status: 'idle' });
+        this.emit('session.thread_status', { thread_id: t.id, status: 'idle' }, { threadId: t.id });
+      }
     } finally {
       this.children.delete(t.id);
     }
