@@ -310,7 +310,7 @@ export class Emulator {
     const data = JSON.parse(readFileSync(file, 'utf8')) as { collections?: Record<string, Rec[]>; extra?: Record<string, unknown> };
     for (const [name, items] of Object.entries(data.collections ?? {})) {
       const c = this.collections.get(name);
-      if (c) for (const it of items) c.items.set(it.id, it);
+      if (c) for (const it of items) c.restore(it);
     }
     for (const [name, v] of Object.entries(data.extra ?? {})) this.persisted.get(name)?.load(v);
   }

@@ -4,7 +4,8 @@ import { fail, invalidParam, notFound, precondition } from '../errors';
 import { STREAMED, type EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { filterTime, listReply, newId, paginate, publicView, visible, type Rec } from '../store';
+import { listReply, newId, paginate, publicView, visible, type Rec } from '../store';
+import { listNewest, newestFirst } from '../listing';
 import { queryBool, validate } from '../validate';
 import type { Agent } from './agents';
 import type { Environment } from './environments';
@@ -213,7 +214,7 @@ export function registerSessions(emu: Emulator): void {
   }
 
   emu.router.get('/v1/sessions', (r) => {
-    return listReply(filterTime(visible(sessions.values(), r.query), r.query).reverse(), r.query);
+    return listNewest(sessions, r.query, { timeFilters: true });
   });
 
   emu.router.get('/v1/sessions/:id', (r) => ({ status: 200, body: publicView(sessionOf(r)) }), WORKER);
@@ -317,9 +318,11 @@ export function registerSessions(emu: Emulator): void {
   emu.router.get('/v1/sessions/:id/threads', (r) => {
     const s = sessionOf(r);
     return listReply(
-      visible(
-        threads.values().filter((t) => t.session_id === s.id),
-        r.query,
+      newestFirst(
+        visible(
+          threads.values().filter((t) => t.session_id === s.id),
+          r.query,
+        ),
       ),
       r.query,
     );
