@@ -8,7 +8,7 @@ import { registerAdmin } from './admin';
 import { registerSeed } from './seed';
 import { Clock } from './clock';
 import { Credentials, type Credential } from './credentials';
-import { HttpError } from './errors';
+import { errorBody, HttpError } from './errors';
 import { Faults, type FaultConfig } from './faults';
 import { IdempotencyStore } from './idempotency';
 import { MODULES } from './resources/index';
@@ -314,12 +314,6 @@ export class Emulator {
     }
     for (const [name, v] of Object.entries(data.extra ?? {})) this.persisted.get(name)?.load(v);
   }
-}
-
-export function errorBody(e: HttpError, requestId: string): { error: Record<string, string> } {
-  const error: Record<string, string> = { type: e.type, message: e.message, request_id: requestId };
-  if (e.param !== undefined) error.param = e.param;
-  return { error };
 }
 
 function parseJson(raw: Buffer): unknown {
