@@ -1,8 +1,9 @@
 import type { ApiClient } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
-const base = crud('/v1/artifacts');
+const base = crud(RESOURCES.artifacts);
 
 /** Artifacts (API-NOTES "Other resources"): list by session, versions, content of one version. */
 export const artifacts = {

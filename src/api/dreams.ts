@@ -1,7 +1,8 @@
 import type { ApiClient } from './client';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
-const base = crud('/v1/dreams');
+const base = crud(RESOURCES.dreams);
 
 // Assumption (API-NOTES): dreams are created, listed, read and cancelled (`POST /v1/dreams/{id}/cancel`); nothing else.
 export const dreams = {

@@ -1,7 +1,8 @@
+import { RESOURCES } from './manifest';
 import { crud } from './resources';
 
 /** `/v1/environments` (API-NOTES: Environments and work); work rows live in ./work.ts. */
-export const environments = crud('/v1/environments');
+export const environments = crud(RESOURCES.environments);
 
 // Assumption (API-NOTES): environment config is `{type:"cloud", proxy?:{mode, hosts[]}}` or `{type:"self_hosted"}`.
 export const ENVIRONMENT_TYPES = ['cloud', 'self_hosted'] as const;

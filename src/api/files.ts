@@ -1,9 +1,10 @@
 import { seg } from './path';
 import type { ApiClient, Query, RawBody } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import type { Obj } from './resources';
 
-const PATH = '/v1/files';
+const PATH = RESOURCES.files.path;
 const item = (id: string): string => `${PATH}/${seg(id)}`;
 
 /**

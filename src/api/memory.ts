@@ -1,10 +1,11 @@
 import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
 // Assumption (API-NOTES): memory stores follow the common shapes (list, get, create, PATCH, delete, archive).
-export const memoryStores = crud('/v1/memory-stores');
+export const memoryStores = crud(RESOURCES.memoryStores);
 
 /** The body of a memory write: UTF-8 `content` or `content_base64`, never both. */
 export interface MemoryWrite {

@@ -17,9 +17,13 @@ export interface ListOptions {
   onRest?: (rest: ListRest) => void;
 }
 
-/** A listing cut short: how many items were yielded, and the token of the next page when the cut fell on a page end. */
+/**
+ * A listing cut short: how many items were yielded, how many are left when that is known (the cut fell inside the
+ * last page), and the token of the next page when the cut fell on a page end.
+ */
 export interface ListRest {
   shown: number;
+  more?: number;
   nextPageToken?: string;
 }
 
@@ -43,10 +47,10 @@ export async function* paginate<T>(
     if (!Array.isArray(data.items))
       throw new ApiError({ status, message: `the service answered ${status} without items, but GET ${path} answers a page {items, next_page_token}` });
     token = data.next_page_token ?? undefined;
-    for (const item of data.items) {
+    for (const [i, item] of data.items.entries()) {
       if (left-- <= 0) {
         // Cut inside the page: the next page's token would skip the rest of this one.
-        opts.onRest?.({ shown });
+        opts.onRest?.(token ? { shown } : { shown, more: data.items.length - i });
         return;
       }
       shown++;

@@ -1,9 +1,10 @@
 import { seg } from './path';
 import type { ApiClient, RawBody } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
-const base = crud('/v1/plugins');
+const base = crud(RESOURCES.plugins);
 
 /** What a publish answers (spec "Plugin publishing"): the plugin, the version and the validation result. */
 export interface Published {

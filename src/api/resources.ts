@@ -1,15 +1,26 @@
 import { seg } from './path';
 import type { ApiClient, Query } from './client';
-import { paginate, type ListOptions } from './paginate';
+import { ApiError } from './errors';
+import { RESOURCES, type ResourceEntry } from './manifest';
+import { paginate, type ListOptions, type Page } from './paginate';
 
 export type Obj = Record<string, unknown> & { id?: string };
 
-/** The common shapes of API-NOTES.md: list, get, create, update (PATCH), delete, archive. */
-export function crud(path: string) {
+/** The common shapes of API-NOTES.md for one resource of the manifest: list, get, create, update (PATCH), delete, archive. */
+export function crud(resource: ResourceEntry) {
+  const path = resource.path;
   return {
+    entry: resource,
     path,
     itemPath: (id: string) => `${path}/${seg(id)}`,
     list: (c: ApiClient, query: Query, opts: ListOptions) => paginate<Obj>(c, path, query, opts),
+    /** One page with the response's status and headers (a probe that also reads the service's clock). */
+    page: async (c: ApiClient, query: Query) => {
+      const res = await c.json<Page<Obj>>({ method: 'GET', path, query });
+      if (!Array.isArray(res.data?.items))
+        throw new ApiError({ status: res.status, message: `the service answered ${res.status} without items, but GET ${path} answers a page` });
+      return res;
+    },
     get: async (c: ApiClient, id: string, query?: Query) => (await c.json<Obj>({ method: 'GET', path: `${path}/${seg(id)}`, query })).data,
     create: async (c: ApiClient, body: unknown, idempotencyKey: string) => (await c.json<Obj>({ method: 'POST', path, json: body, idempotencyKey })).data,
     update: async (c: ApiClient, id: string, body: unknown) => (await c.json<Obj>({ method: 'PATCH', path: `${path}/${seg(id)}`, json: body })).data,
@@ -23,7 +34,9 @@ export function crud(path: string) {
 
 export type Crud = ReturnType<typeof crud>;
 
+const agentsBase = crud(RESOURCES.agents);
+
 export const agents = {
-  ...crud('/v1/agents'),
-  versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<Obj>(c, `/v1/agents/${seg(id)}/versions`, {}, opts),
+  ...agentsBase,
+  versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<Obj>(c, `${agentsBase.itemPath(id)}/versions`, {}, opts),
 };

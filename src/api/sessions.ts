@@ -1,6 +1,7 @@
 import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions, type Page } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 import type { SessionEvent } from '../wire/events';
 
@@ -14,7 +15,7 @@ export interface HistoryPage extends Page<SessionEvent> {
 
 /** The session endpoints of the spec and API-NOTES, one function each; `c` carries the API key or a session token. */
 export const sessions = {
-  ...crud('/v1/sessions'),
+  ...crud(RESOURCES.sessions),
   /** 202 `{event_id}`; an interrupt answers `{control_epoch}` instead. */
   sendEvents: async (c: ApiClient, sid: string, body: { type?: string; events: unknown[] }, idempotencyKey?: string) =>
     (await c.json<{ event_id?: string; control_epoch?: string }>({ method: 'POST', path: `${base(sid)}/events`, json: body, idempotencyKey })).data,

@@ -1,9 +1,10 @@
 import { seg } from './path';
 import type { ApiClient, RawBody } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
-const base = crud('/v1/skills');
+const base = crud(RESOURCES.skills);
 
 /** Skills (API-NOTES "Other resources"): packages uploaded as multipart, immutable versions. */
 export const skills = {

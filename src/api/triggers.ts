@@ -1,9 +1,7 @@
-import { seg } from './path';
 import type { ApiClient } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
-
-const item = (id: string) => `/v1/triggers/${seg(id)}`;
 
 // Spec config rule 11 (R-TRIG-1): the two session modes.
 export const SESSION_MODES = ['new_session', 'reuse_session'] as const;
@@ -11,8 +9,11 @@ export const SESSION_MODES = ['new_session', 'reuse_session'] as const;
 export const SESSION_SHAPING = ['agent_id', 'agent_version', 'environment_id', 'resources'] as const;
 
 // Assumption (API-NOTES): run, pause, resume and runs paths under `/v1/triggers/{id}`.
+const base = crud(RESOURCES.triggers);
+const item = base.itemPath;
+
 export const triggers = {
-  ...crud('/v1/triggers'),
+  ...base,
   /** A manual run → TriggerRun. */
   run: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${item(id)}/run` })).data,
   pause: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${item(id)}/pause` })).data,

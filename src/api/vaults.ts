@@ -1,6 +1,7 @@
 import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions } from './paginate';
+import { RESOURCES } from './manifest';
 import { crud, type Obj } from './resources';
 
 // Assumption (API-NOTES): credentials live under `/v1/vaults/{id}/credentials`; `value` is write-only.
@@ -12,7 +13,7 @@ export const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_o
 export type CredentialBody = Record<string, unknown> & { value?: string };
 
 export const vaults = {
-  ...crud('/v1/vaults'),
+  ...crud(RESOURCES.vaults),
   credentials: {
     list: (c: ApiClient, vault: string, query: Query, opts: ListOptions) => paginate<Obj>(c, creds(vault), query, opts),
     get: async (c: ApiClient, vault: string, id: string) => (await c.json<Obj>({ method: 'GET', path: `${creds(vault)}/${seg(id)}` })).data,

@@ -3,44 +3,118 @@ import type { Ctx } from '../context';
 import type { GlobalOptions } from '../config/settings';
 import type { Io } from '../io';
 
+/** Commander's flags of a verb not yet given typed options. */
 export type Opts = Record<string, any>;
 export type Run = (ctx: Ctx, args: string[], opts: Opts) => Promise<void>;
 
-/** What a command group needs from the CLI: IO and a way to turn a run function into an action. */
+/** A verb's flags as commander parsed them, before its parse step types them. */
+export type Flags = Record<string, unknown>;
+
+/**
+ * A verb's parse step: its arguments and flags in, its typed options out. It throws UsageError for anything wrong
+ * (exit 2), so nothing is sent for bad input.
+ */
+export type Parse<O> = (args: string[], flags: Flags) => O;
+/** A verb's run step: the typed options in, the work done through the context. */
+export type RunVerb<O> = (ctx: Ctx, opts: O) => Promise<void>;
+
+/** What a command group needs from the CLI: IO and a way to turn parse and run steps into an action. */
 export interface Kit {
   io: Io;
+  /** A verb as gh builds one: `parse` turns flags into typed options, `run` does the work. */
+  verb<O>(parse: Parse<O>, run: RunVerb<O>): (...a: unknown[]) => Promise<void>;
+  /** A verb whose flags are not typed yet. */
   action(run: Run): (...a: unknown[]) => Promise<void>;
 }
 
 export type GroupBuilder = (group: Command, kit: Kit) => void;
 
 export function makeKit(io: Io, onCtx: (ctx: Ctx) => void): Kit {
+  const verb =
+    <O>(parse: Parse<O>, run: RunVerb<O>) =>
+    async (...a: unknown[]) => {
+      const cmd = a[a.length - 1] as Command;
+      const { globals, requestTimeout } = globalsOf(cmd);
+      const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
+      const opts = parse(args, cmd.opts());
+      // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
+      const [{ Ctx }, { parseSeconds }] = await Promise.all([import('../context'), import('../config/settings')]);
+      if (requestTimeout !== undefined) parseSeconds(requestTimeout, '--request-timeout');
+      const ctx = new Ctx(io, globals);
+      onCtx(ctx);
+      if (!ctx.globals.jq) return run(ctx, opts);
+      // --jq compiles before the command runs: a syntax error is exit 2 with nothing sent (nothing created).
+      await (await import('../output/jq')).compileJq(ctx.globals.jq);
+      // --jq output goes out in batches: what is queued is printed when the command ends, before an error of its own.
+      const end = () => (ctx.settingsIfResolved ? ctx.out.end() : undefined);
+      try {
+        await run(ctx, opts);
+      } catch (e) {
+        await Promise.resolve(end()).catch(() => undefined);
+        throw e;
+      }
+      await end();
+    };
   return {
     io,
-    action:
-      (run) =>
-      async (...a: unknown[]) => {
-        const cmd = a[a.length - 1] as Command;
-        const opts = cmd.opts();
-        // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
-        const { Ctx } = await import('../context');
-        const ctx = new Ctx(io, cmd.optsWithGlobals() as GlobalOptions);
-        onCtx(ctx);
-        const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
-        if (!ctx.globals.jq) return run(ctx, args, opts);
-        // --jq compiles before the command runs: a syntax error is exit 2 with nothing sent (nothing created).
-        await (await import('../output/jq')).compileJq(ctx.globals.jq);
-        // --jq output goes out in batches: what is queued is printed when the command ends, before an error of its own.
-        const end = () => (ctx.settingsIfResolved ? ctx.out.end() : undefined);
-        try {
-          await run(ctx, args, opts);
-        } catch (e) {
-          await Promise.resolve(end()).catch(() => undefined);
-          throw e;
-        }
-        await end();
-      },
+    verb,
+    action: (run) =>
+      verb(
+        (args, flags) => ({ args, flags }),
+        (ctx, o) => run(ctx, o.args, o.flags),
+      ),
   };
+}
+
+/**
+ * The global options in force for a verb. `--request-timeout` is the per-request timeout everywhere; `--timeout`
+ * is too, except on a verb that declares its own `--timeout` (a bound on the whole command): there a `--timeout`
+ * written after the verb is the verb's and one before it the per-request one.
+ */
+function globalsOf(cmd: Command): { globals: GlobalOptions; requestTimeout?: string } {
+  const all = cmd.optsWithGlobals() as GlobalOptions & { requestTimeout?: string };
+  const { requestTimeout, ...globals } = all;
+  const split = ownsOption(cmd, '--timeout') ? splitByVerb(cmd, '--timeout') : undefined;
+  if (split) {
+    cmd.setOptionValue('timeout', split.after);
+    globals.timeout = split.before;
+  }
+  if (requestTimeout !== undefined) globals.timeout = requestTimeout;
+  return { globals, requestTimeout };
+}
+
+/** The verb declares this option itself (shadowing a global one of the same name). */
+export function ownsOption(cmd: Command, long: string): boolean {
+  return cmd.options.some((o) => o.long === long);
+}
+
+/**
+ * The last value of `--name V` / `--name=V` before and after the verb's own words in the raw arguments: commander
+ * lets the program claim a global option wherever it appears, so only the position tells them apart.
+ */
+function splitByVerb(cmd: Command, long: string): { before?: string; after?: string } | undefined {
+  const names: string[] = [];
+  let root = cmd;
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  while (root.parent) root = root.parent;
+  const argv = (root as Command & { rawArgs?: string[] }).rawArgs ?? [];
+  let at = 0;
+  for (const name of names) {
+    const i = argv.indexOf(name, at);
+    if (i < 0) return undefined;
+    at = i + 1;
+  }
+  const end = argv.indexOf('--', at);
+  return { before: lastValue(argv.slice(0, at), long), after: lastValue(argv.slice(at, end < 0 ? undefined : end), long) };
+}
+
+function lastValue(args: string[], long: string): string | undefined {
+  let v: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === long) v = args[++i];
+    else if (args[i].startsWith(`${long}=`)) v = args[i].slice(long.length + 1);
+  }
+  return v;
 }
 
 const EXAMPLES = new WeakMap<Command, string[]>();

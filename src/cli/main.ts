@@ -3,7 +3,8 @@ import { isatty } from 'node:tty';
 import type { Ctx } from '../context';
 import { write, type Io } from '../io';
 import { makeKit } from './action';
-import { buildProgram, loadGroup, targetGroup } from './program';
+import { findGroup } from './groups';
+import { buildProgram, HELP_TOPICS, loadGroup, targetGroup } from './program';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -15,9 +16,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
       await write(io.stdout, program.helpInformation());
       return 0;
     }
-    const target = targetGroup(argv);
+    let target = targetGroup(argv);
+    if (target === 'help') {
+      const asked = helpRequest(argv);
+      if (asked.topic) return await printTopic(io, asked.topic);
+      if (asked.unknown !== undefined) {
+        const { UsageError } = await import('../errors');
+        throw new UsageError(`unknown help topic or command "${asked.unknown}": the topics are ${HELP_TOPICS.join(', ')}; svc --help lists the commands`);
+      }
+      argv = asked.argv;
+      target = targetGroup(argv);
+    }
     // Only the bare `svc --version` prints the version: `agents get --version N` is a verb's own flag.
-    if (!target && (argv.includes('--version') || argv.includes('-V'))) {
+    if (target === 'version' || (!target && (argv.includes('--version') || argv.includes('-V')))) {
       const { SVC_VERSION } = await import('../version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
@@ -36,6 +47,25 @@ export async function main(argv: string[], io: Io): Promise<number> {
     await report(errors, e, io, ctx, argv);
     return errors.exitCodeFor(e);
   }
+}
+
+/**
+ * `svc help GROUP [VERB]` is `svc GROUP [VERB] --help`, so both print the same; `svc help TOPIC` a topic. A word that
+ * is neither is left to commander, which names the unknown command.
+ */
+function helpRequest(argv: string[]): { topic?: (typeof HELP_TOPICS)[number]; unknown?: string; argv: string[] } {
+  const at = argv.indexOf('help');
+  const words = argv.slice(at + 1);
+  const topic = HELP_TOPICS.find((t) => t === words[0]);
+  if (topic) return { topic, argv };
+  if (words[0] !== undefined && !findGroup(words[0]) && words[0] !== 'version') return { unknown: words[0], argv };
+  return { argv: [...argv.slice(0, at), ...words, '--help'] };
+}
+
+async function printTopic(io: Io, topic: (typeof HELP_TOPICS)[number]): Promise<number> {
+  const { TOPIC_TEXT } = await import('./help-topics');
+  await write(io.stdout, TOPIC_TEXT[topic]);
+  return 0;
 }
 
 async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {

@@ -3,56 +3,90 @@ import { write, type Io } from '../io';
 import { GROUPS, findGroup } from './groups';
 import { addGroupExamples, type Kit } from './action';
 
-/** The command tree: the root program with its global options, and each group built when it is needed. */
-/** Global options that take a value, so the group name can be found in argv without parsing it. */
-const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--api-key', '-o', '--output', '--jq', '--timeout', '--max-retries']);
+/** `svc help TOPIC`: texts in ./help-topics.ts, loaded only when one is asked for. */
+export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting'] as const;
 
+/** A global option: defined here once, for the program, its help and the search for the group in argv. */
+interface GlobalOption {
+  flags: string;
+  description?: string;
+  hidden?: boolean;
+  /** The value a flag without one sets (`--debug=api` sets `debug` to "api"). */
+  preset?: string;
+  /** The option value's name, when it is not the one its flags give. */
+  attribute?: string;
+}
+
+const GLOBAL_OPTIONS: GlobalOption[] = [
+  { flags: '--profile <name>', description: 'config profile to use' },
+  { flags: '--base-url <url>', description: 'service base URL' },
+  { flags: '--api-key <key>', description: 'API key (prefer SVC_API_KEY or svc auth login)' },
+  { flags: '-o, --output <format>', description: 'output format: table, json, ndjson (jsonl), yaml, id' },
+  { flags: '-q, --quiet', description: 'print only IDs (same as -o id)' },
+  { flags: '--jq <expr>', description: 'filter JSON output with a jq expression' },
+  { flags: '--debug', description: 'log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies' },
+  // Its own option, not `--debug [mode]`: an optional value would take the next word, so `svc --debug agents list` would lose its group.
+  { flags: '--debug=api', hidden: true, preset: 'api', attribute: 'debug' },
+  { flags: '--no-color', description: 'disable colour' },
+  { flags: '--request-timeout <seconds>', description: 'per-request timeout (also --timeout, where a command has no --timeout of its own)' },
+  // Hidden: help lists each flag once, and `run` and `sessions wait` have a --timeout of their own.
+  { flags: '--timeout <seconds>', hidden: true },
+  { flags: '--max-retries <n>', description: 'retries for failed requests (default 3)' },
+  { flags: '--no-input', description: 'never prompt' },
+];
+
+function globalOption(g: GlobalOption): Option {
+  const option = new Option(g.flags, g.description);
+  if (g.hidden) option.hideHelp();
+  if (g.preset !== undefined) option.preset(g.preset);
+  if (g.attribute !== undefined) option.attributeName = () => g.attribute!;
+  return option;
+}
+
+/** Global options that take a value, so the group name can be found in argv without parsing it. */
+const VALUE_OPTIONS = new Set(
+  GLOBAL_OPTIONS.map((g) => new Option(g.flags))
+    .filter((o) => o.required || o.optional)
+    .flatMap((o) => [o.short, o.long].filter((f): f is string => f !== undefined)),
+);
+
+/** The command tree: the root program with its global options, and each group built when it is needed. */
 export function buildProgram(io: Io, _kit: Kit): Command {
-  const program = new Command('svc')
-    .description('The operator CLI for the Hosted Agent Service')
-    .addOption(new Option('--profile <name>', 'config profile to use'))
-    .addOption(new Option('--base-url <url>', 'service base URL'))
-    .addOption(new Option('--api-key <key>', 'API key (prefer SVC_API_KEY or svc auth login)'))
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson (jsonl), yaml, id'))
-    .addOption(new Option('-q, --quiet', 'print only IDs (same as -o id)'))
-    .addOption(new Option('--jq <expr>', 'filter JSON output with a jq expression'))
-    .addOption(new Option('--debug', 'log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies'))
-    .addOption(debugApiOption())
-    .addOption(new Option('--no-color', 'disable colour'))
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout'))
-    .addOption(new Option('--max-retries <n>', 'retries for failed requests (default 3)'))
-    .addOption(new Option('--no-input', 'never prompt'))
+  const program = new Command('svc').description('The operator CLI for the Hosted Agent Service');
+  for (const g of GLOBAL_OPTIONS) program.addOption(globalOption(g));
+  program
     .showSuggestionAfterError(true)
-    .addHelpText('after', '\nRun `svc --version` for the version, `svc COMMAND --help` for a command.\n');
+    .addHelpText(
+      'after',
+      '\nRun `svc COMMAND --help` (or `svc help COMMAND`) for a command, `svc --version` for the version.\n' +
+        `Help topics: ${HELP_TOPICS.map((t) => `svc help ${t}`).join(', ')}.\n`,
+    );
   configure(program, io);
   for (const g of GROUPS) program.command(g.name, { hidden: g.hidden }).description(g.description);
+  program.command('version').description('Print the version (same as svc --version)');
   return program;
 }
 
 /**
- * `--debug=api` sets `debug` to "api". Its own option, not `--debug [mode]`: an optional value would take the next
- * word, so `svc --debug agents list` would lose its group.
- */
-function debugApiOption(): Option {
-  const option = new Option('--debug=api').hideHelp().preset('api');
-  option.attributeName = () => 'debug';
-  return option;
-}
-
-/**
  * Subcommands in help, by name. Commander's own sorting (`sortSubcommands`) compares with localeCompare, whose
- * first use starts ICU's collator (~7 ms of a 45 ms CPU profile of `svc --help`). Names are ASCII, so code
- * point order is the same order.
+ * first use starts ICU's collator, a large share of `svc --help`'s start-up. Names are ASCII, so code point order is
+ * the same order.
  */
 function visibleCommands(this: Help, cmd: Command): Command[] {
   return Help.prototype.visibleCommands.call(this, cmd).sort((a, b) => (a.name() < b.name() ? -1 : a.name() > b.name() ? 1 : 0));
+}
+
+/** A global option a verb declares itself (its own `--timeout`) is listed once: the verb's. */
+function visibleGlobalOptions(this: Help, cmd: Command): Option[] {
+  const own = new Set(cmd.options.map((o) => o.long));
+  return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((o) => !own.has(o.long));
 }
 
 /** Errors and help go through our streams; commander never exits the process. */
 export function configure(cmd: Command, io: Io): Command {
   return cmd
     .exitOverride()
-    .configureHelp({ visibleCommands, showGlobalOptions: true })
+    .configureHelp({ visibleCommands, visibleGlobalOptions, showGlobalOptions: true })
     .configureOutput({
       writeOut: (s) => void write(io.stdout, s),
       writeErr: (s) => void write(io.stderr, s),

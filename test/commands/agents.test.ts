@@ -209,3 +209,15 @@ describe('svc agents: reference checks before any request', () => {
     expect(await requestCount(t.emu)).toBe(before);
   });
 });
+
+describe('agents get in a table', () => {
+  it('shows name and model first, then the rest as the service sent it; json keeps the service order', async () => {
+    const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'first-rows', model: 'claude-x', description: 'd' } })).body.id;
+    const table = await svc(['agents', 'get', id], { env: { ...emuEnv(t.emu), NO_COLOR: '1' }, stdoutTTY: true, columns: 200 });
+    expect(table.code).toBe(0);
+    const keys = table.stdout.split('\n').map((l) => l.split(/\s+/)[0]);
+    expect(keys.slice(0, 2)).toEqual(['name', 'model']);
+    const sent = Object.keys((await call(t.emu, 'GET', `/v1/agents/${id}`)).body);
+    expect(Object.keys(JSON.parse((await svc(['agents', 'get', id], { env: emuEnv(t.emu) })).stdout))).toEqual(sent);
+  });
+});

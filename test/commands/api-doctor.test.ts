@@ -57,3 +57,30 @@ describe('svc doctor', () => {
     expect(r.code).toBe(10);
   });
 });
+
+describe('svc api PATH picks the method as gh api does', () => {
+  it('PATH alone is a GET', async () => {
+    const r = await svc(['api', '/v1/agents'], { env: emuEnv(t.emu) });
+    expect(r.code).toBe(0);
+    expect(Array.isArray(JSON.parse(r.stdout).items)).toBe(true);
+  });
+
+  it('PATH with a body (--data or -F) is a POST', async () => {
+    const d = await svc(['api', '/v1/agents', '--data', '{"name":"by-data","model":"m"}'], { env: emuEnv(t.emu) });
+    expect(d.code).toBe(0);
+    expect(JSON.parse(d.stdout)).toMatchObject({ name: 'by-data', version: 1 });
+    const f = await svc(['api', '/v1/agents', '-F', 'name=by-field', '-F', 'model=m'], { env: emuEnv(t.emu) });
+    expect(f.code).toBe(0);
+    expect(JSON.parse(f.stdout)).toMatchObject({ name: 'by-field' });
+  });
+
+  it('-X METHOD chooses it; a second, different method is exit 2', async () => {
+    const id = JSON.parse((await svc(['api', '/v1/agents', '-F', 'name=doomed', '-F', 'model=m'], { env: emuEnv(t.emu) })).stdout).id;
+    const del = await svc(['api', '-X', 'DELETE', `/v1/agents/${id}`], { env: emuEnv(t.emu) });
+    expect(del.code).toBe(0);
+    expect((await call(t.emu, 'GET', `/v1/agents/${id}`)).status).toBe(404);
+    const twice = await svc(['api', 'GET', '/v1/agents', '-X', 'POST'], { env: emuEnv(t.emu) });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('the method is given twice');
+  });
+});

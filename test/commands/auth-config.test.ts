@@ -147,3 +147,30 @@ describe('config', () => {
     expect(r.stderr).toContain("profile's output setting");
   });
 });
+
+describe('svc auth login says what it stored', () => {
+  it('the key masked to its last 4 and the base URL, each with where it came from (standard input, SVC_BASE_URL)', async () => {
+    const dir = tempConfigDir();
+    const r = await svc(['auth', 'login', '--with-token'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: t.emu.url }, stdin: `${t.emu.apiKey}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`profile default in ${join(dir, 'config.json')}`);
+    expect(r.stderr).toContain(`api_key   ****${t.emu.apiKey.slice(-4)} (from standard input)`);
+    expect(r.stderr).toContain(`base_url  ${t.emu.url} (from SVC_BASE_URL)`);
+    expect(r.stderr).not.toContain(t.emu.apiKey);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.base_url).toBe(t.emu.url);
+  });
+
+  it('a base URL given by --base-url is named as coming from the flag', async () => {
+    const r = await svc(['auth', 'login', '--with-token', '--base-url', t.emu.url], { env: { SVC_CONFIG_DIR: tempConfigDir() }, stdin: t.emu.apiKey });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`base_url  ${t.emu.url} (from --base-url)`);
+  });
+
+  it('a base URL already in the profile is left as it is, and the message says so', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: t.emu.url } } }), { mode: 0o600 });
+    const r = await svc(['auth', 'login', '--with-token'], { env: { SVC_CONFIG_DIR: dir }, stdin: t.emu.apiKey });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`base_url  ${t.emu.url} (already in the profile, unchanged)`);
+  });
+});

@@ -272,3 +272,26 @@ describe('svc memories redact', () => {
     expect((await versionOnServer(store, id, v2)).redacted_at).toBeUndefined();
   });
 });
+
+describe('memories cat by path', () => {
+  it('STORE PATH prints the memory at that path, as write takes one', async () => {
+    const store = await newStore();
+    await write(store, '/by/path.md', 'found by path');
+    const r = await svc(['memories', 'cat', store, '/by/path.md'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('found by path');
+  });
+
+  it('STORE PATH --version V prints that version of the memory at the path', async () => {
+    const { store, v1 } = await twoVersions();
+    const r = await svc(['memories', 'cat', store, '/notes.md', '--version', v1], { env: env() });
+    expect([r.code, r.stdout]).toEqual([0, 'one']);
+  });
+
+  it('a path with no memory is still exit 6', async () => {
+    const store = await newStore();
+    const r = await svc(['memories', 'cat', store, '/nothing/here.md'], { env: env() });
+    expect(r.code).toBe(6);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -64,7 +64,7 @@ describe('svc sessions create, list, get, update, delete, archive', () => {
     const r = await run(['sessions', 'create', '--title', 'orphan']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: session agent_id is required (--agent-id or --data)\n');
+    expect(r.stderr).toBe('error: session agent_id is required (--agent or --data)\n');
     expect(await requests()).toBe(before);
   });
 

@@ -1,4 +1,5 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 const model = (m: unknown): unknown => (m && typeof m === 'object' ? (m as { id?: string }).id : m);
 
@@ -7,5 +8,5 @@ export const AGENT_COLUMNS: Column[] = [
   { header: 'NAME', get: (a) => a.name },
   { header: 'MODEL', get: (a) => model(a.model) },
   { header: 'VERSION', get: (a) => a.version },
-  { header: 'UPDATED', get: (a) => a.updated_at },
+  { header: 'UPDATED', get: (a) => age(a.updated_at) },
 ];

@@ -13,11 +13,12 @@ import {
   addUpdate,
   TIME_FILTERS,
   type BodyFlag,
+  resourceSpec,
   type ResourceSpec,
 } from '../../cli/verbs/resource';
 import { AGENT_COLUMNS } from './columns';
 
-export const AGENTS: ResourceSpec = { group: 'agents', noun: 'agent', api: agents, columns: AGENT_COLUMNS };
+export const AGENTS: ResourceSpec = resourceSpec(agents, AGENT_COLUMNS);
 
 const FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'agent name', field: 'name' },
@@ -31,7 +32,10 @@ export default function build(group: Command, kit: Kit): void {
     filters: [{ flags: '--official-only', description: 'only official agents', query: 'official_only', map: () => true }, ...TIME_FILTERS],
     examples: ['svc agents list', 'svc agents list --created-after 2026-01-01T00:00:00Z --all -o ndjson'],
   });
-  addGet(group, kit, AGENTS, { examples: ['svc agents get AGENT_ID', 'svc agents get AGENT_ID --version 2'] }).option('--version <n>', 'read this version');
+  addGet(group, kit, AGENTS, { examples: ['svc agents get AGENT_ID', 'svc agents get AGENT_ID --version 2'], lead: ['name', 'model'] }).option(
+    '--version <n>',
+    'read this version',
+  );
   addCreate(group, kit, AGENTS, {
     flags: FLAGS,
     required: ['name', 'model'],

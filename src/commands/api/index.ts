@@ -3,7 +3,8 @@ import type { Method } from '../../api/client';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import { collect } from '../../cli/flags';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -45,31 +46,58 @@ export function parseHeaders(headers: string[]): Record<string, string> {
   return out;
 }
 
-export async function runApi(ctx: Ctx, methodArg: string, path: string, opts: Opts): Promise<void> {
+/** `svc api [METHOD] PATH`: what to send, checked before anything is. */
+export interface ApiOptions {
+  method: Method;
+  path: string;
+  /** `--data`, read when the command runs. */
+  data?: string;
+  fields: Record<string, unknown>;
+  headers: Record<string, string>;
+  paginate: boolean;
+}
+
+/**
+ * METHOD PATH, or PATH alone (or with `-X METHOD`) as `gh api` takes it: GET, or POST when a body (`--data`, `-F`)
+ * is given.
+ */
+export function parseApi([first, second]: string[], flags: Flags): ApiOptions {
+  const positional = second === undefined ? undefined : first;
+  const path = second ?? first;
+  const explicit = flags.method as string | undefined;
+  if (positional !== undefined && explicit !== undefined && positional.toUpperCase() !== explicit.toUpperCase())
+    throw new UsageError(`the method is given twice: ${positional} and -X ${explicit}`);
+  const fields = parseFields((flags.field as string[] | undefined) ?? []);
+  const hasBody = flags.data !== undefined || Object.keys(fields).length > 0;
+  const methodArg = positional ?? explicit ?? (hasBody ? 'POST' : 'GET');
   const method = methodArg.toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`unknown method "${methodArg}": use one of ${METHODS.join(', ')}`);
   if (!path.startsWith('/')) throw new UsageError(`the path must start with / (got "${path}")`);
-  const fields = parseFields(opts.field ?? []);
-  const headers = parseHeaders(opts.header ?? []);
-  const hasFields = Object.keys(fields).length > 0;
+  if ((method === 'GET' || method === 'DELETE') && flags.data !== undefined)
+    throw new UsageError(`--data is not sent with ${method}; use -F for query parameters`);
+  if (flags.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  const headers = parseHeaders((flags.header as string[] | undefined) ?? []);
+  return { method: method as Method, path, data: flags.data as string | undefined, fields, headers, paginate: Boolean(flags.paginate) };
+}
+
+export async function runApi(ctx: Ctx, o: ApiOptions): Promise<void> {
+  const hasFields = Object.keys(o.fields).length > 0;
   let json: unknown;
   let query: Record<string, string> | undefined;
-  if (method === 'GET' || method === 'DELETE') {
-    if (opts.data !== undefined) throw new UsageError(`--data is not sent with ${method}; use -F for query parameters`);
-    if (hasFields) query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
-  } else if (opts.data !== undefined || hasFields) {
-    const base = opts.data === undefined ? {} : await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
-    json = hasFields ? { ...(base as object), ...fields } : base;
+  if (o.method === 'GET' || o.method === 'DELETE') {
+    if (hasFields) query = Object.fromEntries(Object.entries(o.fields).map(([k, v]) => [k, String(v)]));
+  } else if (o.data !== undefined || hasFields) {
+    const base = o.data === undefined ? {} : await readData(o.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
+    json = hasFields ? { ...(base as object), ...o.fields } : base;
   }
-  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   const c = await ctx.api();
   let token: string | undefined;
   do {
-    const res = await c.send({ method: method as Method, path, query: { ...query, page_token: token }, json, headers });
+    const res = await c.send({ method: o.method, path: o.path, query: { ...query, page_token: token }, json, headers: o.headers });
     const text = await res.body.text();
     await ctx.out.raw(text);
     token = undefined;
-    if (opts.paginate) {
+    if (o.paginate) {
       try {
         token = (JSON.parse(text) as { next_page_token?: string }).next_page_token ?? undefined;
       } catch {
@@ -81,16 +109,18 @@ export async function runApi(ctx: Ctx, methodArg: string, path: string, opts: Op
 
 export default function build(cmd: Command, kit: Kit): void {
   cmd
-    .argument('<method>', 'GET, POST, PATCH, PUT or DELETE')
-    .argument('<path>', 'path such as /v1/agents')
+    .argument('<method-or-path>', 'GET, POST, PATCH, PUT or DELETE, then the path; or the path alone (GET, or POST with a body)')
+    .argument('[path]', 'path such as /v1/agents')
+    .option('-X, --method <method>', 'the method, when only the path is given')
     .option('--data <json|@file|@->', 'request body')
-    .option('-F, --field <key=value>', 'a body field (query parameter for GET); repeatable', (v: string, prev: string[] = []) => [...prev, v])
-    .option('-H, --header <header>', "an extra header 'Name: value'; repeatable", (v: string, prev: string[] = []) => [...prev, v])
+    .option('-F, --field <key=value>', 'a body field (query parameter for GET); repeatable', collect)
+    .option('-H, --header <header>', "an extra header 'Name: value'; repeatable", collect)
     .option('--paginate', 'follow next_page_token and print every page');
   examples(cmd, [
-    'svc api GET /v1/agents',
+    'svc api /v1/agents',
     'svc api GET /v1/agents -F page_size=100 --paginate',
-    'svc api POST /v1/agents --data \'{"name":"a","model":"m"}\'',
+    'svc api /v1/agents --data \'{"name":"a","model":"m"}\'',
+    'svc api -X DELETE /v1/agents/AGENT_ID',
   ]);
-  cmd.action(kit.action((ctx, [m, p], opts) => runApi(ctx, m, p, opts)));
+  cmd.action(kit.verb(parseApi, runApi));
 }

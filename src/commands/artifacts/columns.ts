@@ -1,5 +1,6 @@
 import type { Column } from '../../output/table';
 import { sizeCell } from '../../output/cells';
+import { age } from '../../output/age';
 
 export const ARTIFACT_COLUMNS: Column[] = [
   { header: 'ID', get: (a) => a.id },
@@ -7,12 +8,12 @@ export const ARTIFACT_COLUMNS: Column[] = [
   { header: 'SESSION', get: (a) => a.session_id },
   { header: 'LATEST', get: (a) => a.latest_version },
   { header: 'TYPE', get: (a) => a.mime_type },
-  { header: 'UPDATED', get: (a) => a.updated_at },
+  { header: 'UPDATED', get: (a) => age(a.updated_at) },
 ];
 
 export const ARTIFACT_VERSION_COLUMNS: Column[] = [
   { header: 'VERSION', get: (v) => v.version },
   { header: 'SIZE', get: (v) => sizeCell(v.size_bytes) },
   { header: 'TYPE', get: (v) => v.mime_type },
-  { header: 'CREATED', get: (v) => v.created_at },
+  { header: 'CREATED', get: (v) => age(v.created_at) },
 ];

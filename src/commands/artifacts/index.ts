@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { artifacts } from '../../api/artifacts';
 import { examples, type Kit } from '../../cli/action';
-import { addChildList, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
+import { addChildList, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 import { ARTIFACT_COLUMNS, ARTIFACT_VERSION_COLUMNS } from './columns';
 
-export const ARTIFACTS: ResourceSpec = { group: 'artifacts', noun: 'artifact', api: artifacts, columns: ARTIFACT_COLUMNS };
+export const ARTIFACTS: ResourceSpec = resourceSpec(artifacts, ARTIFACT_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, ARTIFACTS, {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { paginate } from '../../api/paginate';
+import { agents } from '../../api/resources';
 import { maskUrlPassword } from '../../api/secrets';
 import { updateConfig } from '../../config/file';
 import { maskSecret } from '../../config/settings';
@@ -17,7 +17,7 @@ import { examples, type Kit } from '../../cli/action';
  */
 async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
   const c = await ctx.client(key, baseUrl);
-  await paginate(c, '/v1/agents', {}, { pageSize: 1 }).next();
+  await agents.list(c, {}, { pageSize: 1 }).next();
 }
 
 export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise<void> {
@@ -30,13 +30,26 @@ export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise
   checkCredential(key, opts.withToken ? 'standard input' : 'the prompt', 'API key');
   await verify(ctx, key, s.baseUrl.value);
   const profile = s.profile.value;
+  const storeUrl = s.baseUrl.source === 'flag' || s.baseUrl.source === 'env';
   await updateConfig(s.configFile, (data) => {
     const p = (data.profiles[profile] ??= {});
     p.api_key = key;
-    if (s.baseUrl.source === 'flag' || s.baseUrl.source === 'env') p.base_url = s.baseUrl.value;
+    if (storeUrl) p.base_url = s.baseUrl.value;
     data.current_profile ??= profile;
   });
-  await ctx.msg(`Logged in to ${maskUrlPassword(s.baseUrl.value)} (profile ${profile}); key ${maskSecret(key)} stored in ${s.configFile}`);
+  const url = maskUrlPassword(s.baseUrl.value);
+  const urlLine = storeUrl
+    ? `base_url  ${url} (from ${s.baseUrl.source === 'flag' ? '--base-url' : 'SVC_BASE_URL'})`
+    : s.baseUrl.source === 'profile'
+      ? `base_url  ${url} (already in the profile, unchanged)`
+      : `base_url  not stored: ${url} is the default (give --base-url to store another)`;
+  await ctx.msg(
+    [
+      `Logged in: profile ${profile} in ${s.configFile} now holds`,
+      `  api_key   ${maskSecret(key)} (from ${opts.withToken ? 'standard input' : 'the prompt'})`,
+      `  ${urlLine}`,
+    ].join('\n'),
+  );
 }
 
 export async function runStatus(ctx: Ctx): Promise<void> {

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ApiError, NetworkError } from '../../api/errors';
+import { agents } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, exitCodeFor } from '../../errors';
 import { API_VERSION } from '../../wire/version';
@@ -53,7 +54,7 @@ export async function runDoctor(ctx: Ctx): Promise<void> {
       const c = await ctx.client(s.apiKey.value);
       const started = ctx.now();
       try {
-        const res = await c.json({ method: 'GET', path: '/v1/agents', query: { page_size: 1 } });
+        const res = await agents.page(c, { page_size: 1 });
         const ms = ctx.now() - started;
         checks.push({ check: 'connectivity', ok: true, detail: `${maskUrlPassword(s.baseUrl.value)} answered in ${ms} ms` });
         checks.push({ check: 'version header', ok: true, detail: `${s.apiVersion} accepted` });

@@ -1,9 +1,10 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const DREAM_COLUMNS: Column[] = [
   { header: 'ID', get: (d) => d.id },
   { header: 'MEMORY STORE', get: (d) => d.memory_store_id },
   { header: 'STATUS', get: (d) => d.status },
-  { header: 'CREATED', get: (d) => d.created_at },
+  { header: 'CREATED', get: (d) => age(d.created_at) },
   { header: 'INSTRUCTIONS', get: (d) => d.instructions },
 ];

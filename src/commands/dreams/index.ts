@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { dreams } from '../../api/dreams';
-import { examples, type Kit } from '../../cli/action';
-import { addCreate, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
+import type { Kit } from '../../cli/action';
+import { addItemAction } from '../../cli/verbs/item-action';
+import { addCreate, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { DREAM_COLUMNS } from './columns';
 
-export const DREAMS: ResourceSpec = { group: 'dreams', noun: 'dream', api: dreams, columns: DREAM_COLUMNS };
+export const DREAMS: ResourceSpec = resourceSpec(dreams, DREAM_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, DREAMS, {
@@ -21,7 +22,12 @@ export default function build(group: Command, kit: Kit): void {
     required: ['memory_store_id'],
     examples: ['svc dreams create --memory-store STORE_ID', 'svc dreams create --memory-store STORE_ID --instructions "Merge duplicate notes"'],
   });
-  const cancel = group.command('cancel').argument('<id>', 'dream ID').description('Cancel a running dream');
-  examples(cancel, ['svc dreams cancel DREAM_ID']);
-  cancel.action(kit.action(async (ctx, [id]) => ctx.out.item(await dreams.cancel(await ctx.api(), id), DREAM_COLUMNS)));
+  addItemAction(group, kit, {
+    name: 'cancel',
+    arg: { name: '<id>', description: 'dream ID' },
+    description: 'Cancel a running dream',
+    examples: ['svc dreams cancel DREAM_ID'],
+    columns: DREAM_COLUMNS,
+    send: dreams.cancel,
+  });
 }

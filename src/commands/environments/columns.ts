@@ -1,4 +1,5 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 const config = (e: any): any => (e?.config && typeof e.config === 'object' ? e.config : {});
 
@@ -7,5 +8,5 @@ export const ENVIRONMENT_COLUMNS: Column[] = [
   { header: 'NAME', get: (e) => e.name },
   { header: 'TYPE', get: (e) => config(e).type },
   { header: 'PROXY', get: (e) => config(e).proxy?.mode },
-  { header: 'UPDATED', get: (e) => e.updated_at },
+  { header: 'UPDATED', get: (e) => age(e.updated_at) },
 ];

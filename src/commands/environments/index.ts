@@ -2,11 +2,22 @@ import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { addApply } from '../apply';
 import type { Kit } from '../../cli/action';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
+import {
+  addArchive,
+  addCreate,
+  addDelete,
+  addGet,
+  addList,
+  addUpdate,
+  type BodyFlag,
+  type BodyVerb,
+  resourceSpec,
+  type ResourceSpec,
+} from '../../cli/verbs/resource';
 import { ENVIRONMENT_COLUMNS } from './columns';
 import { addConfigFlags, checkEnvironment, configFromFlags } from './config';
 
-export const ENVIRONMENTS: ResourceSpec = { group: 'environments', noun: 'environment', api: environments, columns: ENVIRONMENT_COLUMNS };
+export const ENVIRONMENTS: ResourceSpec = resourceSpec(environments, ENVIRONMENT_COLUMNS);
 
 const FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'environment name', field: 'name' },

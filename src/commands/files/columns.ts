@@ -1,5 +1,6 @@
 import type { Column } from '../../output/table';
 import { sizeCell } from '../../output/cells';
+import { age } from '../../output/age';
 
 /** `STATUS` shows `extract_status`, or `status` of the compatibility format. */
 export const FILE_COLUMNS: Column[] = [
@@ -8,5 +9,5 @@ export const FILE_COLUMNS: Column[] = [
   { header: 'SIZE', get: (f) => sizeCell(f.size_bytes) },
   { header: 'TYPE', get: (f) => f.mime_type },
   { header: 'STATUS', get: (f) => f.extract_status ?? f.status },
-  { header: 'CREATED', get: (f) => f.created_at },
+  { header: 'CREATED', get: (f) => age(f.created_at) },
 ];

@@ -1,30 +1,38 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
-import { examples, type Kit } from '../../cli/action';
-import { addListFlags, done, listOptions } from '../../cli/verbs/resource';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import { addListFlags, done, listOptions, printList } from '../../cli/verbs/resource';
 import { FILE_COLUMNS } from './columns';
 import { addDownload } from './download';
 import { addCompatOption, versioned } from './options';
 import { addUpload } from './upload';
+
+/** `svc files get|delete ID [--no-version-header]`. */
+export interface FileVerbOptions {
+  id: string;
+  versioned: boolean;
+}
+
+export const parseFileVerb = ([id]: string[], flags: Flags): FileVerbOptions => ({ id, versioned: versioned(flags) });
 
 export default function build(group: Command, kit: Kit): void {
   const list = addCompatOption(addListFlags(group.command('list').description('List files')));
   examples(list, ['svc files list', 'svc files list --all -o ndjson', 'svc files list --no-version-header']);
   list.action(
     kit.action(async (ctx, _args, opts) => {
-      const lo = listOptions(opts);
-      await ctx.out.list(files.list(await ctx.api(), {}, lo, versioned(opts)), FILE_COLUMNS);
+      const c = await ctx.api();
+      await printList(ctx, listOptions(opts), (lo) => files.list(c, {}, lo, versioned(opts)), FILE_COLUMNS);
     }),
   );
 
   const get = addCompatOption(group.command('get').argument('<id>', 'file ID').description('Show one file record'));
   examples(get, ['svc files get FILE_ID', 'svc files get FILE_ID --jq .extract_status']);
-  get.action(kit.action(async (ctx, [id], opts) => ctx.out.item(await files.get(await ctx.api(), id, versioned(opts)), FILE_COLUMNS)));
+  get.action(kit.verb(parseFileVerb, async (ctx, o) => ctx.out.item(await files.get(await ctx.api(), o.id, o.versioned), FILE_COLUMNS)));
 
   addUpload(group, kit);
   addDownload(group, kit);
 
   const del = addCompatOption(group.command('delete').argument('<id>', 'file ID').description('Delete a file'));
   examples(del, ['svc files delete FILE_ID']);
-  del.action(kit.action(async (ctx, [id], opts) => done(ctx, id, await files.delete(await ctx.api(), id, versioned(opts)), 'deleted')));
+  del.action(kit.verb(parseFileVerb, async (ctx, o) => done(ctx, o.id, await files.delete(await ctx.api(), o.id, o.versioned), 'deleted')));
 }

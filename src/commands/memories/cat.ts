@@ -6,12 +6,15 @@ import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import type { OutStream } from '../../io';
 import type { Opts } from '../../cli/action';
+import { byIdOrPath } from './lookup';
 
-/** `memories cat STORE MEMORY [--version V] [-O FILE]`: the body's exact bytes, whatever the output format. */
+/** `memories cat STORE MEMORY|PATH [--version V] [-O FILE]`: the body's exact bytes, whatever the output format. */
 export async function runCat(ctx: Ctx, [store, memory]: string[], opts: Opts): Promise<void> {
   if (opts.outputFile === '') throw new UsageError('-O needs a file name');
   const c = await ctx.api();
-  const obj = opts.version !== undefined ? await memories.version(c, store, memory, opts.version) : await memories.get(c, store, memory);
+  const obj = await byIdOrPath(c, store, memory, (id) =>
+    opts.version !== undefined ? memories.version(c, store, id, opts.version) : memories.get(c, store, id),
+  );
   const bytes = bodyOf(obj);
   if (!bytes) {
     const why = obj.redacted_at

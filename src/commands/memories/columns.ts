@@ -1,11 +1,12 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const MEMORY_COLUMNS: Column[] = [
   { header: 'ID', get: (m) => m.id },
   { header: 'PATH', get: (m) => m.path },
   { header: 'SIZE', get: (m) => m.content_size_bytes },
   { header: 'VERSION', get: (m) => m.current_version_id },
-  { header: 'UPDATED', get: (m) => m.updated_at },
+  { header: 'UPDATED', get: (m) => age(m.updated_at) },
 ];
 
 export const VERSION_COLUMNS: Column[] = [
@@ -14,8 +15,8 @@ export const VERSION_COLUMNS: Column[] = [
   { header: 'SEQUENCE', get: (v) => v.sequence },
   { header: 'SOURCE', get: (v) => v.source },
   { header: 'SIZE', get: (v) => v.content_size_bytes },
-  { header: 'CREATED', get: (v) => v.created_at },
-  { header: 'REDACTED', get: (v) => v.redacted_at },
+  { header: 'CREATED', get: (v) => age(v.created_at) },
+  { header: 'REDACTED', get: (v) => age(v.redacted_at) },
   { header: 'PATH', get: (v) => v.path },
 ];
 

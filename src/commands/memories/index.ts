@@ -38,11 +38,15 @@ export default function build(group: Command, kit: Kit): void {
   const cat = group
     .command('cat')
     .argument('<store>', 'memory store ID')
-    .argument('<memory>', 'memory ID')
+    .argument('<memory>', 'memory ID, or its path')
     .description('Print the content of a memory, or of one of its versions, byte for byte')
     .option('--version <version>', 'a memory version ID instead of the current content')
     .option('-O, --output-file <file>', 'write the content to FILE instead of standard output');
-  examples(cat, ['svc memories cat STORE_ID MEMORY_ID', 'svc memories cat STORE_ID MEMORY_ID --version VERSION_ID -O old.bin']);
+  examples(cat, [
+    'svc memories cat STORE_ID MEMORY_ID',
+    'svc memories cat STORE_ID /notes/today.md',
+    'svc memories cat STORE_ID MEMORY_ID --version VERSION_ID -O old.bin',
+  ]);
   cat.action(kit.action(runCat));
 
   const write = group

@@ -1,4 +1,3 @@
-import type { ApiClient } from '../../api/client';
 import { memories, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
@@ -7,6 +6,7 @@ import type { Opts } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { checkRequestSize, contentBody, contentSource, readContent } from './content';
+import { findByPath } from './lookup';
 
 /**
  * `memories write STORE PATH`: creates the memory at PATH, or changes the one there. With
@@ -40,10 +40,4 @@ export async function runWrite(ctx: Ctx, [store, path, positional]: string[], op
     }
   }
   await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, written), MEMORY_COLUMNS);
-}
-
-/** The memory at PATH; the API has no path lookup, so the store's list is scanned page by page. */
-async function findByPath(c: ApiClient, store: string, path: string): Promise<Obj | undefined> {
-  for await (const m of memories.list(c, store, {}, { all: true, pageSize: 1000 })) if (m.path === path) return m;
-  return undefined;
 }

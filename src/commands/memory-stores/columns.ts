@@ -1,9 +1,10 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const MEMORY_STORE_COLUMNS: Column[] = [
   { header: 'ID', get: (s) => s.id },
   { header: 'NAME', get: (s) => s.name },
-  { header: 'ARCHIVED', get: (s) => s.archived_at },
-  { header: 'UPDATED', get: (s) => s.updated_at },
+  { header: 'ARCHIVED', get: (s) => age(s.archived_at) },
+  { header: 'UPDATED', get: (s) => age(s.updated_at) },
   { header: 'DESCRIPTION', get: (s) => s.description },
 ];

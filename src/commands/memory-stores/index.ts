@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { memoryStores } from '../../api/memory';
 import type { Kit } from '../../cli/action';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { MEMORY_STORE_COLUMNS } from './columns';
 
-export const MEMORY_STORES: ResourceSpec = { group: 'memory-stores', noun: 'memory store', api: memoryStores, columns: MEMORY_STORE_COLUMNS };
+export const MEMORY_STORES: ResourceSpec = resourceSpec(memoryStores, MEMORY_STORE_COLUMNS);
 
 const FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'store name (unique in the project, archived stores included)', field: 'name' },

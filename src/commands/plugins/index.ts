@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
 import type { Kit } from '../../cli/action';
-import { addArchive, addChildList, addGet, type ResourceSpec } from '../../cli/verbs/resource';
+import { addArchive, addChildList, addGet, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { PACKAGE_VERSION_COLUMNS } from '../skills/columns';
 import { PLUGIN_COLUMNS } from './columns';
 import { addDownload } from './download';
 import { addPluginList } from './list';
 import { addPublish, addValidate } from './publish';
 
-export const PLUGINS: ResourceSpec = { group: 'plugins', noun: 'plugin', api: plugins, columns: PLUGIN_COLUMNS };
+export const PLUGINS: ResourceSpec = resourceSpec(plugins, PLUGIN_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addPluginList(group, kit);

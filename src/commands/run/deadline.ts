@@ -23,7 +23,7 @@ export function verbTimeout(cmd: Command, ctx: Ctx): string | undefined {
   const end = argv.indexOf('--', at);
   const before = lastTimeout(argv.slice(0, at));
   const after = lastTimeout(argv.slice(at, end < 0 ? undefined : end));
-  if (after !== undefined) ctx.globals.timeout = before;
+  if (after !== undefined) ctx.globals.timeout ??= before;
   return after ?? (cmd.opts().timeout as string | undefined);
 }
 

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { examples, type Kit } from '../../cli/action';
-import { addListFlags, listOptions } from '../../cli/verbs/resource';
+import { addListFlags, listOptions, printList } from '../../cli/verbs/resource';
 import { EVENT_COLUMNS } from './columns';
 
 export const ORDERS = ['asc', 'desc'] as const;
@@ -24,7 +24,8 @@ export function addEvents(group: Command, kit: Kit): void {
     kit.action(async (ctx, [sid], opts) => {
       const lo = listOptions(opts);
       const query = opts.order ? { order: opts.order as string } : {};
-      await ctx.out.list(sessions.history(await ctx.api(), sid, query, lo, opts.thread), EVENT_COLUMNS);
+      const c = await ctx.api();
+      await printList(ctx, lo, (page) => sessions.history(c, sid, query, page, opts.thread), EVENT_COLUMNS);
     }),
   );
 }

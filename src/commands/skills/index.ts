@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { skills } from '../../api/skills';
 import type { Kit } from '../../cli/action';
-import { addArchive, addChildList, addDelete, addGet, addList, type ResourceSpec } from '../../cli/verbs/resource';
+import { addArchive, addChildList, addDelete, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { PACKAGE_VERSION_COLUMNS, SKILL_COLUMNS } from './columns';
 import { addCreate, addCreateVersion } from './create';
 import { addDownload } from './download';
 
-export const SKILLS: ResourceSpec = { group: 'skills', noun: 'skill', api: skills, columns: SKILL_COLUMNS };
+export const SKILLS: ResourceSpec = resourceSpec(skills, SKILL_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, SKILLS, {

@@ -1,4 +1,5 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const THREAD_COLUMNS: Column[] = [
   { header: 'ID', get: (t) => t.id },
@@ -6,5 +7,5 @@ export const THREAD_COLUMNS: Column[] = [
   { header: 'PARENT', get: (t) => t.parent_thread_id },
   { header: 'STATUS', get: (t) => (t.interrupted ? `${t.status} (interrupted)` : t.status) },
   { header: 'EPOCH', get: (t) => t.control_epoch },
-  { header: 'ARCHIVED', get: (t) => t.archived_at },
+  { header: 'ARCHIVED', get: (t) => age(t.archived_at) },
 ];

@@ -5,6 +5,14 @@ import { addChildList, done } from '../../cli/verbs/resource';
 import { THREAD_COLUMNS } from './columns';
 import { addThreadTail } from './tail';
 
+/** `svc threads VERB SESSION THREAD`. */
+export interface ThreadOptions {
+  session: string;
+  thread: string;
+}
+
+export const parseThread = ([session, thread]: string[]): ThreadOptions => ({ session, thread });
+
 // Assumption (API-NOTES): thread paths, the Thread object, and archive answering 204 (printed as {id, archived}).
 export default function build(group: Command, kit: Kit): void {
   addChildList(group, kit, {
@@ -18,7 +26,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const get = group.command('get').argument('<session>', 'session ID').argument('<thread>', 'thread ID').description('Show one thread of a session');
   examples(get, ['svc threads get SESSION_ID THREAD_ID', 'svc threads get SESSION_ID THREAD_ID -o json --jq .status']);
-  get.action(kit.action(async (ctx, [sid, tid]) => ctx.out.item(await threads.get(await ctx.api(), sid, tid), THREAD_COLUMNS)));
+  get.action(kit.verb(parseThread, async (ctx, o) => ctx.out.item(await threads.get(await ctx.api(), o.session, o.thread), THREAD_COLUMNS)));
 
   const archive = group
     .command('archive')
@@ -26,7 +34,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<thread>', 'child thread ID')
     .description('Archive a child thread, cancelling its running work (repeating is harmless)');
   examples(archive, ['svc threads archive SESSION_ID THREAD_ID']);
-  archive.action(kit.action(async (ctx, [sid, tid]) => done(ctx, tid, await threads.archive(await ctx.api(), sid, tid), 'archived')));
+  archive.action(kit.verb(parseThread, async (ctx, o) => done(ctx, o.thread, await threads.archive(await ctx.api(), o.session, o.thread), 'archived')));
 
   addThreadTail(group, kit);
 }

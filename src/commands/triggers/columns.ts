@@ -1,4 +1,5 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const TRIGGER_COLUMNS: Column[] = [
   { header: 'ID', get: (t) => t.id },
@@ -7,7 +8,7 @@ export const TRIGGER_COLUMNS: Column[] = [
   { header: 'STATUS', get: (t) => t.status },
   { header: 'SCHEDULE', get: (t) => (t.schedule ? [t.schedule.expression, t.schedule.timezone].filter(Boolean).join(' ') : '') },
   { header: 'AGENT', get: (t) => t.agent_id },
-  { header: 'UPDATED', get: (t) => t.updated_at },
+  { header: 'UPDATED', get: (t) => age(t.updated_at) },
 ];
 
 /** `context.type` and `error.type` are open strings (R-TRIG-9, R-TRIG-11): shown as they come, `system` included. */
@@ -16,5 +17,5 @@ export const RUN_COLUMNS: Column[] = [
   { header: 'CONTEXT', get: (r) => r.context?.type },
   { header: 'SESSION', get: (r) => r.session_id },
   { header: 'ERROR', get: (r) => r.error?.type },
-  { header: 'CREATED', get: (r) => r.created_at },
+  { header: 'CREATED', get: (r) => age(r.created_at) },
 ];

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply';
-import { examples, type Kit } from '../../cli/action';
-import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, type ResourceSpec } from '../../cli/verbs/resource';
+import type { Kit } from '../../cli/action';
+import { addItemAction } from '../../cli/verbs/item-action';
+import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
-export const TRIGGERS: ResourceSpec = { group: 'triggers', noun: 'trigger', api: triggers, columns: TRIGGER_COLUMNS };
+export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS);
 
 const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
@@ -42,16 +43,25 @@ export default function build(group: Command, kit: Kit): void {
     items: async (ctx, id, lo) => triggers.runs(await ctx.api(), id, lo),
   });
 
-  const run = group.command('run').argument('<trigger>', 'trigger ID').description('Run a trigger now (a manual TriggerRun)');
-  examples(run, ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id']);
-  run.action(kit.action(async (ctx, [id]) => ctx.out.item(await triggers.run(await ctx.api(), id), RUN_COLUMNS)));
-
-  for (const [verb, help] of [
+  addItemAction(group, kit, {
+    name: 'run',
+    arg: { name: '<trigger>', description: 'trigger ID' },
+    description: 'Run a trigger now (a manual TriggerRun)',
+    examples: ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id'],
+    columns: RUN_COLUMNS,
+    send: triggers.run,
+  });
+  for (const [verb, description] of [
     ['pause', 'Pause a trigger: no scheduled or manual runs until resumed'],
     ['resume', 'Resume a paused trigger'],
   ] as const) {
-    const cmd = group.command(verb).argument('<trigger>', 'trigger ID').description(help);
-    examples(cmd, [`svc triggers ${verb} TRIGGER_ID`]);
-    cmd.action(kit.action(async (ctx, [id]) => ctx.out.item(await triggers[verb](await ctx.api(), id), TRIGGER_COLUMNS)));
+    addItemAction(group, kit, {
+      name: verb,
+      arg: { name: '<trigger>', description: 'trigger ID' },
+      description,
+      examples: [`svc triggers ${verb} TRIGGER_ID`],
+      columns: TRIGGER_COLUMNS,
+      send: triggers[verb],
+    });
   }
 }

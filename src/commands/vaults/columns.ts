@@ -1,10 +1,11 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const VAULT_COLUMNS: Column[] = [
   { header: 'ID', get: (v) => v.id },
   { header: 'NAME', get: (v) => v.name },
   { header: 'DESCRIPTION', get: (v) => v.description },
-  { header: 'UPDATED', get: (v) => v.updated_at },
+  { header: 'UPDATED', get: (v) => age(v.updated_at) },
 ];
 
 /** A credential's value is write-only: there is no column for it. */
@@ -13,5 +14,5 @@ export const CREDENTIAL_COLUMNS: Column[] = [
   { header: 'NAME', get: (c) => c.name },
   { header: 'TYPE', get: (c) => c.type },
   { header: 'EGRESS_ENV', get: (c) => c.egress_environment_id },
-  { header: 'UPDATED', get: (c) => c.updated_at },
+  { header: 'UPDATED', get: (c) => age(c.updated_at) },
 ];

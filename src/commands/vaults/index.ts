@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { vaults } from '../../api/vaults';
 import type { Kit } from '../../cli/action';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
+import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { VAULT_COLUMNS } from './columns';
 import { addCredentials } from './credentials';
 
-export const VAULTS: ResourceSpec = { group: 'vaults', noun: 'vault', api: vaults, columns: VAULT_COLUMNS };
+export const VAULTS: ResourceSpec = resourceSpec(vaults, VAULT_COLUMNS);
 
 const FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'vault name', field: 'name' },

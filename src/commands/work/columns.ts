@@ -1,4 +1,5 @@
 import type { Column } from '../../output/table';
+import { age } from '../../output/age';
 
 export const WORK_COLUMNS: Column[] = [
   { header: 'ID', get: (w) => w.id },
@@ -6,7 +7,7 @@ export const WORK_COLUMNS: Column[] = [
   { header: 'STATUS', get: (w) => w.status },
   { header: 'GENERATION', get: (w) => w.generation },
   { header: 'WORKER', get: (w) => w.worker_id },
-  { header: 'CREATED', get: (w) => w.created_at },
+  { header: 'CREATED', get: (w) => age(w.created_at) },
 ];
 
 /** Only with `work poll --show-secret`: the row's credential bundle. */

@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
-import { examples, type Kit } from '../../cli/action';
-import { addChildList, mapAsync } from '../../cli/verbs/resource';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import { addListFlags, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
+import { UsageError } from '../../errors';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addPoll } from './poll';
@@ -15,15 +16,30 @@ const LEASE_HELP: Record<LeaseOp, string> = {
   stop: 'Request a stop of a leased row, or complete it with --final-status completed',
 };
 
+const WORK_ROWS: ChildListSource = {
+  columns: WORK_COLUMNS,
+  items: async (ctx, env, lo) => mapAsync(work.list(await workClient(ctx, true), env, {}, lo), withoutSecret),
+};
+
+/** The environment as the argument or `--environment` (both: the same one), exit 2 without it. */
+export function parseWorkList([positional]: string[], flags: Flags): ChildListOptions {
+  const option = flags.environment as string | undefined;
+  if (positional !== undefined && option !== undefined && positional !== option)
+    throw new UsageError(`two environments given: ${positional} and --environment ${option}; give one`);
+  const env = positional ?? option;
+  if (env === undefined) throw new UsageError('give the environment: svc work list ENV_ID, or --environment ENV_ID');
+  return parseChildList(WORK_ROWS, [env], flags);
+}
+
 export default function build(group: Command, kit: Kit): void {
-  addChildList(group, kit, {
-    name: 'list',
-    parent: { arg: '<env>', description: 'environment ID' },
-    description: 'List the work rows of an environment',
-    columns: WORK_COLUMNS,
-    examples: ['svc work list ENV_ID', 'svc work list ENV_ID --all -o ndjson'],
-    items: async (ctx, env, lo) => mapAsync(work.list(await workClient(ctx, true), env, {}, lo), withoutSecret),
-  });
+  const list = group
+    .command('list')
+    .argument('[env]', 'environment ID (or --environment)')
+    .option('--environment <env>', 'environment ID, as `svc worker run` takes it')
+    .description('List the work rows of an environment');
+  addListFlags(list);
+  examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson']);
+  list.action(kit.verb(parseWorkList, runChildList));
 
   const get = group.command('get').argument('<env>', 'environment ID').argument('<id>', 'work row ID').description('Show one work row, in any state');
   examples(get, ['svc work get ENV_ID WORK_ID', 'svc work get ENV_ID WORK_ID --jq .status']);

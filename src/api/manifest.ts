@@ -1,0 +1,74 @@
+/**
+ * The service's top-level resources, one entry each: what the API layer, the command groups, completion and
+ * configuration as code know of a resource. No imports: every command's start-up may read it.
+ */
+export interface ResourceEntry {
+  /** The command group (`svc agents …`), also the completion source key. */
+  group: string;
+  /** One of them, in messages (`agent`, `memory store`). */
+  noun: string;
+  /** The collection's path; an item is `${path}/{id}`. */
+  path: string;
+  /** The `kind` of a configuration document (`svc apply`), where the resource has one. */
+  kind?: string;
+  /** Has a `name` an ID may be looked up by. */
+  named: boolean;
+  /** Help's one-line description of the group. */
+  description: string;
+  /** The list answers newest first already (completion shows the newest first either way). */
+  newestFirst?: boolean;
+}
+
+export const RESOURCES = {
+  agents: { group: 'agents', noun: 'agent', path: '/v1/agents', kind: 'Agent', named: true, description: 'Manage agents and their versions' },
+  sessions: {
+    group: 'sessions',
+    noun: 'session',
+    path: '/v1/sessions',
+    named: false,
+    description: 'Manage sessions: send, interrupt, continue, confirm, tail, wait, export',
+  },
+  environments: {
+    group: 'environments',
+    noun: 'environment',
+    path: '/v1/environments',
+    kind: 'Environment',
+    named: true,
+    description: 'Manage environments (cloud or self-hosted)',
+  },
+  vaults: { group: 'vaults', noun: 'vault', path: '/v1/vaults', kind: 'Vault', named: true, description: 'Manage vaults and their credentials' },
+  memoryStores: {
+    group: 'memory-stores',
+    noun: 'memory store',
+    path: '/v1/memory-stores',
+    kind: 'MemoryStore',
+    named: true,
+    description: 'Manage memory stores',
+    newestFirst: true,
+  },
+  skills: { group: 'skills', noun: 'skill', path: '/v1/skills', kind: 'Skill', named: true, description: 'Manage skills and their versions' },
+  plugins: { group: 'plugins', noun: 'plugin', path: '/v1/plugins', named: false, description: 'Find, publish, validate and download plugins' },
+  dreams: { group: 'dreams', noun: 'dream', path: '/v1/dreams', named: false, description: 'Manage dreams' },
+  triggers: {
+    group: 'triggers',
+    noun: 'trigger',
+    path: '/v1/triggers',
+    kind: 'Trigger',
+    named: true,
+    description: 'Manage triggers, their runs, pause and resume',
+  },
+  artifacts: { group: 'artifacts', noun: 'artifact', path: '/v1/artifacts', named: false, description: 'List, show and download artifacts' },
+  files: { group: 'files', noun: 'file', path: '/v1/files', named: false, description: 'Upload, list, show, download and delete files' },
+} as const satisfies Record<string, ResourceEntry>;
+
+export type ResourceKey = keyof typeof RESOURCES;
+
+export const RESOURCE_LIST: readonly ResourceEntry[] = Object.values(RESOURCES);
+
+/** The entry of a command group, if the group is a resource. */
+export function resourceOf(group: string): ResourceEntry | undefined {
+  return RESOURCE_LIST.find((r) => r.group === group);
+}
+
+/** The entries that configuration documents can hold, by kind. */
+export const KINDED: readonly (ResourceEntry & { kind: string })[] = RESOURCE_LIST.filter((r): r is ResourceEntry & { kind: string } => r.kind !== undefined);

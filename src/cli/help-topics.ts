@@ -1,0 +1,58 @@
+import type { HELP_TOPICS } from './program';
+
+/** `svc help TOPIC`: what gh keeps as help topics, from the command-line contract. */
+export const TOPIC_TEXT: Record<(typeof HELP_TOPICS)[number], string> = {
+  environment: `Environment variables (a flag wins over a variable, a variable over the profile):
+
+  SVC_API_KEY          the API key (else the profile's; see svc auth login)
+  SVC_BASE_URL         the service's base URL (default http://127.0.0.1:4010, the emulator)
+  SVC_PROFILE          the config profile to use (default: the current one, else "default")
+  SVC_ENVIRONMENT_KEY  an environment's work key, for svc work and svc worker
+  SVC_API_VERSION      the svc-api-version header (default 2026-09-01-beta)
+  SVC_CONFIG_DIR       the config directory (else $XDG_CONFIG_HOME/svc, else ~/.config/svc)
+  SVC_DEBUG            1: log each request and response line to stderr; api: with headers and bodies (secrets masked)
+  SVC_MAX_RETRIES      retries of a failed request (default 3)
+  NO_COLOR             no colour
+  FORCE_COLOR          colour even when stdout is not a terminal
+  CI                   never prompt (as --no-input)
+`,
+  'exit-codes': `Exit codes:
+
+  0    success
+  1    unexpected failure (a bug)
+  2    usage: unknown command or flag, missing or invalid argument, unreadable input file, bad config;
+       checked before any request is sent
+  3    invalid_parameter_error, invalid_request_error
+  4    authentication_error, or no credential configured
+  5    permission_denied_error
+  6    resource_not_found_error
+  7    conflict_error, failed_precondition_error
+  8    rate_limit_reached_error after retries, exceeded_current_quota_error
+  9    server_error, any other status >= 500, a response body of another shape
+  10   network failure or timeout: no response
+  11   the session turn ended in session.error or the session was terminated
+       (run, sessions wait, sessions tail --until)
+  124  --timeout of run / sessions wait elapsed
+  130  interrupted by Ctrl-C
+
+Every failure prints one line on stderr: error: MESSAGE (type=… status=… param=… request_id=…);
+with an explicit -o json|ndjson that line is the service's error object as JSON.
+`,
+  formatting: `Output formats (-o, --output FORMAT; data on stdout, messages on stderr):
+
+  table    aligned columns (the default on a terminal); times shown as ages (3m ago)
+  json     the object, or a list as a JSON array (the default when stdout is not a terminal)
+  ndjson   one JSON object per line (alias jsonl); lists stream item by item
+  yaml     YAML
+  id       only the IDs, one per line (also -q)
+
+json, ndjson and yaml keep every field the service sent, in its order, with times as it sent them.
+
+--jq EXPR filters the JSON output with jq:
+  $ svc agents list --jq '.[].name'
+  $ svc sessions get SESSION_ID --jq .status
+
+Lists: --limit N, --page-size N (1..1000), --page-token T, --all. A list cut by --limit or a page says so
+on stderr ("3 more: use --all").
+`,
+};

@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { examples, type Flags, type Kit } from '../action';
+import { addBodyFlags, parseBody, readVerbBody, type BodyInput, type BodyVerb } from './body';
+import { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempotency';
+import { article, flagName, type ResourceSpec } from './spec';
+
+/** `svc GROUP create`: the body's flags, the members it must have, and the intent's Idempotency-Key. */
+export interface CreateVerbOptions {
+  resource: ResourceSpec;
+  body: BodyInput;
+  verb: BodyVerb;
+  /** Members the body must have, each with the flag that sets it. */
+  required: { field: string; flag: string }[];
+  idempotencyKey: string;
+}
+
+export type CreateExtra = BodyVerb & { required?: string[] };
+
+export function parseCreate(resource: ResourceSpec, flags: Flags, extra: CreateExtra = {}): CreateVerbOptions {
+  const required = (extra.required ?? []).map((field) => {
+    const flag = extra.flags?.find((f) => f.field === field);
+    return { field, flag: flag ? flagName(flag.flags) : `--${field.replace(/_/g, '-')}` };
+  });
+  return { resource, body: parseBody(flags, extra.flags), verb: extra, required, idempotencyKey: idempotencyKey(flags) };
+}
+
+export async function runCreate(ctx: Ctx, o: CreateVerbOptions): Promise<void> {
+  const body = await readVerbBody(ctx, o.body, o.verb);
+  const missing = o.required.find((r) => body[r.field] === undefined);
+  if (missing) throw new UsageError(`${o.resource.noun} ${missing.field} is required (${missing.flag} or --data)`);
+  const created = await unknownOutcome(o.resource.api.create(await ctx.api(), body, o.idempotencyKey), `svc ${o.resource.group} list`, o.idempotencyKey);
+  await ctx.out.item(created, o.resource.columns);
+}
+
+export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: CreateExtra = {}): Command {
+  const cmd = addIdempotencyOption(addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra));
+  examples(cmd, extra.examples ?? [`svc ${spec.group} create --data @${spec.noun}.yaml`]);
+  return cmd.action(kit.verb((_args, flags) => parseCreate(spec, flags, extra), runCreate));
+}

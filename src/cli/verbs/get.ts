@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { Query } from '../../api/client';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
+import { examples, type Flags, type Kit } from '../action';
+import type { ResourceSpec } from './spec';
+
+/** `svc GROUP get ID [--version N]`. */
+export interface GetVerbOptions {
+  resource: ResourceSpec;
+  id: string;
+  /** `--version`, where the resource has versions. */
+  version?: string;
+  /** Members a table shows first, in this order (the rest as the service sent them). */
+  lead: string[];
+}
+
+export function parseGet(resource: ResourceSpec, [id]: string[], flags: Flags, lead: string[] = []): GetVerbOptions {
+  return { resource, id, version: flags.version as string | undefined, lead };
+}
+
+export async function runGet(ctx: Ctx, o: GetVerbOptions): Promise<void> {
+  const q: Query = o.version !== undefined ? { version: o.version } : {};
+  const obj = await o.resource.api.get(await ctx.api(), o.id, q);
+  await ctx.out.item(ctx.format === 'table' ? leading(obj, o.lead) : obj, o.resource.columns);
+}
+
+/** The object with these members first; json and yaml keep the service's order, only a table is rearranged. */
+export function leading(obj: Obj, lead: string[]): Obj {
+  if (!lead.length) return obj;
+  const first = Object.fromEntries(lead.filter((k) => k in obj).map((k) => [k, obj[k]]));
+  return { ...first, ...obj };
+}
+
+export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; lead?: string[] } = {}): Command {
+  const cmd = group.command('get').argument('<id>', `${spec.noun} ID`).description(`Show one ${spec.noun}`);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} get ID`, `svc ${spec.group} get ID -o json --jq .name`]);
+  return cmd.action(kit.verb((args, flags) => parseGet(spec, args, flags, extra.lead), runGet));
+}

@@ -1,0 +1,147 @@
+import { Option, type Command } from 'commander';
+import type { Query } from '../../api/client';
+import type { ListOptions, ListRest } from '../../api/paginate';
+import { parseCount } from '../../config/settings';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import type { Column } from '../../output/table';
+import { LIMITS } from '../../wire/limits';
+import { examples, type Flags, type Kit } from '../action';
+import type { ResourceSpec } from './spec';
+
+export interface ListFilter {
+  flags: string;
+  description: string;
+  query: string;
+  choices?: readonly string[];
+  /** Turns the option value into the query value. */
+  map?: (v: any) => string | boolean | number;
+}
+
+/** `created/updated after/before` flags mapping to the spec's `*_gt` / `*_lt` time filters. */
+export const TIME_FILTERS: ListFilter[] = [
+  { flags: '--created-after <time>', description: 'created after this RFC 3339 time', query: 'created_at_gt' },
+  { flags: '--created-before <time>', description: 'created before this RFC 3339 time', query: 'created_at_lt' },
+  { flags: '--updated-after <time>', description: 'updated after this RFC 3339 time', query: 'updated_at_gt' },
+  { flags: '--updated-before <time>', description: 'updated before this RFC 3339 time', query: 'updated_at_lt' },
+];
+
+/** The flags every list has: --limit, --page-size, --page-token, --all. */
+export function addListFlags(cmd: Command): Command {
+  return cmd
+    .option('--limit <n>', 'stop after N items')
+    .option('--page-size <n>', 'items per request (1..1000)')
+    .option('--page-token <token>', 'start from this page token')
+    .option('--all', 'follow next_page_token to the end');
+}
+
+/** The parse step of the list flags: counts checked (exit 2), the rest as given. */
+export function listOptions(flags: Flags): ListOptions {
+  return {
+    limit: flags.limit === undefined ? undefined : parseCount(String(flags.limit), '--limit', 1),
+    pageSize: flags.pageSize === undefined ? undefined : parseCount(String(flags.pageSize), '--page-size', LIMITS.pageSizeMin, LIMITS.pageSizeMax),
+    pageToken: flags.pageToken as string | undefined,
+    all: Boolean(flags.all),
+  };
+}
+
+export function filterQuery(filters: ListFilter[], flags: Flags): Query {
+  const q: Query = {};
+  for (const f of filters) {
+    const option = new Option(f.flags);
+    const v = flags[option.attributeName()];
+    if (v === undefined) continue;
+    if (f.choices && !f.choices.includes(v as string)) throw new UsageError(`${option.long} must be one of ${f.choices.join(', ')} (got "${String(v)}")`);
+    q[f.query] = f.map ? f.map(v) : (v as string);
+  }
+  return q;
+}
+
+/** `svc GROUP list`: the resource, the service's filters and the paging. */
+export interface ListVerbOptions {
+  resource: ResourceSpec;
+  query: Query;
+  page: ListOptions;
+}
+
+export function parseList(resource: ResourceSpec, filters: ListFilter[], flags: Flags): ListVerbOptions {
+  return { resource, query: filterQuery(filters, flags), page: listOptions(flags) };
+}
+
+export async function runList(ctx: Ctx, o: ListVerbOptions): Promise<void> {
+  const c = await ctx.api();
+  await printList(ctx, o.page, (lo) => o.resource.api.list(c, o.query, lo), o.resource.columns);
+}
+
+export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples?: string[] } = {}): Command {
+  const filters = extra.filters ?? [];
+  const cmd = group.command('list').description(`List ${spec.group}`);
+  for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
+  addListFlags(cmd);
+  examples(cmd, extra.examples ?? [`svc ${spec.group} list`, `svc ${spec.group} list --all -o ndjson`]);
+  return cmd.action(kit.verb((_args, flags) => parseList(spec, filters, flags), runList));
+}
+
+/** Each item of a listing passed through `f` as it streams (a secret dropped before printing). */
+export async function* mapAsync<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncGenerator<U> {
+  for await (const t of items) yield f(t);
+}
+
+/** Where a list under a parent gets its items, and how its rows look. */
+export interface ChildListSource {
+  columns: Column[];
+  items: (ctx: Ctx, parentId: string, lo: ListOptions) => Promise<AsyncIterable<unknown>>;
+}
+
+/** `svc GROUP VERB PARENT` listing what is under PARENT (`agents versions AGENT`, `threads list SESSION`). */
+export interface ChildListOptions {
+  source: ChildListSource;
+  parentId: string;
+  page: ListOptions;
+}
+
+export function parseChildList(source: ChildListSource, [parentId]: string[], flags: Flags): ChildListOptions {
+  return { source, parentId, page: listOptions(flags) };
+}
+
+export function runChildList(ctx: Ctx, o: ChildListOptions): Promise<void> {
+  return printList(ctx, o.page, (lo) => o.source.items(ctx, o.parentId, lo), o.source.columns);
+}
+
+/** A list under a parent (`agents versions AGENT`, `threads list SESSION`): the list flags, examples, one call. */
+export function addChildList(
+  group: Command,
+  kit: Kit,
+  o: ChildListSource & {
+    name: string;
+    parent: { arg: string; description: string };
+    description: string;
+    examples: string[];
+  },
+): Command {
+  const cmd = group.command(o.name).argument(o.parent.arg, o.parent.description).description(o.description);
+  addListFlags(cmd);
+  examples(cmd, o.examples);
+  return cmd.action(kit.verb((args, flags) => parseChildList(o, args, flags), runChildList));
+}
+
+/**
+ * Prints a listing. When it stopped with items left (one page, or --limit), one stderr line after it says how many
+ * are left, when that is known, and how to get them: never on stdout, whatever the format.
+ */
+export async function printList(
+  ctx: Ctx,
+  lo: ListOptions,
+  items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>,
+  columns: Column[],
+): Promise<void> {
+  let rest: ListRest | undefined;
+  await ctx.out.list(await items({ ...lo, onRest: (r) => (rest = r) }), columns);
+  if (rest) await ctx.msg(restLine(rest));
+}
+
+/** `3 more: use --all`, or `more: use --all, or --page-token T for the next page` when the count is unknown. */
+export function restLine(rest: ListRest): string {
+  const next = rest.nextPageToken === undefined ? '' : `, or --page-token ${rest.nextPageToken} for the next page`;
+  return `${rest.more === undefined ? 'more' : `${rest.more} more`}: use --all${next}`;
+}

@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import type { ApiClient } from '../../api/client';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import { examples, type Flags, type Kit } from '../action';
+import { addBodyFlags, parseBody, readVerbBody, type BodyInput, type BodyVerb } from './body';
+import { confirmedWrite, readBack, showsUpdate } from './confirm-write';
+import { article, type ResourceSpec } from './spec';
+
+/** Turns one update into its requests (default: one PATCH) and returns the final object. */
+export type SendUpdate = (c: ApiClient, id: string, body: Record<string, unknown>) => Promise<Obj>;
+
+export type UpdateExtra = BodyVerb & { send?: SendUpdate };
+
+/** `svc GROUP update ID`: a PATCH of only the members given. */
+export interface UpdateVerbOptions {
+  resource: ResourceSpec;
+  id: string;
+  body: BodyInput;
+  verb: BodyVerb;
+  send?: SendUpdate;
+}
+
+export function parseUpdate(resource: ResourceSpec, [id]: string[], flags: Flags, extra: UpdateExtra = {}): UpdateVerbOptions {
+  return { resource, id, body: parseBody(flags, extra.flags), verb: extra, send: extra.send };
+}
+
+export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
+  const body = await readVerbBody(ctx, o.body, o.verb);
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
+  const api = o.resource.api;
+  const c = await ctx.api();
+  const update = () => (o.send ? o.send(c, o.id, body) : api.update(c, o.id, body));
+  const read = readBack(
+    () => api.get(c, o.id),
+    (current) => showsUpdate(body, current),
+  );
+  await ctx.out.item(await confirmedWrite(ctx, c, update, read, `${o.resource.noun} ${o.id}`), o.resource.columns);
+}
+
+export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: UpdateExtra = {}): Command {
+  const cmd = addBodyFlags(
+    group
+      .command('update')
+      .argument('<id>', `${spec.noun} ID`)
+      .description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`),
+    extra,
+  );
+  examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);
+  return cmd.action(kit.verb((args, flags) => parseUpdate(spec, args, flags, extra), runUpdate));
+}
