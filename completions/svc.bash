@@ -3,9 +3,9 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files memories memory-stores plugins run sessions skills threads triggers vaults work worker' ;;
-    'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --timeout --max-retries --no-input -h --help' ;;
-    'V|') REPLY='--profile --base-url --api-key -o --output --jq --timeout --max-retries' ;;
+    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files memories memory-stores plugins run sessions skills threads triggers vaults work worker version' ;;
+    'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --request-timeout --max-retries --no-input -h --help' ;;
+    'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
     'C|agents') REPLY='list get create update delete archive apply versions' ;;
     'O|agents') REPLY='-h --help' ;;
@@ -35,8 +35,8 @@ __svc_table() {
     'O|apply') REPLY='-f --file --set --prune --dry-run -y --yes --update-secrets -h --help' ;;
     'V|apply') REPLY='-f --file --set' ;;
     'F|apply|-f'|'F|apply|--file') REPLY='file' ;;
-    'O|api') REPLY='--data -F --field -H --header --paginate -h --help' ;;
-    'V|api') REPLY='--data -F --field -H --header' ;;
+    'O|api') REPLY='-X --method --data -F --field -H --header --paginate -h --help' ;;
+    'V|api') REPLY='-X --method --data -F --field -H --header' ;;
     'F|api|--data') REPLY='@file' ;;
     'A|api') REPLY='1' ;;
     'C|artifacts') REPLY='list get versions download' ;;
@@ -89,9 +89,10 @@ __svc_table() {
     'O|dreams cancel') REPLY='-h --help' ;;
     'A|dreams cancel') REPLY='1' ;;
     'C|emulator') REPLY='keys' ;;
-    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file -h --help' ;;
-    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file' ;;
+    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --log --quiet --webhook-url --exports-file -h --help' ;;
+    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --log --webhook-url --exports-file' ;;
     'F|emulator|--state') REPLY='file' ;;
+    'F|emulator|--log') REPLY='file' ;;
     'F|emulator|--exports-file') REPLY='file' ;;
     'O|emulator keys') REPLY='-h --help' ;;
     'A|emulator keys') REPLY='1' ;;
@@ -371,8 +372,8 @@ __svc_table() {
     'A|vaults credentials delete') REPLY='1' ;;
     'C|work') REPLY='list get poll ack heartbeat stop' ;;
     'O|work') REPLY='-h --help' ;;
-    'O|work list') REPLY='--limit --page-size --page-token --all -h --help' ;;
-    'V|work list') REPLY='--limit --page-size --page-token' ;;
+    'O|work list') REPLY='--environment --limit --page-size --page-token --all -h --help' ;;
+    'V|work list') REPLY='--environment --limit --page-size --page-token' ;;
     'A|work list') REPLY='1' ;;
     'O|work get') REPLY='-h --help' ;;
     'A|work get') REPLY='1' ;;
@@ -399,6 +400,7 @@ __svc_table() {
     'V|worker serve') REPLY='--workdir --max-idle --log-format' ;;
     'E|worker serve|--log-format') REPLY='text json' ;;
     'F|worker serve|--workdir') REPLY='file' ;;
+    'O|version') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac
 }
