@@ -91,9 +91,10 @@ __svc_table() {
     'O|dreams cancel') REPLY='-h --help' ;;
     'A|dreams cancel') REPLY='1' ;;
     'C|emulator') REPLY='keys' ;;
-    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file -h --help' ;;
-    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --webhook-url --exports-file' ;;
+    'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --log --quiet --webhook-url --exports-file -h --help' ;;
+    'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --log --webhook-url --exports-file' ;;
     'F|emulator|--state') REPLY='file' ;;
+    'F|emulator|--log') REPLY='file' ;;
     'F|emulator|--exports-file') REPLY='file' ;;
     'O|emulator keys') REPLY='-h --help' ;;
     'A|emulator keys') REPLY='1' ;;

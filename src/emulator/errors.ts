@@ -13,6 +13,13 @@ export class HttpError extends Error {
   }
 }
 
+/** The spec's error object for `e`, as every error answer carries it. */
+export function errorBody(e: HttpError, requestId: string): { error: Record<string, string> } {
+  const error: Record<string, string> = { type: e.type, message: e.message, request_id: requestId };
+  if (e.param !== undefined) error.param = e.param;
+  return { error };
+}
+
 export function fail(type: ErrorType, message: string, param?: string, status: number = ERROR_STATUS[type]): never {
   throw new HttpError(status, type, message, param);
 }

@@ -9,9 +9,9 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDEMPOTENCY_HEADER } from '../wire/version';
-import { HttpError, fail, invalidParam } from './errors';
+import { HttpError, errorBody, fail, invalidParam } from './errors';
 import { STREAMED, type EmuRequest, type Reply } from './router';
-import { errorBody, type Emulator } from './server';
+import type { Emulator } from './server';
 
 /** Form fields other than the file are small text values. */
 const FIELD_LIMIT = 64 * 1024;

@@ -8,7 +8,7 @@ import { registerAdmin } from './admin';
 import { registerSeed } from './seed';
 import { Clock } from './clock';
 import { Credentials, type Credential } from './credentials';
-import { HttpError } from './errors';
+import { errorBody, HttpError } from './errors';
 import { Faults, type FaultConfig } from './faults';
 import { IdempotencyStore } from './idempotency';
 import { MODULES } from './resources/index';
@@ -97,7 +97,13 @@ export class Emulator {
   }
 
   async listen(): Promise<this> {
-    const server = createServer((req, res) => void this.handle(req, res));
+    // A failure while answering (even while sending the error) ends that response, never the process.
+    const server = createServer((req, res) =>
+      this.handle(req, res).catch((e: unknown) => {
+        this.options.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
+        res.destroy();
+      }),
+    );
     server.keepAliveTimeout = 5000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -304,16 +310,10 @@ export class Emulator {
     const data = JSON.parse(readFileSync(file, 'utf8')) as { collections?: Record<string, Rec[]>; extra?: Record<string, unknown> };
     for (const [name, items] of Object.entries(data.collections ?? {})) {
       const c = this.collections.get(name);
-      if (c) for (const it of items) c.items.set(it.id, it);
+      if (c) for (const it of items) c.restore(it);
     }
     for (const [name, v] of Object.entries(data.extra ?? {})) this.persisted.get(name)?.load(v);
   }
-}
-
-export function errorBody(e: HttpError, requestId: string): { error: Record<string, string> } {
-  const error: Record<string, string> = { type: e.type, message: e.message, request_id: requestId };
-  if (e.param !== undefined) error.param = e.param;
-  return { error };
 }
 
 function parseJson(raw: Buffer): unknown {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '../wire/limits';
 import { invalidParam, notFound } from './errors';
-import { queryTime } from './validate';
 
 export type Rec = Record<string, any> & { id: string; created_at: string; updated_at: string };
 
@@ -17,12 +16,102 @@ export function newId(prefix: string): string {
 
 export const nowIso = (): string => new Date().toISOString();
 
-/** One resource's records, in creation order. */
+/** Makes later IDs sort after a restored one (the counter restarts with the process). */
+function observeId(id: string): void {
+  const n = parseInt(id.slice(id.lastIndexOf('_') + 1, id.lastIndexOf('_') + 9), 36);
+  if (Number.isSafeInteger(n) && n > seq) seq = n;
+}
+
+interface Stamp<T> {
+  t: number;
+  rec: T;
+  n: number;
+}
+
+/**
+ * The records by `updated_at`: an append-only log of each insert and touch, in time order, where only a record's
+ * latest entry counts. `updated_at_gt` then costs the records changed since, not a scan of the collection.
+ */
+class UpdatedIndex<T extends Rec> {
+  private log: Stamp<T>[] = [];
+  private readonly latest = new Map<string, number>();
+  private n = 0;
+  private dirty = false;
+
+  note(rec: T): void {
+    const t = Date.parse(rec.updated_at);
+    const last = this.log[this.log.length - 1];
+    // A clock step backwards (or a restored snapshot) breaks the order: rebuilt on the next read.
+    if (last && t < last.t) this.dirty = true;
+    this.log.push({ t, rec, n: ++this.n });
+    this.latest.set(rec.id, this.n);
+  }
+
+  forget(id: string): void {
+    this.latest.delete(id);
+  }
+
+  /** Rebuilds from the records when out of order or mostly stale entries. */
+  private tidy(items: Map<string, T>): void {
+    if (!this.dirty && this.log.length <= 2 * items.size + 1024 && this.latest.size === items.size) return;
+    this.log = [];
+    this.latest.clear();
+    this.dirty = false;
+    const sorted = [...items.values()].sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at));
+    for (const rec of sorted) this.note(rec);
+  }
+
+  /** How many log entries fall in [from, to] (an upper bound of the records there), without visiting them. */
+  span(items: Map<string, T>, from: number, to: number): number {
+    this.tidy(items);
+    return this.upper(to) - this.lower(from);
+  }
+
+  /** The records whose `updated_at` is in [from, to], each once. */
+  between(items: Map<string, T>, from: number, to: number, visit: () => void): T[] {
+    this.tidy(items);
+    const out: T[] = [];
+    for (let i = this.lower(from), end = this.upper(to); i < end; i++) {
+      visit();
+      const e = this.log[i];
+      if (this.latest.get(e.rec.id) === e.n) out.push(e.rec);
+    }
+    return out;
+  }
+
+  /** The first entry at or after `t`. */
+  private lower(t: number): number {
+    let lo = 0;
+    let hi = this.log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.log[mid].t < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The first entry after `t`. */
+  private upper(t: number): number {
+    let lo = 0;
+    let hi = this.log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.log[mid].t <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** One resource's records, in creation order, indexed by time for list filters. */
 export class Collection<T extends Rec = Rec> {
   readonly items = new Map<string, T>();
-  /** The records in creation order, rebuilt only after an insert or delete (list pages index into it). */
-  private order?: { version: number; items: T[] };
-  private version = 0;
+  /** The records in creation order, rebuilt only after a delete or a restore (list pages index into it). */
+  private order?: T[];
+  readonly updated = new UpdatedIndex<T>();
+  /** Records looked at by list pages, so a test can show a page costs its own records, not the collection. */
+  visited = 0;
   constructor(
     readonly prefix: string,
     readonly label: string,
@@ -32,8 +121,17 @@ export class Collection<T extends Rec = Rec> {
     const at = nowIso();
     const rec = { id: newId(this.prefix), created_at: at, updated_at: at, ...fields } as T;
     this.items.set(rec.id, rec);
-    this.version++;
+    this.order?.push(rec);
+    this.updated.note(rec);
     return rec;
+  }
+
+  /** A record from a snapshot, as it was saved. */
+  restore(rec: T): void {
+    observeId(rec.id);
+    this.items.set(rec.id, rec);
+    this.order = undefined;
+    this.updated.note(rec);
   }
 
   get(id: string): T | undefined {
@@ -47,6 +145,7 @@ export class Collection<T extends Rec = Rec> {
 
   touch(rec: T, changes: Partial<T>): T {
     Object.assign(rec, changes, { updated_at: nowIso() });
+    if (this.items.get(rec.id) === rec) this.updated.note(rec);
     return rec;
   }
 
@@ -57,7 +156,8 @@ export class Collection<T extends Rec = Rec> {
   }
 
   delete(id: string): boolean {
-    this.version++;
+    this.order = undefined;
+    this.updated.forget(id);
     return this.items.delete(id);
   }
 
@@ -65,11 +165,10 @@ export class Collection<T extends Rec = Rec> {
     return [...this.items.values()];
   }
 
-  /** The records in creation order, shared between calls: never mutate it. */
+  /** The records in creation order (which is ID order), shared between calls: never mutate it. */
   ordered(): readonly T[] {
-    // The size check also catches records put into `items` directly (a restored state).
-    if (this.order?.version !== this.version || this.order.items.length !== this.items.size) this.order = { version: this.version, items: this.values() };
-    return this.order.items;
+    if (this.order?.length !== this.items.size) this.order = this.values();
+    return this.order;
   }
 }
 
@@ -96,33 +195,6 @@ export function paginate<T>(sorted: readonly T[], q: URLSearchParams, keyOf: (t:
   const items = sorted.slice(start, start + size);
   const more = start + size < sorted.length;
   return { items, next_page_token: more ? encodeToken(keyOf(items[items.length - 1]), start + items.length - 1) : null };
-}
-
-/**
- * Pages a collection's records in creation order that pass `keep`, by position: the token names the last record
- * returned and where it stood, so a page costs its own records (and the filtered-out ones between them), not a scan
- * of the collection from the start (`list --all` over 100k records).
- */
-export function pageOrdered<T extends Rec>(coll: Collection<T>, q: URLSearchParams, keep: (t: T) => boolean): PageResult<T> {
-  const size = pageSize(q);
-  const all = coll.ordered();
-  const items: T[] = [];
-  let i = startAfter(all, q, (t) => t.id);
-  let last = -1;
-  for (; i < all.length && items.length < size; i++) {
-    if (keep(all[i])) {
-      items.push(all[i]);
-      last = i;
-    }
-  }
-  while (i < all.length && !keep(all[i])) i++;
-  return { items, next_page_token: i < all.length ? encodeToken(all[last].id, last) : null };
-}
-
-/** The 200 answer of a list endpoint over a whole collection in creation order (pageOrdered). */
-export function listOrdered<T extends Rec>(coll: Collection<T>, q: URLSearchParams, keep: (t: T) => boolean): { status: 200; body: PageResult<unknown> } {
-  const page = pageOrdered(coll, q, keep);
-  return { status: 200, body: { ...page, items: page.items.map((t) => publicView(t)) } };
 }
 
 /** Where the page after the token starts: the token's position when its key is still there, else by key order. */
@@ -158,7 +230,7 @@ export function decodeToken(token: string): string {
   return decodePosition(token).key;
 }
 
-function decodePosition(token: string): { key: string; at?: number } {
+export function decodePosition(token: string): { key: string; at?: number } {
   try {
     const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { a?: unknown; i?: unknown };
     if (typeof v.a === 'string') return { key: v.a, at: Number.isSafeInteger(v.i) && (v.i as number) >= 0 ? (v.i as number) : undefined };
@@ -166,37 +238,6 @@ function decodePosition(token: string): { key: string; at?: number } {
     // fall through
   }
   return invalidParam('query.page_token', 'page_token is not a token this service issued');
-}
-
-const TIME_OPS: Array<[string, (a: number, b: number) => boolean]> = [
-  ['gt', (a, b) => a > b],
-  ['gte', (a, b) => a >= b],
-  ['lt', (a, b) => a < b],
-  ['lte', (a, b) => a <= b],
-];
-
-/** The `created_at_*` / `updated_at_*` filters: gt/lt exclude the bound, gte/lte include it (R-PAGE-9). */
-export function filterTime<T extends Rec>(items: T[], q: URLSearchParams): T[] {
-  const tests = timeTests(q);
-  return tests.length ? items.filter((r) => tests.every((t) => t(r))) : items;
-}
-
-function timeTests(q: URLSearchParams): Array<(r: Rec) => boolean> {
-  const tests: Array<(r: Rec) => boolean> = [];
-  for (const field of ['created_at', 'updated_at'] as const) {
-    for (const [op, test] of TIME_OPS) {
-      const bound = queryTime(q, `${field}_${op}`);
-      if (bound !== undefined) tests.push((r) => test(Date.parse(r[field]), bound));
-    }
-  }
-  return tests;
-}
-
-/** `visible` and `filterTime` as one test per record, for paging a collection in place (pageOrdered). */
-export function listed(q: URLSearchParams): (r: Rec) => boolean {
-  const archived = q.get('include_archived') === 'true';
-  const tests = timeTests(q);
-  return (r) => (archived || !r.archived_at) && tests.every((t) => t(r));
 }
 
 /** Archived rows are hidden unless `include_archived=true` (API-NOTES: common shapes). */

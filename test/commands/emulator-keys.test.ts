@@ -24,3 +24,14 @@ describe('svc emulator keys', () => {
     expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: work keys belong to self_hosted environments/)]);
   });
 });
+
+describe('svc emulator keys: the ID is one path segment', () => {
+  it('an ID that would leave its path segment (.., a slash) never reaches another path: exit 2 before any request, or 404 for the encoded ID', async () => {
+    const dots = await svc(['emulator', 'keys', '..'], { env: emuEnv(t.emu) });
+    expect(dots.code).toBe(2);
+    expect(dots.stdout).toBe('');
+    const slash = await svc(['emulator', 'keys', 'env_x/keys'], { env: emuEnv(t.emu) });
+    expect(slash.code).toBe(6);
+    expect(slash.stderr).toMatch(/env_x\/keys/);
+  });
+});

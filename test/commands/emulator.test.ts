@@ -33,3 +33,56 @@ describe('svc emulator --exports-file', () => {
     expect(r.stderr).toMatch(/^error: --exports-file: cannot write .*x\.env: ENOENT/);
   });
 });
+
+/** Starts `svc emulator` with `args` in a fresh folder, makes one request through it, then stops it. */
+async function oneRequest(args: string[]): Promise<{ dir: string; stdout: string; stderr: string; code: number; exports: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-emu-log-'));
+  const stop = new AbortController();
+  const running = svc(['emulator', '--port', '0', '--exports-file', 'emulator.env', ...args], { cwd: dir, signal: stop.signal });
+  const text = await waitUntil(() => existsSync(join(dir, 'emulator.env')) && readFileSync(join(dir, 'emulator.env'), 'utf8'), 'the env file', 20_000);
+  const url = /SVC_BASE_URL=(\S+)/.exec(text)![1];
+  const key = /SVC_API_KEY=(\S+)/.exec(text)![1];
+  const res = await fetch(`${url}/v1/agents`, { headers: { authorization: `Bearer ${key}`, 'svc-api-version': '2026-09-01-beta' } });
+  expect(res.status).toBe(200);
+  stop.abort();
+  const r = await running;
+  return { dir, ...r, exports: text };
+}
+
+describe('svc emulator --log / --quiet', () => {
+  it('--log FILE appends the request log to FILE; stdout keeps only the export lines, stderr only the start and stop', async () => {
+    const r = await oneRequest(['--log', 'emulator.log']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(r.exports);
+    const log = readFileSync(join(r.dir, 'emulator.log'), 'utf8');
+    expect(log).toMatch(/GET \/v1\/agents 200 /);
+    expect(statSync(join(r.dir, 'emulator.log')).mode & 0o777).toBe(0o600);
+    expect(r.stderr).not.toMatch(/GET \/v1\/agents/);
+    expect(r.stderr).toMatch(/^emulator: listening on http:\/\/127\.0\.0\.1:\d+/m);
+    expect(r.stderr).toMatch(/^emulator: stopped$/m);
+  });
+
+  it('--quiet drops the request log and says nothing on stderr but the start and stop', async () => {
+    const r = await oneRequest(['--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(r.exports);
+    expect(r.stderr).not.toMatch(/GET \/v1\/agents/);
+  });
+
+  it('without either, the request log goes to stderr, and the start-up line says how to stop a background job (kill %1)', async () => {
+    const r = await oneRequest([]);
+    expect(r.stderr).toMatch(/GET \/v1\/agents 200 /);
+    expect(r.stderr).toMatch(/listening on .*Ctrl-C stops it, or kill %1/);
+  });
+
+  it('--log and --quiet together, or a --log path that cannot be written, are usage errors (exit 2) before it listens', async () => {
+    const both = await svc(['emulator', '--port', '0', '--log', 'x.log', '--quiet'], { cwd: mkdtempSync(join(tmpdir(), 'svc-emu-log-')) });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^error: --log and --quiet cannot be used together/);
+    expect(both.stdout).toBe('');
+    const bad = await svc(['emulator', '--port', '0', '--log', join(tmpdir(), 'no-such-dir-svc', 'x.log')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --log: cannot write .*x\.log: ENOENT/);
+    expect(bad.stdout).toBe('');
+  });
+});

@@ -1,5 +1,5 @@
 // Rules proved here: R-PAGE-1, R-PAGE-4
-// The agents list pages by position in the creation-ordered collection; these pin that the position is only a hint.
+// The agents list pages newest first by position in the creation-ordered collection; these pin that the position is only a hint.
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
 
@@ -26,16 +26,16 @@ async function pages(query: string, between: (n: number) => Promise<void> = asyn
 }
 
 describe('emulator list paging by position', () => {
-  it('R-PAGE-1 R-PAGE-4: pages stay in creation order, each agent once, when agents before the token are deleted meanwhile', async () => {
+  it('R-PAGE-1 R-PAGE-4: pages stay newest first, each agent once, when agents before the token are deleted meanwhile', async () => {
     const ids = await createAgents(10);
     const before = await pages('');
     const mine = before.filter((id) => ids.includes(id));
-    expect(mine).toEqual(ids);
-    // After the second page, delete the first agent listed: the token's position is stale, its id still leads.
+    expect(mine).toEqual([...ids].reverse());
+    // After the second page, delete the last agent listed (the oldest): the token's position is stale, its id still leads.
     const seen = await pages('', async (n) => {
-      if (n === 1) expect((await call(t.emu, 'DELETE', `/v1/agents/${before[0]}`)).status).toBeLessThan(300);
+      if (n === 1) expect((await call(t.emu, 'DELETE', `/v1/agents/${before[before.length - 1]}`)).status).toBeLessThan(300);
     });
-    expect(seen).toEqual(before);
+    expect(seen).toEqual(before.slice(0, -1));
   });
 
   it("R-PAGE-4: when the token's own agent is deleted, the next page starts after where it stood", async () => {
@@ -51,7 +51,7 @@ describe('emulator list paging by position', () => {
     const ids = await createAgents(8);
     for (const id of ids.slice(3, 7)) await call(t.emu, 'POST', `/v1/agents/${id}/archive`);
     const shown = await pages('');
-    expect(shown.filter((id) => ids.includes(id))).toEqual([...ids.slice(0, 3), ids[7]]);
-    expect((await pages('&include_archived=true')).filter((id) => ids.includes(id))).toEqual(ids);
+    expect(shown.filter((id) => ids.includes(id))).toEqual([ids[7], ...ids.slice(0, 3).reverse()]);
+    expect((await pages('&include_archived=true')).filter((id) => ids.includes(id))).toEqual([...ids].reverse());
   });
 });

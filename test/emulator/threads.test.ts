@@ -14,8 +14,9 @@ async function delegated(): Promise<{ s: any; h: any[]; coordinator: any; kids: 
   const s = await createSession(t.emu);
   await send(t.emu, s.id, '/delegate 2');
   const h = await waitIdleEvents(t.emu, s.id, 1);
+  // The list is newest first (the spec gives no order); kids are returned in creation order.
   const all = await threadsOf(s.id);
-  return { s, h, coordinator: all.find((x) => x.parent_thread_id === null), kids: all.filter((x) => x.parent_thread_id !== null) };
+  return { s, h, coordinator: all.find((x) => x.parent_thread_id === null), kids: all.filter((x) => x.parent_thread_id !== null).reverse() };
 }
 
 describe('emulator: threads', () => {

@@ -1,4 +1,4 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, openSync, renameSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
@@ -19,7 +19,16 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   }
   const port = parseCount(opts.port ?? '4010', '--port', 0, 65535);
   const heartbeatMs = opts.heartbeatMs === undefined ? undefined : parseCount(opts.heartbeatMs, '--heartbeat-ms', 1);
-  const log = (line: string) => void write(ctx.io.stderr, `emulator: ${line}\n`);
+  // -q/--quiet is also a global option (print only IDs), which commander gives to the program.
+  const quiet = Boolean(opts.quiet || ctx.globals.quiet);
+  if (opts.log !== undefined && quiet) throw new UsageError('--log and --quiet cannot be used together: --log FILE keeps the request log, --quiet drops it');
+  const logFile = opts.log === undefined ? undefined : openLog(resolvePath(ctx.io.cwd, opts.log), opts.log);
+  const say = (line: string) => {
+    if (!quiet) void write(ctx.io.stderr, `emulator: ${line}\n`);
+    logFile?.write(`${new Date().toISOString()} ${line}\n`);
+  };
+  // The request log goes to the file, nowhere (--quiet), or stderr; start and stop are always said on stderr.
+  const log = logFile ? (line: string) => void logFile.write(`${new Date().toISOString()} ${line}\n`) : quiet ? () => {} : say;
   let emu;
   try {
     emu = await startEmulator({
@@ -33,6 +42,7 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
       log,
     });
   } catch (e) {
+    await closeLog(logFile);
     throw new UsageError(`cannot listen on ${opts.host ?? '127.0.0.1'}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const exports = `export SVC_BASE_URL=${emu.url}\nexport SVC_API_KEY=${emu.apiKey}\n`;
@@ -41,10 +51,12 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
     if (exportsFile) writeExports(exportsFile, exports);
   } catch (e) {
     await emu.close();
+    await closeLog(logFile);
     throw new UsageError(`--exports-file: cannot write ${opts.exportsFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   await write(ctx.io.stdout, exports);
-  log(`listening on ${emu.url}; Ctrl-C stops it`);
+  // Started with & the terminal's Ctrl-C does not reach it: name the job control way too.
+  say(`listening on ${emu.url} (pid ${process.pid}); Ctrl-C stops it, or kill %1 (the job number \`jobs\` shows) when started with &`);
   await new Promise<void>((resolve) => {
     if (ctx.io.signal?.aborted) return resolve();
     ctx.io.signal?.addEventListener('abort', () => resolve(), { once: true });
@@ -52,7 +64,26 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   await emu.close();
   // A stale file would point the next shell at a closed port.
   if (exportsFile) rmSync(exportsFile, { force: true });
-  log('stopped');
+  say('stopped');
+  await closeLog(logFile);
+}
+
+/** The request log file, opened now (append, 0600) so a bad path is a usage error before anything listens. */
+function openLog(file: string, given: string): WriteStream {
+  let fd: number;
+  try {
+    fd = openSync(file, 'a', 0o600);
+  } catch (e) {
+    throw new UsageError(`--log: cannot write ${given}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const out = createWriteStream('', { fd });
+  // A log that fails later (a full disk) must not end the emulator.
+  out.on('error', () => {});
+  return out;
+}
+
+async function closeLog(out: WriteStream | undefined): Promise<void> {
+  if (out) await new Promise<void>((resolve) => out.end(resolve));
 }
 
 /**
@@ -72,11 +103,13 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--faults <spec>', 'faults to inject, e.g. rate_limit_every=5,retry_after=1,fail_write_every=3,drop_stream_after=20')
     .option('--state <file>', 'keep state in this JSON snapshot (written atomically)')
     .option('--heartbeat-ms <ms>', 'interval of stream keep-alives (default 30000)')
+    .option('--log <file>', 'append the request log to FILE instead of standard error')
+    .option('--quiet', 'drop the request log (start and stop are still said on standard error)')
     .option('--webhook-url <url>', 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them')
     // Not --env-file: Node 20 takes that as its own option wherever it appears in argv.
     .option('--exports-file <file>', 'also write the two export lines to FILE once listening (removed on stop), for a shell to source');
   examples(cmd, [
-    'svc emulator --port 0 --exports-file emulator.env & until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
+    'svc emulator --port 0 --exports-file emulator.env --log emulator.log & until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
     'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)',
     'svc emulator --api-key sk_local --state ./emu.json',
     'svc emulator --faults drop_stream_after=20',

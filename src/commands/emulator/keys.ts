@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
+import { emulatorAdmin } from '../../api/emulator';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
 
@@ -9,8 +10,7 @@ import { examples, type Kit } from '../../cli/action';
  */
 export async function runKeys(ctx: Ctx, environmentId: string): Promise<void> {
   const c = await ctx.client(ctx.settings.apiKey?.value);
-  const { data } = await c.json<{ key: string }>({ method: 'POST', path: `/_emulator/environments/${encodeURIComponent(environmentId)}/keys` });
-  await write(ctx.io.stdout, `${data.key}\n`);
+  await write(ctx.io.stdout, `${await emulatorAdmin.issueWorkKey(c, environmentId)}\n`);
 }
 
 export function addKeys(emulator: Command, kit: Kit): Command {

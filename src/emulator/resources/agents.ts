@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fail, invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { listed, listOrdered, paginate, publicView, type Rec } from '../store';
+import { paginate, publicView, type Rec } from '../store';
+import { listNewest } from '../listing';
 import { queryBool, validate, type Field, type Schema } from '../validate';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
@@ -74,9 +75,8 @@ export function registerAgents(emu: Emulator): void {
   emu.router.post('/v1/agents', (r) => ({ status: 201, body: publicView(create(r.body)) }), { idempotent: true });
 
   emu.router.get('/v1/agents', (r) => {
-    const shown = listed(r.query);
     const officialOnly = queryBool(r.query, 'official_only');
-    return listOrdered(agents, r.query, (a) => shown(a) && (!officialOnly || a.official === true));
+    return listNewest(agents, r.query, { timeFilters: true, keep: (a) => !officialOnly || a.official === true });
   });
 
   emu.router.get('/v1/agents/:id', (r) => {

@@ -3,6 +3,7 @@ import { fail, invalidParam } from '../errors';
 import { sendContent } from '../multipart';
 import type { Emulator } from '../server';
 import { listReply, nowIso, publicView, type Rec } from '../store';
+import { listNewest } from '../listing';
 
 type ArtifactVersion = { version: number; size_bytes: number; sha256: string; mime_type: string; created_at: string; _base64: string };
 type Artifact = Rec & { session_id: string; name: string; mime_type: string; latest_version: number; _versions: ArtifactVersion[] };
@@ -34,10 +35,7 @@ export function registerArtifacts(emu: Emulator): void {
 
   emu.router.get('/v1/artifacts', (r) => {
     const sessionId = r.query.get('session_id');
-    return listReply(
-      artifacts.values().filter((a) => sessionId === null || a.session_id === sessionId),
-      r.query,
-    );
+    return listNewest(artifacts, r.query, { keep: (a) => sessionId === null || a.session_id === sessionId });
   });
 
   emu.router.get('/v1/artifacts/:id', (r) => ({ status: 200, body: publicView(artifacts.must(r.params.id)) }));

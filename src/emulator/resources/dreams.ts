@@ -1,6 +1,7 @@
 import { fail, invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { listReply, nowIso, publicView, type Rec } from '../store';
+import { nowIso, publicView, type Rec } from '../store';
+import { listNewest } from '../listing';
 import { validate } from '../validate';
 
 /**
@@ -27,10 +28,7 @@ export function registerDreams(emu: Emulator): void {
 
   emu.router.get('/v1/dreams', (r) => {
     const storeId = r.query.get('memory_store_id');
-    return listReply(
-      dreams.values().filter((d) => storeId === null || d.memory_store_id === storeId),
-      r.query,
-    );
+    return listNewest(dreams, r.query, { keep: (d) => storeId === null || d.memory_store_id === storeId });
   });
 
   emu.router.get('/v1/dreams/:id', (r) => ({ status: 200, body: publicView(dreams.must(r.params.id)) }));

@@ -1,7 +1,8 @@
 import { STREAMED } from '../router';
 import { invalidParam, precondition } from '../errors';
 import type { Emulator } from '../server';
-import { listReply, publicView, visible, type Collection, type Rec } from '../store';
+import { publicView, type Collection, type Rec } from '../store';
+import { listNewest } from '../listing';
 import { queryBool, validate, type Schema } from '../validate';
 
 export type EnvironmentConfig = { type: 'cloud'; proxy?: { mode: 'route_all' | 'limited'; hosts: string[] } } | { type: 'self_hosted' };
@@ -64,7 +65,8 @@ export function registerEnvironments(emu: Emulator): void {
 
   emu.router.get('/v1/environments', (r) => {
     // The emulator holds no platform-provided (official) environments, so official_only=true lists none.
-    return listReply(queryBool(r.query, 'official_only') ? [] : visible(environments.values(), r.query), r.query);
+    const officialOnly = queryBool(r.query, 'official_only') ?? false;
+    return listNewest(environments, r.query, { keep: () => !officialOnly });
   });
 
   emu.router.get('/v1/environments/:id', (r) => ({ status: 200, body: publicView(environments.must(r.params.id)) }));

@@ -3,7 +3,8 @@ import { invalidParam } from '../errors';
 import { acceptUpload, removeBlob, sendContent } from '../multipart';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { listReply, publicView, type Rec } from '../store';
+import { publicView, type Rec } from '../store';
+import { listNewest } from '../listing';
 
 /**
  * Emulator assumption: a multipart `purpose` field makes a file `batch`; the default is `user_data`.
@@ -48,7 +49,7 @@ export function registerFiles(emu: Emulator): void {
   );
 
   emu.router.get('/v1/files', (r) => {
-    return listReply(files.values(), r.query, (f) => fileView(f, r.versioned));
+    return listNewest(files, r.query, { view: (f) => fileView(f, r.versioned) });
   });
 
   emu.router.get('/v1/files/:id', (r: EmuRequest) => ({ status: 200, body: fileView(files.must(r.params.id), r.versioned) }));

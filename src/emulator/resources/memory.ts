@@ -3,7 +3,8 @@ import { LIMITS } from '../../wire/limits';
 import { fail, invalidParam, notFound, precondition } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { listReply, nowIso, publicView, visible, type Rec } from '../store';
+import { listReply, nowIso, publicView, type Rec } from '../store';
+import { listNewest, newestFirst } from '../listing';
 import { validate, type Schema } from '../validate';
 
 type Store = Rec & { name: string; description: string; archived_at: string | null };
@@ -39,8 +40,6 @@ const WRITE_SCHEMA: Schema = {
   base_version_id: { type: 'string' },
 };
 const writeOpts = { bodyLimit: LIMITS.memoryWriteBody, idempotent: true };
-
-const newestFirst = <T extends Rec>(items: T[]): T[] => [...items].sort((a, b) => (a.id < b.id ? 1 : -1));
 
 /** The body of a write: `content` (UTF-8 text) or `content_base64`, not both. */
 function bodyOf(b: Record<string, any>, required: boolean): Buffer | undefined {
@@ -206,7 +205,7 @@ export function registerMemory(emu: Emulator): void {
     { idempotent: true },
   );
 
-  emu.router.get('/v1/memory-stores', (r) => listReply(newestFirst(visible(stores.values(), r.query)), r.query));
+  emu.router.get('/v1/memory-stores', (r) => listNewest(stores, r.query));
   emu.router.get('/v1/memory-stores/:id', (r) => ({ status: 200, body: publicView(storeOf(r)) }));
 
   emu.router.patch('/v1/memory-stores/:id', (r) => {

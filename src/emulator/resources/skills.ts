@@ -3,7 +3,8 @@ import { fail, invalidParam } from '../errors';
 import { acceptUpload, removeBlob, sendContent, type Form } from '../multipart';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
-import { listReply, nowIso, publicView, visible, type Rec } from '../store';
+import { listReply, nowIso, publicView, type Rec } from '../store';
+import { listNewest } from '../listing';
 import { queryEnum } from '../validate';
 
 /** One immutable uploaded package version; `_path` is its blob on disk. */
@@ -106,10 +107,7 @@ export function registerSkills(emu: Emulator): void {
 
   emu.router.get('/v1/skills', (r) => {
     const category = queryEnum(r.query, 'category', PLUGIN_CATEGORIES);
-    return listReply(
-      visible(skills.values(), r.query).filter((s) => !category || s.categories?.includes(category)),
-      r.query,
-    );
+    return listNewest(skills, r.query, { keep: (s) => !category || s.categories?.includes(category) === true });
   });
 
   emu.router.get('/v1/skills/:id', (r) => ({ status: 200, body: publicView(skills.must(r.params.id)) }));

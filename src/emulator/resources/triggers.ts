@@ -4,7 +4,8 @@ import { HttpError, invalidParam, precondition } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import type { SessionsService } from '../services';
-import { listReply, publicView, visible, type Collection, type Rec } from '../store';
+import { listReply, publicView, type Collection, type Rec } from '../store';
+import { listNewest } from '../listing';
 import { validate, type Schema } from '../validate';
 import { checkSchedule, TriggerScheduler, type Schedule } from './trigger-schedule';
 
@@ -166,10 +167,7 @@ export function registerTriggers(emu: Emulator): void {
 
   emu.router.get('/v1/triggers', (r) => {
     const agentId = r.query.get('agent_id');
-    return listReply(
-      visible(triggers.values(), r.query).filter((t) => agentId === null || t.agent_id === agentId),
-      r.query,
-    );
+    return listNewest(triggers, r.query, { keep: (t) => agentId === null || t.agent_id === agentId });
   });
 
   // Assumption (API-NOTES common shapes: archive where archivable; not listed for triggers): an archived trigger

@@ -2,6 +2,7 @@ import { invalidParam, notFound } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import { listReply, publicView, visible, type Rec } from '../store';
+import { listNewest, newestFirst } from '../listing';
 import { validate, type Schema } from '../validate';
 
 const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_oauth'] as const;
@@ -46,7 +47,7 @@ export function registerVaults(emu: Emulator): void {
     { idempotent: true },
   );
   emu.router.get('/v1/vaults', (r) => {
-    return listReply(visible(vaults.values(), r.query), r.query);
+    return listNewest(vaults, r.query);
   });
   emu.router.get('/v1/vaults/:id', (r) => ({ status: 200, body: publicView(vaultOf(r)) }));
   emu.router.patch('/v1/vaults/:id', (r) => {
@@ -88,7 +89,12 @@ export function registerVaults(emu: Emulator): void {
   emu.router.get('/v1/vaults/:id/credentials', (r) => {
     const v = vaultOf(r);
     return listReply(
-      credentials.values().filter((c) => c.vault_id === v.id),
+      newestFirst(
+        visible(
+          credentials.values().filter((c) => c.vault_id === v.id),
+          r.query,
+        ),
+      ),
       r.query,
     );
   });

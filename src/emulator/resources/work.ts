@@ -3,6 +3,7 @@ import { fail, invalidParam } from '../errors';
 import type { EmuRequest } from '../router';
 import type { Emulator } from '../server';
 import { listReply } from '../store';
+import { newestFirst } from '../listing';
 import { validate, type Schema } from '../validate';
 import { WorkQueue } from '../work/queue';
 import { encodeSecret, workItem, type WorkRow } from '../work/row';
@@ -88,7 +89,7 @@ export function registerWork(emu: Emulator): void {
     (r) => {
       checkScope(r, r.params.env);
       environments.must(r.params.env);
-      return listReply(queue.list(r.params.env), r.query, workItem);
+      return listReply(newestFirst(queue.list(r.params.env)), r.query, workItem);
     },
     { auth: ['api', 'environment'] },
   );

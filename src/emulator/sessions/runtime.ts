@@ -1,6 +1,6 @@
 import { DEFAULT_PROMPT, type DeltaEvent, type InputMode, type StopReason } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
-import { conflict, invalidParam, precondition } from '../errors';
+import { conflict, precondition } from '../errors';
 import type { Faults } from '../faults';
 import type { Services } from '../services';
 import { newId, nowIso, type Collection, type Rec } from '../store';
@@ -9,6 +9,7 @@ import { EventLog } from './log';
 import { childReply, runScript, type ModelContext, type ReplyData, type ReplyKind } from './model';
 import { SessionPlatform, type EgressLookup } from './platform';
 import { StreamHub } from './stream';
+import { PendingReplies } from './replies';
 import { runsOnWorker } from '../../wire/tools';
 
 export type SessionRec = Rec & {
@@ -72,6 +73,12 @@ const CONTINUE_START_MS = 100;
 
 class Cancelled extends Error {}
 
+/** `p`, marked handled: its awaiter still sees the rejection, but one nobody awaits cannot end the process. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
 /** One execution (a turn of the coordinator, or a child thread): cancelled at its next step boundary, or at once while it waits. */
 class Execution {
   cancelled = false;
@@ -87,20 +94,17 @@ class Execution {
     if (this.cancelled) throw new Cancelled();
   }
 
+  /** `p`, or Cancelled as soon as the execution is cancelled. */
   wait<T>(p: Promise<T>): Promise<T> {
-    if (this.cancelled) return Promise.reject(new Cancelled());
-    return new Promise<T>((resolve, reject) => {
-      const stop = () => reject(new Cancelled());
-      this.onCancel.add(stop);
-      p.then(resolve, reject).finally(() => this.onCancel.delete(stop));
-    });
+    const waited = this.cancelled
+      ? Promise.reject(new Cancelled())
+      : new Promise<T>((resolve, reject) => {
+          const stop = () => reject(new Cancelled());
+          this.onCancel.add(stop);
+          p.then(resolve, reject).finally(() => this.onCancel.delete(stop));
+        });
+    return quiet(waited);
   }
-}
-
-interface Wait {
-  kind: ReplyKind;
-  threadId: string | undefined;
-  resolve: (d: ReplyData) => void;
 }
 
 const nextEpoch = (e: string): string => (BigInt(e) + 1n).toString();
@@ -112,13 +116,7 @@ export class SessionRuntime {
   readonly queue: PendingInput[] = [];
   /** MCP connections, tool loading and outbound requests, kept for the session's life (admin paths). */
   readonly platform: SessionPlatform;
-  private readonly waits = new Map<string, Wait>();
-  private readonly answered = new Set<string>();
-  /** Worker-run calls of a self-hosted session, by id, with their thread: a worker may answer them. */
-  private readonly workerCalls = new Map<string, string | undefined>();
-  /** Worker-run calls that are runnable (allowed) but not yet awaited by the model, and results that came first. */
-  private readonly runnable = new Set<string>();
-  private readonly early = new Map<string, ReplyData>();
+  private readonly replies = new PendingReplies();
   /** Running child threads; an entry stays until its execution has wound down. */
   private readonly children = new Map<string, { exec: Execution; done: Promise<void> }>();
   private turn?: { exec: Execution; steered: string[] };
@@ -179,7 +177,7 @@ export class SessionRuntime {
     const messages = events.filter((e): e is MessageEvent => e.type === 'user.message');
     const replies = events.map((e, i) => ({ e, i })).filter(({ e }) => e.type !== 'user.message');
     if (messages.length && this.queue.length >= LIMITS.pendingInputs) precondition(`the session already has ${LIMITS.pendingInputs} pending inputs`);
-    for (const { e, i } of replies) this.checkReply(e as ReplyEvent, i);
+    for (const { e, i } of replies) this.replies.check(e as ReplyEvent, i);
     let eventId: string | undefined;
     for (const { e } of replies) eventId = this.reply(e as ReplyEvent) ?? eventId;
     if (messages.length) {
@@ -191,30 +189,13 @@ export class SessionRuntime {
     return eventId === undefined ? {} : { event_id: eventId };
   }
 
-  private checkReply(e: ReplyEvent, i: number): void {
-    const w = this.waits.get(e.data.event_id);
-    if (!w && this.answered.has(e.data.event_id)) return;
-    if (!w && e.type === 'user.tool_result' && this.runnable.has(e.data.event_id)) return;
-    if (!w) invalidParam(`body.events[${i}].data.event_id`, `no call of this session awaits ${e.type} for ${e.data.event_id}`);
-    if (w!.kind !== e.type) invalidParam(`body.events[${i}].data.event_id`, `${e.data.event_id} awaits ${w!.kind}, not ${e.type}`);
-  }
-
   /** The first valid reply for a call wins; later ones change nothing (R-SESS-52). */
   private reply(e: ReplyEvent): string | undefined {
-    const w = this.waits.get(e.data.event_id);
-    if (!w && e.type === 'user.tool_result' && this.runnable.delete(e.data.event_id)) {
-      // A worker answered a runnable call before the model awaited it: kept for the model.
-      this.answered.add(e.data.event_id);
-      this.early.set(e.data.event_id, e.data);
-      return this.emit(e.type, e.data, { threadId: this.workerCalls.get(e.data.event_id) });
-    }
-    if (!w) return undefined;
-    this.waits.delete(e.data.event_id);
-    this.answered.add(e.data.event_id);
-    const id = this.emit(e.type, e.data, { threadId: w.threadId });
-    // An allowed worker-run call is runnable from here, before the model gets to await its result.
-    if (e.type === 'user.tool_confirmation' && e.data.result === 'allow' && this.workerCalls.has(e.data.event_id)) this.runnable.add(e.data.event_id);
-    w.resolve(e.data);
+    const taken = this.replies.take(e);
+    if (!taken) return undefined;
+    const id = this.emit(e.type, e.data, { threadId: taken.threadId });
+    if (!taken.wake) return id;
+    taken.wake();
     this.refreshRequiresAction();
     return id;
   }
@@ -251,7 +232,7 @@ export class SessionRuntime {
       // Steered input joins the running turn (R-SESS-3).
       for (let s = turn.steered.shift(); s !== undefined; s = turn.steered.shift()) outcome = await runScript(ctx, s);
     } catch (e) {
-      if (!(e instanceof Cancelled)) throw e;
+      if (!(e instanceof Cancelled)) return this.failTurn(turn, e);
       // The wind-down ends when every child thread has reached its step boundary too.
       await Promise.all([...this.children.values()].map((c) => c.done));
       if (this.turn === turn && this.rec.stopping) this.finishStop();
@@ -262,6 +243,18 @@ export class SessionRuntime {
     this.set({ status: 'idle', stop_reason: outcome, requires_action: false });
     this.setThread(this.coordinator, { status: 'idle' });
     this.emit('session.status', { status: 'idle', stop_reason: outcome });
+    this.pump();
+  }
+
+  /** A fault of the emulator itself ends the turn as a failed execution rather than the process. */
+  private failTurn(turn: { exec: Execution }, e: unknown): void {
+    if (this.turn !== turn) return;
+    this.turn = undefined;
+    const stop_reason: StopReason = { type: 'error' };
+    this.emit('session.error', { error_type: 'internal_error', message: `the emulator failed: ${(e as Error)?.message ?? String(e)}` });
+    this.set({ status: 'idle', stop_reason, requires_action: false });
+    this.setThread(this.coordinator, { status: 'idle' });
+    this.emit('session.status', { status: 'idle', stop_reason });
     this.pump();
   }
 
@@ -292,16 +285,13 @@ export class SessionRuntime {
       },
       emit: (type, data, id) => {
         const emitted = this.emit(type, data, { threadId, id });
-        if (type === 'agent.tool_use' && this.selfHosted && runsOnWorker(data ?? {})) {
-          this.workerCalls.set(emitted, threadId);
-          // An allowed call is runnable the moment it is seen: a worker may answer before the model awaits it.
-          if (data?.permission === 'allow') this.runnable.add(emitted);
-        }
+        if (type === 'agent.tool_use' && this.selfHosted && runsOnWorker(data ?? {})) this.replies.workerCall(emitted, threadId, data?.permission === 'allow');
         return emitted;
       },
       delta: (data) => this.delta(threadId, data),
       newEventId: () => newId('sevt'),
-      awaitReplies: (calls) => this.awaitReplies(exec, threadId, calls),
+      // The model may start waiting before a step and await after it: a step that throws first leaves the wait unawaited.
+      awaitReplies: (calls) => quiet(this.awaitReplies(exec, threadId, calls)),
       requestWorker: () => this.deps.services.work?.ensureRow(this.rec.id, this.rec.environment_id!),
       delegate: (n, ms) => this.delegate(exec, n, ms),
       deliverArtifact: (name) =>
@@ -310,20 +300,12 @@ export class SessionRuntime {
   }
 
   private async awaitReplies(exec: Execution, threadId: string | undefined, calls: Array<{ id: string; kind: ReplyKind }>): Promise<Map<string, ReplyData>> {
-    const results = calls.map((c) => {
-      this.runnable.delete(c.id);
-      const first = this.early.get(c.id);
-      if (first) {
-        this.early.delete(c.id);
-        return Promise.resolve<[string, ReplyData]>([c.id, first]);
-      }
-      return new Promise<[string, ReplyData]>((resolve) => this.waits.set(c.id, { kind: c.kind, threadId, resolve: (d) => resolve([c.id, d]) }));
-    });
+    const results = this.replies.await(calls, threadId);
     this.refreshRequiresAction();
     try {
       return new Map(await exec.wait(Promise.all(results)));
     } finally {
-      for (const c of calls) this.waits.delete(c.id);
+      this.replies.release(calls.map((c) => c.id));
     }
   }
 
@@ -333,10 +315,10 @@ export class SessionRuntime {
    */
   private refreshRequiresAction(): void {
     if (!this.turn) return;
-    const awaited = [...this.waits].filter(([, w]) => w.kind !== 'user.tool_result');
+    const awaited = this.replies.awaitingUser();
     if (awaited.length) {
-      const stop_reason: StopReason = { type: 'requires_action', event_ids: awaited.map(([id]) => id) };
-      const coordinatorWaits = awaited.some(([, w]) => w.threadId === undefined);
+      const stop_reason: StopReason = { type: 'requires_action', event_ids: awaited.map((w) => w.id) };
+      const coordinatorWaits = awaited.some((w) => w.threadId === undefined);
       const becameIdle = coordinatorWaits && this.rec.status !== 'idle';
       this.set({ requires_action: true, stop_reason, status: coordinatorWaits ? 'idle' : this.rec.status });
       if (becameIdle) this.emit('session.status', { status: 'idle', stop_reason });
@@ -376,7 +358,12 @@ export class SessionRuntime {
       this.setThread(t, { status: 'idle' });
       this.emit('session.thread_status', { thread_id: t.id, status: 'idle' }, { threadId: t.id });
     } catch (e) {
-      if (!(e instanceof Cancelled)) throw e;
+      // A child's own fault ends that thread, never the process (its promise is awaited by the wind-down).
+      if (!(e instanceof Cancelled)) {
+        this.emit('session.error', { error_type: 'internal_error', message: `the emulator failed: ${(e as Error)?.message ?? String(e)}` }, { threadId: t.id });
+        this.setThread(t, { status: 'idle' });
+        this.emit('session.thread_status', { thread_id: t.id, status: 'idle' }, { threadId: t.id });
+      }
     } finally {
       this.children.delete(t.id);
     }
@@ -420,25 +407,14 @@ export class SessionRuntime {
    */
   private cancelToolCalls(): void {
     const content = [{ type: 'text', text: 'The tool call was cancelled by an interrupt.' }];
-    const cancelled = (id: string, threadId: string | undefined) => {
-      this.answered.add(id);
+    for (const { id, threadId } of this.replies.cancelForInterrupt())
       this.emit('agent.tool_result', { event_id: id, tool_result: { content, structured_content: content }, is_error: true }, { threadId });
-    };
-    for (const [id, w] of this.waits) {
-      if (w.kind === 'user.custom_tool_result') continue;
-      this.waits.delete(id);
-      cancelled(id, w.threadId);
-    }
-    // Runnable worker calls the model had not awaited yet end the same way; early results are dropped with the turn.
-    for (const id of this.runnable) cancelled(id, this.workerCalls.get(id));
-    this.runnable.clear();
-    this.early.clear();
   }
 
   private finishStop(): void {
     if (!this.rec.stopping) return;
     this.turn = undefined;
-    this.waits.clear();
+    this.replies.clear();
     const stop_reason: StopReason = { type: 'interrupted' };
     this.set({ stopping: false, interrupted: true, status: 'idle', requires_action: false, stop_reason, continue_pending: false });
     this.setThread(this.coordinator, { status: 'idle', interrupted: true, control_epoch: this.rec.control_epoch });
@@ -478,7 +454,7 @@ export class SessionRuntime {
     if (r.status === 'running') precondition('the session is running; interrupt it and wait for idle before archiving');
     this.turn?.exec.cancel();
     this.turn = undefined;
-    this.waits.clear();
+    this.replies.clear();
     this.queue.length = 0;
     this.cancelChildren({});
     const at = nowIso();

@@ -136,7 +136,8 @@ export class StreamHub {
       (s) => this.subs.delete(s),
     );
     this.subs.add(sub);
-    void this.catchUp(sub);
+    // A socket that fails while catching up ends that subscriber only.
+    this.catchUp(sub).catch(() => sub.close());
   }
 
   /** Sends the log from the subscriber's position, waiting on the socket when it is full, then goes live. */
