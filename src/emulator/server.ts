@@ -155,7 +155,7 @@ export class Emulator {
         'Retry-After': String(this.faults.config.retry_after ?? 1),
       });
     }
-    // Quota is not a rate: no Retry-After, and waiting does not help (R-ERR-10).
+    // Quota is not a rate: no Retry-After, and waiting does not help.
     if (this.faults.overQuotaNow()) throw new HttpError(429, 'exceeded_current_quota_error', 'the project is over its quota (injected)');
     const auth = req.headers.authorization;
     const m = auth ? /^Bearer (\S+)$/.exec(auth) : null;
@@ -242,7 +242,7 @@ export class Emulator {
     if (reply !== STREAMED) this.sendJson(res, reply.status, reply.body, reply.headers);
   }
 
-  /** Reads a JSON body within its limit; oversized is 400 invalid_request_error, never 413 (R-REQ-16). */
+  /** Reads a JSON body within its limit; oversized is 400 invalid_request_error, never 413. */
   private async readBody(req: IncomingMessage, route: Route, method: string): Promise<Buffer | undefined> {
     const mode = route.opts.body ?? (method === 'GET' || method === 'DELETE' ? 'none' : 'json');
     if (mode === 'raw') return undefined;

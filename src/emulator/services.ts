@@ -37,7 +37,7 @@ export interface WorkService {
   ensureRow(sessionId: string, environmentId: string): void;
   /** The session ended (archived, deleted): its row, if any, ends as `cancelled`. */
   endRow(sessionId: string): void;
-  /** The session's interrupt completed: its live row ends and the lease is released (R-WORK-39). */
+  /** The session's interrupt completed: its live row ends and the lease is released. */
   releaseRow(sessionId: string): void;
 }
 

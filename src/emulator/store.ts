@@ -177,7 +177,7 @@ export interface PageResult<T> {
   next_page_token: string | null;
 }
 
-/** Reads `page_size` (1..1000, default 50), 400 with param query.page_size otherwise (R-PAGE-2, R-PAGE-3). */
+/** Reads `page_size` (1..1000, default 50), 400 with param query.page_size otherwise. */
 export function pageSize(q: URLSearchParams): number {
   const raw = q.get('page_size');
   if (raw === null) return LIMITS.pageSizeDefault;
@@ -188,7 +188,7 @@ export function pageSize(q: URLSearchParams): number {
   return n;
 }
 
-/** Pages `sorted` with an opaque token naming the last key returned and its position (R-PAGE-1, R-PAGE-4). */
+/** Pages `sorted` with an opaque token naming the last key returned and its position. */
 export function paginate<T>(sorted: readonly T[], q: URLSearchParams, keyOf: (t: T) => string = (t) => (t as Rec).id): PageResult<T> {
   const size = pageSize(q);
   const start = startAfter(sorted, q, keyOf);

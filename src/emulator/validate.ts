@@ -24,7 +24,7 @@ export interface ValidateOptions {
   prefix?: string;
 }
 
-/** Checks a JSON body against declared fields: unknown members, types, enums, ranges (R-REQ-9, -11, -13, -14, -15). */
+/** Checks a JSON body against declared fields: unknown members, types, enums, ranges (-11, -13, -14, -15). */
 export function validate(body: unknown, schema: Schema, opts: ValidateOptions = {}): Record<string, any> {
   const prefix = opts.prefix ?? 'body';
   if (typeof body !== 'object' || body === null || Array.isArray(body)) invalidParam(prefix, 'the body must be a JSON object');

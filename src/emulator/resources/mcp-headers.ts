@@ -13,13 +13,13 @@ export const MCP_SERVER: Field = {
 };
 
 export type McpServer = { type: string; name: string; url: string; headers?: Record<string, string> };
-/** Stored headers by server identity (see identity), kept apart because they are write-only (R-CONF-22). */
+/** Stored headers by server identity (see identity), kept apart because they are write-only. */
 export type StoredHeaders = Record<string, Record<string, string>>;
 
 /** A server keeps its stored headers only while its name, type and URL are unchanged (config rule 7). */
 const identity = (s: McpServer): string => JSON.stringify([s.name, s.type, s.url]);
 
-/** Header names differing only in case are rejected (R-CONF-26; status not stated, API-NOTES: 400 for a bad field). */
+/** Header names differing only in case are rejected (status not stated, API-NOTES: 400 for a bad field). */
 export function checkHeaderNames(servers: McpServer[] | undefined, param: string): void {
   (servers ?? []).forEach((s, i) => {
     const seen = new Set<string>();
@@ -32,8 +32,8 @@ export function checkHeaderNames(servers: McpServer[] | undefined, param: string
 
 /**
  * Splits write-only headers from the servers (config rule 7): omitted or `{}` headers keep what is stored
- * for an unchanged identity (R-CONF-23); non-empty headers replace them as a whole (R-CONF-24), and a key
- * whose value is "" is deleted, i.e. not stored (R-CONF-25). `stored` is {} on create.
+ * for an unchanged identity; non-empty headers replace them as a whole, and a key
+ * whose value is "" is deleted, i.e. not stored. `stored` is {} on create.
  */
 export function splitHeaders(servers: McpServer[], stored: StoredHeaders): { servers: McpServer[]; headers: StoredHeaders } {
   const headers: StoredHeaders = {};

@@ -142,7 +142,7 @@ export function registerPlugins(emu: Emulator): void {
     const p = plugins.get(id);
     return p && !p.archived_at ? p : fail('resource_not_found_error', `plugin ${id} not found`);
   };
-  /** R-PLUG-1: official plugins are read-only; the spec states no status, a permission failure is 403. */
+  /** Official plugins are read-only; the spec states no status, a permission failure is 403. */
   const writable = (id: string): Plugin => {
     const p = active(id);
     return p.scope === 'official' ? fail('permission_denied_error', `plugin ${id} is an official plugin and read-only through the API`) : p;

@@ -10,7 +10,7 @@ import { createSessionService } from '../sessions/service';
 import { listReply, paginate, publicView, visible } from '../store';
 import { queryBool } from '../validate';
 
-/** Routes a session work token may call, on its own session only (R-WORK-9). */
+/** Routes a session work token may call, on its own session only. */
 const WORKER = { auth: ['api', 'session'] as Array<'api' | 'session'> };
 
 const threadView = (t: ThreadRec): LogView => ({ threadId: t.id, match: t.parent_thread_id === null ? undefined : t.id });
@@ -120,7 +120,7 @@ export function registerSessions(emu: Emulator): void {
 
 function openStream(r: EmuRequest, rt: SessionRuntime, view: LogView): typeof STREAMED {
   const includeDeltas = queryBool(r.query, 'include_deltas') ?? false;
-  // The query parameter wins over Last-Event-ID (R-STREAM-13).
+  // The query parameter wins over Last-Event-ID.
   const header = r.headers['last-event-id'];
   const cursor = r.query.get('cursor') ?? (Array.isArray(header) ? header[0] : header);
   rt.hub.open({ res: r.res, view, cursor, includeDeltas, requestId: r.requestId });

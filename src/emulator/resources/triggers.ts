@@ -128,7 +128,7 @@ export function registerTriggers(emu: Emulator): void {
         _skips: null,
         _next_fire_ms: null,
       } as Partial<Trigger>);
-      // Only a scheduled run's automatic pause sends the webhook; a manual run's does not (R-TRIG-16, R-TRIG-18).
+      // Only a scheduled run's automatic pause sends the webhook; a manual run's does not.
       if (context.type === 'system') emu.webhooks.send('trigger.paused', { id: t.id });
     }
     return runs.insert({ trigger_id: t.id, context, ...outcome });
@@ -136,7 +136,7 @@ export function registerTriggers(emu: Emulator): void {
 
   /**
    * Assumption: a scheduled occurrence is platform-initiated, so its run has context `system` (the spec
-   * names only `manual` and `system`, and clients must accept `system`: R-TRIG-8, R-TRIG-9).
+   * names only `manual` and `system`, and clients must accept `system`).
    */
   const scheduler = new TriggerScheduler(emu, triggers, (t) => publicView(run(t, { type: 'system' })));
   emu.onClose(() => scheduler.close());

@@ -8,7 +8,7 @@ import { validate, type Schema } from '../validate';
 const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_oauth'] as const;
 
 type Vault = Rec & { name: string; description: string; metadata: Record<string, string>; archived_at: string | null };
-/** `_value` is write-only: kept for sessions, never returned by any endpoint (R-CONF-37). */
+/** `_value` is write-only: kept for sessions, never returned by any endpoint. */
 type Credential = Rec & { vault_id: string; name: string; type: string; egress_environment_id: string | null; _value?: string };
 
 const VAULT_SCHEMA: Schema = { name: { type: 'string', required: true }, description: { type: 'string' }, metadata: { type: 'map' } };

@@ -14,7 +14,7 @@ const WORKER_ID_HEADER = 'svc-worker-id';
 
 // API-NOTES: work ack and heartbeat bodies are `{generation}`; stop adds `final_status?: "completed"`.
 const LEASE_SCHEMA: Schema = { generation: { type: 'integer', required: true, min: 1 } };
-// No `force` or `reason`: unknown members are 400 invalid_parameter_error (R-WORK-36).
+// No `force` or `reason`: unknown members are 400 invalid_parameter_error.
 const STOP_SCHEMA: Schema = { ...LEASE_SCHEMA, final_status: { type: 'string', enum: ['completed'] } };
 
 const WORKER_AUTH: CredentialKind[] = ['environment', 'session'];
@@ -23,7 +23,7 @@ const forbidden = (message: string): never => fail('permission_denied_error', me
 
 /**
  * API-NOTES: resolved ambiguities. An environment work key reaches only its own environment's queue
- * (R-AUTH-7); a session work token reaches only its own row (R-AUTH-8, R-WORK-9).
+ *; a session work token reaches only its own row.
  */
 function checkScope(r: EmuRequest, environmentId: string, rowId?: string): void {
   const cred = r.cred;
@@ -71,7 +71,7 @@ export function registerWork(emu: Emulator): void {
     return { status: 200, body: workItem(op(row, body)) };
   };
 
-  // API-NOTES: work poll. Environment work key only: an API key or a session work token is 403 (R-AUTH-9, R-AUTH-10).
+  // API-NOTES: work poll. Environment work key only: an API key or a session work token is 403.
   emu.router.get(
     '/v1/environments/:env/work/poll',
     async (r) => {

@@ -1,9 +1,9 @@
 /**
  * Which way a simulated outbound request of the platform leaves (config rules 9 and 10). No request really
  * leaves the emulator; each is recorded with its route for `GET /_emulator/sessions/{id}/egress`.
- * - Platform-internal endpoints go direct, even past a `route_all` proxy (R-CONF-30).
+ * - Platform-internal endpoints go direct, even past a `route_all` proxy.
  * - An `mcp_oauth` credential's OAuth steps go through its `egress_environment_id` environment's proxy,
- *   whatever the session runs on (R-CONF-33); without that binding they follow the session's route.
+ *   whatever the session runs on; without that binding they follow the session's route.
  * - Any other host goes through the session environment's proxy when it has one, else direct.
  */
 
@@ -40,7 +40,7 @@ export const PLATFORM_INTERNAL_HOSTS: readonly string[] = [MODEL_API_HOST, 'api.
 
 /** The route of one outbound request to `host`. */
 export function routeOf(host: string, purpose: EgressPurpose, via: EgressVia): EgressRoute {
-  // R-CONF-30: platform-internal endpoints bypass the proxy, even under `route_all`.
+  // Platform-internal endpoints bypass the proxy, even under `route_all`.
   if (PLATFORM_INTERNAL_HOSTS.includes(host)) return { host, purpose, route: 'direct' };
   const env = OAUTH_STEPS.includes(purpose) && via.oauthEgress ? via.oauthEgress : via.session;
   // Under `limited` the proxy, not the allow-list, decides reachability, so the request goes to it as under `route_all`.

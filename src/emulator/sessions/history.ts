@@ -11,7 +11,7 @@ export interface HistoryPage {
 }
 
 /**
- * One page of history (R-HIST-1..8): `asc` by default, `desc` with tokens moving to earlier events;
+ * One page of history : `asc` by default, `desc` with tokens moving to earlier events;
  * `stream_cursor` resumes a stream right after the newest event of the page. Deltas are never logged.
  */
 export function historyPage(log: EventLog, view: LogView, q: URLSearchParams): HistoryPage {

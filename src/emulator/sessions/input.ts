@@ -85,7 +85,7 @@ const RESULT_DATA: Schema = {
   is_error: { type: 'boolean' },
 };
 
-// API-NOTES: event payloads (the `data` member) of user events; `session_thread_id` is not declared (R-SESS-14).
+// API-NOTES: event payloads (the `data` member) of user events; `session_thread_id` is not declared.
 const DATA: Record<UserEvent['type'], Field> = {
   'user.message': { type: 'object', required: true, fields: { content: { type: 'array', required: true, items: BLOCK } } },
   'user.interrupt': { type: 'object', fields: { expected_control_epoch: { type: 'string', pattern: CONTROL_EPOCH_PATTERN } } },

@@ -116,7 +116,7 @@ export const viewIncludes = (log: EventLog, view: LogView, i: number): boolean =
 
 /**
  * Frame ids: the position as decimal on the session stream, `THREAD.POSITION` on a thread stream,
- * so a thread cursor is usable only on its own thread's stream (R-STREAM-22). Position 0 is `0` everywhere.
+ * so a thread cursor is usable only on its own thread's stream. Position 0 is `0` everywhere.
  */
 export function encodeCursor(view: LogView, pos: number): string {
   if (pos === 0) return CURSOR_START;

@@ -1,4 +1,4 @@
-// The scripted model's MCP directives. The platform runs MCP tools itself (R-EVT-13); what it does on the
+// The scripted model's MCP directives. The platform runs MCP tools itself; what it does on the
 // way (calls, credential refreshes, retries) is logged per session for `GET /_emulator/sessions/{id}/mcp`, and
 // each outbound request it makes with its route for `…/egress` (see egress.ts).
 import type { ModelContext } from './model';
@@ -30,7 +30,7 @@ async function callTool(ctx: ModelContext, server: string, tool: string, input: 
   return id;
 }
 
-/** `/mcp SERVER TOOL JSON`: a tool of one of the agent's MCP servers, run by the platform (R-EVT-13). */
+/** `/mcp SERVER TOOL JSON`: a tool of one of the agent's MCP servers, run by the platform. */
 export async function mcpTool(ctx: ModelContext, rest: string): Promise<Outcome> {
   const m = /^(\S+)\s+([\s\S]+)$/.exec(rest.trim());
   const call = m ? parseCall(m[2]) : undefined;
@@ -47,12 +47,12 @@ export async function mcpTool(ctx: ModelContext, rest: string): Promise<Outcome>
 
 /**
  * `/mcp-fail SERVER connection|auth|refresh [TOOL]`: a call to TOOL (default `search`) of SERVER fails.
- * The call gets an error result and the turn goes on to a final message and `end_turn` (R-ERR-26):
+ * The call gets an error result and the turn goes on to a final message and `end_turn`:
  * - `connection`: the connection is lost mid-run; `session.error` `mcp_connection_failed`, and the server's
  *   tools are unavailable from the next model request on, other tools unaffected.
  * - `auth`: the server rejects the credential; the platform refreshes it and retries once, and only when the
- *   retry is rejected too reports `mcp_authentication_failed` (R-ERR-27); the server's tools are then unavailable.
- * - `refresh`: the credential refresh itself fails (not a rejection): no retry, no `session.error` (R-ERR-28);
+ *   retry is rejected too reports `mcp_authentication_failed`; the server's tools are then unavailable.
+ * - `refresh`: the credential refresh itself fails (not a rejection): no retry, no `session.error`;
  *   the server stays available.
  * Assumption: a mid-run failure shows on a call; the failure is injected, whatever credentials the session has.
  */

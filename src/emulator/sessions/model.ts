@@ -13,7 +13,7 @@ export interface ModelContext {
   readonly model: string;
   /** The environment is self-hosted: sandbox tools run on a worker. */
   readonly selfHosted: boolean;
-  /** The session has a sub-agent roster: without one it has no orchestration tools (R-CONF-27). */
+  /** The session has a sub-agent roster: without one it has no orchestration tools. */
   readonly canDelegate: boolean;
   /** Names of the MCP servers of the session's effective agent. */
   readonly mcpServers: readonly string[];
@@ -26,7 +26,7 @@ export interface ModelContext {
   emit(type: string, data?: Record<string, unknown>, id?: string): string;
   delta(data: DeltaEvent['data']): void;
   newEventId(): string;
-  /** Parks the thread until every call has its reply (R-SESS-51). */
+  /** Parks the thread until every call has its reply. */
   awaitReplies(calls: Array<{ id: string; kind: ReplyKind }>): Promise<Map<string, ReplyData>>;
   /** A sandbox call awaits a worker: make sure the session has a work row. */
   requestWorker(): void;
@@ -123,7 +123,7 @@ async function slow(ctx: ModelContext, arg: string): Promise<Outcome> {
 
 /**
  * `/nostream TEXT`: a non-streaming model call. The complete thinking and message come with no deltas and
- * neither `agent.thinking_started` nor `agent.message_started` (R-EVT-18).
+ * neither `agent.thinking_started` nor `agent.message_started`.
  */
 async function nostream(ctx: ModelContext, text: string): Promise<Outcome> {
   modelRequest(ctx);

@@ -29,7 +29,7 @@ export type SessionRec = Rec & {
   vault_ids: string[];
   metadata: Record<string, string>;
   archived_at: string | null;
-  /** Write-only headers of the `agent_overrides.mcp_servers`, by server identity (R-CONF-22). */
+  /** Write-only headers of the `agent_overrides.mcp_servers`, by server identity. */
   _mcp_headers?: Record<string, Record<string, string>>;
 };
 
@@ -68,7 +68,7 @@ export interface RuntimeDeps {
   egress?: EgressLookup;
 }
 
-/** How long a Continue takes to start: long enough for a client to see `continue_pending` (R-SESS-32). */
+/** How long a Continue takes to start: long enough for a client to see `continue_pending`. */
 const CONTINUE_START_MS = 100;
 
 class Cancelled extends Error {}
@@ -137,7 +137,7 @@ export class SessionRuntime {
     return env?.config.type === 'self_hosted';
   }
 
-  /** An active execution, a wind-down, a pending start or a running child thread (delete: R-SESS-48). */
+  /** An active execution, a wind-down, a pending start or a running child thread (what delete waits for). */
   get active(): boolean {
     return Boolean(this.turn) || this.rec.stopping || this.rec.continue_pending || this.children.size > 0;
   }
@@ -171,7 +171,7 @@ export class SessionRuntime {
 
   // ---- input ----
 
-  /** Accepts a validated send (R-SESS-1..21); interrupt is handled by `interrupt`. */
+  /** Accepts a validated send ; interrupt is handled by `interrupt`. */
   send(mode: InputMode, events: UserEvent[]): { event_id?: string } {
     if (this.rec.status === 'terminated') precondition('the session is terminated and takes no new input');
     const messages = events.filter((e): e is MessageEvent => e.type === 'user.message');
@@ -189,7 +189,7 @@ export class SessionRuntime {
     return eventId === undefined ? {} : { event_id: eventId };
   }
 
-  /** The first valid reply for a call wins; later ones change nothing (R-SESS-52). */
+  /** The first valid reply for a call wins; later ones change nothing. */
   private reply(e: ReplyEvent): string | undefined {
     const taken = this.replies.take(e);
     if (!taken) return undefined;
@@ -200,7 +200,7 @@ export class SessionRuntime {
     return id;
   }
 
-  /** Starts the next queued input when nothing holds the session back (R-SESS-38, R-SESS-39). */
+  /** Starts the next queued input when nothing holds the session back. */
   private pump(): void {
     const r = this.rec;
     if (r.status === 'terminated' || this.turn || r.stopping || r.interrupted || r.continue_pending) return;
@@ -209,7 +209,7 @@ export class SessionRuntime {
   }
 
   private consume(entry: PendingInput): string {
-    // The queued input's event_id becomes the id of its (first) message (R-SESS-21).
+    // The queued input's event_id becomes the id of its (first) message.
     entry.events.forEach((e, i) => this.emit('user.message', e.data, { id: i === 0 ? entry.event_id : undefined }));
     return entry.events.map(messageText).filter(Boolean).join('\n') || DEFAULT_PROMPT;
   }
@@ -229,7 +229,7 @@ export class SessionRuntime {
     let outcome: StopReason;
     try {
       outcome = await runScript(ctx, text);
-      // Steered input joins the running turn (R-SESS-3).
+      // Steered input joins the running turn.
       for (let s = turn.steered.shift(); s !== undefined; s = turn.steered.shift()) outcome = await runScript(ctx, s);
     } catch (e) {
       if (!(e instanceof Cancelled)) return this.failTurn(turn, e);
@@ -311,7 +311,7 @@ export class SessionRuntime {
 
   /**
    * `requires_action` and `stop_reason.event_ids` list the confirmations and custom results still awaited
-   * (R-SESS-25); while the coordinator waits on them the session is idle with stop reason requires_action.
+   *; while the coordinator waits on them the session is idle with stop reason requires_action.
    */
   private refreshRequiresAction(): void {
     if (!this.turn) return;
@@ -383,7 +383,7 @@ export class SessionRuntime {
 
   // ---- control ----
 
-  /** `user.interrupt` (R-SESS-27..30): 202 with the epoch; stopping now, interrupted when the wind-down ends. */
+  /** `user.interrupt` : 202 with the epoch; stopping now, interrupted when the wind-down ends. */
   interrupt(expected: string | undefined): string {
     const r = this.rec;
     if (r.status === 'terminated') precondition('the session is terminated and takes no new input');
@@ -403,7 +403,7 @@ export class SessionRuntime {
   /**
    * Every `agent.tool_use` still awaiting a worker's result or a confirmation gets an error result, so a worker
    * reading history sees no call left without a result ("no result yet" means run it, API-NOTES). A reply that
-   * arrives later is accepted and changes nothing, like any second reply (R-SESS-52).
+   * arrives later is accepted and changes nothing, like any second reply.
    */
   private cancelToolCalls(): void {
     const content = [{ type: 'text', text: 'The tool call was cancelled by an interrupt.' }];
@@ -419,11 +419,11 @@ export class SessionRuntime {
     this.set({ stopping: false, interrupted: true, status: 'idle', requires_action: false, stop_reason, continue_pending: false });
     this.setThread(this.coordinator, { status: 'idle', interrupted: true, control_epoch: this.rec.control_epoch });
     this.emit('session.status', { status: 'idle', stop_reason });
-    // Cancellation is complete: a self-hosted session releases its row, queued input or not (R-WORK-39).
+    // Cancellation is complete: a self-hosted session releases its row, queued input or not.
     if (this.selfHosted) this.deps.services.work?.releaseRow(this.rec.id);
   }
 
-  /** Continue (R-SESS-31..36): a new epoch, `continue_pending` until the start completes with a newer one; queued input is kept. */
+  /** Continue : a new epoch, `continue_pending` until the start completes with a newer one; queued input is kept. */
   continue(): string {
     const r = this.rec;
     if (r.stopping) conflict('the session is stopping; wait for it to be interrupted');
@@ -431,12 +431,12 @@ export class SessionRuntime {
     if (!r.interrupted || r.continue_pending) return r.control_epoch;
     const epoch = nextEpoch(r.control_epoch);
     this.set({ continue_pending: true, control_epoch: epoch });
-    // After the lease was released, Continue re-queues the session's work (R-WORK-40).
+    // After the lease was released, Continue re-queues the session's work.
     if (this.selfHosted) this.deps.services.work?.ensureRow(r.id, r.environment_id!);
     setTimeout(
       () => {
         if (!this.rec.continue_pending) return;
-        // The completed start supersedes the epoch Continue returned (R-SESS-33).
+        // The completed start supersedes the epoch Continue returned.
         this.set({ continue_pending: false, interrupted: false, control_epoch: nextEpoch(this.rec.control_epoch) });
         this.setThread(this.coordinator, { interrupted: false, control_epoch: this.rec.control_epoch });
         this.pump();
@@ -446,7 +446,7 @@ export class SessionRuntime {
     return epoch;
   }
 
-  /** Archive (R-SESS-41..43): terminated, threads cancelled, queued input dropped. */
+  /** Archive : terminated, threads cancelled, queued input dropped. */
   archive(): void {
     const r = this.rec;
     if (r.archived_at) return;
@@ -465,7 +465,7 @@ export class SessionRuntime {
     this.deps.services.work?.endRow(r.id);
   }
 
-  /** Archive a child thread (R-THREAD-5..7): its execution is cancelled; repeating is a no-op. */
+  /** Archive a child thread : its execution is cancelled; repeating is a no-op. */
   archiveThread(t: ThreadRec): void {
     if (t.parent_thread_id === null) precondition('the coordinator thread cannot be archived; archive the session instead');
     if (t.archived_at) return;

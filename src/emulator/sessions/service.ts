@@ -64,7 +64,7 @@ export function createSessionService(emu: Emulator): SessionService {
   const mcpServersOf = (s: SessionRec): string[] => mcpServerList(s).map((m) => String(m?.name));
 
   /**
-   * Read at each outbound request (R-CONF-30, R-CONF-33). Assumption: the spec does not say which credential an
+   * Read at each outbound request. Assumption: the spec does not say which credential an
    * MCP server uses; here it is the first `mcp_oauth` credential named like the server in the session's `vault_ids`, in order.
    */
   const egressLookup = (s: SessionRec): EgressLookup => ({
@@ -126,7 +126,7 @@ export function createSessionService(emu: Emulator): SessionService {
     return t!;
   }
 
-  /** A file may be mounted unless uploaded in the compatibility format or for batch (R-FILE-8, R-FILE-9). */
+  /** A file may be mounted unless uploaded in the compatibility format or for batch. */
   function checkFile(fileId: string): void {
     const files = emu.services.files;
     if (!files) return;
@@ -223,7 +223,7 @@ export function createSessionService(emu: Emulator): SessionService {
     if (body.title !== undefined && body.title !== s.title) changes.title = changed.title = body.title;
     if (body.metadata !== undefined && !isDeepStrictEqual(body.metadata, s.metadata)) changes.metadata = changed.metadata = body.metadata;
     if (body.agent_overrides !== undefined) {
-      // The override document is replaced as a whole; the creation-time roster stays (R-CONF-4).
+      // The override document is replaced as a whole; the creation-time roster stays.
       const headers = overrideHeaders(body.agent_overrides, s._mcp_headers ?? {});
       const next = { ...body.agent_overrides, ...(s.agent_overrides.roster !== undefined ? { roster: s.agent_overrides.roster } : {}) };
       const newHeaders = !isDeepStrictEqual(headers, s._mcp_headers ?? {});
@@ -234,7 +234,7 @@ export function createSessionService(emu: Emulator): SessionService {
         changed.agent = effectiveAgent(s, next);
       }
     }
-    // session.updated only on a real change, with only the changed members (R-EVT-26, R-EVT-27).
+    // session.updated only on a real change, with only the changed members.
     if (Object.keys(changes).length) {
       sessions.touch(s, changes);
       runtime(s).emit('session.updated', changed);
@@ -261,7 +261,7 @@ export function createSessionService(emu: Emulator): SessionService {
     const fileIds = fileBlocks(events);
     fileIds.forEach(checkFile);
     const accepted = rt.send(mode, events);
-    // File blocks in messages are bound to the session as file resources (R-SESS-6).
+    // File blocks in messages are bound to the session as file resources.
     const fresh = [...new Set(fileIds)].filter((id) => !s.resources.some((b) => b.type === 'file' && b.file_id === id));
     if (fresh.length) sessions.touch(s, { resources: [...s.resources, ...fresh.map((file_id) => ({ type: 'file', id: newId('sesrsc'), file_id }))] });
     return accepted;

@@ -18,10 +18,10 @@ export function parseCall(rest: string): { name: string; input: unknown } | unde
   }
 }
 
-/** The effective agent's tools as the next model request sees them: an unavailable MCP server's are gone (R-ERR-26). */
+/** The effective agent's tools as the next model request sees them: an unavailable MCP server's are gone. */
 const agentTools = (ctx: ModelContext) => ({ model: ctx.model, tools: ctx.tools, mcpServers: ctx.mcpServers.filter((s) => ctx.platform.mcp.available(s)) });
 
-/** `agent.model_started`: one model request, recorded with the tool definitions it carries (R-CONF-17..21) and its route (R-CONF-30). */
+/** `agent.model_started`: one model request, recorded with the tool definitions it carries  and its route. */
 export function modelRequest(ctx: ModelContext): void {
   const tools = ctx.platform.tools.definitions(agentTools(ctx));
   const id = ctx.emit('agent.model_started', { model: ctx.model });
@@ -31,7 +31,7 @@ export function modelRequest(ctx: ModelContext): void {
 
 /**
  * A tool the current definitions name without its schema is loaded before it is called: its schema is
- * loaded and a further model request carries it, as do all later ones (R-CONF-17, "schemas when needed").
+ * loaded and a further model request carries it, as do all later ones ("schemas when needed").
  */
 async function loadSchema(ctx: ModelContext, name: string, mcpServer?: string): Promise<void> {
   const def = ctx.platform.tools.definitions(agentTools(ctx)).find((d) => d.name === name && d.mcp_server_name === mcpServer);
@@ -59,7 +59,7 @@ export async function streamText(ctx: ModelContext, kind: 'text' | 'thinking', t
   ctx.emit(kind === 'text' ? 'agent.message' : 'agent.thinking', { content: [{ type: 'text', text }] });
 }
 
-/** `agent.tool_use` preceded by its `tool_use` deltas: the same tool_use_id on each, the name on the first (R-EVT-10, R-EVT-12). */
+/** `agent.tool_use` preceded by its `tool_use` deltas: the same tool_use_id on each, the name on the first. */
 export async function toolUse(ctx: ModelContext, name: string, input: unknown, permission: 'allow' | 'ask', mcpServer?: string): Promise<string> {
   await loadSchema(ctx, name, mcpServer);
   const id = ctx.newEventId();
@@ -75,7 +75,7 @@ export async function toolUse(ctx: ModelContext, name: string, input: unknown, p
   return id;
 }
 
-/** Writes `session.error` (with `mcp_server_name` for MCP types, R-EVT-23) and returns its id. */
+/** Writes `session.error` (with `mcp_server_name` for MCP types) and returns its id. */
 export function emitSessionError(ctx: ModelContext, errorType: string, message: string, mcpServer = 'emulator-mcp'): string {
   const mcp = errorType.startsWith('mcp_') ? { mcp_server_name: mcpServer } : {};
   return ctx.emit('session.error', { error_type: errorType, message, ...mcp });

@@ -61,7 +61,7 @@ class Subscriber {
     return ok;
   }
 
-  /** `event: error` with the spec's error shape, then close (R-STREAM-18). */
+  /** `event: error` with the spec's error shape, then close. */
   fail(type: string, message: string): void {
     if (this.closed) return;
     this.res.write(frame(encodeCursor(this.view, this.next), ERROR_FRAME, JSON.stringify({ error: { type, message, request_id: this.requestId } })));
@@ -169,7 +169,7 @@ export class StreamHub {
     }
   }
 
-  /** A live-only `agent.delta` (R-EVT-1: never in history): sent to live subscribers that asked for deltas. */
+  /** A live-only `agent.delta` (never in history): sent to live subscribers that asked for deltas. */
   publishDelta(threadId: string | undefined, json: string): void {
     const cache = new Map<string | undefined, string>();
     for (const sub of this.subs) {

@@ -1,5 +1,5 @@
 /**
- * Which tool definitions a model request carries (config rule 6, R-CONF-17..21). No model runs, so each
+ * Which tool definitions a model request carries (config rule 6). No model runs, so each
  * request is recorded with what the model "received", for `GET /_emulator/sessions/{id}/model-requests`:
  * a definition with `input_schema` was sent with its schema, one without it by name only (on demand).
  */
@@ -58,12 +58,12 @@ const BUILT_IN_SCHEMAS: Record<string, Record<string, unknown>> = {
   search_image_by_text: object(['query']),
   search_image_by_image: object(['file_id']),
 };
-/** The built-ins that follow the MCP default (on demand); the others are eager (R-CONF-20). */
+/** The built-ins that follow the MCP default (on demand); the others are eager. */
 const ON_DEMAND_BUILT_INS = ['search_image_by_text', 'search_image_by_image'];
 /** Assumption: the emulator has no MCP server to ask, so every MCP tool is described by an open object schema. */
 const MCP_TOOL_SCHEMA = { type: 'object' };
 
-/** Assumption: the spec names no model without on-demand support; in the emulator, a model ID ending in `-eager` is one (R-CONF-19). */
+/** Assumption: the spec names no model without on-demand support; in the emulator, a model ID ending in `-eager` is one. */
 export const supportsOnDemand = (model: string): boolean => !model.endsWith('-eager');
 
 export const toolKey = (name: string, mcpServer?: string): string => JSON.stringify([mcpServer ?? null, name]);
@@ -80,7 +80,7 @@ const enabled = (cfg: ToolConfig | undefined, set: ToolEntry): boolean => (cfg?.
 export function toolDefinitions(agent: AgentTools, loaded: (key: string) => boolean): ToolDefinition[] {
   const entries = agent.tools.filter((t): t is ToolEntry => typeof t === 'object' && t !== null);
   const candidates: Array<ToolDefinition & { schema: Record<string, unknown>; mode: LoadMode }> = [];
-  // R-CONF-21: a repeated built-in toolset uses only its first declaration, without merging.
+  // A repeated built-in toolset uses only its first declaration, without merging.
   const builtIn = entries.find((t) => t.type === BUILT_IN_TOOLSET);
   for (const [name, schema] of builtIn ? Object.entries(BUILT_IN_SCHEMAS) : []) {
     const cfg = builtIn!.configs?.find((c) => c.name === name);

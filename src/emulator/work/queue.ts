@@ -45,7 +45,7 @@ export class WorkQueue {
 
   /**
    * The session's interrupt finished winding down: its live row ends and the lease is released, even
-   * with queued input left (R-WORK-39); a Continue queues the session's work again (R-WORK-40).
+   * with queued input left; a Continue queues the session's work again.
    * Assumption: a released row ends `completed` — the state table releases leases only on the moves into
    * `completed`, and which moves lead into `failed` or `cancelled` is not shown.
    */
@@ -146,7 +146,7 @@ export class WorkQueue {
     this.waiters.close();
   }
 
-  /** 412 on a stale generation (R-WORK-17). */
+  /** 412 on a stale generation. */
   private fence(row: WorkRow, generation: number): void {
     if (generation !== row.generation) {
       fail(

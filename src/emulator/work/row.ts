@@ -19,7 +19,7 @@ export type WorkRow = Rec & {
   _deadline?: number;
 };
 
-/** Exactly the spec's WorkItem members, in its order; `secret` is added by the claiming poll alone (R-WORK-6). */
+/** Exactly the spec's WorkItem members, in its order; `secret` is added by the claiming poll alone. */
 const WORK_ITEM_FIELDS = [
   'id',
   'session_id',
@@ -50,7 +50,7 @@ export const isLive = (row: WorkRow): boolean => !TERMINAL.includes(row.status);
 /** Queued and handed to a worker whose ack is still awaited (the delivery window is running). */
 export const isDelivered = (row: WorkRow): boolean => row.status === 'queued' && row.worker_id !== undefined;
 
-/** The credential bundle: base64url JSON whose `sessions_token` the worker uses; the rest is reserved (R-WORK-7). */
+/** The credential bundle: base64url JSON whose `sessions_token` the worker uses; the rest is reserved. */
 export function encodeSecret(sessionsToken: string, row: WorkRow): string {
   const bundle = { sessions_token: sessionsToken, reserved: { work_id: row.id, generation: row.generation } };
   return Buffer.from(JSON.stringify(bundle)).toString('base64url');
