@@ -63,6 +63,19 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       expect(inodes(dir)).toEqual(before);
     });
 
+    it('an entry with a bad %-escape in its name is skipped quietly: no stack trace, and the cache is refilled', () => {
+      const cache = tempConfigDir();
+      const first = request({ XDG_CACHE_HOME: cache });
+      const dir = entriesDir(cache);
+      const good = readdirSync(dir).find((e) => e.startsWith('cli.js@'))!;
+      rmSync(join(dir, good));
+      writeFileSync(join(dir, '%E0%A4%A@1-2-3'), 'not an entry', { mode: 0o600 });
+      const second = request({ XDG_CACHE_HOME: cache });
+      expect(second).toEqual(first);
+      expect(second.stderr).not.toMatch(/URIError|\n\s+at /);
+      expect(readdirSync(dir).some((e) => e.startsWith('cli.js@'))).toBe(true);
+    });
+
     it('a long run writes its entries a second in: a worker or a live view killed with -9 has still filled the cache', async () => {
       const cache = tempConfigDir();
       const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'emulator', '--port', '0'], {
