@@ -25,7 +25,12 @@ export async function byIdOrName<T>(c: ApiClient, api: Pick<Crud, 'list'>, noun:
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 404) throw e;
     const found: Obj[] = [];
-    for await (const item of api.list(c, {}, { all: true, pageSize: LOOKUP_PAGE })) if (nameOf(item) === ref) found.push(item);
+    try {
+      for await (const item of api.list(c, {}, { all: true, pageSize: LOOKUP_PAGE })) if (nameOf(item) === ref) found.push(item);
+    } catch {
+      // The lookup by name is a fallback: when it cannot run, the answer about the ID stands.
+      throw e;
+    }
     if (found.length > 1) throw new UsageError(`${noun} name "${ref}" is ambiguous: ${found.map((f) => f.id).join(', ')} all have it; give the ID`);
     if (found.length === 0) throw e;
     return act(String(found[0].id));
