@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCodeError, InterruptedError, UsageError } from '../errors';
+import { alive, nonce } from '../config/lock';
 
 /** How long an apply waits for another apply of the same set before giving up. */
 const WAIT_MS = 120_000;
@@ -132,16 +133,3 @@ function readOrUndefined(path: string): string | undefined {
 }
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-
-/** Tells this holder's lock from a later one of the same pid. */
-const nonce = (): string => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -11,6 +11,7 @@ import { inProcess, serveRow, type HeldRow, type RowServer } from './row';
 import { provideSkills } from './skills';
 import type { OutStream } from '../io';
 import { addSecret } from '../text/redact';
+import type { ToolContext } from './tools/context';
 
 export interface WorkerOptions {
   environmentId: string;
@@ -59,14 +60,7 @@ export async function runWorker(opts: WorkerOptions, deps: WorkerDeps): Promise<
   addSecret(deps.environmentKey);
   const workdir = await realWorkdir(opts.workdir);
   const signal = deps.signal ?? new AbortController().signal;
-  const tools = {
-    workdir,
-    env: toolEnv(deps.env),
-    bashTimeoutMs: opts.bashTimeoutMs,
-    toolTimeoutMs: opts.toolTimeoutMs,
-    maxOutputChars: opts.maxOutputChars,
-    unrestrictedPaths: opts.unrestrictedPaths,
-  };
+  const tools = toolSettings(workdir, opts, deps.env);
   const server: RowServer = opts.onWork
     ? onWork(
         { ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs },
@@ -133,6 +127,16 @@ export async function realWorkdir(dir: string): Promise<string> {
     // reported below
   }
   throw new UsageError(`--workdir ${dir} is not a directory`);
+}
+
+/** What every tool call of this worker runs with, but its signal. */
+export function toolSettings(
+  workdir: string,
+  opts: Pick<ToolContext, 'bashTimeoutMs' | 'toolTimeoutMs' | 'maxOutputChars' | 'unrestrictedPaths'>,
+  env: Record<string, string | undefined>,
+): Omit<ToolContext, 'signal'> {
+  const { bashTimeoutMs, toolTimeoutMs, maxOutputChars, unrestrictedPaths } = opts;
+  return { workdir, env: toolEnv(env), bashTimeoutMs, toolTimeoutMs, maxOutputChars, unrestrictedPaths };
 }
 
 /** Tool commands never see the worker's credentials (SVC_ENVIRONMENT_KEY, SVC_API_KEY, …). */

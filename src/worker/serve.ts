@@ -9,7 +9,7 @@ import { lines } from './lines';
 import type { StopOutcome } from './lease';
 import { WorkerLog, type LogFormat } from './log';
 import { SessionWorker, type Hold } from './session';
-import { toolEnv, realWorkdir } from './index';
+import { toolSettings, realWorkdir } from './index';
 import { addSecret } from '../text/redact';
 
 /**
@@ -99,14 +99,7 @@ export async function runServe(opts: ServeOptions, deps: ServeDeps): Promise<voi
   const fields = { row: row.id, session: row.session_id, generation: row.generation };
   const client = await deps.clientFor(handoff);
   const hold = new TokenHold(log, fields, client, row.session_id);
-  const tools = {
-    workdir,
-    env: toolEnv(deps.env),
-    bashTimeoutMs: opts.bashTimeoutMs,
-    toolTimeoutMs: opts.toolTimeoutMs,
-    maxOutputChars: opts.maxOutputChars,
-    unrestrictedPaths: opts.unrestrictedPaths,
-  };
+  const tools = toolSettings(workdir, opts, deps.env);
   const maxIdleMs = opts.maxIdleMs ?? handoff.max_idle_ms ?? 0;
   const session = new SessionWorker(row.session_id, hold, { client, follow: deps.follow, log, clock, tools, maxIdleMs }, fields);
   log.info('serving the row', { ...fields, workdir, max_idle_ms: maxIdleMs });
