@@ -129,7 +129,10 @@ describe('svc apply: a Skill folder', () => {
 });
 
 // Root reads any file, so as root the unreadable file is read by another user: the built svc run as nobody.
-const canDropToNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+const builtBin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+// …and only where nobody can reach the checkout (a clone under /root is closed to other users).
+const canDropToNobody =
+  process.getuid?.() === 0 && spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'test', '-r', builtBin]).status === 0;
 
 describe.skipIf(!canDropToNobody)('svc apply run as another user (root reads every file)', () => {
   it('an unreadable file inside a skill folder is exit 2 naming it, with nothing sent (svc run as nobody)', async () => {
@@ -143,7 +146,7 @@ describe.skipIf(!canDropToNobody)('svc apply run as another user (root reads eve
     writeFileSync(join(dir, 'skill.yaml'), 'kind: Skill\nname: nobody-skill\npath: skill\n', { mode: 0o644 });
     const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
     chownSync(config, nobody, nobody);
-    const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+    const bin = builtBin;
     // Spawned, not spawnSync: the emulator answering it runs in this process.
     const { writes, r } = await withWrites(
       () =>
