@@ -439,15 +439,17 @@ __svc_files() {
   fi
 }
 
-# Resource IDs and other values only the service knows: one "value<TAB>description" per line, newest first.
-# Listed as "value  (description)" in that order, cut to the terminal's width (kubectl's way); a lone match is
-# inserted as its value alone.
+# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line, newest
+# first. Listed as "value  (description)" in that order, cut to the terminal's width (kubectl's way); a lone match is
+# inserted as its value alone. A value bash would have to quote (a name with a space) is left out: it is inserted as typed.
 __svc_dynamic() {
-  local IFS=$'\n' line id desc room longest=0
+  local IFS=$'\n' line id desc room quoted longest=0
   local -a found=()
   for line in $(svc __complete -- "${words[@]:1:cword}" 2>/dev/null); do
     id=${line%%$'\t'*}
     [[ $id == "$cur"* ]] || continue
+    printf -v quoted '%q' "$id"
+    [[ $quoted == "$id" ]] || continue
     found+=("$line")
     ((${#id} > longest)) && longest=${#id}
   done

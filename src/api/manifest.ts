@@ -17,6 +17,8 @@ export interface ResourceEntry {
   description: string;
   /** The list answers newest first already (completion shows the newest first either way). */
   newestFirst?: boolean;
+  /** The member completion shows beside an ID, what a person recognises one by (default: `name`). */
+  label?: string;
 }
 
 export const RESOURCES = {
@@ -27,6 +29,7 @@ export const RESOURCES = {
     path: '/v1/sessions',
     named: false,
     description: 'Manage sessions: send, interrupt, continue, confirm, tail, wait, export',
+    label: 'title',
   },
   environments: {
     group: 'environments',
@@ -35,6 +38,14 @@ export const RESOURCES = {
     kind: 'Environment',
     named: true,
     description: 'Manage environments (cloud or self-hosted)',
+  },
+  triggers: {
+    group: 'triggers',
+    noun: 'trigger',
+    path: '/v1/triggers',
+    kind: 'Trigger',
+    named: true,
+    description: 'Manage triggers, their runs, pause and resume',
   },
   vaults: { group: 'vaults', noun: 'vault', path: '/v1/vaults', kind: 'Vault', named: true, description: 'Manage vaults and their credentials' },
   memoryStores: {
@@ -49,16 +60,8 @@ export const RESOURCES = {
   skills: { group: 'skills', noun: 'skill', path: '/v1/skills', kind: 'Skill', named: true, description: 'Manage skills and their versions' },
   plugins: { group: 'plugins', noun: 'plugin', path: '/v1/plugins', named: false, description: 'Find, publish, validate and download plugins' },
   dreams: { group: 'dreams', noun: 'dream', path: '/v1/dreams', named: false, description: 'Manage dreams' },
-  triggers: {
-    group: 'triggers',
-    noun: 'trigger',
-    path: '/v1/triggers',
-    kind: 'Trigger',
-    named: true,
-    description: 'Manage triggers, their runs, pause and resume',
-  },
   artifacts: { group: 'artifacts', noun: 'artifact', path: '/v1/artifacts', named: false, description: 'List, show and download artifacts' },
-  files: { group: 'files', noun: 'file', path: '/v1/files', named: false, description: 'Upload, list, show, download and delete files' },
+  files: { group: 'files', noun: 'file', path: '/v1/files', named: false, description: 'Upload, list, show, download and delete files', label: 'filename' },
 } as const satisfies Record<string, ResourceEntry>;
 
 export type ResourceKey = keyof typeof RESOURCES;
@@ -70,5 +73,8 @@ export function resourceOf(group: string): ResourceEntry | undefined {
   return RESOURCE_LIST.find((r) => r.group === group);
 }
 
+/** A configuration document's `kind` (`svc apply`): the kinds of the entries that have one, in the manifest's order. */
+export type Kind = Extract<(typeof RESOURCES)[ResourceKey], { kind: string }>['kind'];
+
 /** The entries that configuration documents can hold, by kind. */
-export const KINDED: readonly (ResourceEntry & { kind: string })[] = RESOURCE_LIST.filter((r): r is ResourceEntry & { kind: string } => r.kind !== undefined);
+export const KINDED: readonly (ResourceEntry & { kind: Kind })[] = RESOURCE_LIST.filter((r): r is ResourceEntry & { kind: Kind } => r.kind !== undefined);

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 export const CACHE_FILE_NAME = 'completion-cache.json';
 export const CACHE_TTL_MS = 60_000;
 
+/** What the shell may insert (an ID, a version, a name) and what it shows beside it. */
 export interface Candidate {
-  id: string;
+  value: string;
   label: string;
 }
 
@@ -67,5 +68,5 @@ export class CompletionCache {
 function isEntry(e: unknown): e is Entry {
   if (!e || typeof e !== 'object') return false;
   const { at, items } = e as Partial<Entry>;
-  return Number.isFinite(at) && Array.isArray(items) && items.every((c) => c && typeof c.id === 'string' && typeof c.label === 'string');
+  return Number.isFinite(at) && Array.isArray(items) && items.every((c) => c && typeof c.value === 'string' && typeof c.label === 'string');
 }

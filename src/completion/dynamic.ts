@@ -21,11 +21,11 @@ const PAGE_SIZE = 100;
 export async function completeWords(program: Command, words: string[], quiet: Io): Promise<Candidate[]> {
   try {
     const wanted = wantedAt(program, words);
-    if (wanted?.choices) return wanted.choices.filter((c) => c.startsWith(wanted.prefix)).map((id) => ({ id, label: '' }));
+    if (wanted?.choices) return wanted.choices.filter((c) => c.startsWith(wanted.prefix)).map((value) => ({ value, label: '' }));
     const listing = wanted && listingFor(wanted.group, wanted.name, wanted.given, PAGE_SIZE);
     if (!wanted || !listing) return [];
     const items = await cachedList(new Ctx(quiet, { ...wanted.globals, maxRetries: '0' }), listing);
-    return items.filter((c) => c.id.startsWith(wanted.prefix));
+    return items.filter((c) => c.value.startsWith(wanted.prefix));
   } catch {
     return [];
   }

@@ -31,7 +31,7 @@ function __svc_files
     end
 end
 
-# Resource IDs and other values only the service knows: one "value<TAB>description" per line.
+# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line.
 function __svc_dynamic
     svc __complete -- $argv[2..] (commandline -ct) 2>/dev/null
 end

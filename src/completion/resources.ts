@@ -1,3 +1,4 @@
+import { RESOURCE_LIST, type ResourceEntry } from '../api/manifest';
 import type { Obj } from '../api/resources';
 import { seg } from '../api/path';
 import type { Candidate } from './cache';
@@ -24,21 +25,33 @@ const oneLine = (s: unknown): string => (typeof s === 'string' ? s.replace(/\s+/
 const versions = (body: Obj): Candidate[] =>
   itemsOf(body)
     .filter((v) => typeof v.version === 'string' || typeof v.version === 'number')
-    .map((v) => ({ id: String(v.version), label: labelOf(v) }));
+    .map((v) => ({ value: String(v.version), label: labelOf(v) }));
 
-/** Sources by key: a group's own IDs, nested lists, and `group:name` where the name means something else per group. */
-const SOURCES: Record<string, Source> = {
-  agents: { path: '/v1/agents' },
-  sessions: { path: '/v1/sessions' },
-  environments: { path: '/v1/environments' },
-  vaults: { path: '/v1/vaults' },
-  skills: { path: '/v1/skills' },
-  plugins: { path: '/v1/plugins' },
-  'memory-stores': { path: '/v1/memory-stores', newestFirst: true },
-  dreams: { path: '/v1/dreams' },
-  triggers: { path: '/v1/triggers' },
-  artifacts: { path: '/v1/artifacts' },
-  files: { path: '/v1/files' },
+/**
+ * A resource of the manifest: its IDs labelled by its label member, then, for a resource with names, each name that
+ * names one of them alone, labelled by its ID (a name two share would be refused, one that is also an ID never reached).
+ */
+const resourceSource = (r: ResourceEntry): Source => ({
+  path: r.path,
+  newestFirst: r.newestFirst,
+  pick: (body) => {
+    const items = byAge(itemsOf(body), Boolean(r.newestFirst));
+    const member = r.label ?? 'name';
+    const ids = items.map((o) => ({ value: o.id, label: typeof o[member] === 'string' ? oneLine(o[member]) : labelOf(o) }));
+    return r.named ? [...ids, ...namesOf(items)] : ids;
+  },
+});
+
+function namesOf(items: Array<Obj & { id: string }>): Candidate[] {
+  const count = new Map<string, number>();
+  for (const o of items) if (typeof o.name === 'string' && o.name) count.set(o.name, (count.get(o.name) ?? 0) + 1);
+  const ids = new Set(items.map((o) => o.id));
+  return items.filter((o) => count.get(o.name as string) === 1 && !ids.has(o.name as string)).map((o) => ({ value: o.name as string, label: o.id }));
+}
+
+/** Sources by key: each resource of the manifest by its group, nested lists, and `group:name` where the name means something else per group. */
+export const SOURCES: Record<string, Source> = {
+  ...Object.fromEntries(RESOURCE_LIST.map((r) => [r.group, resourceSource(r)])),
   threads: { path: '/v1/sessions/{sessions}/threads' },
   resources: { path: '/v1/sessions/{sessions}/resources' },
   credentials: { path: '/v1/vaults/{vaults}/credentials' },
@@ -56,27 +69,20 @@ const SOURCES: Record<string, Source> = {
     volatile: true,
     pick: (s) => {
       const ids = (s.stop_reason as { event_ids?: unknown } | null | undefined)?.event_ids;
-      return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string').map((id) => ({ id, label: 'awaited' })) : [];
+      return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string').map((value) => ({ value, label: 'awaited' })) : [];
     },
   },
 };
 
-/** Argument and option-value names (after `_`→`-` and without `-id`) that name a source other than themselves. */
+/**
+ * Argument and option-value names (after `_`→`-` and without `-id`) that name a source other than themselves: each
+ * resource's noun (`agent`, `memory-store`), and these.
+ */
 const ALIASES: Record<string, string> = {
-  agent: 'agents',
-  session: 'sessions',
-  environment: 'environments',
+  ...Object.fromEntries(RESOURCE_LIST.map((r) => [r.noun.replace(/ /g, '-'), r.group])),
   env: 'environments',
   'egress-environment': 'environments',
-  vault: 'vaults',
-  skill: 'skills',
-  plugin: 'plugins',
-  'memory-store': 'memory-stores',
   store: 'memory-stores',
-  dream: 'dreams',
-  trigger: 'triggers',
-  artifact: 'artifacts',
-  file: 'files',
   thread: 'threads',
   resource: 'resources',
   credential: 'credentials',
@@ -126,19 +132,19 @@ export function listingFor(group: string, argName: string, given: Record<string,
     path,
     query: source.single ? {} : { page_size: pageSize },
     volatile: Boolean(source.volatile),
-    pick: source.pick ?? ((body) => byId(itemsOf(body), Boolean(source.newestFirst))),
+    pick: source.pick ?? ((body) => byAge(itemsOf(body), Boolean(source.newestFirst)).map((o) => ({ value: o.id, label: labelOf(o) }))),
   };
 }
 
 /** Items with an ID, newest first: an oldest-first list is reversed, so rows created in the same instant stay newest first too. */
-function byId(items: Obj[], newestFirst: boolean): Candidate[] {
+function byAge(items: Obj[], newestFirst: boolean): Array<Obj & { id: string }> {
   // Timestamps are ISO 8601 in one format: code unit order is time order (localeCompare would start ICU's collator).
   const newer = (a: Obj, b: Obj) => {
     const [x, y] = [String(a.created_at ?? ''), String(b.created_at ?? '')];
     return x > y ? -1 : x < y ? 1 : 0;
   };
   const ordered = newestFirst ? items : [...items].reverse().sort(newer);
-  return ordered.filter((o): o is Obj & { id: string } => typeof o.id === 'string').map((o) => ({ id: o.id, label: labelOf(o) }));
+  return ordered.filter((o): o is Obj & { id: string } => typeof o.id === 'string');
 }
 
 /** What a person recognises an object by: its name or title, a memory's path (after a version's operation), a work row's status. */

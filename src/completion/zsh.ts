@@ -32,7 +32,7 @@ __svc_files() {
   _files
 }
 
-# Resource IDs and other values only the service knows: one "value<TAB>description" per line.
+# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line.
 __svc_dynamic() {
   local -a lines candidates
   local line

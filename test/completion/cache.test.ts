@@ -48,7 +48,7 @@ describe('the completion cache', () => {
       const dir = join(work, 'config');
       const program = `import { CompletionCache } from ${JSON.stringify(script)};
         const cache = new CompletionCache(${JSON.stringify(dir)}, Date.now);
-        try { cache.write('k', [{ id: 'agent_1', label: 'a name long enough to need a block' }]); } catch (e) { console.log(e.code); }`;
+        try { cache.write('k', [{ value: 'agent_1', label: 'a name long enough to need a block' }]); } catch (e) { console.log(e.code); }`;
       // Node ignores SIGXFSZ, so a write past the limit fails with EFBIG as a full disk fails with ENOSPC.
       const r = spawnSync(
         'sh',

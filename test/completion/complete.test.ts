@@ -7,6 +7,8 @@ import { call, useEmulator, requestCount } from '../helpers/emulator';
 
 const fast = useEmulator();
 const slow = useEmulator({ faults: { delay_ms: 2000 } });
+/** Holds only the agents of one test. */
+const own = useEmulator();
 
 const requests = requestCount;
 
@@ -29,6 +31,35 @@ describe('svc __complete', () => {
     const a = (await call(fast.emu, 'POST', '/v1/agents', { body: { name: 'evil\u001b]0;x\u0007\tname\nagent_fake', model: 'm' } })).body;
     const r = await svc(['__complete', '--', 'agents', 'get', a.id], { env: emuEnv(fast.emu) });
     expect(r.stdout).toBe(`${a.id}\tevil\\x1b]0;x\\x07 name agent_fake\n`);
+  });
+
+  it('offers the names of a resource with names after all its IDs, each labelled by its ID; a name two share is left out', async () => {
+    const a = (await call(own.emu, 'POST', '/v1/agents', { body: { name: 'reviewer', model: 'm' } })).body;
+    const b = (await call(own.emu, 'POST', '/v1/agents', { body: { name: 'twin', model: 'm' } })).body;
+    const c = (await call(own.emu, 'POST', '/v1/agents', { body: { name: 'twin', model: 'm' } })).body;
+    const r = await svc(['__complete', '--', 'agents', 'get', ''], { env: emuEnv(own.emu) });
+    expect(r.stdout).toBe(`${c.id}\ttwin\n${b.id}\ttwin\n${a.id}\treviewer\nreviewer\t${a.id}\n`);
+    const named = await svc(['__complete', '--', 'sessions', 'create', '--agent', 'rev'], { env: emuEnv(own.emu) });
+    expect(named.stdout).toBe(`reviewer\t${a.id}\n`);
+  });
+
+  it('offers no names for a resource without them (sessions)', async () => {
+    const agent = (await call(fast.emu, 'POST', '/v1/agents', { body: { name: 'for a session', model: 'm' } })).body;
+    const s = (await call(fast.emu, 'POST', '/v1/sessions', { body: { agent_id: agent.id, title: 'titled' } })).body;
+    const r = await svc(['__complete', '--', 'sessions', 'get', ''], { env: emuEnv(fast.emu) });
+    expect(r.stdout).toContain(`${s.id}\ttitled\n`);
+    expect(r.stdout).not.toMatch(/^titled\t/m);
+  });
+
+  it('offers names from the same one request as the IDs, and from the cache after it', async () => {
+    const env = emuEnv(fast.emu, { SVC_CONFIG_DIR: tempConfigDir() });
+    const before = await requests(fast.emu);
+    const cold = await svc(['__complete', '--', 'agents', 'get', 'for'], { env });
+    expect(await requests(fast.emu)).toBe(before + 1);
+    const warm = await svc(['__complete', '--', 'agents', 'get', 'for a'], { env });
+    expect(await requests(fast.emu)).toBe(before + 1);
+    expect(cold.stdout).toMatch(/^for a session\tagent_/);
+    expect(warm.stdout).toBe(cold.stdout);
   });
 
   it('keeps only the IDs that start with the word being completed', async () => {

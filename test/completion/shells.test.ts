@@ -111,8 +111,12 @@ for (const [shell, s] of Object.entries(SHELLS)) {
       expect(await s.complete('svc -o ')).toEqual(['id', 'json', 'jsonl', 'ndjson', 'table', 'yaml']);
     });
 
-    it("svc agents get <TAB> offers the emulator's agent IDs", async () => {
-      expect(await s.complete('svc agents get ')).toEqual([...ids].sort());
+    it("svc agents get <TAB> offers the emulator's agent IDs and their names", async () => {
+      expect(await s.complete('svc agents get ')).toEqual([...ids, 'newer', 'older'].sort());
+    });
+
+    it('svc agents get ne<TAB> offers the name that starts so', async () => {
+      expect(await s.complete('svc agents get ne')).toEqual(['newer']);
     });
 
     it('svc threads get SESSION <TAB> offers the threads of that session only', async () => {
@@ -158,5 +162,24 @@ describeWith('bash completion of IDs', SHELLS.bash.tools, () => {
 
   it('inserts a lone match as its ID alone, without the name', async () => {
     expect((await complete(`svc agents get ${ids[0]}`)).reply).toEqual([ids[0]]);
+  });
+
+  it('leaves out a name it would have to quote (a space), which zsh and fish quote themselves', async () => {
+    await call(t.emu, 'POST', '/v1/agents', { body: { name: 'two words', model: 'm' } });
+    // A config folder of its own: the agents listed before are cached in the shared one.
+    const fresh = { ...env, SVC_CONFIG_DIR: tempConfigDir() };
+    const answer = await waitUntil(
+      async () => (await execFile('svc', ['__complete', '--', 'agents', 'get', 'tw'], { env: fresh, cwd, encoding: 'utf8' })).stdout || undefined,
+      'an answer from svc __complete',
+      30_000,
+    );
+    expect(answer).toMatch(/^two words\tagent_/);
+    const r = await execFile('bash', ['-c', bashDriver(`source ${BASH_COMPLETION}`), 'bash', script('svc.bash'), 'svc agents get tw'], {
+      env: fresh,
+      cwd,
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(r.stdout.trim()).toBe('');
   });
 });

@@ -5,7 +5,7 @@ import { write, type Io } from '../../io';
 import { escapeLineControls } from '../../output/controls';
 import { makeKit, type Kit } from '../../cli/action';
 
-/** `svc __complete -- WORDS…`: what the completion scripts call for resource IDs; one "id<TAB>label" per line. */
+/** `svc __complete -- WORDS…`: what the completion scripts call for resource IDs; one "value<TAB>label" per line. */
 export default function build(group: Command, kit: Kit): void {
   group.argument('[words...]', 'the words after svc, the last one being completed').action(
     kit.action(async (ctx, words) => {
@@ -17,7 +17,7 @@ export default function build(group: Command, kit: Kit): void {
       );
       // A name from the service is listed by the shell as is: its control characters (a tab or a newline would also
       // break the line format) are shown escaped.
-      await write(ctx.io.stdout, candidates.map((c) => `${c.id}\t${escapeLineControls(c.label)}\n`).join(''));
+      await write(ctx.io.stdout, candidates.map((c) => `${c.value}\t${escapeLineControls(c.label)}\n`).join(''));
     }),
   );
 }
