@@ -1,6 +1,7 @@
 // Fails when src/ has a runtime import cycle: static imports that are not type-only (`import type`, or every
 // name marked `type`). Lazy `import()` calls are listed apart: they run later, so they cannot leave a module
 // half-initialised, but a cycle through them is still reported as a note.
+// Also fails when a layer below the commands imports from them or from the command framework (layers run one way).
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -77,14 +78,37 @@ function cycles(graph) {
   return found;
 }
 
+/** The folders below the commands: nothing in them imports src/commands or src/cli, not even a type or lazily. */
+const BELOW_COMMANDS = ['apply', 'follow', 'fleet', 'api', 'config', 'output', 'live', 'worker', 'emulator', 'text', 'wire', 'turn', 'input', 'completion'];
+const ABOVE = ['commands', 'cli'].map((d) => join(root, d) + '/');
+const under = (file, dirs) => dirs.some((d) => file.startsWith(d));
+
+function upward(file) {
+  const src = readFileSync(file, 'utf8');
+  const specs = [...src.matchAll(STATIC)]
+    .map((m) => m[4])
+    .concat(
+      [...src.matchAll(BARE)].map((m) => m[1]),
+      [...src.matchAll(DYNAMIC)].map((m) => m[1]),
+    );
+  return specs.map((spec) => target(file, spec)).filter((t) => t && under(t, ABOVE));
+}
+
 const rel = (f) => relative(root, f);
+const wrongWay = files
+  .filter((f) =>
+    under(
+      f,
+      BELOW_COMMANDS.map((d) => join(root, d) + '/'),
+    ),
+  )
+  .flatMap((f) => upward(f).map((t) => [f, t]));
+for (const [f, t] of wrongWay) console.error(`error: ${rel(f)} imports ${rel(t)}: layers below the commands never import src/commands or src/cli`);
 const eager = new Map(files.map((f) => [f, edges(f, false)]));
 const bad = cycles(eager);
 const withLazy = new Map(files.map((f) => [f, new Set([...eager.get(f), ...edges(f, true)])]));
 const lazyOnly = cycles(withLazy).filter((c) => !bad.some((b) => b.every((m) => c.includes(m))));
 for (const c of lazyOnly) console.log(`note: a cycle only through lazy import(): ${c.map(rel).sort().join(', ')}`);
-if (bad.length) {
-  for (const c of bad) console.error(`error: runtime import cycle in src/: ${c.map(rel).sort().join(', ')}`);
-  process.exit(1);
-}
-console.log(`no runtime import cycle in src/ (${files.length} modules)`);
+for (const c of bad) console.error(`error: runtime import cycle in src/: ${c.map(rel).sort().join(', ')}`);
+if (bad.length || wrongWay.length) process.exit(1);
+console.log(`no runtime import cycle in src/ (${files.length} modules), and no layer below the commands imports them`);

@@ -1,5 +1,5 @@
 import { agents } from '../../api/resources';
-import { checkReferences } from '../../cli/references';
+import { checkReferences } from '../../api/checks/references';
 import type { KindSpec } from '../types';
 import { KIND_NAMES } from '../names';
 

@@ -1,5 +1,5 @@
 import { environments } from '../../api/environments';
-import { checkEnvironment } from '../../commands/environments/config';
+import { checkEnvironment } from '../../api/checks/environment';
 import type { KindSpec } from '../types';
 import { KIND_NAMES } from '../names';
 

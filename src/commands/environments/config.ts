@@ -1,11 +1,9 @@
 import { Option, type Command } from 'commander';
-import { ENVIRONMENT_TYPES, PROXY_MODES } from '../../api/environments';
+import { PROXY_MODES } from '../../api/environments';
 import { UsageError } from '../../errors';
 import { collect } from '../../cli/flags';
 import type { Opts } from '../../cli/action';
 import { isObject } from '../../is-object';
-
-type Doc = Record<string, any>;
 
 /** `--self-hosted` / `--cloud`, `--proxy-mode`, `--proxy-host` (repeatable): the flags that build `config`. */
 export function addConfigFlags(cmd: Command): Command {
@@ -31,21 +29,4 @@ export function configFromFlags(opts: Opts, base: unknown): unknown {
   const mode = opts.proxyMode ?? b?.mode;
   if (opts.proxyHost && mode === undefined) throw new UsageError('--proxy-host needs --proxy-mode route_all or limited');
   return mode === undefined ? { type: 'cloud' } : { type: 'cloud', proxy: { mode, hosts: opts.proxyHost ?? b?.hosts ?? [] } };
-}
-
-/** The enums of `config`, checked before any request. */
-export function checkEnvironment(doc: Doc): void {
-  const c = doc.config;
-  if (c === undefined) return;
-  if (!isObject(c)) throw new UsageError('config must be an object such as {"type":"cloud"}');
-  if (!(ENVIRONMENT_TYPES as readonly unknown[]).includes(c.type))
-    throw new UsageError(`config.type must be one of ${ENVIRONMENT_TYPES.join(', ')} (got ${JSON.stringify(c.type)})`);
-  if (c.proxy === undefined) return;
-  if (c.type !== 'cloud') throw new UsageError('config.proxy applies to cloud environments only');
-  if (!isObject(c.proxy) || !(PROXY_MODES as readonly unknown[]).includes(c.proxy.mode)) {
-    throw new UsageError(`config.proxy.mode must be one of ${PROXY_MODES.join(', ')} (got ${JSON.stringify(isObject(c.proxy) ? c.proxy.mode : c.proxy)})`);
-  }
-  if (c.proxy.hosts !== undefined && !(Array.isArray(c.proxy.hosts) && c.proxy.hosts.every((h: unknown) => typeof h === 'string'))) {
-    throw new UsageError('config.proxy.hosts must be a list of host names');
-  }
 }

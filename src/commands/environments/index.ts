@@ -15,7 +15,8 @@ import {
   type ResourceSpec,
 } from '../../cli/verbs/resource';
 import { ENVIRONMENT_COLUMNS } from './columns';
-import { addConfigFlags, checkEnvironment, configFromFlags } from './config';
+import { checkEnvironment } from '../../api/checks/environment';
+import { addConfigFlags, configFromFlags } from './config';
 
 export const ENVIRONMENTS: ResourceSpec = resourceSpec(environments, ENVIRONMENT_COLUMNS);
 

@@ -1,9 +1,10 @@
 import { Option, type Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Obj } from '../../api/resources';
-import { SESSION_MODES, SESSION_SHAPING, triggers } from '../../api/triggers';
+import { triggerPatches } from '../../api/checks/trigger';
+import { SESSION_MODES, triggers } from '../../api/triggers';
 import { parseCount } from '../../config/settings';
-import { ExitCodeError, UsageError } from '../../errors';
+import { UsageError } from '../../errors';
 import { collect } from '../../cli/flags';
 import type { Opts } from '../../cli/action';
 import type { BodyFlag } from '../../cli/verbs/resource';
@@ -45,43 +46,6 @@ export function shapeTrigger(body: Doc, opts: Opts): Doc {
   }
   if (opts.message) out.initial_events = (opts.message as string[]).map((text) => ({ type: 'user.message', data: { content: [{ type: 'text', text }] } }));
   return out;
-}
-
-/** Enums and the one certain rule on initial_events, before any request. */
-export function checkTrigger(doc: Doc): void {
-  if (doc.session_mode !== undefined && !(SESSION_MODES as readonly unknown[]).includes(doc.session_mode)) {
-    throw new UsageError(`session_mode must be one of ${SESSION_MODES.join(', ')} (got ${JSON.stringify(doc.session_mode)})`);
-  }
-  if (isObject(doc.schedule) && doc.schedule.type !== 'cron') throw new UsageError(`schedule.type must be cron (got ${JSON.stringify(doc.schedule.type)})`);
-  if (doc.initial_events !== undefined) {
-    if (!Array.isArray(doc.initial_events)) throw new UsageError('initial_events must be a list of user.message events');
-    doc.initial_events.forEach((e: unknown, i: number) => {
-      if (isObject(e) && e.type === 'user.interrupt') throw new UsageError(`initial_events[${i}]: an interrupt cannot be queued on a trigger`);
-    });
-  }
-}
-
-/**
- * A reuse_session trigger refuses changes to the session-shaping members, so a PATCH that also
- * switches to new_session is sent as two, the switch first.
- */
-export function triggerPatches(body: Doc): Doc[] {
-  const shaping = SESSION_SHAPING.filter((k) => k in body);
-  if (body.session_mode !== 'new_session' || shaping.length === 0) return [body];
-  const { session_mode, ...rest } = body;
-  return [{ session_mode }, rest];
-}
-
-/** apply's plan for a live trigger: refuses, before any write, what the service is certain to refuse. */
-export function applyPatches(live: Obj, patch: Doc): Doc[] {
-  const shaping = SESSION_SHAPING.filter((k) => k in patch);
-  if (live.session_mode === 'reuse_session' && shaping.length && patch.session_mode !== 'new_session') {
-    throw new ExitCodeError(
-      7,
-      `trigger ${live.id} uses reuse_session, so ${shaping.join(', ')} cannot change: set session_mode: new_session in the file, or create a new trigger`,
-    );
-  }
-  return triggerPatches(patch);
 }
 
 /** An update sent as its PATCHes in order; returns the trigger as the last one left it. */

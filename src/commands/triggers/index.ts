@@ -4,7 +4,8 @@ import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { addItemAction } from '../../cli/verbs/item-action';
 import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
-import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
+import { checkTrigger } from '../../api/checks/trigger';
+import { addTriggerFlags, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
 export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS);
