@@ -1,12 +1,25 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 import { addCompatOption, versioned } from './options';
 
-export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {
-  return download(ctx, opts, id, (c) => files.content(c, id, versioned(opts)));
+/** `svc files download ID [-O PATH] [--no-version-header]`. */
+export interface FileDownloadOptions {
+  id: string;
+  outputFile?: string;
+  versioned: boolean;
+}
+
+export const parseDownload = ([id]: string[], flags: Flags): FileDownloadOptions => ({
+  id,
+  outputFile: flags.outputFile as string | undefined,
+  versioned: versioned(flags),
+});
+
+export function runDownload(ctx: Ctx, o: FileDownloadOptions): Promise<void> {
+  return download(ctx, o, o.id, (c) => files.content(c, o.id, o.versioned));
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
@@ -14,5 +27,5 @@ export function addDownload(group: Command, kit: Kit): Command {
   addOutputFileOption(cmd);
   addCompatOption(cmd);
   examples(cmd, ['svc files download FILE_ID -O report.pdf', 'svc files download FILE_ID -O downloads/', 'svc files download FILE_ID | sha256sum']);
-  return cmd.action(kit.action((ctx, [id], opts) => runDownload(ctx, id, opts)));
+  return cmd.action(kit.verb(parseDownload, runDownload));
 }

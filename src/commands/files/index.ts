@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
+import type { ListOptions } from '../../api/paginate';
+import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, done, listOptions, printList } from '../../cli/verbs/resource';
 import { FILE_COLUMNS } from './columns';
@@ -15,15 +17,23 @@ export interface FileVerbOptions {
 
 export const parseFileVerb = ([id]: string[], flags: Flags): FileVerbOptions => ({ id, versioned: versioned(flags) });
 
+/** `svc files list [list flags] [--no-version-header]`. */
+export interface FileListOptions {
+  list: ListOptions;
+  versioned: boolean;
+}
+
+export const parseFileList = (_args: string[], flags: Flags): FileListOptions => ({ list: listOptions(flags), versioned: versioned(flags) });
+
+export async function runFileList(ctx: Ctx, o: FileListOptions): Promise<void> {
+  const c = await ctx.api();
+  await printList(ctx, o.list, (lo) => files.list(c, {}, lo, o.versioned), FILE_COLUMNS);
+}
+
 export default function build(group: Command, kit: Kit): void {
   const list = addCompatOption(addListFlags(group.command('list').description('List files')));
   examples(list, ['svc files list', 'svc files list --all -o ndjson', 'svc files list --no-version-header']);
-  list.action(
-    kit.action(async (ctx, _args, opts) => {
-      const c = await ctx.api();
-      await printList(ctx, listOptions(opts), (lo) => files.list(c, {}, lo, versioned(opts)), FILE_COLUMNS);
-    }),
-  );
+  list.action(kit.verb(parseFileList, runFileList));
 
   const get = addCompatOption(group.command('get').argument('<id>', 'file ID').description('Show one file record'));
   examples(get, ['svc files get FILE_ID', 'svc files get FILE_ID --jq .extract_status']);

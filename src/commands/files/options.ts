@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 
 /** `--no-version-header` on every files verb: the compatibility format of Versioning rule 2. */
 export function addCompatOption(cmd: Command): Command {
@@ -10,4 +10,4 @@ export function addCompatOption(cmd: Command): Command {
 }
 
 /** False only with `--no-version-header`. */
-export const versioned = (opts: Opts): boolean => opts.versionHeader !== false;
+export const versioned = (flags: Flags): boolean => flags.versionHeader !== false;

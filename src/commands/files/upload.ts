@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../context';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { FILE_COLUMNS } from './columns';
@@ -11,9 +11,24 @@ import { addCompatOption, versioned } from './options';
 // Emulator assumption shared with src/emulator/resources/files.ts: the multipart `purpose` field.
 const PURPOSES = ['user_data', 'batch'] as const;
 
-export async function runUpload(ctx: Ctx, file: string, opts: Opts): Promise<void> {
-  const src = uploadFile(ctx, file, LIMITS.fileUpload, 'file');
-  const created = await upload(ctx, opts, src, { purpose: opts.purpose }, (c, body, key) => files.upload(c, body, key, versioned(opts)), 'svc files list');
+/** `svc files upload FILE [--purpose P] [--idempotency-key K] [--no-version-header]`; commander checks the purpose. */
+export interface FileUploadOptions {
+  file: string;
+  purpose?: string;
+  idempotencyKey?: string;
+  versioned: boolean;
+}
+
+export const parseUpload = ([file]: string[], flags: Flags): FileUploadOptions => ({
+  file,
+  purpose: flags.purpose as string | undefined,
+  idempotencyKey: flags.idempotencyKey as string | undefined,
+  versioned: versioned(flags),
+});
+
+export async function runUpload(ctx: Ctx, o: FileUploadOptions): Promise<void> {
+  const src = uploadFile(ctx, o.file, LIMITS.fileUpload, 'file');
+  const created = await upload(ctx, o, src, { purpose: o.purpose }, (c, body, key) => files.upload(c, body, key, o.versioned), 'svc files list');
   await ctx.out.item(created, FILE_COLUMNS);
 }
 
@@ -26,5 +41,5 @@ export function addUpload(group: Command, kit: Kit): Command {
   addIdempotencyOption(cmd);
   addCompatOption(cmd);
   examples(cmd, ['svc files upload report.pdf', 'svc files upload data.jsonl --purpose batch -q', 'svc files upload notes.txt --no-version-header']);
-  return cmd.action(kit.action((ctx, [file], opts) => runUpload(ctx, file, opts)));
+  return cmd.action(kit.verb(parseUpload, runUpload));
 }

@@ -3,7 +3,8 @@ import { plugins } from '../../api/plugins';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import type { ListOptions } from '../../api/paginate';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, listOptions } from '../../cli/verbs/resource';
 import { PLUGIN_COLUMNS } from './columns';
 
@@ -14,8 +15,16 @@ function enumOption(flags: string, description: string, choices: readonly string
   return o;
 }
 
+/** `svc plugins list [--query T] [--category C] [--scope S] [list flags]`. */
+export interface PluginListOptions {
+  query: Record<string, string | undefined>;
+  list: ListOptions;
+}
+
+export const parsePluginList = (_args: string[], flags: Flags): PluginListOptions => ({ query: pluginQuery(flags), list: listOptions(flags) });
+
 /** The filters the service accepts, checked before any request. */
-export function pluginQuery(opts: Opts): Record<string, string | undefined> {
+export function pluginQuery(opts: { query?: string; category?: string; scope?: string }): Record<string, string | undefined> {
   if (opts.scope !== undefined && !(PLUGIN_LIST_SCOPES as readonly string[]).includes(opts.scope)) {
     const why = opts.scope === 'org' || opts.scope === 'user' ? ` ("${opts.scope}" is a visibility scope the list filter does not accept)` : '';
     throw new UsageError(`--scope must be official or project, or omitted for both${why}`);
@@ -26,10 +35,8 @@ export function pluginQuery(opts: Opts): Record<string, string | undefined> {
   return { query: opts.query, category: opts.category, scope: opts.scope };
 }
 
-export async function runList(ctx: Ctx, opts: Opts): Promise<void> {
-  const query = pluginQuery(opts);
-  const lo = listOptions(opts);
-  await ctx.out.list(plugins.list(await ctx.api(), query, lo), PLUGIN_COLUMNS);
+export async function runList(ctx: Ctx, o: PluginListOptions): Promise<void> {
+  await ctx.out.list(plugins.list(await ctx.api(), o.query, o.list), PLUGIN_COLUMNS);
 }
 
 export function addPluginList(group: Command, kit: Kit): Command {
@@ -41,5 +48,5 @@ export function addPluginList(group: Command, kit: Kit): Command {
     .addOption(enumOption('--scope <scope>', 'only official or only project plugins', PLUGIN_LIST_SCOPES));
   addListFlags(cmd);
   examples(cmd, ['svc plugins list', 'svc plugins list --scope project --category dev_tools', 'svc plugins list --query sheet -q']);
-  return cmd.action(kit.action((ctx, _args, opts) => runList(ctx, opts)));
+  return cmd.action(kit.verb(parsePluginList, runList));
 }
