@@ -3,7 +3,7 @@ import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { SKILL_COLUMNS } from './columns';
@@ -14,11 +14,23 @@ export function packagePath(arg: string | undefined, flag: string | undefined): 
   return arg ?? flag;
 }
 
-export async function runCreate(ctx: Ctx, file: string | undefined, opts: Opts): Promise<void> {
-  const src = uploadFile(ctx, packagePath(file, opts.file), LIMITS.skillPackage, 'skill package');
-  // Emulator assumption (not shown in the spec): text fields name, description, and categories comma-separated.
-  const fields = { name: opts.name, description: opts.description, categories: opts.categories };
-  await ctx.out.item(await upload(ctx, opts, src, fields, (c, body, key) => skills.upload(c, body, key), 'svc skills list'), SKILL_COLUMNS);
+/** `svc skills create [FILE | --file FILE] [--name N] [--description T] [--categories LIST] [--idempotency-key K]`. */
+export interface SkillCreateOptions {
+  file?: string;
+  /** Emulator assumption (not shown in the spec): text fields name, description, and categories comma-separated. */
+  fields: { name?: string; description?: string; categories?: string };
+  idempotencyKey?: string;
+}
+
+export const parseCreate = ([file]: string[], flags: Flags): SkillCreateOptions => ({
+  file: packagePath(file, flags.file as string | undefined),
+  fields: { name: flags.name as string | undefined, description: flags.description as string | undefined, categories: flags.categories as string | undefined },
+  idempotencyKey: flags.idempotencyKey as string | undefined,
+});
+
+export async function runCreate(ctx: Ctx, o: SkillCreateOptions): Promise<void> {
+  const src = uploadFile(ctx, o.file, LIMITS.skillPackage, 'skill package');
+  await ctx.out.item(await upload(ctx, o, src, o.fields, (c, body, key) => skills.upload(c, body, key), 'svc skills list'), SKILL_COLUMNS);
 }
 
 export function addCreate(group: Command, kit: Kit): Command {
@@ -32,12 +44,25 @@ export function addCreate(group: Command, kit: Kit): Command {
     .option('--categories <list>', 'comma-separated categories, e.g. dev_tools,productivity');
   addIdempotencyOption(cmd);
   examples(cmd, ['svc skills create review.zip --name reviewer --categories dev_tools', 'svc skills create --file ./pkg/skill.zip -q']);
-  return cmd.action(kit.action((ctx, [file], opts) => runCreate(ctx, file, opts)));
+  return cmd.action(kit.verb(parseCreate, runCreate));
 }
 
-export async function runCreateVersion(ctx: Ctx, id: string, file: string, opts: Opts): Promise<void> {
-  const src = uploadFile(ctx, file, LIMITS.skillPackage, 'skill package');
-  await ctx.out.item(await upload(ctx, opts, src, {}, (c, body, key) => skills.uploadVersion(c, id, body, key), `svc skills versions ${id}`));
+/** `svc skills create-version SKILL FILE [--idempotency-key K]`. */
+export interface SkillVersionOptions {
+  id: string;
+  file: string;
+  idempotencyKey?: string;
+}
+
+export const parseCreateVersion = ([id, file]: string[], flags: Flags): SkillVersionOptions => ({
+  id,
+  file,
+  idempotencyKey: flags.idempotencyKey as string | undefined,
+});
+
+export async function runCreateVersion(ctx: Ctx, o: SkillVersionOptions): Promise<void> {
+  const src = uploadFile(ctx, o.file, LIMITS.skillPackage, 'skill package');
+  await ctx.out.item(await upload(ctx, o, src, {}, (c, body, key) => skills.uploadVersion(c, o.id, body, key), `svc skills versions ${o.id}`));
 }
 
 export function addCreateVersion(group: Command, kit: Kit): Command {
@@ -48,5 +73,5 @@ export function addCreateVersion(group: Command, kit: Kit): Command {
     .description('Upload a new immutable version of a skill');
   addIdempotencyOption(cmd);
   examples(cmd, ['svc skills create-version SKILL_ID review-v2.zip', 'svc skills create-version SKILL_ID review-v2.zip --jq .version']);
-  return cmd.action(kit.action((ctx, [id, file], opts) => runCreateVersion(ctx, id, file, opts)));
+  return cmd.action(kit.verb(parseCreateVersion, runCreateVersion));
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 
 /** The newest version: the skill's `latest_version`, else the head of its versions list. */
@@ -14,8 +14,21 @@ async function latestVersion(c: ApiClient, id: string): Promise<string> {
   return '1';
 }
 
-export function runDownload(ctx: Ctx, id: string, opts: Opts): Promise<void> {
-  return download(ctx, opts, `${id}.zip`, async (c) => skills.content(c, id, opts.version ?? (await latestVersion(c, id))));
+/** `svc skills download SKILL [--version V] [-O PATH]`. */
+export interface SkillDownloadOptions {
+  id: string;
+  version?: string;
+  outputFile?: string;
+}
+
+export const parseDownload = ([id]: string[], flags: Flags): SkillDownloadOptions => ({
+  id,
+  version: flags.version as string | undefined,
+  outputFile: flags.outputFile as string | undefined,
+});
+
+export function runDownload(ctx: Ctx, o: SkillDownloadOptions): Promise<void> {
+  return download(ctx, o, `${o.id}.zip`, async (c) => skills.content(c, o.id, o.version ?? (await latestVersion(c, o.id))));
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
@@ -26,5 +39,5 @@ export function addDownload(group: Command, kit: Kit): Command {
     .option('--version <v>', 'the version to download');
   addOutputFileOption(cmd);
   examples(cmd, ['svc skills download SKILL_ID -O skill.zip', 'svc skills download SKILL_ID --version 2 -O ./packages/']);
-  return cmd.action(kit.action((ctx, [id], opts) => runDownload(ctx, id, opts)));
+  return cmd.action(kit.verb(parseDownload, runDownload));
 }
