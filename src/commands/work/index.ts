@@ -1,20 +1,12 @@
-import { Option, type Command } from 'commander';
-import { work, type WorkItem } from '../../api/work';
-import { parseCount } from '../../config/settings';
+import type { Command } from 'commander';
+import { work } from '../../api/work';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
 import { UsageError } from '../../errors';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
+import { addLeaseOp, addWorkGet } from './lease';
 import { addPoll } from './poll';
-
-type LeaseOp = 'ack' | 'heartbeat' | 'stop';
-
-const LEASE_HELP: Record<LeaseOp, string> = {
-  ack: 'Acknowledge a claimed row within its delivery window (queued → starting)',
-  heartbeat: 'Renew the lease of a row (starting → active on the first one)',
-  stop: 'Request a stop of a leased row, or complete it with --final-status completed',
-};
 
 const WORK_ROWS: ChildListSource = {
   columns: WORK_COLUMNS,
@@ -41,33 +33,8 @@ export default function build(group: Command, kit: Kit): void {
   examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson']);
   list.action(kit.verb(parseWorkList, runChildList));
 
-  const get = group.command('get').argument('<env>', 'environment ID').argument('<id>', 'work row ID').description('Show one work row, in any state');
-  examples(get, ['svc work get ENV_ID WORK_ID', 'svc work get ENV_ID WORK_ID --jq .status']);
-  get.action(kit.action(async (ctx, [env, id]) => ctx.out.item(withoutSecret(await work.get(await workClient(ctx, true), env, id)), WORK_COLUMNS)));
+  addWorkGet(group, kit);
 
   addPoll(group, kit);
   for (const op of ['ack', 'heartbeat', 'stop'] as const) addLeaseOp(group, kit, op);
-}
-
-function addLeaseOp(group: Command, kit: Kit, op: LeaseOp): Command {
-  const cmd = group
-    .command(op)
-    .argument('<env>', 'environment ID')
-    .argument('<id>', 'work row ID')
-    .description(LEASE_HELP[op])
-    .requiredOption('--generation <n>', "the row's current generation (a stale one is refused with 412)");
-  if (op === 'stop') cmd.addOption(new Option('--final-status <status>', 'complete the row instead of requesting a stop').choices(['completed']));
-  examples(cmd, [
-    `svc work ${op} ENV_ID WORK_ID --generation 1`,
-    ...(op === 'stop' ? ['svc work stop ENV_ID WORK_ID --generation 1 --final-status completed'] : []),
-  ]);
-  return cmd.action(
-    kit.action(async (ctx, [env, id], opts) => {
-      const generation = parseCount(opts.generation, '--generation', 1);
-      const c = await workClient(ctx, false);
-      const row: WorkItem =
-        op === 'stop' ? await work.stop(c, env, id, generation, opts.finalStatus, ctx.io.signal) : await work[op](c, env, id, generation, ctx.io.signal);
-      await ctx.out.item(withoutSecret(row), WORK_COLUMNS);
-    }),
-  );
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { MAX_BLOCK_MS, work } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 
@@ -16,15 +16,29 @@ export function addPoll(group: Command, kit: Kit): Command {
     .option('--worker-id <name>', 'worker name sent as Svc-Worker-Id (default: svc-cli@HOST)')
     .option('--show-secret', "print the row's secret (a credential: never log or store it)");
   examples(cmd, ['svc work poll ENV_ID --block-ms 10000', 'svc work poll ENV_ID --worker-id runner-1 -o json --jq ".[0].id"']);
-  return cmd.action(kit.action(async (ctx, [env], opts) => runPoll(ctx, env, opts)));
+  return cmd.action(kit.verb(parsePoll, runPoll));
 }
 
-export async function runPoll(ctx: Ctx, env: string, opts: Opts): Promise<void> {
-  const blockMs = parseCount(opts.blockMs, '--block-ms', 0, MAX_BLOCK_MS);
-  const workerId: string = opts.workerId ?? `svc-cli@${hostname()}`;
+/** `svc work poll ENV [--block-ms N] [--worker-id NAME] [--show-secret]`. */
+export interface PollOptions {
+  env: string;
+  blockMs: number;
+  workerId: string;
+  showSecret: boolean;
+}
+
+export const parsePoll = ([env]: string[], flags: Flags): PollOptions => ({
+  env,
+  blockMs: parseCount(String(flags.blockMs), '--block-ms', 0, MAX_BLOCK_MS),
+  workerId: (flags.workerId as string | undefined) ?? `svc-cli@${hostname()}`,
+  showSecret: Boolean(flags.showSecret),
+});
+
+export async function runPoll(ctx: Ctx, o: PollOptions): Promise<void> {
+  const { env, workerId } = o;
   const c = await workClient(ctx, false);
-  const items = (await work.poll(c, env, workerId, blockMs, ctx.io.signal)).items;
-  const shown = opts.showSecret ? items : items.map(withoutSecret);
+  const items = (await work.poll(c, env, workerId, o.blockMs, ctx.io.signal)).items;
+  const shown = o.showSecret ? items : items.map(withoutSecret);
   for (const row of items) {
     // A claimed row is held by this command: say so where someone is watching.
     if (ctx.io.stdout.isTTY || ctx.io.stderr.isTTY) {
@@ -35,5 +49,5 @@ export async function runPoll(ctx: Ctx, env: string, opts: Opts): Promise<void> 
     }
   }
   if (!items.length && ctx.format === 'table') await ctx.msg(`no queued work row in ${env}`);
-  await ctx.out.list(shown, opts.showSecret ? [...WORK_COLUMNS, SECRET_COLUMN] : WORK_COLUMNS);
+  await ctx.out.list(shown, o.showSecret ? [...WORK_COLUMNS, SECRET_COLUMN] : WORK_COLUMNS);
 }
