@@ -17,6 +17,8 @@ export type Flags = Record<string, unknown>;
 export type Parse<O> = (args: string[], flags: Flags) => O;
 /** A verb's run step: the typed options in, the work done through the context. */
 export type RunVerb<O> = (ctx: Ctx, opts: O) => Promise<void>;
+/** The parse step of a verb that takes no arguments and no flags of its own. */
+export const noOptions: Parse<Record<string, never>> = () => ({});
 
 /** What a command group needs from the CLI: IO and a way to turn parse and run steps into an action. */
 export interface Kit {

@@ -9,7 +9,7 @@ import { NoCredentialError, UsageError } from '../../errors';
 import { prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
-import { examples, type Kit } from '../../cli/action';
+import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
 
 /**
  * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another
@@ -20,7 +20,14 @@ async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
   await agents.list(c, {}, { pageSize: 1 }).next();
 }
 
-export async function runLogin(ctx: Ctx, opts: { withToken?: boolean }): Promise<void> {
+/** `svc auth login [--with-token]`. */
+export interface LoginOptions {
+  withToken: boolean;
+}
+
+export const parseLogin = (_args: string[], flags: Flags): LoginOptions => ({ withToken: Boolean(flags.withToken) });
+
+export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<void> {
   const s = ctx.settings;
   let key: string;
   if (opts.withToken) key = (await stdinText(ctx.io)).trim();
@@ -85,6 +92,13 @@ export async function runStatus(ctx: Ctx): Promise<void> {
   if (failure) throw failure;
 }
 
+/** Prints the resolved API key alone, for scripts. */
+export async function runToken(ctx: Ctx): Promise<void> {
+  const key = ctx.settings.apiKey;
+  if (!key) throw new NoCredentialError();
+  await write(ctx.io.stdout, key.value + '\n');
+}
+
 export async function runLogout(ctx: Ctx): Promise<void> {
   const s = ctx.settings;
   const profile = s.profile.value;
@@ -109,23 +123,17 @@ export default function build(group: Command, kit: Kit): void {
     .description('Verify an API key and store it in the profile (file mode 0600)')
     .option('--with-token', 'read the key from standard input');
   examples(login, ['svc auth login', 'svc auth login --with-token < key.txt', 'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010']);
-  login.action(kit.action((ctx, _a, opts) => runLogin(ctx, opts)));
+  login.action(kit.verb(parseLogin, runLogin));
 
   const status = group.command('status').description('Show the profile, base URL, where the key comes from, and whether it works');
   examples(status, ['svc auth status', 'svc auth status -o json']);
-  status.action(kit.action((ctx) => runStatus(ctx)));
+  status.action(kit.verb(noOptions, (ctx) => runStatus(ctx)));
 
   const logout = group.command('logout').description("Remove the profile's stored API key");
   examples(logout, ['svc auth logout', 'svc auth logout --profile staging']);
-  logout.action(kit.action((ctx) => runLogout(ctx)));
+  logout.action(kit.verb(noOptions, (ctx) => runLogout(ctx)));
 
   const token = group.command('token').description('Print the resolved API key (for scripts)');
   examples(token, ['export SVC_API_KEY=$(svc auth token)']);
-  token.action(
-    kit.action(async (ctx) => {
-      const key = ctx.settings.apiKey;
-      if (!key) throw new NoCredentialError();
-      await write(ctx.io.stdout, key.value + '\n');
-    }),
-  );
+  token.action(kit.verb(noOptions, (ctx) => runToken(ctx)));
 }

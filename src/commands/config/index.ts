@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
-import { examples, type Kit } from '../../cli/action';
+import { examples, noOptions, type Kit } from '../../cli/action';
 import { maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
@@ -18,8 +18,34 @@ function profileKey(key: string): ProfileKey {
 const shown = (key: string, v: string | undefined): string | undefined =>
   v === undefined ? v : SECRET_KEYS.has(key) ? maskSecret(v) : key === 'base_url' ? maskUrlPassword(v) : v;
 
-export async function runSet(ctx: Ctx, key: string, value: string | undefined): Promise<void> {
-  const k = profileKey(key);
+/** `svc config get|unset KEY`: the key checked before anything is read. */
+export interface ConfigKeyOptions {
+  key: ProfileKey;
+}
+
+export const parseConfigKey = ([key]: string[]): ConfigKeyOptions => ({ key: profileKey(key) });
+
+/** `svc config set KEY [VALUE | -]`. */
+export interface ConfigSetOptions extends ConfigKeyOptions {
+  value?: string;
+}
+
+export const parseConfigSet = ([key, value]: string[]): ConfigSetOptions => ({ key: profileKey(key), value });
+
+/** `svc config use PROFILE`. */
+export interface ConfigUseOptions {
+  profile: string;
+}
+
+export const parseConfigUse = ([profile]: string[]): ConfigUseOptions => ({ profile });
+
+export async function runGet(ctx: Ctx, { key: k }: ConfigKeyOptions): Promise<void> {
+  const v = ctx.settings.config.profiles[ctx.settings.profile.value]?.[k];
+  if (v === undefined) throw new UsageError(`${k} is not set in profile ${ctx.settings.profile.value}`);
+  await write(ctx.io.stdout, shown(k, v) + '\n');
+}
+
+export async function runSet(ctx: Ctx, { key: k, value }: ConfigSetOptions): Promise<void> {
   let v = value;
   if (SECRET_KEYS.has(k)) {
     if (v !== '-')
@@ -42,20 +68,66 @@ export async function runSet(ctx: Ctx, key: string, value: string | undefined): 
   await ctx.msg(`set ${k} in profile ${s.profile.value}`);
 }
 
+export async function runUnset(ctx: Ctx, { key: k }: ConfigKeyOptions): Promise<void> {
+  const s = ctx.settings;
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      delete data.profiles[s.profile.value]?.[k];
+    },
+    ctx.io.signal,
+  );
+  await ctx.msg(`unset ${k} in profile ${s.profile.value}`);
+}
+
+export async function runList(ctx: Ctx): Promise<void> {
+  const s = ctx.settings;
+  const p = s.config.profiles[s.profile.value] ?? {};
+  const out: Record<string, unknown> = { profile: s.profile.value, config_file: s.configFile };
+  for (const k of PROFILE_KEYS) out[k] = shown(k, p[k]) ?? null;
+  await ctx.out.item(out);
+}
+
+export async function runUse(ctx: Ctx, { profile: name }: ConfigUseOptions): Promise<void> {
+  const s = ctx.settings;
+  if (!s.config.profiles[name])
+    throw new UsageError(
+      `no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`,
+    );
+  await updateConfig(
+    s.configFile,
+    (data) => {
+      data.current_profile = name;
+    },
+    ctx.io.signal,
+  );
+  await ctx.msg(`current profile is now ${name}`);
+}
+
+export async function runProfiles(ctx: Ctx): Promise<void> {
+  const s = ctx.settings;
+  const names = Object.keys(s.config.profiles);
+  if (!names.includes('default')) names.unshift('default');
+  const rows = names
+    .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)))
+    .map((name) => ({
+      name,
+      current: name === s.profile.value,
+      base_url: shown('base_url', s.config.profiles[name]?.base_url) ?? null,
+    }));
+  await ctx.out.list(rows, [
+    { header: 'NAME', get: (r) => (r.current ? `${r.name} *` : r.name) },
+    { header: 'BASE URL', get: (r) => r.base_url },
+  ]);
+}
+
 export default function build(group: Command, kit: Kit): void {
   const get = group
     .command('get')
     .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
     .description('Print a setting of the current profile (secrets masked)');
   examples(get, ['svc config get base_url']);
-  get.action(
-    kit.action(async (ctx, [key]) => {
-      const k = profileKey(key);
-      const v = ctx.settings.config.profiles[ctx.settings.profile.value]?.[k];
-      if (v === undefined) throw new UsageError(`${k} is not set in profile ${ctx.settings.profile.value}`);
-      await write(ctx.io.stdout, shown(k, v) + '\n');
-    }),
-  );
+  get.action(kit.verb(parseConfigKey, runGet));
 
   const set = group
     .command('set')
@@ -63,75 +135,21 @@ export default function build(group: Command, kit: Kit): void {
     .argument('[value]', 'the value; - reads it from standard input (required for secrets)')
     .description('Set a setting of the current profile');
   examples(set, ['svc config set base_url https://api.example.com', 'svc config set output json', 'svc config set environment_key - < env-key.txt']);
-  set.action(kit.action((ctx, [key, value]) => runSet(ctx, key, value)));
+  set.action(kit.verb(parseConfigSet, runSet));
 
   const unset = group.command('unset').argument('<key>', 'the setting to remove').description('Remove a setting from the current profile');
   examples(unset, ['svc config unset output']);
-  unset.action(
-    kit.action(async (ctx, [key]) => {
-      const k = profileKey(key);
-      const s = ctx.settings;
-      await updateConfig(
-        s.configFile,
-        (data) => {
-          delete data.profiles[s.profile.value]?.[k];
-        },
-        ctx.io.signal,
-      );
-      await ctx.msg(`unset ${k} in profile ${s.profile.value}`);
-    }),
-  );
+  unset.action(kit.verb(parseConfigKey, runUnset));
 
   const list = group.command('list').description('Show the settings of the current profile (secrets masked)');
   examples(list, ['svc config list', 'svc config list --profile staging -o json']);
-  list.action(
-    kit.action(async (ctx) => {
-      const s = ctx.settings;
-      const p = s.config.profiles[s.profile.value] ?? {};
-      const out: Record<string, unknown> = { profile: s.profile.value, config_file: s.configFile };
-      for (const k of PROFILE_KEYS) out[k] = shown(k, p[k]) ?? null;
-      await ctx.out.item(out);
-    }),
-  );
+  list.action(kit.verb(noOptions, (ctx) => runList(ctx)));
 
   const use = group.command('use').argument('<profile>', 'profile name').description('Make a profile the current one');
   examples(use, ['svc config use staging']);
-  use.action(
-    kit.action(async (ctx, [name]) => {
-      const s = ctx.settings;
-      if (!s.config.profiles[name])
-        throw new UsageError(
-          `no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`,
-        );
-      await updateConfig(
-        s.configFile,
-        (data) => {
-          data.current_profile = name;
-        },
-        ctx.io.signal,
-      );
-      await ctx.msg(`current profile is now ${name}`);
-    }),
-  );
+  use.action(kit.verb(parseConfigUse, runUse));
 
   const profiles = group.command('profiles').description('List the profiles');
   examples(profiles, ['svc config profiles']);
-  profiles.action(
-    kit.action(async (ctx) => {
-      const s = ctx.settings;
-      const names = Object.keys(s.config.profiles);
-      if (!names.includes('default')) names.unshift('default');
-      const rows = names
-        .sort((a, b) => (a === 'default' ? -1 : b === 'default' ? 1 : a.localeCompare(b)))
-        .map((name) => ({
-          name,
-          current: name === s.profile.value,
-          base_url: shown('base_url', s.config.profiles[name]?.base_url) ?? null,
-        }));
-      await ctx.out.list(rows, [
-        { header: 'NAME', get: (r) => (r.current ? `${r.name} *` : r.name) },
-        { header: 'BASE URL', get: (r) => r.base_url },
-      ]);
-    }),
-  );
+  profiles.action(kit.verb(noOptions, (ctx) => runProfiles(ctx)));
 }

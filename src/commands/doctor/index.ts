@@ -5,7 +5,7 @@ import { agents } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, exitCodeFor } from '../../errors';
 import { API_VERSION } from '../../wire/version';
-import { examples, type Kit } from '../../cli/action';
+import { examples, noOptions, type Kit } from '../../cli/action';
 import { maskUrlPassword } from '../../text/redact';
 
 interface Check {
@@ -100,5 +100,5 @@ function otherFix(e: unknown): string {
 
 export default function build(cmd: Command, kit: Kit): void {
   examples(cmd, ['svc doctor', 'svc doctor -o json']);
-  cmd.action(kit.action((ctx) => runDoctor(ctx)));
+  cmd.action(kit.verb(noOptions, (ctx) => runDoctor(ctx)));
 }
