@@ -3,10 +3,20 @@ import type { Obj } from '../../api/resources';
 import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../../cli/action';
-import { addChildList, addIdempotencyOption, bodyFrom, done, idempotencyKey, mapAsync, type BodyFlag } from '../../cli/verbs/resource';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import {
+  addChildList,
+  addIdempotencyOption,
+  done,
+  idempotencyKey,
+  mapAsync,
+  parseBody,
+  readVerbBody,
+  type BodyFlag,
+  type BodyInput,
+} from '../../cli/verbs/resource';
 import { CREDENTIAL_COLUMNS } from './columns';
-import { addValueFlags, checkInlineData, readValue } from './value';
+import { addValueFlags, checkInlineData, parseValueSource, readValue, type ValueSource } from './value';
 
 const FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'credential name', field: 'name' },
@@ -23,14 +33,65 @@ function shown(c: Obj | undefined): Obj | undefined {
   return rest;
 }
 
+/** `svc vaults credentials get|delete VAULT CRED`. */
+export interface CredentialRef {
+  vault: string;
+  id: string;
+}
+
+export const parseCredentialRef = ([vault, id]: string[]): CredentialRef => ({ vault, id });
+
+/** `svc vaults credentials create VAULT` and `update VAULT CRED`: the body's flags, the value's source, the key. */
+export interface CredentialWrite {
+  vault: string;
+  id?: string;
+  body: BodyInput;
+  type?: string;
+  value: ValueSource;
+  idempotencyKey?: string;
+}
+
+export const parseCredentialWrite = ([vault, id]: string[], flags: Flags): CredentialWrite => ({
+  vault,
+  id,
+  body: parseBody(flags, FLAGS),
+  type: flags.type as string | undefined,
+  value: parseValueSource(flags),
+  idempotencyKey: flags.idempotencyKey as string | undefined,
+});
+
 /** The body from --data and the flags, plus the value; `ask` says whether a missing value is prompted for. */
-async function credentialBody(ctx: Ctx, opts: Opts, ask: (body: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-  const body = await bodyFrom(ctx, opts, FLAGS);
-  if (opts.type !== undefined) body.type = opts.type;
-  checkInlineData(opts, body);
-  const value = await readValue(ctx, opts, ask(body));
+async function credentialBody(ctx: Ctx, o: CredentialWrite, ask: (body: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const body = await readVerbBody(ctx, o.body);
+  if (o.type !== undefined) body.type = o.type;
+  checkInlineData(o.body.data, body);
+  const value = await readValue(ctx, o.value, ask(body));
   if (value !== undefined) body.value = value;
   return body;
+}
+
+export async function runCredentialGet(ctx: Ctx, o: CredentialRef): Promise<void> {
+  await ctx.out.item(shown(await vaults.credentials.get(await ctx.api(), o.vault, o.id)), CREDENTIAL_COLUMNS);
+}
+
+export async function runCredentialCreate(ctx: Ctx, o: CredentialWrite): Promise<void> {
+  const body = await credentialBody(ctx, o, (b) => NEEDS_VALUE.includes(b.type as string));
+  for (const r of ['name', 'type']) if (body[r] === undefined) throw new UsageError(`credential ${r} is required (--${r} or --data)`);
+  if (NEEDS_VALUE.includes(body.type as string) && body.value === undefined) {
+    throw new UsageError(`a ${String(body.type)} credential needs a value: --value-stdin, --value - or --value-file`);
+  }
+  const key = idempotencyKey(o);
+  await ctx.out.item(shown(await vaults.credentials.create(await ctx.api(), o.vault, body, key)), CREDENTIAL_COLUMNS);
+}
+
+export async function runCredentialUpdate(ctx: Ctx, o: CredentialWrite): Promise<void> {
+  const body = await credentialBody(ctx, o, () => false);
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --name, --egress-environment, a value or --data');
+  await ctx.out.item(shown(await vaults.credentials.update(await ctx.api(), o.vault, o.id!, body)), CREDENTIAL_COLUMNS);
+}
+
+export async function runCredentialDelete(ctx: Ctx, o: CredentialRef): Promise<void> {
+  await done(ctx, o.id, shown(await vaults.credentials.delete(await ctx.api(), o.vault, o.id)), 'deleted');
 }
 
 /** `svc vaults credentials list|get|create|update|delete VAULT [CRED]`. */
@@ -52,7 +113,7 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
     .argument('<credential>', 'credential ID')
     .description('Show one credential (never its value)');
   examples(get, ['svc vaults credentials get VAULT_ID CRED_ID']);
-  get.action(kit.action(async (ctx, [vault, id]) => ctx.out.item(shown(await vaults.credentials.get(await ctx.api(), vault, id)), CREDENTIAL_COLUMNS)));
+  get.action(kit.verb(parseCredentialRef, runCredentialGet));
 
   const create = addValueFlags(
     addIdempotencyOption(
@@ -70,17 +131,7 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
     'printf %s "$TOKEN" | svc vaults credentials create VAULT_ID --name github --type static_bearer --value-stdin',
     'svc vaults credentials create VAULT_ID --name DB_URL --type environment_variable --value-file ./db-url.txt',
   ]);
-  create.action(
-    kit.action(async (ctx, [vault], opts) => {
-      const body = await credentialBody(ctx, opts, (b) => NEEDS_VALUE.includes(b.type as string));
-      for (const r of ['name', 'type']) if (body[r] === undefined) throw new UsageError(`credential ${r} is required (--${r} or --data)`);
-      if (NEEDS_VALUE.includes(body.type as string) && body.value === undefined) {
-        throw new UsageError(`a ${String(body.type)} credential needs a value: --value-stdin, --value - or --value-file`);
-      }
-      const key = idempotencyKey(opts);
-      await ctx.out.item(shown(await vaults.credentials.create(await ctx.api(), vault, body, key)), CREDENTIAL_COLUMNS);
-    }),
-  );
+  create.action(kit.verb(parseCredentialWrite, runCredentialCreate));
 
   const update = addValueFlags(
     group
@@ -96,15 +147,9 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
     'svc vaults credentials update VAULT_ID CRED_ID --value-file ./new-token.txt',
     'svc vaults credentials update VAULT_ID CRED_ID --name renamed',
   ]);
-  update.action(
-    kit.action(async (ctx, [vault, id], opts) => {
-      const body = await credentialBody(ctx, opts, () => false);
-      if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --name, --egress-environment, a value or --data');
-      await ctx.out.item(shown(await vaults.credentials.update(await ctx.api(), vault, id, body)), CREDENTIAL_COLUMNS);
-    }),
-  );
+  update.action(kit.verb(parseCredentialWrite, runCredentialUpdate));
 
   const del = group.command('delete').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Delete a credential');
   examples(del, ['svc vaults credentials delete VAULT_ID CRED_ID']);
-  del.action(kit.action(async (ctx, [vault, id]) => done(ctx, id, shown(await vaults.credentials.delete(await ctx.api(), vault, id)), 'deleted')));
+  del.action(kit.verb(parseCredentialRef, runCredentialDelete));
 }

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 
 /** Where a credential value may come from: standard input, a file, or a hidden prompt. Never argv. */
 export function addValueFlags(cmd: Command): Command {
@@ -16,31 +16,45 @@ export function addValueFlags(cmd: Command): Command {
 /** One trailing newline is the shell's (`echo`, editors), not the secret's. */
 const chomp = (s: string): string => s.replace(/\r?\n$/, '');
 
+/** Where the value comes from, as the flags say; `data` is `--data`, which may take standard input first. */
+export interface ValueSource {
+  fromStdin: boolean;
+  file?: string;
+  data?: string;
+}
+
 /**
- * The value from its one source, or undefined when none was given and no prompt is possible. A literal
- * `--value SECRET` is refused without echoing it: a secret in argv is visible in `ps` and shell history.
+ * The value's one source, checked before any request. A literal `--value SECRET` is refused without echoing it: a
+ * secret in argv is visible in `ps` and shell history.
  */
-export async function readValue(ctx: Ctx, opts: Opts, ask: boolean): Promise<string | undefined> {
-  if (opts.value !== undefined && opts.value !== '-') {
+export function parseValueSource(flags: Flags): ValueSource {
+  if (flags.value !== undefined && flags.value !== '-') {
     throw new UsageError(
       'refusing to take a credential value from the command line (it would show in ps and shell history): use --value-stdin, --value - or --value-file',
     );
   }
-  const fromStdin = Boolean(opts.valueStdin) || opts.value === '-';
-  const sources = [fromStdin, opts.valueFile !== undefined, opts.data === '@-' && fromStdin].filter(Boolean).length;
+  const fromStdin = Boolean(flags.valueStdin) || flags.value === '-';
+  const file = flags.valueFile as string | undefined;
+  const data = flags.data as string | undefined;
+  const sources = [fromStdin, file !== undefined, data === '@-' && fromStdin].filter(Boolean).length;
   if (sources > 1)
     throw new UsageError('give the value one way: --value-stdin (or --value -), or --value-file; standard input can feed only one of --data @- and the value');
+  return { fromStdin, file, data };
+}
+
+/** The value from its source, or undefined when none was given and no prompt is possible (or wanted). */
+export async function readValue(ctx: Ctx, src: ValueSource, ask: boolean): Promise<string | undefined> {
   let value: string | undefined;
-  if (fromStdin) value = chomp(await stdinText(ctx.io));
-  else if (opts.valueFile !== undefined) value = chomp(await fileText(ctx.io, opts.valueFile));
+  if (src.fromStdin) value = chomp(await stdinText(ctx.io));
+  else if (src.file !== undefined) value = chomp(await fileText(ctx.io, src.file));
   else if (ask && ctx.canPrompt) value = await prompt(ctx.io, 'Secret value (hidden): ', true);
   if (value === '') throw new UsageError('the credential value is empty');
   return value;
 }
 
 /** Inline `--data` is argv too: it may not carry the value (a file or stdin may). */
-export function checkInlineData(opts: Opts, body: Record<string, unknown>): void {
-  if (body.value !== undefined && typeof opts.data === 'string' && !opts.data.startsWith('@')) {
+export function checkInlineData(data: string | undefined, body: Record<string, unknown>): void {
+  if (body.value !== undefined && typeof data === 'string' && !data.startsWith('@')) {
     throw new UsageError(
       'refusing a credential value inside inline --data (it would show in ps and shell history): use --data @file, --value-stdin or --value-file',
     );
