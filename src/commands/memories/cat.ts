@@ -5,16 +5,27 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import type { OutStream } from '../../io';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 import { byIdOrPath } from './lookup';
 
-/** `memories cat STORE MEMORY|PATH [--version V] [-O FILE]`: the body's exact bytes, whatever the output format. */
-export async function runCat(ctx: Ctx, [store, memory]: string[], opts: Opts): Promise<void> {
-  if (opts.outputFile === '') throw new UsageError('-O needs a file name');
+/** `memories cat STORE MEMORY|PATH [--version V] [-O FILE]`. */
+export interface CatOptions {
+  store: string;
+  memory: string;
+  version?: string;
+  outputFile?: string;
+}
+
+export function parseCat([store, memory]: string[], flags: Flags): CatOptions {
+  if (flags.outputFile === '') throw new UsageError('-O needs a file name');
+  return { store, memory, version: flags.version as string | undefined, outputFile: flags.outputFile as string | undefined };
+}
+
+/** The body's exact bytes, whatever the output format. */
+export async function runCat(ctx: Ctx, opts: CatOptions): Promise<void> {
+  const { store, memory, version } = opts;
   const c = await ctx.api();
-  const obj = await byIdOrPath(c, store, memory, (id) =>
-    opts.version !== undefined ? memories.version(c, store, id, opts.version) : memories.get(c, store, id),
-  );
+  const obj = await byIdOrPath(c, store, memory, (id) => (version !== undefined ? memories.version(c, store, id, version) : memories.get(c, store, id)));
   const bytes = bodyOf(obj);
   if (!bytes) {
     const why = obj.redacted_at

@@ -4,20 +4,20 @@ import { readInputFile, readStream } from '../../input/read';
 import type { MemoryWrite } from '../../api/memory';
 import { UsageError } from '../../errors';
 import type { Io } from '../../io';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 import { LIMITS, MiB } from '../../wire/limits';
 
 /** Where the content of a write comes from: exactly one of --text, --file F and `-` (standard input). */
 export type ContentSource = { kind: 'text'; text: string } | { kind: 'file'; file: string } | { kind: 'stdin' };
 
-export function contentSource(opts: Opts, positional: string | undefined): ContentSource {
+export function contentSource(opts: Flags, positional: string | undefined): ContentSource {
   if (positional !== undefined && positional !== '-') throw new UsageError(`unexpected argument "${positional}": only - (standard input) may follow PATH`);
   const given = [opts.text !== undefined, opts.file !== undefined, positional === '-'].filter(Boolean).length;
   if (given === 0) throw new UsageError('give the content: --file FILE, --text TEXT, or - for standard input');
   if (given > 1) throw new UsageError('give only one of --file, --text and - (standard input)');
-  if (opts.text !== undefined) return { kind: 'text', text: opts.text };
+  if (opts.text !== undefined) return { kind: 'text', text: String(opts.text) };
   if (opts.file === '-' || positional === '-') return { kind: 'stdin' };
-  return { kind: 'file', file: opts.file };
+  return { kind: 'file', file: String(opts.file) };
 }
 
 const tooLarge = (what: string, bytes: number): UsageError =>

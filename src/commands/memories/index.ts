@@ -1,12 +1,42 @@
 import type { Command } from 'commander';
 import { memories } from '../../api/memory';
+import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
 import { addChildList, addIdempotencyOption, addListFlags, done } from '../../cli/verbs/resource';
-import { runCat } from './cat';
+import { parseCat, runCat } from './cat';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
-import { runRedact } from './redact';
-import { runVersions } from './versions';
-import { runWrite } from './write';
+import { parseRedact, runRedact } from './redact';
+import { parseVersions, runVersions } from './versions';
+import { parseWrite, runWrite } from './write';
+
+/** `svc memories get|delete STORE MEMORY`. */
+export interface MemoryRef {
+  store: string;
+  memory: string;
+}
+
+export const parseMemoryRef = ([store, memory]: string[]): MemoryRef => ({ store, memory });
+
+/** `svc memories rename STORE MEMORY NEW_PATH`. */
+export interface RenameOptions extends MemoryRef {
+  path: string;
+}
+
+export const parseRename = ([store, memory, path]: string[]): RenameOptions => ({ store, memory, path });
+
+export async function runGet(ctx: Ctx, { store, memory }: MemoryRef): Promise<void> {
+  const m = await memories.get(await ctx.api(), store, memory);
+  await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
+}
+
+export async function runRename(ctx: Ctx, { store, memory, path }: RenameOptions): Promise<void> {
+  const m = await memories.update(await ctx.api(), store, memory, { path });
+  await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
+}
+
+export async function runDelete(ctx: Ctx, { store, memory }: MemoryRef): Promise<void> {
+  await done(ctx, memory, await memories.delete(await ctx.api(), store, memory), 'deleted');
+}
 
 /**
  * Memories of a store. `get` prints the memory object (in a table without its body); `cat` prints the
@@ -28,12 +58,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<memory>', 'memory ID')
     .description('Show a memory (the body only in json, ndjson and yaml; see cat)');
   examples(get, ['svc memories get STORE_ID MEMORY_ID', 'svc memories get STORE_ID MEMORY_ID -o json --jq .content_sha256']);
-  get.action(
-    kit.action(async (ctx, [store, memory]) => {
-      const m = await memories.get(await ctx.api(), store, memory);
-      await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
-    }),
-  );
+  get.action(kit.verb(parseMemoryRef, runGet));
 
   const cat = group
     .command('cat')
@@ -47,7 +72,7 @@ export default function build(group: Command, kit: Kit): void {
     'svc memories cat STORE_ID /notes/today.md',
     'svc memories cat STORE_ID MEMORY_ID --version VERSION_ID -O old.bin',
   ]);
-  cat.action(kit.action(runCat));
+  cat.action(kit.verb(parseCat, runCat));
 
   const write = group
     .command('write')
@@ -65,7 +90,7 @@ export default function build(group: Command, kit: Kit): void {
     'cat notes.md | svc memories write STORE_ID /notes.md -',
     'svc memories write STORE_ID /notes.md --file notes.md --base-version VERSION_ID',
   ]);
-  write.action(kit.action(runWrite));
+  write.action(kit.verb(parseWrite, runWrite));
 
   const rename = group
     .command('rename')
@@ -74,12 +99,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<new-path>', 'the new path')
     .description('Move a memory to a new path, keeping its content');
   examples(rename, ['svc memories rename STORE_ID MEMORY_ID /archive/notes.md']);
-  rename.action(
-    kit.action(async (ctx, [store, memory, path]) => {
-      const m = await memories.update(await ctx.api(), store, memory, { path });
-      await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
-    }),
-  );
+  rename.action(kit.verb(parseRename, runRename));
 
   const del = group
     .command('delete')
@@ -87,7 +107,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<memory>', 'memory ID')
     .description('Delete a memory (recorded as a deleted version)');
   examples(del, ['svc memories delete STORE_ID MEMORY_ID']);
-  del.action(kit.action(async (ctx, [store, memory]) => done(ctx, memory, await memories.delete(await ctx.api(), store, memory), 'deleted')));
+  del.action(kit.verb(parseMemoryRef, runDelete));
 
   const versions = group
     .command('versions')
@@ -97,7 +117,7 @@ export default function build(group: Command, kit: Kit): void {
     .description('List the versions of a memory, newest first, or show one');
   addListFlags(versions);
   examples(versions, ['svc memories versions STORE_ID MEMORY_ID', 'svc memories versions STORE_ID MEMORY_ID VERSION_ID -o yaml']);
-  versions.action(kit.action(runVersions));
+  versions.action(kit.verb(parseVersions, runVersions));
 
   const redact = group
     .command('redact')
@@ -107,5 +127,5 @@ export default function build(group: Command, kit: Kit): void {
     .description('Permanently delete the body of a past version, keeping its metadata (asks first; --yes where it cannot ask)')
     .option('-y, --yes', 'do not ask for confirmation');
   examples(redact, ['svc memories redact STORE_ID MEMORY_ID VERSION_ID', 'svc memories redact STORE_ID MEMORY_ID VERSION_ID --yes']);
-  redact.action(kit.action(runRedact));
+  redact.action(kit.verb(parseRedact, runRedact));
 }

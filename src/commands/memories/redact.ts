@@ -1,15 +1,24 @@
 import { memories } from '../../api/memory';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 import { VERSION_COLUMNS } from './columns';
 
 /**
  * `memories redact STORE MEMORY VERSION`: irreversible, so it asks first on a terminal and, where it
  * cannot ask, needs `--yes`. Nothing is sent until confirmed. Repeating is a no-op.
  */
-export async function runRedact(ctx: Ctx, [store, memory, version]: string[], opts: Opts): Promise<void> {
-  if (!opts.yes) {
+export interface RedactOptions {
+  store: string;
+  memory: string;
+  version: string;
+  yes: boolean;
+}
+
+export const parseRedact = ([store, memory, version]: string[], flags: Flags): RedactOptions => ({ store, memory, version, yes: Boolean(flags.yes) });
+
+export async function runRedact(ctx: Ctx, { store, memory, version, yes }: RedactOptions): Promise<void> {
+  if (!yes) {
     if (!ctx.canPrompt) throw new UsageError('redact permanently deletes a version body: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI)');
     const { confirm } = await import('../../input/prompt');
     const ok = await confirm(ctx.io, `Permanently delete the body of version ${version} of memory ${memory} in store ${store}? This cannot be undone.`);

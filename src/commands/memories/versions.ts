@@ -1,15 +1,20 @@
 import { memories } from '../../api/memory';
 import type { Ctx } from '../../context';
-import type { Opts } from '../../cli/action';
+import type { ListOptions } from '../../api/paginate';
+import type { Flags } from '../../cli/action';
 import { listOptions } from '../../cli/verbs/resource';
 import { forDisplay, VERSION_COLUMNS } from './columns';
 
-/** `memories versions STORE MEMORY [VERSION]`: the history newest first, or one version. */
-export async function runVersions(ctx: Ctx, [store, memory, version]: string[], opts: Opts): Promise<void> {
-  if (version === undefined) {
-    const lo = listOptions(opts);
-    return ctx.out.list(memories.versions(await ctx.api(), store, memory, lo), VERSION_COLUMNS);
-  }
+/** `memories versions STORE MEMORY [VERSION]` with the list flags (read only for the history). */
+export type VersionsOptions = { store: string; memory: string } & ({ version: string } | { version?: undefined; list: ListOptions });
+
+export const parseVersions = ([store, memory, version]: string[], flags: Flags): VersionsOptions =>
+  version === undefined ? { store, memory, list: listOptions(flags) } : { store, memory, version };
+
+/** The history newest first, or one version. */
+export async function runVersions(ctx: Ctx, o: VersionsOptions): Promise<void> {
+  const { store, memory, version } = o;
+  if (version === undefined) return ctx.out.list(memories.versions(await ctx.api(), store, memory, o.list), VERSION_COLUMNS);
   const v = await memories.version(await ctx.api(), store, memory, version);
   await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, v), VERSION_COLUMNS);
 }

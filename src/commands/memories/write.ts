@@ -2,10 +2,10 @@ import { memories, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
-import { checkRequestSize, contentBody, contentSource, readContent } from './content';
+import { checkRequestSize, contentBody, contentSource, readContent, type ContentSource } from './content';
 import { findByPath } from './lookup';
 
 /**
@@ -13,13 +13,31 @@ import { findByPath } from './lookup';
  * `--base-version V` the change is based on V; when V is no longer current the service records the
  * write as an out-of-order version that never becomes current, and this exits 7.
  */
-export async function runWrite(ctx: Ctx, [store, path, positional]: string[], opts: Opts): Promise<void> {
+export interface WriteOptions {
+  store: string;
+  path: string;
+  source: ContentSource;
+  baseVersion?: string;
+  idempotencyKey?: string;
+}
+
+export function parseWrite([store, path, positional]: string[], flags: Flags): WriteOptions {
   if (path === '') throw new UsageError('PATH must not be empty');
-  if (opts.baseVersion === '') throw new UsageError('--base-version must not be empty');
-  const src = contentSource(opts, positional);
+  if (flags.baseVersion === '') throw new UsageError('--base-version must not be empty');
+  return {
+    store,
+    path,
+    source: contentSource(flags, positional),
+    baseVersion: flags.baseVersion as string | undefined,
+    idempotencyKey: flags.idempotencyKey as string | undefined,
+  };
+}
+
+export async function runWrite(ctx: Ctx, opts: WriteOptions): Promise<void> {
+  const { store, path } = opts;
   const key = idempotencyKey(opts);
   const body: MemoryWrite = {
-    ...contentBody(await readContent(src, ctx.io)),
+    ...contentBody(await readContent(opts.source, ctx.io)),
     ...(opts.baseVersion !== undefined ? { base_version_id: opts.baseVersion } : {}),
   };
   checkRequestSize({ path, ...body });
