@@ -59,7 +59,8 @@ describe('the emulator leaves no promise rejection unhandled', () => {
     await waitSession(emu, c.id, (x) => x.requires_action === true, 'a confirmation awaited');
     await emu.close();
     // Closing cancels every execution at once; their sleeping steps wake within a few model steps and must wind down quietly.
-    await new Promise((r) => setTimeout(r, 5 * 50));
+    const sessions = emu.services.sessions!;
+    await waitUntil(() => ![a, b, c].some((s) => sessions.isBusy(s.id)), 'every execution wound down');
     await settle();
     expect(unhandled).toEqual([]);
   });

@@ -123,7 +123,10 @@ export class Turns {
       if (!(e instanceof Cancelled)) return this.fail(turn, e);
       // The wind-down ends when every child thread has reached its step boundary too.
       await Promise.all([...this.children.values()].map((c) => c.done));
-      if (this.turn === turn && this.s.rec.stopping) this.onWoundDown();
+      if (this.turn !== turn) return;
+      // An interrupt's wind-down completes the stop; a runtime closing (the emulator, a deleted session) only ends the turn.
+      if (this.s.rec.stopping) this.onWoundDown();
+      else this.turn = undefined;
       return;
     }
     if (this.turn !== turn) return;
