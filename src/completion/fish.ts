@@ -31,9 +31,10 @@ function __svc_files
     end
 end
 
-# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line.
+# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line. The token
+# being completed goes unescaped (a name typed as two\\ w), as the values are compared with it.
 function __svc_dynamic
-    svc __complete -- $argv[2..] (commandline -ct) 2>/dev/null
+    svc __complete -- $argv[2..] (commandline -ct | string unescape) 2>/dev/null
 end
 
 function __svc_candidates

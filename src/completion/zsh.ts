@@ -32,11 +32,12 @@ __svc_files() {
   _files
 }
 
-# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line.
+# Resource IDs, then names, and other values only the service knows: one "value<TAB>description" per line. The word
+# being completed goes unquoted (a name typed as two\\ w), as the values are compared with it.
 __svc_dynamic() {
   local -a lines candidates
   local line
-  lines=("\${(@f)$(svc __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  lines=("\${(@f)$(svc __complete -- "\${(@)words[2,CURRENT-1]}" "\${(Q)words[CURRENT]}" 2>/dev/null)}")
   for line in "\${lines[@]}"; do
     [[ -n $line ]] && candidates+=("\${\${line%%$'\\t'*}//:/\\\\:}:\${line#*$'\\t'}")
   done

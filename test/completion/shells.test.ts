@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { svcOnPath } from '../helpers/svc-on-path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWith, type Tool } from '../helpers/requires';
 import { emuEnv, tempConfigDir } from '../helpers/cli';
 import { SCRIPT_FILES, SHELLS as SHELL_NAMES } from '../../src/completion/scripts';
@@ -181,5 +181,37 @@ describeWith('bash completion of IDs', SHELLS.bash.tools, () => {
       timeout: 15_000,
     });
     expect(r.stdout.trim()).toBe('');
+  });
+});
+
+describe('a name with a space, typed escaped', () => {
+  const typed = 'svc agents get with\\ sp';
+  const answers = async (shell: 'zsh' | 'fish'): Promise<string[]> => {
+    // A config folder of its own: the agents listed before are cached in the shared one.
+    const fresh = { ...env, SVC_CONFIG_DIR: tempConfigDir() };
+    // The first answer fills the cache the shell then reads (a cold start on a loaded machine may pass the budget).
+    await waitUntil(
+      async () => (await execFile('svc', ['__complete', '--', 'agents', 'get', ''], { env: fresh, cwd, encoding: 'utf8' })).stdout.includes('with space'),
+      'an answer from svc __complete',
+      30_000,
+    );
+    const args =
+      shell === 'zsh'
+        ? ['-f', join(repo, 'test', 'completion', 'zsh-capture.zsh'), script('_svc'), typed]
+        : ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', script('svc.fish'), typed];
+    return lines((await execFile(shell, args, { env: fresh, cwd, encoding: 'utf8', timeout: 15_000 })).stdout);
+  };
+  beforeAll(() => call(t.emu, 'POST', '/v1/agents', { body: { name: 'with space', model: 'm' } }));
+
+  describeWith('zsh', SHELLS.zsh.tools, () => {
+    it('zsh completes it, unquoting the word before asking svc', async () => {
+      expect(await answers('zsh')).toEqual(['with space']);
+    });
+  });
+
+  describeWith('fish', SHELLS.fish.tools, () => {
+    it('fish completes it, unescaping the token before asking svc', async () => {
+      expect(await answers('fish')).toEqual(['with space']);
+    });
   });
 });
