@@ -35,7 +35,18 @@ beforeAll(async () => {
   mkdirSync(join(cwd, 'sub'), { recursive: true });
   for (const name of ['alpha.txt', 'alps.zip', 'beta']) writeFileSync(join(cwd, name), '');
   env = { ...(emuEnv(t.emu) as Record<string, string>), SVC_CONFIG_DIR: tempConfigDir(), PATH: `${dir}:${process.env.PATH}`, HOME: tempConfigDir() };
-}, 60_000);
+  // The lists the shells complete, cached first: a cold start on a loaded machine may pass the completion's time budget
+  // and answer nothing, so each is asked until it answers (the cache then serves every shell for a minute).
+  for (const words of [
+    ['agents', 'get', ''],
+    ['threads', 'get', session, ''],
+  ])
+    await waitUntil(
+      async () => (await execFile('svc', ['__complete', '--', ...words], { env, cwd, encoding: 'utf8' })).stdout || undefined,
+      'an answer',
+      30_000,
+    );
+}, 90_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 // Asynchronous: the emulator answers from this same process while the shell waits.
@@ -199,19 +210,19 @@ describe('a name with a space, typed escaped', () => {
       shell === 'zsh'
         ? ['-f', join(repo, 'test', 'completion', 'zsh-capture.zsh'), script('_svc'), typed]
         : ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', script('svc.fish'), typed];
-    return lines((await execFile(shell, args, { env: fresh, cwd, encoding: 'utf8', timeout: 15_000 })).stdout);
+    return lines((await execFile(shell, args, { env: fresh, cwd, encoding: 'utf8', timeout: 30_000 })).stdout);
   };
   beforeAll(() => call(t.emu, 'POST', '/v1/agents', { body: { name: 'with space', model: 'm' } }));
 
   describeWith('zsh', SHELLS.zsh.tools, () => {
     it('zsh completes it, unquoting the word before asking svc', async () => {
       expect(await answers('zsh')).toEqual(['with space']);
-    });
+    }, 70_000);
   });
 
   describeWith('fish', SHELLS.fish.tools, () => {
     it('fish completes it, unescaping the token before asking svc', async () => {
       expect(await answers('fish')).toEqual(['with space']);
-    });
+    }, 70_000);
   });
 });
