@@ -1,6 +1,35 @@
 import type { Command } from 'commander';
 import { collect } from '../../cli/flags';
-import { examples, type Kit } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import { UsageError } from '../../errors';
+
+/** What `svc apply` and `svc diff` read: the paths, the set label, whether to prune or send secrets again. */
+export interface SourceOptions {
+  paths: string[];
+  set?: string;
+  prune: boolean;
+  updateSecrets: boolean;
+}
+
+/** `svc apply`: the sources, and whether to write and to archive without asking. */
+export interface ApplyAllOptions extends SourceOptions {
+  dryRun: boolean;
+  yes: boolean;
+}
+
+/** The paths checked before anything is read: at least one, and standard input once. */
+export function parseSources(_args: string[], flags: Flags): SourceOptions {
+  const paths = (flags.file as string[] | undefined) ?? [];
+  if (paths.length === 0) throw new UsageError('give at least one -f PATH (a file, a folder or - for standard input)');
+  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-f -) can be read once');
+  return { paths, set: flags.set as string | undefined, prune: Boolean(flags.prune), updateSecrets: Boolean(flags.updateSecrets) };
+}
+
+export const parseApplyAll = (args: string[], flags: Flags): ApplyAllOptions => ({
+  ...parseSources(args, flags),
+  dryRun: Boolean(flags.dryRun),
+  yes: Boolean(flags.yes),
+});
 
 /** The flags `svc apply` and `svc diff` share. */
 export function addSourceFlags(cmd: Command, prune: string): Command {
@@ -16,6 +45,6 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--dry-run', 'print the plan and send no write')
     .option('-y, --yes', 'archive without asking (needed for --prune where apply cannot ask)')
     .option('--update-secrets', 'send write-only values (credentials, MCP headers) again for resources that exist')
-    .action(kit.action(async (ctx, _args, opts) => (await import('./run')).runApplyAll(ctx, opts)));
+    .action(kit.verb(parseApplyAll, async (ctx, o) => (await import('./run')).runApplyAll(ctx, o)));
   examples(cmd, ['svc apply -f config/ --dry-run', 'svc apply -f config/ --prune --yes', 'svc apply -f agents.yaml -f triggers.yaml --set ci']);
 }

@@ -11,7 +11,6 @@ import { makePlan } from '../../apply/plan';
 import type { Entry } from '../../apply/types';
 import { painter } from '../../apply/render';
 import { checkedDoc } from '../../apply/sources';
-import type { Opts } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
 
 export interface ApplyResult {
@@ -22,18 +21,28 @@ export interface ApplyResult {
   diff: Change[];
 }
 
+/** `svc <group> apply FILE [--dry-run] [--update-secrets] [--idempotency-key K]` for the group's kind. */
+export interface ApplyOneOptions {
+  kind: Kind;
+  file: string;
+  dryRun: boolean;
+  updateSecrets: boolean;
+  idempotencyKey?: string;
+}
+
 /** One document of one kind, found by name: what `svc <group> apply FILE` runs (loaded only when it runs). */
-export async function runApply(ctx: Ctx, kind: Kind, file: string, opts: Opts): Promise<void> {
+export async function runApply(ctx: Ctx, opts: ApplyOneOptions): Promise<void> {
+  const { kind, file } = opts;
   const data = await readData(file === '-' ? '@-' : `@${file}`, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
   if (!isObject(data)) throw new UsageError(`${file} must hold one JSON or YAML object`);
   const { kind: named, ...body } = data;
   if (named !== undefined && named !== kind)
     throw new UsageError(`${file} holds kind ${String(named)}; \`svc ${KIND_SPECS[kind].group} apply\` applies kind ${kind} (use \`svc apply -f ${file}\`)`);
   const doc = checkedDoc(kind, body, file, file === '-' ? ctx.io.cwd : dirname(resolve(ctx.io.cwd, file)), false);
-  const dryRun = Boolean(opts.dryRun);
+  const { dryRun } = opts;
   const key = dryRun ? undefined : idempotencyKey(opts);
   const [entry] = await makePlan(await ctx.api(), [doc], {
-    updateSecrets: Boolean(opts.updateSecrets),
+    updateSecrets: opts.updateSecrets,
     readSecrets: !dryRun,
     idempotencyKey: key,
     env: ctx.io.env,

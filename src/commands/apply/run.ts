@@ -1,7 +1,6 @@
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import { write } from '../../io';
-import type { Opts } from '../../cli/action';
 import { execute } from '../../apply/execute';
 import { makePlan } from '../../apply/plan';
 import { appliedText, changed, entryView, planText } from '../../apply/render';
@@ -9,12 +8,11 @@ import { defaultSetName, readDocs } from '../../apply/sources';
 import { withApplyLock } from '../../apply/lock';
 import type { Doc, Entry } from '../../apply/types';
 import { configDir } from '../../config/paths';
+import type { ApplyAllOptions, SourceOptions } from './index';
 
 /** The documents and the set of `svc apply` and `svc diff`, all read and checked before any request. */
-async function docsAndSet(ctx: Ctx, opts: Opts): Promise<{ docs: Doc[]; set: string }> {
-  const paths: string[] = opts.file ?? [];
-  if (paths.length === 0) throw new UsageError('give at least one -f PATH (a file, a folder or - for standard input)');
-  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-f -) can be read once');
+async function docsAndSet(ctx: Ctx, opts: SourceOptions): Promise<{ docs: Doc[]; set: string }> {
+  const { paths } = opts;
   const docs = await readDocs(ctx, paths);
   if (docs.length === 0) throw new UsageError(`no documents in ${paths.join(', ')} (*.yaml, *.yml, *.json)`);
   const set: string = opts.set ?? defaultSetName(paths, ctx.io.cwd);
@@ -23,11 +21,11 @@ async function docsAndSet(ctx: Ctx, opts: Opts): Promise<{ docs: Doc[]; set: str
 }
 
 /** The plan of the documents against the project; secrets are read only when a write will follow. */
-async function planOf(ctx: Ctx, opts: Opts, docs: Doc[], set: string, sending: boolean): Promise<Entry[]> {
+async function planOf(ctx: Ctx, opts: SourceOptions, docs: Doc[], set: string, sending: boolean): Promise<Entry[]> {
   return makePlan(await ctx.api(), docs, {
     set,
-    prune: Boolean(opts.prune),
-    updateSecrets: Boolean(opts.updateSecrets),
+    prune: opts.prune,
+    updateSecrets: opts.updateSecrets,
     readSecrets: sending,
     env: ctx.io.env,
     signal: ctx.io.signal,
@@ -37,12 +35,12 @@ async function planOf(ctx: Ctx, opts: Opts, docs: Doc[], set: string, sending: b
 const asText = (ctx: Ctx) => ctx.format === 'table' && !ctx.settings.jq;
 
 /** `svc apply`: the plan first, then (unless --dry-run) its writes in dependency order; a prune is confirmed. */
-export async function runApplyAll(ctx: Ctx, opts: Opts): Promise<void> {
-  const dryRun = Boolean(opts.dryRun);
+export async function runApplyAll(ctx: Ctx, opts: ApplyAllOptions): Promise<void> {
+  const { dryRun } = opts;
   const { docs, set } = await docsAndSet(ctx, opts);
   const planAndWrite = async () => {
     const entries = await planOf(ctx, opts, docs, set, !dryRun);
-    if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
+    if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, opts.prune));
     if (dryRun) return entries;
     const archives = entries.filter((e) => e.action === 'archived');
     if (archives.length && !opts.yes) await confirmPrune(ctx, archives.length, set);
@@ -68,10 +66,10 @@ async function confirmPrune(ctx: Ctx, n: number, set: string): Promise<void> {
 }
 
 /** `svc diff`: the plan, no write; exit 0 when nothing would change, 1 when something would (kubectl diff). */
-export async function runDiff(ctx: Ctx, opts: Opts): Promise<void> {
+export async function runDiff(ctx: Ctx, opts: SourceOptions): Promise<void> {
   const { docs, set } = await docsAndSet(ctx, opts);
   const entries = await planOf(ctx, opts, docs, set, false);
-  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, Boolean(opts.prune)));
+  if (asText(ctx)) await write(ctx.io.stdout, await planText(ctx, entries, set, opts.prune));
   else
     await ctx.out.list(
       entries.map((e) => entryView(e, true)),

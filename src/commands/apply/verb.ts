@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { KIND_NAMES, type Kind } from '../../apply/names';
-import { examples, type Kit } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import type { ApplyOneOptions } from './one';
 import { addIdempotencyOption, article } from '../../cli/verbs/resource';
 
 export { plan } from '../../apply/diff';
@@ -20,5 +21,12 @@ export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples
   addIdempotencyOption(cmd, 'Idempotency-Key of the create (default: a fresh UUID)');
   examples(cmd, extra.examples ?? [`svc ${spec.group} apply ${spec.noun}.yaml --dry-run`, `svc ${spec.group} apply ${spec.noun}.yaml -o json`]);
   // The engine (planning, skill packaging with node:zlib and node:crypto) loads when apply runs, not with the group.
-  return cmd.action(kit.action(async (ctx, [file], opts) => (await import('./one')).runApply(ctx, kind, file, opts)));
+  const parse = ([file]: string[], flags: Flags): ApplyOneOptions => ({
+    kind,
+    file,
+    dryRun: Boolean(flags.dryRun),
+    updateSecrets: Boolean(flags.updateSecrets),
+    idempotencyKey: flags.idempotencyKey as string | undefined,
+  });
+  return cmd.action(kit.verb(parse, async (ctx, o) => (await import('./one')).runApply(ctx, o)));
 }
