@@ -2,7 +2,6 @@ import { Option, type Command } from 'commander';
 import { PROXY_MODES } from '../../api/environments';
 import { UsageError } from '../../errors';
 import { collect } from '../../cli/flags';
-import type { Opts } from '../../cli/action';
 import { isObject } from '../../is-object';
 
 /** `--self-hosted` / `--cloud`, `--proxy-mode`, `--proxy-host` (repeatable): the flags that build `config`. */
@@ -14,11 +13,19 @@ export function addConfigFlags(cmd: Command): Command {
     .addOption(new Option('--proxy-host <host>', 'host of the proxy list (repeatable)').argParser(collect));
 }
 
+/** The flags that build `config`, as commander parses them. */
+export interface ConfigFlags {
+  selfHosted?: boolean;
+  cloud?: boolean;
+  proxyMode?: string;
+  proxyHost?: string[];
+}
+
 /**
  * `config` from the flags merged over the one in --data; undefined when neither gives one. PATCH replaces
  * `config` whole, so an update names the mode it keeps. Proxy flags mean a cloud environment.
  */
-export function configFromFlags(opts: Opts, base: unknown): unknown {
+export function configFromFlags(opts: ConfigFlags, base: unknown): unknown {
   const wantsProxy = opts.proxyMode !== undefined || opts.proxyHost !== undefined;
   if (!opts.selfHosted && !opts.cloud && !wantsProxy) return base;
   if (opts.selfHosted) {

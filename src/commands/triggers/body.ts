@@ -6,7 +6,6 @@ import { SESSION_MODES, triggers } from '../../api/triggers';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../errors';
 import { collect } from '../../cli/flags';
-import type { Opts } from '../../cli/action';
 import type { BodyFlag } from '../../cli/verbs/resource';
 import { isObject } from '../../is-object';
 
@@ -33,8 +32,16 @@ export function addTriggerFlags(cmd: Command): Command {
     .option('--message <text>', 'a user message sent on every run (repeatable; becomes initial_events)', collect);
 }
 
+/** The composite flags of a trigger, as commander parses them. */
+export interface TriggerFlags {
+  sessionMode?: string;
+  cron?: string;
+  timezone?: string;
+  message?: string[];
+}
+
 /** Merges the composite flags over the body from --data and the simple flags. */
-export function shapeTrigger(body: Doc, opts: Opts): Doc {
+export function shapeTrigger(body: Doc, opts: TriggerFlags): Doc {
   const out = { ...body };
   if (opts.sessionMode !== undefined) out.session_mode = opts.sessionMode;
   if (opts.cron !== undefined || opts.timezone !== undefined) {
@@ -44,7 +51,7 @@ export function shapeTrigger(body: Doc, opts: Opts): Doc {
     const timezone = opts.timezone ?? base.timezone;
     out.schedule = { type: 'cron', expression, ...(timezone !== undefined ? { timezone } : {}) };
   }
-  if (opts.message) out.initial_events = (opts.message as string[]).map((text) => ({ type: 'user.message', data: { content: [{ type: 'text', text }] } }));
+  if (opts.message) out.initial_events = opts.message.map((text) => ({ type: 'user.message', data: { content: [{ type: 'text', text }] } }));
   return out;
 }
 
