@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import type { BulkAction } from '../../fleet/bulk';
-import { addResourceSelectorFlags } from '../../fleet/list';
+import { addResourceSelectorFlags } from '../../fleet/flags';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';
 import { done } from './done';

@@ -6,7 +6,8 @@ import { addListFlags, mapAsync, parseChildList, runChildList, type ChildListOpt
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { addWatchFlags, parseWatch, watchCells, type WatchPlan } from '../../fleet/list';
+import { addWatchFlags } from '../../fleet/flags';
+import { parseWatch, watchCells, type WatchPlan } from '../../fleet/list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addPoll } from './poll';
