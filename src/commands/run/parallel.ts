@@ -3,7 +3,7 @@ import { environments } from '../../api/environments';
 import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { errorJson, errorLine, exitCodeFor, ExitCodeError, InterruptedError, SessionFailedError, UsageError, WaitTimeoutError } from '../../errors';
+import { errorJson, errorLine, exitCodeFor, ExitCodeError, InterruptedError, UsageError, WaitTimeoutError } from '../../errors';
 import { unknownOutcome } from '../../cli/verbs/idempotency';
 import { mapAsync } from '../../cli/verbs/list';
 import { Channel } from '../../fleet/channel';
@@ -125,7 +125,7 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
       const cut = signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError);
       code = cut ? 0 : exitCodeFor(e);
       result = { line: m.line, session_id: sessionId, status: cut ? stopped() : 'failed', ok: false, error: errorObject(cut ? stoppedError(stopped()) : e) };
-      if (!cut && !(e instanceof SessionFailedError)) await ctx.msg(`line ${m.line}: ${errorLine(e)}`);
+      if (!cut) await ctx.msg(`line ${m.line}: ${errorLine(e)}`);
     }
     results.set(m.line, { result, code });
     settled.push(result);
