@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { maskUrlPassword } from '../../text/redact';
-import { updateConfig } from '../../config/file';
+import { updateConfig } from '../../config/store';
 import { maskSecret } from '../../config/settings';
 import { checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { PROFILE_KEYS, SECRET_KEYS, updateConfig, type ProfileKey } from '../../config/file';
+import { PROFILE_KEYS, SECRET_KEYS, type ProfileKey } from '../../config/shape';
+import { updateConfig } from '../../config/store';
 import { maskSecret, parseOutputFormat } from '../../config/settings';
 import { checkBaseUrl, checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
