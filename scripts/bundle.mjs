@@ -128,21 +128,18 @@ const STAND_INS = [
 
 /**
  * Packages conf imports for options svc never gives it (svc passes a folder, no schema, no migrations, no watch), each
- * resolved by esbuild's `alias` to a small local stand-in in scripts/build/stand-ins/ that throws if it is ever used;
- * and atomically's exit hooks, which svc must not have. The build fails if anything but conf or atomically imports one.
- * - no-schema: ajv and ajv-formats, conf's schema validator.
- * - no-migrations: semver, for conf's `migrations`.
- * - no-watch: debounce-fn, for conf's `watch`.
- * - no-env-paths: env-paths (and node:os), for a store without `cwd`.
- * - no-exit-hooks: when-exit, which atomically loads to remove its temp files on exit: it hooks SIGINT, SIGTERM and
- *   other signals and raises each again, so svc's first Ctrl-C would reach svc as a second (an immediate exit). svc's writes are synchronous, so no signal handler
- *   runs while a temp file exists, and one left by a kill is removed under the lock by the next write.
+ * resolved by esbuild's `alias` to a small local stand-in in scripts/build/stand-ins/ that throws if it is ever used
+ * (`conf-unused`: ajv and ajv-formats, semver, debounce-fn, env-paths with node:os); and atomically's exit hooks
+ * (`atomically-no-exit-hooks`: when-exit), which svc must not have: they hook SIGINT, SIGTERM and other signals and
+ * raise each again, so svc's first Ctrl-C would reach it as a second (an immediate exit). svc's writes are synchronous,
+ * so no signal handler runs while a temp file exists, and one left by a kill is removed under the lock by the next
+ * write. The build fails if anything but conf or atomically imports one of these.
  */
 const ALIASES = [
-  { trick: 'conf-no-schema', packages: ['ajv/dist/2020.js', 'ajv-formats'], file: 'no-schema.mjs' },
-  { trick: 'conf-no-migrations', packages: ['semver'], file: 'no-migrations.mjs' },
-  { trick: 'conf-no-watch', packages: ['debounce-fn'], file: 'no-watch.mjs' },
-  { trick: 'conf-no-env-paths', packages: ['env-paths'], file: 'no-env-paths.mjs' },
+  { trick: 'conf-unused', packages: ['ajv/dist/2020.js', 'ajv-formats'], file: 'no-schema.mjs' },
+  { trick: 'conf-unused', packages: ['semver'], file: 'no-migrations.mjs' },
+  { trick: 'conf-unused', packages: ['debounce-fn'], file: 'no-watch.mjs' },
+  { trick: 'conf-unused', packages: ['env-paths'], file: 'no-env-paths.mjs' },
   { trick: 'atomically-no-exit-hooks', packages: ['when-exit'], file: 'no-exit-hooks.mjs' },
 ];
 const ALIAS_IMPORTERS = /node_modules\/(?:conf|atomically)\//;
