@@ -38,7 +38,8 @@ function loads(args: string[], env: Record<string, string> = {}): { chunks: stri
   };
 }
 
-describe('the built bundle', () => {
+// Each test runs the built svc, several times for some: wide bounds for a loaded machine.
+describe('the built bundle', { timeout: 60_000 }, () => {
   it('holds conf and its writer, but none of the packages conf loads for options svc never gives it', () => {
     const all = new Set([...packagesByChunk().values()].flatMap((s) => [...s]));
     for (const pkg of ['conf', 'atomically', 'dot-prop']) expect(all, pkg).toContain(pkg);
