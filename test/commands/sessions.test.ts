@@ -72,7 +72,7 @@ describe('svc sessions create, list, get, update, delete, archive', () => {
     const s = await createSession(t.emu, { title: 'listed one' });
     const table = await run(['sessions', 'list', '--all'], { stdoutTTY: true, columns: 200, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+AGENT\s+EPOCH\s+UPDATED$/);
-    expect(table.stdout).toMatch(new RegExp(`${s.id}\\s+listed one\\s+idle\\s+${s.agent_id}@1\\s+0`));
+    expect(table.stdout).toMatch(new RegExp(`${s.id}\\s+listed one\\s+idle\\s+\\S+ \\(${s.agent_id}@1\\)\\s+0\\s+\\d+s ago`));
     expect(JSON.parse((await run(['sessions', 'list', '--all'])).stdout).map((x: any) => x.id)).toContain(s.id);
     const nd = (await run(['sessions', 'list', '--all', '-o', 'ndjson'])).stdout
       .trim()

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../action';
+import { withAgentNames, type NamedColumns } from './agent-names';
 import type { ResourceSpec } from './spec';
 
 export interface ListFilter {
@@ -70,7 +71,7 @@ export function parseList(resource: ResourceSpec, filters: ListFilter[], flags: 
 
 export async function runList(ctx: Ctx, o: ListVerbOptions): Promise<void> {
   const c = await ctx.api();
-  await printList(ctx, o.page, (lo) => o.resource.api.list(c, o.query, lo), o.resource.columns);
+  await printList(ctx, o.page, (lo) => o.resource.api.list(c, o.query, lo), o.resource.namedColumns ?? o.resource.columns);
 }
 
 export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples?: string[] } = {}): Command {
@@ -133,10 +134,15 @@ export async function printList(
   ctx: Ctx,
   lo: ListOptions,
   items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>,
-  columns: Column[],
+  columns: Column[] | NamedColumns,
 ): Promise<void> {
   let rest: ListRest | undefined;
-  await ctx.out.list(await items({ ...lo, onRest: (r) => (rest = r) }), columns);
+  const listed = await items({ ...lo, onRest: (r) => (rest = r) });
+  if (Array.isArray(columns)) await ctx.out.list(listed, columns);
+  else {
+    const named = await withAgentNames(ctx, listed, columns);
+    await ctx.out.list(named.items, named.columns);
+  }
   if (rest) await ctx.msg(restLine(rest));
 }
 

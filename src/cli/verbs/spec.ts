@@ -1,5 +1,6 @@
 import type { Crud } from '../../api/resources';
 import type { Column } from '../../output/table';
+import type { NamedColumns } from './agent-names';
 
 /** One resource as the generic verbs see it: its API functions (whose manifest entry names it) and its table columns. */
 export interface ResourceSpec {
@@ -7,11 +8,13 @@ export interface ResourceSpec {
   noun: string;
   api: Crud;
   columns: Column[];
+  /** A list's columns when its rows name an agent: a table shows the agent's name beside its ID. */
+  namedColumns?: NamedColumns;
 }
 
 /** The spec of a resource of the manifest. */
-export function resourceSpec(api: Crud, columns: Column[]): ResourceSpec {
-  return { group: api.entry.group, noun: api.entry.noun, api, columns };
+export function resourceSpec(api: Crud, columns: Column[], namedColumns?: NamedColumns): ResourceSpec {
+  return { group: api.entry.group, noun: api.entry.noun, api, columns, ...(namedColumns ? { namedColumns } : {}) };
 }
 
 export function article(noun: string): string {

@@ -7,7 +7,7 @@ import { examples, type Kit, type Opts } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS } from '../../cli/verbs/resource';
 import { parseDuration } from '../../fleet/duration';
 import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery } from '../../fleet/select';
-import { SESSION_COLUMNS } from './columns';
+import { sessionColumns } from './columns';
 import { addSelectorFlags } from './selectors';
 
 const DEFAULT_INTERVAL = '2s';
@@ -41,7 +41,7 @@ export function addList(group: Command, kit: Kit): Command {
       const lo = listOptions(opts);
       const c = await ctx.api();
       const now = ctx.now();
-      await printList(ctx, lo, (l) => selectSessions(c, sel, now, l, extra), SESSION_COLUMNS);
+      await printList(ctx, lo, (l) => selectSessions(c, sel, now, l, extra), sessionColumns);
     }),
   );
 }

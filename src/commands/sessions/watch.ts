@@ -5,7 +5,10 @@ import { InterruptedError } from '../../errors';
 import { write } from '../../io';
 import { shortAge } from '../../fleet/duration';
 import { watch, type WatchType } from '../../fleet/watch';
+import { agentNames, showsAgentNames } from '../../cli/verbs/agent-names';
+import { agentCell } from '../../output/agent-cell';
 import { escapeControls } from '../../output/controls';
+import { cellText } from '../../output/table';
 
 /** The watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it. */
 export async function runWatch(
@@ -15,13 +18,17 @@ export async function runWatch(
   const timer = new AbortController();
   const t = o.timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), o.timeoutMs);
   const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
-  const rows = ctx.format === 'table' && !ctx.settings.jq;
-  if (rows) await write(ctx.io.stdout, row(['EVENT', 'ID', 'STATUS', 'TITLE', 'AGE']));
+  const rows = showsAgentNames(ctx);
+  // Read once per agent for the whole watch, and only for rows: the NDJSON events carry the service's objects.
+  const names = rows ? await agentNames(ctx) : undefined;
+  if (rows) await write(ctx.io.stdout, row(['EVENT', 'ID', 'STATUS', 'TITLE', 'AGENT', 'AGE']));
   const emit = async (type: WatchType, s: Obj) => {
     if (ctx.settings.jq) return ctx.out.item({ type, object: s });
-    if (!rows) return write(ctx.io.stdout, JSON.stringify({ type, object: s }) + '\n');
+    if (!names) return write(ctx.io.stdout, JSON.stringify({ type, object: s }) + '\n');
+    await names.load([s.agent_id]);
     const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
-    await write(ctx.io.stdout, row([type, String(s.id), statusOf(s), String(s.title ?? ''), age].map((x) => escapeControls(x))));
+    const agent = cellText(agentCell(s.agent_id, names.nameOf(s.agent_id), s.agent_version));
+    await write(ctx.io.stdout, row([type, String(s.id), statusOf(s), String(s.title ?? ''), agent, age].map((x) => escapeControls(x))));
   };
   try {
     await watch({ ...o, signal, sleep: ctx.sleep, now: ctx.now, emit });
@@ -31,7 +38,7 @@ export async function runWatch(
   if (ctx.io.signal?.aborted) throw new InterruptedError();
 }
 
-const WIDTHS = [9, 30, 12, 30];
+const WIDTHS = [9, 30, 12, 30, 36];
 
 function row(cells: string[]): string {
   return (

@@ -5,9 +5,9 @@ import type { Kit } from '../../cli/action';
 import { addItemAction } from '../../cli/verbs/item-action';
 import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
-import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
+import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';
 
-export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS);
+export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS, triggerColumns);
 
 const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
