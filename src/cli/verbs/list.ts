@@ -8,6 +8,7 @@ import type { Column } from '../../output/table';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../action';
 import { withAgentNames, type NamedColumns } from './agent-names';
+import { pickable, type PickSource } from '../pick-arg';
 import type { ResourceSpec } from './spec';
 
 export interface ListFilter {
@@ -115,12 +116,14 @@ export function addChildList(
   kit: Kit,
   o: ChildListSource & {
     name: string;
-    parent: { arg: string; description: string };
+    /** The parent's argument; `pick`: where a picker finds recent parents when it is missing on a terminal. */
+    parent: { arg: string; description: string; pick?: PickSource };
     description: string;
     examples: string[];
   },
 ): Command {
   const cmd = group.command(o.name).argument(o.parent.arg, o.parent.description).description(o.description);
+  if (o.parent.pick) pickable(cmd, o.parent.pick);
   addListFlags(cmd);
   examples(cmd, o.examples);
   return cmd.action(kit.verb((args, flags) => parseChildList(o, args, flags), runChildList));

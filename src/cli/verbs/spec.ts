@@ -1,5 +1,6 @@
 import type { Crud } from '../../api/resources';
 import type { Column } from '../../output/table';
+import { listSource, type PickSource } from '../pick-arg';
 import type { NamedColumns } from './agent-names';
 
 /** One resource as the generic verbs see it: its API functions (whose manifest entry names it) and its table columns. */
@@ -15,6 +16,11 @@ export interface ResourceSpec {
 /** The spec of a resource of the manifest. */
 export function resourceSpec(api: Crud, columns: Column[], namedColumns?: NamedColumns): ResourceSpec {
   return { group: api.entry.group, noun: api.entry.noun, api, columns, ...(namedColumns ? { namedColumns } : {}) };
+}
+
+/** Where a picker finds recent ones of this resource, for a verb whose ID is missing on a terminal. */
+export function pickSource(spec: ResourceSpec): PickSource {
+  return listSource(spec.noun, spec.api);
 }
 
 export function article(noun: string): string {

@@ -6,7 +6,8 @@ import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../action';
 import { addBodyFlags, parseBody, readVerbBody, type BodyInput, type BodyVerb } from './body';
 import { confirmedWrite, readBack, showsUpdate } from './confirm-write';
-import { article, type ResourceSpec } from './spec';
+import { article, pickSource, type ResourceSpec } from './spec';
+import { pickable } from '../pick-arg';
 import { withIdOf } from './many';
 
 /** Turns one update into its requests (default: one PATCH) and returns the final object. */
@@ -45,10 +46,13 @@ export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
 
 export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: UpdateExtra = {}): Command {
   const cmd = addBodyFlags(
-    group
-      .command('update')
-      .argument('<id>', `${spec.noun} ID`)
-      .description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`),
+    pickable(
+      group
+        .command('update')
+        .argument('<id>', `${spec.noun} ID`)
+        .description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`),
+      pickSource(spec),
+    ),
     extra,
   );
   examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);

@@ -8,6 +8,7 @@ import { write } from '../../io';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../../cli/action';
+import { pickSession } from './pick';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 
@@ -20,6 +21,7 @@ export function addExport(group: Command, kit: Kit): void {
       new Option('--format <format>', 'md (Markdown), json (the events array) or html (one self-contained page)').choices(EXPORT_FORMATS).default('md'),
     )
     .option('-O, --output-file <file>', 'write to FILE (atomically: a temp file renamed over it); - or none for standard output');
+  pickSession(cmd);
   examples(cmd, [
     'svc sessions export SESSION_ID > transcript.md',
     'svc sessions export SESSION_ID --format html -O transcript.html',

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { examples, type Kit } from '../../cli/action';
 import { PENDING_COLUMNS } from './columns';
+import { pickSession } from './pick';
 
 export function addPending(group: Command, kit: Kit): void {
   const cmd = group.command('pending').argument('<session>', 'session ID').description('List the queued inputs not yet consumed, oldest first (not paginated)');
+  pickSession(cmd);
   examples(cmd, ['svc sessions pending SESSION_ID', 'svc sessions pending SESSION_ID -o json --jq "length"']);
   cmd.action(
     kit.action(async (ctx, [sid]) => {

@@ -3,7 +3,18 @@ import { triggers } from '../../api/triggers';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { addItemAction } from '../../cli/verbs/item-action';
-import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import {
+  addChildList,
+  addCreate,
+  addDelete,
+  addGet,
+  addList,
+  addUpdate,
+  type BodyVerb,
+  pickSource,
+  resourceSpec,
+  type ResourceSpec,
+} from '../../cli/verbs/resource';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';
 
@@ -36,7 +47,7 @@ export default function build(group: Command, kit: Kit): void {
 
   addChildList(group, kit, {
     name: 'runs',
-    parent: { arg: '<trigger>', description: 'trigger ID' },
+    parent: { arg: '<trigger>', description: 'trigger ID', pick: pickSource(TRIGGERS) },
     description: 'List the runs of a trigger, newest first',
     columns: RUN_COLUMNS,
     examples: ['svc triggers runs TRIGGER_ID', 'svc triggers runs TRIGGER_ID --all -o ndjson'],
@@ -50,6 +61,7 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id'],
     columns: RUN_COLUMNS,
     send: triggers.run,
+    pick: pickSource(TRIGGERS),
   });
   for (const [verb, description] of [
     ['pause', 'Pause a trigger: no scheduled or manual runs until resumed'],
@@ -62,6 +74,7 @@ export default function build(group: Command, kit: Kit): void {
       examples: [`svc triggers ${verb} TRIGGER_ID`],
       columns: TRIGGER_COLUMNS,
       send: triggers[verb],
+      pick: pickSource(TRIGGERS),
     });
   }
 }
