@@ -3,6 +3,7 @@ import type { Ctx } from '../context';
 import type { GlobalOptions } from '../config/settings';
 import type { Io } from '../io';
 import { missingPick, type Pickable } from './pick-arg';
+import { textOutputConflict } from './text-output';
 
 /** Commander's flags of a verb not yet given typed options. */
 export type Opts = Record<string, any>;
@@ -56,6 +57,8 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void, tree: Tree): Kit {
     <O>(parse: Parse<O>, run: RunVerb<O>) =>
     async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
+      const conflict = textOutputConflict(cmd);
+      if (conflict) throw new (await import('../errors')).UsageError(conflict);
       const { globals, requestTimeout } = globalsOf(cmd);
       const given = a.slice(0, -2);
       const argsOf = () => given.flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];

@@ -10,6 +10,7 @@ import { prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
+import { printsText } from '../../cli/text-output';
 
 /**
  * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another
@@ -121,6 +122,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const token = group.command('token').description('Print the resolved API key (for scripts)');
   examples(token, ['export SVC_API_KEY=$(svc auth token)']);
+  printsText(token, 'it prints the key alone, for scripts');
   token.action(
     kit.action(async (ctx) => {
       const key = ctx.settings.apiKey;

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
+import { printsText } from '../../cli/text-output';
 import { maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
@@ -48,6 +49,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
     .description('Print a setting of the current profile (secrets masked)');
   examples(get, ['svc config get base_url']);
+  printsText(get, 'it prints the value alone (svc config list -o json prints them all as JSON)');
   get.action(
     kit.action(async (ctx, [key]) => {
       const k = profileKey(key);

@@ -38,6 +38,8 @@ export function addList(group: Command, kit: Kit): Command {
         return runWatchList(ctx, cmd, opts, sel, extra);
       }
       if (opts.interval !== undefined) throw new UsageError('--interval works with --watch');
+      // Its own --timeout bounds a watch; a list's requests are bounded by --request-timeout.
+      if (opts.timeout !== undefined) throw new UsageError('--timeout works with --watch; for a time limit on each request use --request-timeout');
       const lo = listOptions(opts);
       const c = await ctx.api();
       const now = ctx.now();

@@ -7,10 +7,14 @@ import { shortAge } from '../../fleet/duration';
 import { watch, type WatchType } from '../../fleet/watch';
 import { agentNames, showsAgentNames } from '../../cli/verbs/agent-names';
 import { agentCell } from '../../output/agent-cell';
-import { escapeControls } from '../../output/controls';
+import { escapeControls, escapeJsonControls } from '../../output/controls';
+import { yamlText } from '../../output/yaml';
 import { cellText } from '../../output/table';
 
-/** The watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it. */
+/**
+ * The watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it; with
+ * `-o yaml` each change as a YAML document, with `-q` (`-o id`) the ID of each change, as kubectl's `-w -o name`.
+ */
 export async function runWatch(
   ctx: Ctx,
   o: { list: (q: Query) => AsyncIterable<Obj>; query: Query; match: (s: Obj) => boolean; includeArchived: boolean; intervalMs: number; timeoutMs?: number },
@@ -24,7 +28,9 @@ export async function runWatch(
   if (rows) await write(ctx.io.stdout, row(['EVENT', 'ID', 'STATUS', 'TITLE', 'AGENT', 'AGE']));
   const emit = async (type: WatchType, s: Obj) => {
     if (ctx.settings.jq) return ctx.out.item({ type, object: s });
-    if (!names) return write(ctx.io.stdout, JSON.stringify({ type, object: s }) + '\n');
+    if (ctx.format === 'id') return write(ctx.io.stdout, escapeControls(String(s.id ?? '')) + '\n');
+    if (ctx.format === 'yaml') return write(ctx.io.stdout, `---\n${await yamlText({ type, object: s })}`);
+    if (!names) return write(ctx.io.stdout, escapeJsonControls(JSON.stringify({ type, object: s })) + '\n');
     await names.load([s.agent_id]);
     const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
     const agent = cellText(agentCell(s.agent_id, names.nameOf(s.agent_id), s.agent_version));
