@@ -72,6 +72,24 @@ describe('output flags on verbs that print text are exit 2, never ignored', () =
   });
 });
 
+describe('-q on what has no IDs', () => {
+  it('doctor, auth status, config list and config profiles refuse -q and -o id with exit 2, nothing sent', async () => {
+    await refused(['doctor', '-q'], '-q');
+    await refused(['auth', 'status', '-q'], '-q');
+    await refused(['config', 'list', '-o', 'id'], '-o id');
+    await refused(['config', 'profiles', '-q'], '-q');
+  });
+
+  it('sessions pending -q prints the event_id of each queued input', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, '/slow 400');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'the slow turn');
+    const queued = await send(t.emu, s.id, 'queued');
+    const r = await svc(['sessions', 'pending', s.id, '-q'], { env: env() });
+    expect(r).toMatchObject({ code: 0, stdout: `${queued}\n` });
+  });
+});
+
 describe('sessions export honours -o json and refuses what it cannot honour', () => {
   it('-o json prints the events array, as --format json does', async () => {
     const r = await svc(['sessions', 'export', sid, '-o', 'json'], { env: env() });

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
-import { printsText } from '../../cli/text-output';
+import { printsNoIds, printsText } from '../../cli/text-output';
 import { maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
@@ -86,6 +86,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const list = group.command('list').description('Show the settings of the current profile (secrets masked)');
   examples(list, ['svc config list', 'svc config list --profile staging -o json']);
+  printsNoIds(list, 'settings have no IDs (svc config get KEY prints one value)');
   list.action(
     kit.action(async (ctx) => {
       const s = ctx.settings;
@@ -118,6 +119,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const profiles = group.command('profiles').description('List the profiles');
   examples(profiles, ['svc config profiles']);
+  printsNoIds(profiles, 'profiles have names, not IDs (try --jq)');
   profiles.action(
     kit.action(async (ctx) => {
       const s = ctx.settings;

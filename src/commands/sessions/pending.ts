@@ -10,8 +10,10 @@ export function addPending(group: Command, kit: Kit): void {
   examples(cmd, ['svc sessions pending SESSION_ID', 'svc sessions pending SESSION_ID -o json --jq "length"']);
   cmd.action(
     kit.action(async (ctx, [sid]) => {
-      const { items } = await sessions.pending(await ctx.api(), sid);
-      await ctx.out.list(items ?? [], PENDING_COLUMNS);
+      const { items = [] } = await sessions.pending(await ctx.api(), sid);
+      // A queued input is known by its event_id: that is what -q prints.
+      const ids = ctx.format === 'id' && ctx.settings.jq === undefined;
+      await ctx.out.list(ids ? items.map((p) => ({ id: p.event_id })) : items, PENDING_COLUMNS);
     }),
   );
 }
