@@ -32,7 +32,7 @@ export const SESSION_COLUMNS: Column[] = sessionColumns();
 export const PENDING_COLUMNS: Column[] = [
   { header: 'EVENT_ID', get: (p) => p.event_id },
   { header: 'TYPE', get: (p) => p.type },
-  { header: 'QUEUED', get: (p) => p.queued_at },
+  { header: 'QUEUED', get: (p) => age(p.queued_at) },
   { header: 'TEXT', get: (p) => (Array.isArray(p.events) ? p.events.map((e: any) => blocksText(e?.data?.content)).join(' | ') : '') },
 ];
 
@@ -44,7 +44,7 @@ export const RESOURCE_COLUMNS: Column[] = [
 
 export const EVENT_COLUMNS: Column[] = [
   { header: 'ID', get: (e) => e.id },
-  { header: 'TIME', get: (e) => e.processed_at },
+  { header: 'TIME', get: (e) => age(e.processed_at) },
   { header: 'THREAD', get: (e) => e.session_thread_id },
   { header: 'TYPE', get: (e) => e.type },
   { header: 'SUMMARY', get: (e) => eventSummary(e) },
