@@ -6,6 +6,7 @@ import { age } from '../output/age';
 import { escapeControls } from '../output/controls';
 import { cellText, truncate } from '../output/table';
 import type { PickSource } from './pick-arg';
+import { article } from './verbs/spec';
 
 /** How many recent resources the picker offers: one screen. */
 export const PICK_LIMIT = 20;
@@ -83,7 +84,7 @@ const CHARS: Record<string, PickKey> = { k: 'up', j: 'down', g: 'first', G: 'las
 /** The picker as lines: a question, then one aligned row per resource, the cursor's row marked. */
 export function pickerLines(s: PickerState, noun: string, o: { width?: number; color: boolean }): string[] {
   const widths = s.rows[0]?.map((_, i) => Math.max(...s.rows.map((r) => r[i].length))) ?? [];
-  const question = `? Pick a ${noun} (↑/↓ or j/k to move, Enter to choose, Esc to cancel)`;
+  const question = `? Pick ${article(noun)} (↑/↓ or j/k to move, Enter to choose, Esc to cancel)`;
   const rows = s.rows.map((r, i) => {
     const text =
       (i === s.cursor ? '> ' : '  ') +
@@ -152,6 +153,6 @@ export async function pickId(ctx: Ctx, source: PickSource): Promise<string> {
     await write(err, (drawn ? `\x1b[${drawn}A\r\x1b[J` : '') + '\x1b[?25h');
   }
   const id = state.ids[state.cursor];
-  await ctx.msg(`? Pick a ${source.noun}: ${[id, state.rows[state.cursor][1]].filter(Boolean).join('  ')}`);
+  await ctx.msg(`? Pick ${article(source.noun)}: ${[id, state.rows[state.cursor][1]].filter(Boolean).join('  ')}`);
   return id;
 }

@@ -88,6 +88,7 @@ describe('a missing ID on a terminal offers a picker', () => {
   it('the generic verbs of every resource get it too: agents get picks an agent', async () => {
     const r = await svc(['agents', 'get', '-o', 'json'], terminal('\r'));
     expect(r.code).toBe(0);
+    expect(r.stderr).toContain('? Pick an agent');
     expect(JSON.parse(r.stdout).name).toBe('picked');
   });
 
