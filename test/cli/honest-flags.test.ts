@@ -90,6 +90,16 @@ describe('-q on what has no IDs', () => {
   });
 });
 
+describe('-q prints IDs only', () => {
+  it('diff -q leaves out what has no ID yet (a create) instead of printing null', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'a.yaml'), 'kind: Agent\nname: not-yet\nmodel: scripted-1\n');
+    const r = await svc(['diff', '-f', 'a.yaml', '-q'], { env: env(), cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+});
+
 describe('sessions export honours -o json and refuses what it cannot honour', () => {
   it('-o json prints the events array, as --format json does', async () => {
     const r = await svc(['sessions', 'export', sid, '-o', 'json'], { env: env() });
