@@ -51,7 +51,7 @@ describe('output flags on verbs that print text are exit 2, never ignored', () =
     expect(r).toMatchObject({ code: 0, stdout: 'hello\n' });
   });
 
-  it('memories cat, auth token, config get, completion and the version refuse -o, -q and --jq', async () => {
+  it('memories cat, auth token, config get, completion, demo, emulator, worker and the version refuse -o, -q and --jq', async () => {
     await refused(['memories', 'cat', storeId, '/none.md', '--jq', '.'], '--jq');
     await refused(['memories', 'cat', storeId, '/none.md', '-o', 'json'], '-o json');
     await refused(['auth', 'token', '-q'], '-q');
@@ -60,6 +60,9 @@ describe('output flags on verbs that print text are exit 2, never ignored', () =
     await refused(['completion', 'bash', '-o', 'json'], '-o json');
     await refused(['version', '-o', 'json'], '-o');
     await refused(['--version', '--jq', '.'], '--jq');
+    await refused(['demo', '-o', 'json'], '-o json');
+    await refused(['emulator', '--port', '0', '-q'], '-q');
+    await refused(['worker', 'run', '--environment', 'env_x', '-o', 'yaml'], '-o yaml');
     expect((await svc(['version'], { env: env() })).code).toBe(0);
   });
 
