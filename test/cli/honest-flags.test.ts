@@ -93,6 +93,15 @@ describe('-q on what has no IDs', () => {
   });
 });
 
+describe('the notice of a cut list', () => {
+  it('with --all and --limit it names --limit, not --all, as what cut the list', async () => {
+    const r = await svc(['sessions', 'events', sid, '--all', '--limit', '1', '-q'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^\d+ more: --limit 1 stopped the listing\n$/);
+  });
+});
+
 describe('-q prints IDs only', () => {
   it('diff -q leaves out what has no ID yet (a create) instead of printing null', async () => {
     const dir = tempConfigDir();

@@ -146,11 +146,15 @@ export async function printList(
     const named = await withAgentNames(ctx, listed, columns);
     await ctx.out.list(named.items, named.columns);
   }
-  if (rest) await ctx.msg(restLine(rest));
+  if (rest) await ctx.msg(restLine(rest, lo));
 }
 
-/** `3 more: use --all`, or `more: use --all, or --page-token T for the next page` when the count is unknown. */
-export function restLine(rest: ListRest): string {
+/**
+ * `3 more: use --all`, or `more: use --all, or --page-token T for the next page` when the count is unknown. With
+ * --all already given, only --limit can have cut the list, and the line says so.
+ */
+export function restLine(rest: ListRest, lo: ListOptions = {}): string {
   const next = rest.nextPageToken === undefined ? '' : `, or --page-token ${rest.nextPageToken} for the next page`;
-  return `${rest.more === undefined ? 'more' : `${rest.more} more`}: use --all${next}`;
+  const how = lo.all && lo.limit !== undefined ? `--limit ${lo.limit} stopped the listing` : 'use --all';
+  return `${rest.more === undefined ? 'more' : `${rest.more} more`}: ${how}${next}`;
 }
