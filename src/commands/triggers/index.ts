@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { environments } from '../../api/environments';
+import { agents } from '../../api/resources';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
@@ -20,7 +22,16 @@ import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';
 
 export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS, triggerColumns);
 
-const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
+const BODY: BodyVerb = {
+  flags: TRIGGER_FLAGS,
+  addFlags: addTriggerFlags,
+  shape: shapeTrigger,
+  check: checkTrigger,
+  refs: [
+    { field: 'agent_id', noun: 'agent', api: agents },
+    { field: 'environment_id', noun: 'environment', api: environments },
+  ],
+};
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
 
 export default function build(group: Command, kit: Kit): void {
