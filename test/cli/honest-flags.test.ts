@@ -139,7 +139,7 @@ describe('sessions list: --timeout and the watch formats', () => {
     const before = await requestCount(t.emu);
     const r = await svc(['sessions', 'list', '--timeout', '5'], { env: env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: --timeout works with --watch; for a time limit on each request use --request-timeout\n');
+    expect(r.stderr).toMatch(/^error: --timeout after list bounds --watch: for a per-request timeout use --request-timeout/);
     expect(await requestCount(t.emu)).toBe(before);
   });
 

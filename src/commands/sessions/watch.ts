@@ -1,61 +1,23 @@
-import type { Query } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
-import { InterruptedError } from '../../errors';
-import { write } from '../../io';
-import { shortAge } from '../../fleet/duration';
-import { watch, type WatchType } from '../../fleet/watch';
 import { agentNames, showsAgentNames } from '../../cli/verbs/agent-names';
+import type { AgentNames } from '../../fleet/agent-names';
+import { runWatchView, type WatchCell, type WatchViewOptions } from '../../fleet/watch-view';
 import { agentCell } from '../../output/agent-cell';
-import { escapeControls, escapeJsonControls } from '../../output/controls';
-import { yamlText } from '../../output/yaml';
-import { cellText } from '../../output/table';
+
+/** The session rows; with `names`, the agent as `name (agent_…@version)`. */
+const sessionCells = (names?: AgentNames): WatchCell[] => [
+  { header: 'ID', width: 30, get: (s) => s.id },
+  { header: 'STATUS', width: 12, get: (s: Obj) => (s.archived_at ? 'archived' : s.status) },
+  { header: 'TITLE', width: 30, get: (s) => s.title },
+  { header: 'AGENT', width: 36, get: (s) => agentCell(s.agent_id, names?.nameOf(s.agent_id), s.agent_version) },
+];
 
 /**
- * The watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it; with
- * `-o yaml` each change as a YAML document, with `-q` (`-o id`) the ID of each change, as kubectl's `-w -o name`.
+ * The watched session list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it.
+ * Rows read each agent's name once for the whole watch; nothing else reads an agent.
  */
-export async function runWatch(
-  ctx: Ctx,
-  o: { list: (q: Query) => AsyncIterable<Obj>; query: Query; match: (s: Obj) => boolean; includeArchived: boolean; intervalMs: number; timeoutMs?: number },
-): Promise<void> {
-  const timer = new AbortController();
-  const t = o.timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), o.timeoutMs);
-  const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
-  const rows = showsAgentNames(ctx);
-  // Read once per agent for the whole watch, and only for rows: the NDJSON events carry the service's objects.
-  const names = rows ? await agentNames(ctx) : undefined;
-  if (rows) await write(ctx.io.stdout, row(['EVENT', 'ID', 'STATUS', 'TITLE', 'AGENT', 'AGE']));
-  const emit = async (type: WatchType, s: Obj) => {
-    if (ctx.settings.jq) return ctx.out.item({ type, object: s });
-    if (ctx.format === 'id') return write(ctx.io.stdout, escapeControls(String(s.id ?? '')) + '\n');
-    if (ctx.format === 'yaml') return write(ctx.io.stdout, `---\n${await yamlText({ type, object: s })}`);
-    if (!names) return write(ctx.io.stdout, escapeJsonControls(JSON.stringify({ type, object: s })) + '\n');
-    await names.load([s.agent_id]);
-    const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
-    const agent = cellText(agentCell(s.agent_id, names.nameOf(s.agent_id), s.agent_version));
-    await write(ctx.io.stdout, row([type, String(s.id), statusOf(s), String(s.title ?? ''), agent, age].map((x) => escapeControls(x))));
-  };
-  try {
-    await watch({ ...o, signal, sleep: ctx.sleep, now: ctx.now, emit });
-  } finally {
-    clearTimeout(t);
-  }
-  if (ctx.io.signal?.aborted) throw new InterruptedError();
-}
-
-const WIDTHS = [9, 30, 12, 30, 36];
-
-function row(cells: string[]): string {
-  return (
-    cells
-      .map((c, i) => (i < WIDTHS.length ? c.padEnd(WIDTHS[i]) : c))
-      .join(' ')
-      .trimEnd() + '\n'
-  );
-}
-
-function statusOf(s: Obj): string {
-  if (s.archived_at) return 'archived';
-  return String(s.status ?? '');
+export async function runWatch(ctx: Ctx, o: Omit<WatchViewOptions, 'cells'>): Promise<void> {
+  const names = showsAgentNames(ctx) ? await agentNames(ctx) : undefined;
+  return runWatchView(ctx, { ...o, cells: sessionCells(names), beforeRow: names && ((s) => names.load([s.agent_id])) });
 }
