@@ -10,6 +10,7 @@ import { prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
+import { printsNoIds, printsText } from '../../cli/text-output';
 
 /**
  * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another
@@ -113,6 +114,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const status = group.command('status').description('Show the profile, base URL, where the key comes from, and whether it works');
   examples(status, ['svc auth status', 'svc auth status -o json']);
+  printsNoIds(status, 'the status has no ID (try --jq .api_key_source)');
   status.action(kit.action((ctx) => runStatus(ctx)));
 
   const logout = group.command('logout').description("Remove the profile's stored API key");
@@ -121,6 +123,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const token = group.command('token').description('Print the resolved API key (for scripts)');
   examples(token, ['export SVC_API_KEY=$(svc auth token)']);
+  printsText(token, 'it prints the key alone, for scripts');
   token.action(
     kit.action(async (ctx) => {
       const key = ctx.settings.apiKey;

@@ -8,6 +8,7 @@ import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
+import { printsNoIds, printsText } from '../../cli/text-output';
 import { maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
@@ -49,6 +50,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
     .description('Print a setting of the current profile (secrets masked)');
   examples(get, ['svc config get base_url']);
+  printsText(get, 'it prints the value alone (svc config list -o json prints them all as JSON)');
   get.action(
     kit.action(async (ctx, [key]) => {
       const k = profileKey(key);
@@ -85,6 +87,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const list = group.command('list').description('Show the settings of the current profile (secrets masked)');
   examples(list, ['svc config list', 'svc config list --profile staging -o json']);
+  printsNoIds(list, 'settings have no IDs (svc config get KEY prints one value)');
   list.action(
     kit.action(async (ctx) => {
       const s = ctx.settings;
@@ -117,6 +120,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const profiles = group.command('profiles').description('List the profiles');
   examples(profiles, ['svc config profiles']);
+  printsNoIds(profiles, 'profiles have names, not IDs (try --jq)');
   profiles.action(
     kit.action(async (ctx) => {
       const s = ctx.settings;
