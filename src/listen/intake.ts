@@ -39,6 +39,19 @@ export class Intake {
     return true;
   }
 
+  /**
+   * A session already waiting on a human when it is first followed: the derived event of each awaited call
+   * (`stop_reason.event_ids`), which was before where reading starts. Not settled: reading starts where it was to.
+   */
+  async announce(awaited: SessionEvent[], signal: AbortSignal): Promise<boolean> {
+    if (!this.chosen(REQUIRES_ACTION)) return true;
+    for (const e of awaited) {
+      const derived = requiresActionOf(canonicalEvent(e));
+      if (derived && !(await this.queue.push(this.delivery(derived.id, REQUIRES_ACTION, JSON.stringify(derived)), signal))) return false;
+    }
+    return true;
+  }
+
   private delivery(eventId: string, type: string, rawEvent: string): Delivery {
     return {
       id: deliveryId(this.sessionId, eventId),

@@ -3,13 +3,13 @@ import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
 import { backoffMs } from '../api/backoff';
-import { agentIdOf, matcher, serviceQuery, type SessionSelectors } from '../fleet/select';
+import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
 import { watch, type WatchType } from '../fleet/watch';
 import type { Destination } from './destination';
 import type { EventFilter } from './events';
 import { Intake } from './intake';
 import { DeliveryQueue, type Result } from './queue';
-import { isFatal, isGone, pollInto, streamInto, type ReaderDeps } from './readers';
+import { awaitedEvents, isFatal, isGone, pollInto, streamInto, type ReaderDeps } from './readers';
 import type { ListenState } from './state';
 
 export interface ListenOptions {
@@ -73,6 +73,8 @@ interface Tracked {
   updatedAt: number;
   stop: AbortController;
   task?: Promise<void>;
+  /** Settles once a session already waiting on a human at the start has been announced; reading waits for it. */
+  ready: Promise<void>;
 }
 
 /**
@@ -93,6 +95,8 @@ class Listener {
   private streams = 0;
   private sweepAt = 0;
   private failure?: unknown;
+  /** A session named on the command line that does not exist: the exit code once the set has emptied. */
+  private notFound?: unknown;
   /** When a fixed set empties, the listener ends. */
   private emptied?: () => void;
 
@@ -136,6 +140,7 @@ class Listener {
       await this.deps.state.flush();
     }
     if (this.failure) throw this.failure;
+    if (this.o.ids && this.tracked.size === 0 && this.notFound) throw this.notFound;
     return { ...this.queue.counts, pending: this.queue.size };
   }
 
@@ -197,18 +202,39 @@ class Listener {
     if (this.tracked.has(id) || this.stop.signal.aborted) return;
     const state = this.deps.state;
     const created = row ? Date.parse(String(row.created_at)) : NaN;
+    const known = state.anchorOf(id);
     // A session the state knows resumes after its last settled event; one created since the listener first started
     // is read from its start; any other from that time on.
-    const read: Anchor = state.anchorOf(id) ?? (created >= state.since ? { kind: 'start' } : { kind: 'after', id: '', at: state.since });
+    const read: Anchor = known ?? (created >= state.since ? { kind: 'start' } : { kind: 'after', id: '', at: state.since });
     const t: Tracked = {
       intake: new Intake(id, read, this.queue, this.o.chosen),
       mode: 'poll',
       due: 1,
       updatedAt: row ? updatedAt(row) : 0,
       stop: new AbortController(),
+      ready: Promise.resolve(),
     };
+    if (!known && read.kind === 'after') t.ready = this.announceWaiting(id, t, row);
     this.tracked.set(id, t);
     if (this.streams < this.o.maxStreams) this.openStream(id, t);
+  }
+
+  /**
+   * A session first seen while it already waits on a human started waiting before reading starts: its
+   * `session.requires_action` is derived from the awaited calls the session lists. Without a listed row the
+   * session is read.
+   */
+  private async announceWaiting(id: string, t: Tracked, row?: Obj): Promise<void> {
+    const signal = AbortSignal.any([this.stop.signal, t.stop.signal]);
+    try {
+      const s = row ?? (await sessions.get(this.deps.client, id));
+      const ids = (s.stop_reason as { event_ids?: unknown } | null | undefined)?.event_ids;
+      if (!requiresAction(s) || !Array.isArray(ids) || ids.length === 0) return;
+      await t.intake.announce(await awaitedEvents(this.deps.client, id, ids.map(String), signal), signal);
+    } catch (e) {
+      // The reader meets the same failure and handles it (a session gone, the credential refused).
+      if (!signal.aborted && !isGone(e) && !isFatal(e)) this.deps.notice(`session ${id}: reading what it waits on failed: ${(e as Error).message}`);
+    }
   }
 
   private openStream(id: string, t: Tracked): void {
@@ -234,7 +260,7 @@ class Listener {
       } catch (e) {
         if (signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
-        if (isGone(e)) return void this.leave(id, t, 'not found', true);
+        if (isGone(e)) return void this.leave(id, t, 'not found', e);
         const wait = backoffMs(++failures, this.deps.random, 1000, 30_000);
         this.deps.notice(`session ${id}: the stream failed: ${(e as Error).message}; opening it again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait, signal);
@@ -263,6 +289,7 @@ class Listener {
 
   private async pollOne(id: string, t: Tracked): Promise<void> {
     const signal = AbortSignal.any([this.stop.signal, t.stop.signal]);
+    await t.ready;
     const task = pollInto(t.intake, this.reader, signal).then(
       () => {
         t.due = Math.max(0, t.due - 1);
@@ -270,7 +297,7 @@ class Listener {
       (e: unknown) => {
         if (signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
-        if (isGone(e)) return void this.leave(id, t, 'not found', true);
+        if (isGone(e)) return void this.leave(id, t, 'not found', e);
         this.deps.notice(`session ${id}: reading its history failed: ${(e as Error).message}; trying again at the next poll`);
       },
     );
@@ -282,8 +309,9 @@ class Listener {
    * A session leaves: its reader stops, what it still has in history is read (unless it is gone), and a
    * polled session takes the freed stream.
    */
-  private async leave(id: string, t: Tracked, why: string, gone = false): Promise<void> {
+  private async leave(id: string, t: Tracked, why: string, gone?: unknown): Promise<void> {
     if (this.tracked.get(id) !== t) return;
+    if (gone) this.notFound ??= gone;
     this.tracked.delete(id);
     t.stop.abort();
     await t.task;

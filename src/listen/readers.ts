@@ -3,7 +3,8 @@ import { ApiError } from '../api/errors';
 import { eventsAfter, type Where } from '../api/stream/backfill';
 import { followBatches } from '../api/stream/follow';
 import type { ConnectionState } from '../api/stream/types';
-import { CURSOR_NOW } from '../wire/events';
+import { sessions } from '../api/sessions';
+import { CURSOR_NOW, type SessionEvent } from '../wire/events';
 import type { Intake } from './intake';
 
 export interface ReaderDeps {
@@ -61,6 +62,16 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
 export async function pollInto(intake: Intake, deps: ReaderDeps, signal: AbortSignal): Promise<void> {
   const events = await eventsAfter({ client: deps.client, sessionId: intake.sessionId, signal }, intake.read);
   for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal))) return;
+}
+
+/** Most awaited calls of a waiting session are among its newest events: one page is read, no more. */
+const AWAITED_PAGE = 1000;
+
+/** The events a waiting session awaits replies to (`stop_reason.event_ids`), as far as its newest page holds them. */
+export async function awaitedEvents(client: ApiClient, sessionId: string, eventIds: string[], signal: AbortSignal): Promise<SessionEvent[]> {
+  const page = await sessions.historyPage(client, sessionId, { page_size: AWAITED_PAGE, order: 'desc' }, undefined, signal);
+  const wanted = new Set(eventIds);
+  return page.items.filter((e) => wanted.has(e.id)).reverse();
 }
 
 /** Reconnects and backfills are never silent: one stderr line each, naming the session. */

@@ -133,6 +133,33 @@ describe('svc listen --forward-to', () => {
   });
 });
 
+describe('svc listen: sessions already waiting, missing, and a bounded run', () => {
+  it('derives session.requires_action for a session that was already waiting on a confirmation when the listener started', async () => {
+    const sid = await session();
+    await send(t.emu, sid, '/confirm write {"path":"notes.txt"}');
+    await waitUntil(async () => (await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body.requires_action === true, 'the session to wait');
+    const l = startListen(t.emu, [sid, '--forward-to', receiver.url, '--events', 'session.requires_action']);
+    const [got] = await waitAccepted(receiver, sid, 'session.requires_action');
+    const ask = (await history(t.emu, `/v1/sessions/${sid}`)).find((e) => e.type === 'agent.tool_use')!;
+    expect(got.data).toEqual({ kind: 'tool_confirmation', event_id: ask.id, name: 'write', input: { path: 'notes.txt' } });
+    await l.stop();
+    expect(acceptedEvents(receiver, sid)).toHaveLength(1);
+  });
+
+  it('exits 6 when the sessions named on the command line are not found, saying which', async () => {
+    const r = await svc(['listen', 'sesn_missing_1', '--exec', 'true'], { env: emuEnv(t.emu) });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('session sesn_missing_1: not found; no longer followed');
+  });
+
+  it('--timeout stops the listener after that long with exit 0 and the summary', async () => {
+    const sid = await session();
+    const r = await svc(['listen', sid, '--exec', 'true', '--timeout', '1s'], { env: emuEnv(t.emu) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/delivered 0, dropped 0\n$/);
+  });
+});
+
 describe('svc listen --exec', () => {
   it('runs CMD once per event with the JSON on stdin and SVC_SESSION_ID, SVC_EVENT_TYPE in its environment, never the API key', async () => {
     const dir = tempConfigDir();
