@@ -88,6 +88,8 @@ try {
   await until(async () => stderr.includes('listening to') && (await stats()).requests > N, 'the listener to start', 60_000);
   await sleep(3000);
 
+  const rssKib = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${listener.pid}/status`, 'utf8'))[1]);
+  const idleRss = rssKib('VmRSS') / 1024;
   const t0 = Date.now();
   for (let turn = 1; turn <= TURNS; turn++) {
     let next = 0;
@@ -118,7 +120,7 @@ try {
   const wall = Date.now() - t0;
   const [utime, stime] = readFileSync(`/proc/${listener.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).map(Number);
   const cpu = (utime + stime) / 100;
-  const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${listener.pid}/status`, 'utf8'))[1]) / 1024;
+  const hwm = rssKib('VmHWM') / 1024;
   listener.kill('SIGINT');
   const code = await new Promise((r) => listener.on('exit', (c) => r(c)));
 
@@ -149,7 +151,7 @@ try {
     `  lost                    ${lost}`,
     `  accepted twice (2xx)    ${twice}`,
     `  bad signatures          ${badSignatures}`,
-    `  peak RSS (VmHWM)        ${hwm.toFixed(1)} MiB`,
+    `  peak RSS (VmHWM)        ${hwm.toFixed(1)} MiB (${idleRss.toFixed(1)} MiB following the idle fleet, before the load)`,
     `  latency, all            ${fmt(all)}`,
     `  latency, streamed       ${fmt(lat.streamed)}`,
     `  latency, polled         ${fmt(lat.polled)}`,
