@@ -44,7 +44,6 @@ export class Intake {
    * (`stop_reason.event_ids`), which was before where reading starts. Not settled: reading starts where it was to.
    */
   async announce(awaited: SessionEvent[], signal: AbortSignal): Promise<boolean> {
-    if (!this.chosen(REQUIRES_ACTION)) return true;
     for (const e of awaited) {
       const derived = requiresActionOf(canonicalEvent(e));
       if (derived && !(await this.queue.push(this.delivery(derived.id, REQUIRES_ACTION, JSON.stringify(derived)), signal))) return false;

@@ -6,7 +6,7 @@ import { backoffMs } from '../api/backoff';
 import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
 import { watch, type WatchType } from '../fleet/watch';
 import type { Destination } from './destination';
-import type { EventFilter } from './events';
+import { REQUIRES_ACTION, type EventFilter } from './events';
 import { Intake } from './intake';
 import { DeliveryQueue, type Result } from './queue';
 import { awaitedEvents, isFatal, isGone, pollInto, streamInto, type ReaderDeps } from './readers';
@@ -214,7 +214,7 @@ class Listener {
       stop: new AbortController(),
       ready: Promise.resolve(),
     };
-    if (!known && read.kind === 'after') t.ready = this.announceWaiting(id, t, row);
+    if (!known && read.kind === 'after' && this.o.chosen(REQUIRES_ACTION)) t.ready = this.announceWaiting(id, t, row);
     this.tracked.set(id, t);
     if (this.streams < this.o.maxStreams) this.openStream(id, t);
   }

@@ -27,7 +27,7 @@ Delivery:
   408, 429 (after its Retry-After) and 5xx are retried with back-off until accepted; any other status is
   reported on stderr and the event dropped.
   --exec: CMD runs through /bin/sh once per event with the same JSON on standard input and SVC_SESSION_ID,
-  SVC_EVENT_TYPE, SVC_EVENT_ID, SVC_DELIVERY_ID in its environment, and no other SVC_* variable (never the API
+  SVC_EVENT_TYPE, SVC_EVENT_ID, SVC_DELIVERY_ID, SVC_DELIVERY_ATTEMPT in its environment, and no other SVC_* variable (never the API
   key). Exit 0 accepts the event; any other exit, a signal or 30 s without exiting is retried with back-off like
   a 5xx (exit 0 to drop an event you cannot handle). Its output goes to stderr.
   Each session's events are delivered in order, one at a time; stdout gets one line per settled delivery.
