@@ -283,6 +283,29 @@ describe('svc listen: many sessions', () => {
     expect(acceptedEvents(receiver, other)).toEqual([]);
   });
 
+  it('reads session IDs from standard input with -', async () => {
+    const sid = await session();
+    await send(t.emu, sid, '/echo before');
+    await waitIdleEvents(t.emu, sid, 1);
+    const r = await svc(['listen', '-', '--exec', 'true', '--timeout', '2s'], { env: emuEnv(t.emu), stdin: `${sid}\n` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('listening to 1 session(s)');
+  });
+
+  it('reads a session that is archived to its end, then stops following it', async () => {
+    const team = `a${Date.now()}`;
+    const sid = await session({ metadata: { team } });
+    const l = startListen(t.emu, ['-l', `team=${team}`, '--forward-to', receiver.url, '--interval', '100ms']);
+    await waitUntil(() => streamsOpen(sid), 'the stream to open');
+    await send(t.emu, sid, '/echo last words');
+    await waitIdleEvents(t.emu, sid, 1);
+    expect((await call(t.emu, 'POST', `/v1/sessions/${sid}/archive`)).status).toBe(200);
+    await waitUntil(() => l.stderr().includes(`session ${sid}: left the selection (archived or deleted); no longer followed`), 'the session to leave');
+    await waitUntil(() => !streamsOpen(sid), 'its stream to close');
+    await l.stop();
+    expect(acceptedEvents(receiver, sid).map((e) => e.id)).toEqual(await persisted(sid));
+  });
+
   it('follows more sessions than --max-streams by polling the rest: every event of every session delivered once, in order', async () => {
     const ids = [await session(), await session(), await session()];
     const l = startListen(t.emu, [...ids, '--forward-to', receiver.url, '--max-streams', '1', '--interval', '100ms']);
