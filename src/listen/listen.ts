@@ -289,18 +289,20 @@ class Listener {
 
   private async pollOne(id: string, t: Tracked): Promise<void> {
     const signal = AbortSignal.any([this.stop.signal, t.stop.signal]);
-    await t.ready;
-    const task = pollInto(t.intake, this.reader, signal).then(
-      () => {
-        t.due = Math.max(0, t.due - 1);
-      },
-      (e: unknown) => {
-        if (signal.aborted) return;
-        if (isFatal(e)) return this.fail(e);
-        if (isGone(e)) return void this.leave(id, t, 'not found', e);
-        this.deps.notice(`session ${id}: reading its history failed: ${(e as Error).message}; trying again at the next poll`);
-      },
-    );
+    // The task is set before anything is awaited: a session being read is never also given a stream.
+    const task = t.ready
+      .then(() => pollInto(t.intake, this.reader, signal))
+      .then(
+        () => {
+          t.due = Math.max(0, t.due - 1);
+        },
+        (e: unknown) => {
+          if (signal.aborted) return;
+          if (isFatal(e)) return this.fail(e);
+          if (isGone(e)) return void this.leave(id, t, 'not found', e);
+          this.deps.notice(`session ${id}: reading its history failed: ${(e as Error).message}; trying again at the next poll`);
+        },
+      );
     t.task = task.finally(() => (t.task = undefined));
     await t.task;
   }
