@@ -152,6 +152,15 @@ describe('svc listen: sessions already waiting, missing, and a bounded run', () 
     expect(r.stderr).toContain('session sesn_missing_1: not found; no longer followed');
   });
 
+  it('exits 4 when the service refuses the API key, whether sessions are named or selected', async () => {
+    for (const args of [['sesn_any'], ['--status', 'idle']]) {
+      const r = await svc(['listen', ...args, '--exec', 'true'], { env: emuEnv(t.emu, { SVC_API_KEY: 'sk_not_a_key_of_this_emulator' }) });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toMatch(/^error: .*status=401/m);
+      expect(r.stderr).not.toContain('sk_not_a_key_of_this_emulator');
+    }
+  });
+
   it('--timeout stops the listener after that long with exit 0 and the summary', async () => {
     const sid = await session();
     const r = await svc(['listen', sid, '--exec', 'true', '--timeout', '1s'], { env: emuEnv(t.emu) });
