@@ -103,7 +103,7 @@ function checkFolder(dir: string, st?: Stats): void {
  * (`/proc/x`), so each missing level is made here, and every failure names the folder. An existing config folder is
  * checked, never chmod-ed.
  */
-function ensureFolder(dir: string): void {
+export function ensureFolder(dir: string): void {
   const fail = (what: string, e: unknown) => new ConfigError(`cannot ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   const missing: string[] = [];
   for (let d = dir; ; d = dirname(d)) {
