@@ -311,8 +311,12 @@ describe('svc listen: many sessions', () => {
     expect((await call(t.emu, 'POST', `/v1/sessions/${sid}/archive`)).status).toBe(200);
     await waitUntil(() => l.stderr().includes(`session ${sid}: left the selection (archived or deleted); no longer followed`), 'the session to leave');
     await waitUntil(() => !streamsOpen(sid), 'its stream to close');
+    // The terminated status comes after the archive: read by the last read of the session's history.
+    const all = await persisted(sid);
+    expect((await history(t.emu, `/v1/sessions/${sid}`)).at(-1).data).toEqual({ status: 'terminated' });
+    await waitUntil(() => acceptedEvents(receiver, sid).length === all.length, 'every event delivered');
     await l.stop();
-    expect(acceptedEvents(receiver, sid).map((e) => e.id)).toEqual(await persisted(sid));
+    expect(acceptedEvents(receiver, sid).map((e) => e.id)).toEqual(all);
   });
 
   it('follows more sessions than --max-streams by polling the rest: every event of every session delivered once, in order', async () => {
