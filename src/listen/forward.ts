@@ -1,5 +1,6 @@
 import { networkCode, networkReason } from '../api/errors';
 import { request } from '../api/http';
+import { addSecret } from '../text/redact';
 import { ATTEMPT_TIMEOUT_MS, type Delivery, type Destination, type Outcome } from './destination';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signature } from './sign';
 
@@ -20,6 +21,7 @@ const RETRIED = new Set([408, 429]);
 /** `--forward-to URL`: a signed POST per event. 2xx accepts it; 408, 429, 5xx and no answer are retried; any other status drops it. */
 export function forwardTo(o: ForwardOptions): Destination {
   const timeout = o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const auth = basicAuth(o.url);
   return {
     name: o.url,
     concurrency: o.concurrency,
@@ -39,6 +41,7 @@ export function forwardTo(o: ForwardOptions): Destination {
             [DELIVERY_ID_HEADER]: d.id,
             'svc-event-type': d.type,
             'svc-delivery-attempt': String(attempt),
+            ...auth,
           },
           body: d.body,
           signal: AbortSignal.any([signal, AbortSignal.timeout(timeout)]),
@@ -63,6 +66,15 @@ export function forwardTo(o: ForwardOptions): Destination {
       return { kind: 'drop', reason: `status ${status}`, status };
     },
   };
+}
+
+/** `https://user:password@host/…`: sent as Basic credentials (a URL's own are not sent by the HTTP client), the password a secret. */
+function basicAuth(url: string): Record<string, string> {
+  const u = new URL(url);
+  if (!u.username && !u.password) return {};
+  const password = decodeURIComponent(u.password);
+  addSecret(password);
+  return { authorization: `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${password}`).toString('base64')}` };
 }
 
 /** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */

@@ -93,6 +93,19 @@ describe('svc listen --forward-to', () => {
     expect(ndjson(r.stdout).every((x) => x.outcome === 'delivered' && x.attempts === 2)).toBe(true);
   }, 30_000);
 
+  it("sends a URL's user and password as Basic credentials, and never shows the password", async () => {
+    const sid = await session();
+    const withAuth = receiver.url.replace('http://', 'http://hook-user:s3cr3t-pass@');
+    const l = startListen(t.emu, [sid, '--forward-to', withAuth, '--events', 'agent.message', '--debug']);
+    await waitUntil(() => streamsOpen(sid), 'the stream to open');
+    await send(t.emu, sid, '/echo with credentials');
+    const [got] = await waitAccepted(receiver, sid, 'agent.message');
+    const r = await l.stop();
+    const req = receiver.accepted.find((x) => x.json.event.id === got.id)!;
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:s3cr3t-pass').toString('base64')}`);
+    expect(r.stdout + r.stderr).not.toContain('s3cr3t-pass');
+  });
+
   it('reports a 4xx other than 408 and 429 on stderr and drops that event; the next events are still delivered', async () => {
     receiver.respond = (req) => (req.json?.event?.type === 'agent.message' ? { status: 422 } : { status: 200 });
     const sid = await session();
