@@ -37,6 +37,7 @@ export const GROUPS: GroupEntry[] = [
   { name: 'emulator', description: 'Run the local emulator of the service', load: () => import('../commands/emulator/index') },
   resource(RESOURCES.environments, () => import('../commands/environments/index')),
   resource(RESOURCES.files, () => import('../commands/files/index')),
+  { name: 'listen', description: 'Deliver session events to a webhook or a command (tell a human)', load: () => import('../commands/listen/index') },
   { name: 'memories', description: 'Read, write, version and redact memories of a store', load: () => import('../commands/memories/index') },
   resource(RESOURCES.memoryStores, () => import('../commands/memory-stores/index')),
   resource(RESOURCES.plugins, () => import('../commands/plugins/index')),
