@@ -5,10 +5,12 @@ import type { AnyRow, BoardState, ViewName } from './state';
 
 export interface Column {
   title: string;
-  /** Characters; `flex` takes what the others leave. */
+  /** Characters; a `flex` column takes what the others leave, and droppable columns go before it has less than `width`. */
   width: number;
   flex?: boolean;
   text: (r: AnyRow, s: BoardState, now: number) => string;
+  /** On a terminal too narrow for every column, those with a `drop` go first, the lowest first. */
+  drop?: number;
   /** A colour for the cell, by what it says. */
   color?: (r: AnyRow, s: BoardState, now: number) => string | undefined;
 }
@@ -46,44 +48,44 @@ const T = (f: (r: TriggerRow, s: BoardState, now: number) => string) => f as Col
 
 export const COLUMNS: Record<ViewName, Column[]> = {
   sessions: [
-    { title: 'ID', width: 26, text: (r) => r.id },
-    { title: 'TITLE', width: 12, flex: true, text: S((r) => r.title) },
-    { title: 'AGENT', width: 14, text: S((r, s) => s.agentNames[r.agentId] ?? r.agentId) },
+    { title: 'ID', width: 22, text: (r) => r.id },
+    { title: 'TITLE', width: 20, flex: true, text: S((r) => r.title) },
+    { title: 'AGENT', width: 12, text: S((r, s) => s.agentNames[r.agentId] ?? r.agentId) },
     { title: 'STATUS', width: 17, text: S((r) => sessionStatus(r)), color: (r) => statusColor(sessionStatus(r as SessionRow)) },
-    { title: 'ACTIVITY', width: 26, text: S((r, s) => sessionActivity(r, s)) },
-    { title: 'CONF', width: 4, text: S((r) => (r.requiresAction ? String(r.awaited.length) : '0')) },
-    { title: 'PEND', width: 4, text: S((r, s) => (r.id in s.pending ? String(s.pending[r.id]) : '–')) },
-    { title: 'EPOCH', width: 5, text: S((r) => r.epoch ?? '–') },
-    { title: 'AGE', width: 4, text: S((r, _s, now) => ago(r.createdAt, now)) },
-    { title: 'UPD', width: 4, text: S((r, _s, now) => ago(r.updatedAt, now)) },
+    { title: 'ACTIVITY', width: 20, text: S((r, s) => sessionActivity(r, s)) },
+    { title: 'CONF', width: 4, drop: 5, text: S((r) => (r.requiresAction ? String(r.awaited.length) : '0')) },
+    { title: 'PEND', width: 4, drop: 4, text: S((r, s) => (r.id in s.pending ? String(s.pending[r.id]) : '–')) },
+    { title: 'EPOCH', width: 5, drop: 2, text: S((r) => r.epoch ?? '–') },
+    { title: 'AGE', width: 4, drop: 1, text: S((r, _s, now) => ago(r.createdAt, now)) },
+    { title: 'UPD', width: 4, drop: 3, text: S((r, _s, now) => ago(r.updatedAt, now)) },
   ],
   work: [
-    { title: 'ID', width: 26, text: (r) => r.id },
-    { title: 'SESSION', width: 26, flex: true, text: W((r) => r.sessionId) },
+    { title: 'ID', width: 22, text: (r) => r.id },
+    { title: 'SESSION', width: 22, flex: true, text: W((r) => r.sessionId) },
     {
       title: 'STATE',
       width: 16,
       text: W((r, _s, now) => (isStale(r, now) ? `${r.status}, stale` : r.status)),
       color: (r, _s, now) => (isStale(r as WorkRow, now) ? 'red' : undefined),
     },
-    { title: 'GEN', width: 4, text: W((r) => (r.generation === undefined ? '–' : String(r.generation))) },
+    { title: 'GEN', width: 4, drop: 2, text: W((r) => (r.generation === undefined ? '–' : String(r.generation))) },
     { title: 'WORKER', width: 16, text: W((r) => r.workerId ?? '–') },
     { title: 'HEARTBEAT', width: 9, text: W((r, _s, now) => ago(r.heartbeatAt, now)) },
-    { title: 'AGE', width: 4, text: W((r, _s, now) => ago(r.createdAt, now)) },
+    { title: 'AGE', width: 4, drop: 1, text: W((r, _s, now) => ago(r.createdAt, now)) },
   ],
   triggers: [
-    { title: 'ID', width: 26, text: (r) => r.id },
+    { title: 'ID', width: 22, text: (r) => r.id },
     { title: 'NAME', width: 16, flex: true, text: T((r) => r.name) },
-    { title: 'AGENT', width: 14, text: T((r, s) => s.agentNames[r.agentId] ?? r.agentId) },
+    { title: 'AGENT', width: 12, text: T((r, s) => s.agentNames[r.agentId] ?? r.agentId) },
     {
       title: 'STATUS',
-      width: 40,
+      width: 27,
       text: T((r) => (r.pausedReason ? `paused: ${r.pausedReason}` : r.status)),
       color: (r) => statusColor((r as TriggerRow).status),
     },
     {
       title: 'LAST RUN',
-      width: 22,
+      width: 20,
       text: T((r, s, now) => {
         const run = s.lastRuns[r.id];
         if (!run) return '…';
@@ -93,11 +95,20 @@ export const COLUMNS: Record<ViewName, Column[]> = {
   ],
 };
 
-/** The widths of the columns on a line of `columns` characters: the flex column takes what is left (at least its own width). */
-export function layout(view: ViewName, columns: number): number[] {
-  const cols = COLUMNS[view];
+/**
+ * The columns that fit a line of `columns` characters, with their widths: the flex column takes what is left (at
+ * least its own width); when that does not fit, the droppable columns go, lowest `drop` first.
+ */
+export function layout(view: ViewName, columns: number): Array<{ column: Column; width: number }> {
+  let cols = COLUMNS[view];
+  const need = (cs: Column[]) => cs.reduce((n, c) => n + c.width + 1, 2);
+  const droppable = cols.filter((c) => c.drop !== undefined).sort((a, b) => a.drop! - b.drop!);
+  while (need(cols) > columns && droppable.length) {
+    const gone = droppable.shift();
+    cols = cols.filter((c) => c !== gone);
+  }
   const fixed = cols.reduce((n, c) => n + (c.flex ? 0 : c.width) + 1, 2);
-  return cols.map((c) => (c.flex ? Math.max(c.width, columns - fixed - 1) : c.width));
+  return cols.map((c) => ({ column: c, width: c.flex ? Math.max(c.width, columns - fixed - 1) : c.width }));
 }
 
 /** A cell cut or padded to its width. */

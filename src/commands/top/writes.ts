@@ -51,7 +51,8 @@ export function boardWrites(ctx: Ctx): BoardWrites {
       if (!failed.length) return { ok, gone, notice: { text: summary, level: 'info' } };
       const first = failed[0];
       const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
-      return { ok, gone, notice: { text: `${action} failed for ${first.id}: ${String(first.error?.message ?? 'error')}${more}; ${summary}`, level: 'error' } };
+      // The summary first: a long error message is what the footer's one line cuts.
+      return { ok, gone, notice: { text: `${summary} · ${action} failed for ${first.id}${more}: ${String(first.error?.message ?? 'error')}`, level: 'error' } };
     },
 
     async answer(sessionId, result) {

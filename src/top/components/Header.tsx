@@ -14,9 +14,9 @@ export function Header({ s, now }: { s: BoardState; now: number }) {
       <Text wrap="truncate-end">
         <Text bold>svc top</Text>
         {sep}
-        {s.view === 'sessions' ? sessionCounts(s) : s.view === 'work' ? `work rows of ${escapeLineControls(s.environment?.ref ?? '?')}` : 'triggers'}
-        {sep}
         <Text color={conn.color}>{conn.text}</Text>
+        {sep}
+        {s.view === 'sessions' ? sessionCounts(s) : s.view === 'work' ? `work rows of ${escapeLineControls(s.environment?.ref ?? '?')}` : 'triggers'}
         {s.selection ? (
           <>
             {sep}
@@ -60,6 +60,9 @@ function sessionCounts(s: BoardState): string {
   return `sessions: ${s.sessions.size} (${running} running, ${waiting} waiting)`;
 }
 
+/** An error message cut to fit the header beside the rest. */
+const short = (m: string) => (m.length > 60 ? `${m.slice(0, 59)}…` : m);
+
 export function connectionText(s: BoardState, now: number): { text: string; color?: string } {
   const c = s.connection;
   switch (c.kind) {
@@ -69,7 +72,7 @@ export function connectionText(s: BoardState, now: number): { text: string; colo
       return { text: s.polledAt === undefined ? 'live' : `live, polled ${Math.max(0, Math.round((now - s.polledAt) / 1000))}s ago`, color: 'green' };
     case 'down':
       return {
-        text: `service unreachable (${escapeLineControls(c.message)}); retry ${c.attempt} in ${Math.max(0, Math.ceil((c.retryAt - now) / 1000))}s`,
+        text: `service unreachable; retry ${c.attempt} in ${Math.max(0, Math.ceil((c.retryAt - now) / 1000))}s (${escapeLineControls(short(c.message))})`,
         color: 'red',
       };
   }

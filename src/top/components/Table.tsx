@@ -1,26 +1,25 @@
 import { Text } from 'ink';
-import { cell, COLUMNS, layout } from '../columns';
+import { cell, layout } from '../columns';
 import { pageSize, windowOf, type BoardState } from '../state';
 
 /** The column titles and the window of rows that holds the selection, padded to the page so the footer stays put. */
 export function Table({ s, now }: { s: BoardState; now: number }) {
-  const cols = COLUMNS[s.view];
-  const widths = layout(s.view, s.columns);
+  const cols = layout(s.view, s.columns);
   const { rows, first, selected } = windowOf(s);
   const blank = Math.max(0, pageSize(s) - rows.length);
   return (
     <>
       <Text bold dimColor wrap="truncate-end">
-        {'  ' + cols.map((c, i) => cell(c.title, widths[i])).join(' ')}
+        {'  ' + cols.map((c) => cell(c.column.title, c.width)).join(' ')}
       </Text>
       {rows.map((r, i) => {
         const isSelected = first + i === selected;
         return (
           <Text key={r.id} wrap="truncate-end" inverse={isSelected}>
             <Text color="magenta">{s.marks.has(r.id) ? '* ' : '  '}</Text>
-            {cols.map((c, j) => (
+            {cols.map(({ column: c, width }, j) => (
               <Text key={c.title} color={isSelected ? undefined : c.color?.(r, s, now)}>
-                {cell(c.text(r, s, now), widths[j]) + (j < cols.length - 1 ? ' ' : '')}
+                {cell(c.text(r, s, now), width) + (j < cols.length - 1 ? ' ' : '')}
               </Text>
             ))}
           </Text>
