@@ -18,11 +18,26 @@ export function handleKey(store: BoardStore, sink: BoardSink, input: string, k: 
   return command;
 }
 
-/** Several keys in one read (a fast typist, a paste into the filter) are handled one by one. */
+/**
+ * Several keys in one read (a fast typist over ssh, `/idle⏎` typed at once) are handled one by one, as if each came
+ * alone; control characters are named as Ink names them.
+ */
 export function readKeys(store: BoardStore, sink: BoardSink, input: string, k: Press): void {
-  if (input.length <= 1 || k.ctrl || k.meta || !store.getState().filtering) return void handleKey(store, sink, input, k);
-  for (const ch of input) if (ch >= ' ') handleKey(store, sink, ch, {});
+  if (input.length <= 1 || k.ctrl || k.meta) return void handleKey(store, sink, input, k);
+  for (const ch of input) {
+    const named = NAMED[ch];
+    if (named) handleKey(store, sink, named[0], named[1]);
+    else if (ch >= ' ') handleKey(store, sink, ch, {});
+  }
 }
+
+const NAMED: Record<string, [string, Press]> = {
+  '\r': ['', { return: true }],
+  '\n': ['', { return: true }],
+  '\u007f': ['', { backspace: true }],
+  '\b': ['', { backspace: true }],
+  '\u0003': ['c', { ctrl: true }],
+};
 
 export function runCommand(command: Command, input: string, store: BoardStore, sink: BoardSink): void {
   const s = store.getState();

@@ -40,8 +40,9 @@ export async function openBoard(o: BoardOptions): Promise<void> {
   const { ctx } = o;
   const { stdin, stdout, stderr } = ctx.io;
   const tty = stdout as typeof stdout & NodeJS.EventEmitter & { rows?: number };
-  const [[ink], { boardView }, { BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }] = await Promise.all([
-    import('../live/load-ink').then((m) => m.loadInk()),
+  // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.
+  const [ink] = await (await import('../live/load-ink')).loadInk();
+  const [{ boardView }, { BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }] = await Promise.all([
     import('./components/Board'),
     import('./store'),
     import('./state'),

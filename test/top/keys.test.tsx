@@ -146,6 +146,14 @@ describe('svc top keys (ink-testing-library)', () => {
     expect(v.frame()).toContain('sesn_run');
   });
 
+  it('keys that arrive in one read are handled one by one: /wait and Enter typed at once keep the filter', async () => {
+    const v = mount();
+    await v.press('/wait\r');
+    expect(v.store.getState().filtering).toBe(false);
+    expect(v.frame()).toContain('filter: wait');
+    expect(v.frame()).toContain('1 of 4 rows');
+  });
+
   it('s cycles the sort order, named in the header and the footer', async () => {
     const v = mount();
     expect(v.frame()).toContain('sort: updated');
