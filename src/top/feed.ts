@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/client';
 import { backoffMs } from '../api/backoff';
 import { environments } from '../api/environments';
-import { ApiError } from '../api/errors';
+import { ApiError, NetworkError } from '../api/errors';
 import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import { follow } from '../api/stream/follow';
@@ -156,7 +156,8 @@ async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterab
       flush();
       attempt++;
       const plan = retryPlan(e, attempt, o.random ?? Math.random);
-      store.dispatch({ type: 'connection', connection: { kind: 'down', attempt, message: plan.message, retryAt: o.now() + plan.waitMs } });
+      const unreachable = e instanceof NetworkError;
+      store.dispatch({ type: 'connection', connection: { kind: 'down', unreachable, attempt, message: plan.message, retryAt: o.now() + plan.waitMs } });
       await wake.sleep(plan.waitMs);
     }
   }

@@ -20,7 +20,8 @@ export interface Activity {
   modelStartedAt?: number;
 }
 
-export type Connection = { kind: 'connecting' } | { kind: 'live' } | { kind: 'down'; attempt: number; message: string; retryAt: number };
+/** `down`: the last listing failed; `unreachable` when no answer came at all (else the service answered an error). */
+export type Connection = { kind: 'connecting' } | { kind: 'live' } | { kind: 'down'; unreachable: boolean; attempt: number; message: string; retryAt: number };
 
 export interface Notice {
   text: string;

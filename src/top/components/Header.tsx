@@ -72,7 +72,7 @@ export function connectionText(s: BoardState, now: number): { text: string; colo
       return { text: s.polledAt === undefined ? 'live' : `live, polled ${Math.max(0, Math.round((now - s.polledAt) / 1000))}s ago`, color: 'green' };
     case 'down':
       return {
-        text: `service unreachable; retry ${c.attempt} in ${Math.max(0, Math.ceil((c.retryAt - now) / 1000))}s (${escapeLineControls(short(c.message))})`,
+        text: `${c.unreachable ? 'service unreachable' : 'listing failed'}; retry ${c.attempt} in ${Math.max(0, Math.ceil((c.retryAt - now) / 1000))}s (${escapeLineControls(short(c.message))})`,
         color: 'red',
       };
   }

@@ -2,11 +2,14 @@ import { Text } from 'ink';
 import { cell, layout } from '../columns';
 import { pageSize, windowOf, type BoardState } from '../state';
 
-/** The column titles and the window of rows that holds the selection, padded to the page so the footer stays put. */
+/**
+ * The column titles and the window of rows that holds the selection, padded to the page so the footer stays put.
+ * A row is a few text nodes (a run of cells per colour), not one per cell: a frame stays cheap to lay out.
+ */
 export function Table({ s, now }: { s: BoardState; now: number }) {
   const cols = layout(s.view, s.columns);
   const { rows, first, selected } = windowOf(s);
-  const blank = Math.max(0, pageSize(s) - rows.length);
+  const blank = Math.max(0, pageSize(s) - Math.max(1, rows.length));
   return (
     <>
       <Text bold dimColor wrap="truncate-end">
@@ -14,19 +17,31 @@ export function Table({ s, now }: { s: BoardState; now: number }) {
       </Text>
       {rows.map((r, i) => {
         const isSelected = first + i === selected;
+        // Cells side by side, cut where the colour changes.
+        const runs: Array<{ text: string; color?: string }> = [{ text: s.marks.has(r.id) ? '* ' : '  ', color: 'magenta' }];
+        cols.forEach(({ column: c, width }, j) => {
+          const text = cell(c.text(r, s, now), width) + (j < cols.length - 1 ? ' ' : '');
+          const color = isSelected ? undefined : c.color?.(r, s, now);
+          const last = runs[runs.length - 1];
+          if (last.color === color) last.text += text;
+          else runs.push({ text, color });
+        });
         return (
           <Text key={r.id} wrap="truncate-end" inverse={isSelected}>
-            <Text color="magenta">{s.marks.has(r.id) ? '* ' : '  '}</Text>
-            {cols.map(({ column: c, width }, j) => (
-              <Text key={c.title} color={isSelected ? undefined : c.color?.(r, s, now)}>
-                {cell(c.text(r, s, now), width) + (j < cols.length - 1 ? ' ' : '')}
-              </Text>
-            ))}
+            {runs.map((run, k) =>
+              run.color ? (
+                <Text key={k} color={run.color}>
+                  {run.text}
+                </Text>
+              ) : (
+                run.text
+              ),
+            )}
           </Text>
         );
       })}
       {rows.length === 0 ? <Text dimColor>{emptyText(s)}</Text> : null}
-      {Array.from({ length: Math.max(0, blank - (rows.length === 0 ? 1 : 0)) }, (_, i) => (
+      {Array.from({ length: blank }, (_, i) => (
         <Text key={`blank-${i}`}> </Text>
       ))}
     </>
@@ -34,7 +49,8 @@ export function Table({ s, now }: { s: BoardState; now: number }) {
 }
 
 function emptyText(s: BoardState): string {
-  if (!s.loaded[s.view]) return s.view === 'work' && !s.environment ? '  no environment: start svc top with --environment ENV' : '  loading…';
+  if (s.view === 'work' && !s.environment) return '  no environment: start svc top with --environment ENV';
+  if (!s.loaded[s.view]) return '  loading…';
   if (s.filter[s.view]) return '  nothing matches the filter (Esc clears it)';
-  return s.view === 'work' && !s.environment ? '  no environment: start svc top with --environment ENV' : '  nothing to show';
+  return '  nothing to show';
 }
