@@ -75,17 +75,18 @@ export const COLUMNS: Record<ViewName, Column[]> = {
   ],
   triggers: [
     { title: 'ID', width: 22, text: (r) => r.id },
-    { title: 'NAME', width: 16, flex: true, text: T((r) => r.name) },
+    { title: 'NAME', width: 16, text: T((r) => r.name) },
     { title: 'AGENT', width: 12, text: T((r, s) => s.agentNames[r.agentId] ?? r.agentId) },
     {
       title: 'STATUS',
-      width: 27,
+      width: 20,
+      flex: true,
       text: T((r) => (r.pausedReason ? `paused: ${r.pausedReason}` : r.status)),
       color: (r) => statusColor((r as TriggerRow).status),
     },
     {
       title: 'LAST RUN',
-      width: 20,
+      width: 26,
       text: T((r, s, now) => {
         const run = s.lastRuns[r.id];
         if (!run) return '…';
@@ -99,8 +100,8 @@ export const COLUMNS: Record<ViewName, Column[]> = {
  * The columns that fit a line of `columns` characters, with their widths: the flex column takes what is left (at
  * least its own width); when that does not fit, the droppable columns go, lowest `drop` first.
  */
-export function layout(view: ViewName, columns: number): Array<{ column: Column; width: number }> {
-  let cols = COLUMNS[view];
+export function layout(view: ViewName, columns: number, idWidth?: number): Array<{ column: Column; width: number }> {
+  let cols = idWidth === undefined ? COLUMNS[view] : COLUMNS[view].map((c) => (c.title === 'ID' ? { ...c, width: idWidth } : c));
   const need = (cs: Column[]) => cs.reduce((n, c) => n + c.width + 1, 2);
   const droppable = cols.filter((c) => c.drop !== undefined).sort((a, b) => a.drop! - b.drop!);
   while (need(cols) > columns && droppable.length) {
@@ -110,6 +111,9 @@ export function layout(view: ViewName, columns: number): Array<{ column: Column;
   const fixed = cols.reduce((n, c) => n + (c.flex ? 0 : c.width) + 1, 2);
   return cols.map((c) => ({ column: c, width: c.flex ? Math.max(c.width, columns - fixed - 1) : c.width }));
 }
+
+/** The ID column as wide as the longest ID on screen, within bounds (the service's IDs are opaque, of any length). */
+export const idWidth = (ids: readonly string[]): number => Math.min(32, Math.max(12, ...ids.map((id) => id.length)));
 
 /** A cell cut or padded to its width. */
 export function cell(text: string, width: number): string {

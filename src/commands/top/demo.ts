@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { triggers } from '../../api/triggers';
+import { work } from '../../api/work';
 import { Ctx } from '../../context';
 import type { Fleet } from '../../emulator/fleet';
 import { UsageError } from '../../errors';
@@ -18,10 +19,28 @@ export async function runFleetDemo(ctx: Ctx): Promise<void> {
     // The board talks to the demo's emulator, whatever the profile or the environment says.
     const demo = new Ctx(ctx.io, { ...ctx.globals, baseUrl: emu.url, apiKey: emu.apiKey });
     await seedTriggers(await demo.api(), fleet);
-    await runTop(demo, parseTop([], { environment: fleet.environment.id }));
+    const worker = await leaseOneRow(await demo.client(fleet.environment.key), fleet.environment.id);
+    try {
+      await runTop(demo, parseTop([], { environment: fleet.environment.id }));
+    } finally {
+      clearInterval(worker);
+    }
   } finally {
     await emu.close();
   }
+}
+
+/** How often the demo's stand-in worker renews its lease. */
+const HEARTBEAT_MS = 10_000;
+
+/** One work row claimed and kept leased by a stand-in worker, so view 2 shows a worker, a generation and heartbeats. */
+async function leaseOneRow(c: ApiClient, env: string): Promise<ReturnType<typeof setInterval>> {
+  const { items } = await work.poll(c, env, 'demo-worker', 0);
+  const row = items[0];
+  if (!row) return setInterval(() => undefined, HEARTBEAT_MS);
+  await work.ack(c, env, row.id, row.generation);
+  await work.heartbeat(c, env, row.id, row.generation);
+  return setInterval(() => void work.heartbeat(c, env, row.id, row.generation).catch(() => undefined), HEARTBEAT_MS);
 }
 
 const message = (text: string) => [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }];

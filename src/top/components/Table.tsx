@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { cell, layout } from '../columns';
+import { cell, idWidth, layout } from '../columns';
 import { pageSize, windowOf, type BoardState } from '../state';
 
 /**
@@ -7,8 +7,8 @@ import { pageSize, windowOf, type BoardState } from '../state';
  * A row is a few text nodes (a run of cells per colour), not one per cell: a frame stays cheap to lay out.
  */
 export function Table({ s, now }: { s: BoardState; now: number }) {
-  const cols = layout(s.view, s.columns);
   const { rows, first, selected } = windowOf(s);
+  const cols = layout(s.view, s.columns, idWidth(rows.map((r) => r.id)));
   const blank = Math.max(0, pageSize(s) - Math.max(1, rows.length));
   return (
     <>
