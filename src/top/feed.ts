@@ -251,7 +251,8 @@ class Screen {
   constructor(private readonly o: FeedOptions) {}
 
   sync(s: BoardState): void {
-    if (this.o.signal.aborted) return;
+    // A big fleet's first listing goes first: the reads for the rows on screen would slow it down.
+    if (this.o.signal.aborted || !s.synced) return;
     const want = new Set(streamedSessions(s));
     for (const [id, stop] of this.streams)
       if (!want.has(id)) {

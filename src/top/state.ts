@@ -38,6 +38,8 @@ export interface BoardState {
   sessions: ReadonlyMap<string, SessionRow>;
   work: ReadonlyMap<string, WorkRow>;
   triggers: ReadonlyMap<string, TriggerRow>;
+  /** The first full listing of the sessions has ended (reads for the rows on screen wait for it). */
+  synced: boolean;
   /** A view's rows have been listed once (until then it says "loading"). */
   loaded: Readonly<Record<ViewName, boolean>>;
   lastRuns: Readonly<Record<string, LastRun>>;
@@ -117,6 +119,7 @@ export function initialState(o: { readonly?: boolean; rows?: number; columns?: n
     sessions: new Map(),
     work: new Map(),
     triggers: new Map(),
+    synced: false,
     loaded: perView(false),
     lastRuns: {},
     agentNames: {},
@@ -276,7 +279,7 @@ export function reduce(s: BoardState, a: Action): BoardState {
     case 'sessions.synced': {
       const gone = [...s.sessions.keys()].filter((id) => !a.ids.has(id));
       const next = gone.length ? withoutSessions(s, gone) : s;
-      return { ...next, loaded: next.loaded.sessions ? next.loaded : { ...next.loaded, sessions: true } };
+      return { ...next, synced: true, loaded: next.loaded.sessions ? next.loaded : { ...next.loaded, sessions: true } };
     }
     case 'work.list':
       return { ...s, work: new Map(a.items.map((o) => [String(o.id), workRow(o)])), loaded: { ...s.loaded, work: true } };

@@ -54,6 +54,17 @@ describe('svc top as a command', () => {
     expect(await requestCount(t.emu)).toBe(before);
   });
 
+  it('-o and --jq are exit 2 (honest flags): the board has no output format', async () => {
+    for (const args of [
+      ['-o', 'json', 'top'],
+      ['top', '--jq', '.'],
+    ]) {
+      const r = await svc(args, { env: emuEnv(t.emu), stdoutTTY: true });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('svc top draws a board: -o, -q and --jq do not apply');
+    }
+  });
+
   it('a bad --interval or an argument is exit 2', async () => {
     expect((await svc(['top', '--interval', 'soon'], { env: emuEnv(t.emu), stdoutTTY: true })).stderr).toContain('--interval takes a duration');
     const r = await svc(['top', 'sesn_1'], { env: emuEnv(t.emu), stdoutTTY: true });
