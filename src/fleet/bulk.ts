@@ -101,7 +101,7 @@ async function consent(ctx: Ctx, targets: BulkTarget[], action: BulkAction): Pro
 function rowText(t: BulkTarget): string {
   const r = t.row;
   if (!r) return t.id;
-  const parts = [t.id, r.status, r.title].filter((x) => x !== undefined && x !== null && x !== '');
+  const parts = [t.id, r.status, r.title ?? r.name ?? r.agent_name].filter((x) => x !== undefined && x !== null && x !== '');
   return parts.join('  ');
 }
 

@@ -109,16 +109,28 @@ export async function* selectSessions(
 ): AsyncGenerator<Obj> {
   const test = matcher(sel, await agentIdOf(c, sel));
   const query = { ...extra, ...serviceQuery(sel, now) };
-  if (!filtersClientSide(sel)) {
-    yield* sessions.list(c, query, lo);
+  yield* filterPaged((q, l) => sessions.list(c, q, l), query, filtersClientSide(sel) ? test : undefined, lo);
+}
+
+/**
+ * A listing svc filters while paging (constant memory): without `test`, the service's own listing as it is. With
+ * one, the limit counts matches, so the pages are read until enough match and the service is not told it.
+ */
+export async function* filterPaged(
+  list: (query: Query, lo: ListOptions) => AsyncIterable<Obj>,
+  query: Query,
+  test: ((o: Obj) => boolean) | undefined,
+  lo: ListOptions,
+): AsyncGenerator<Obj> {
+  if (!test) {
+    yield* list(query, lo);
     return;
   }
-  // The limit counts matches: the pages are read until enough match, so the service is not told it.
   const pages: ListOptions = { pageSize: lo.pageSize, pageToken: lo.pageToken, all: lo.all || lo.limit !== undefined, onRest: (r) => (rest = r) };
   let rest: { nextPageToken?: string } | undefined;
   let left = lo.limit ?? Infinity;
   let shown = 0;
-  for await (const s of sessions.list(c, query, pages)) {
+  for await (const s of list(query, pages)) {
     if (!test(s)) continue;
     if (left-- <= 0) {
       lo.onRest?.({ shown });
@@ -156,4 +168,20 @@ function idOfJson(line: string, n: number): string {
   const id = (obj as { id?: unknown } | null)?.id;
   if (typeof id !== 'string' || id === '') throw new UsageError(`standard input line ${n} is a JSON object without a string "id"`);
   return id;
+}
+
+/** The selectors of agents, environments, triggers and memory stores (`--older-than`, `--newer-than`, `-l`), checked. */
+export function parseResourceSelectors(f: Pick<SelectorFlags, 'olderThan' | 'newerThan' | 'selector'>): SessionSelectors {
+  return parseSelectors({ olderThan: f.olderThan, newerThan: f.newerThan, selector: f.selector });
+}
+
+/** A resource list selected: the time selectors as the service's `created_at_*` filters, `-l` applied while paging. */
+export function selectResources(
+  list: (query: Query, lo: ListOptions) => AsyncIterable<Obj>,
+  sel: SessionSelectors,
+  now: number,
+  lo: ListOptions,
+  extra: Query = {},
+): AsyncGenerator<Obj> {
+  return filterPaged(list, { ...extra, ...serviceQuery(sel, now) }, sel.labels ? matcher(sel) : undefined, lo);
 }

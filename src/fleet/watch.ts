@@ -12,6 +12,13 @@ export interface WatchOptions {
   match: (o: Obj) => boolean;
   /** Archived items stay in the selection (else an archive is a DELETED). */
   includeArchived?: boolean;
+  /**
+   * The list takes `updated_at_gt` (the default): a poll asks only for what changed. Without it every poll is a full
+   * listing, compared item by item.
+   */
+  incremental?: boolean;
+  /** What tells a changed item from an unchanged one: `updated_at` by default, the whole object where it has none. */
+  version?: (o: Obj) => string;
   intervalMs: number;
   /** A full listing every this many polls: the only way to see deletions. */
   resyncEvery?: number;
@@ -31,11 +38,12 @@ export const RESYNC_EVERY = 30;
  */
 export async function watch(o: WatchOptions): Promise<void> {
   const known = new Map<string, string>();
+  const version = o.version ?? ((s: Obj) => String(s.updated_at ?? ''));
   let cursor: number | undefined;
   const see = (s: Obj): WatchType | undefined => {
     const id = String(s.id);
-    const updated = String(s.updated_at ?? '');
-    const t = Date.parse(updated);
+    const updated = version(s);
+    const t = Date.parse(String(s.updated_at ?? ''));
     if (Number.isFinite(t) && (cursor === undefined || t > cursor)) cursor = t;
     const matches = o.match(s) && (o.includeArchived || !s.archived_at);
     const before = known.get(id);
@@ -71,7 +79,7 @@ export async function watch(o: WatchOptions): Promise<void> {
   for (let poll = 1; ; poll++) {
     if (!(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
     started = o.now();
-    if (poll % every === 0) {
+    if (o.incremental === false || poll % every === 0) {
       await full();
       continue;
     }

@@ -90,9 +90,10 @@ describe('--timeout is listed once', () => {
     });
   }
 
-  it('svc agents list --help lists the per-request --request-timeout, and no second --timeout', async () => {
+  it('svc agents list --help lists the per-request --request-timeout, and --timeout once, as the bound of --watch', async () => {
     const r = await svc(['agents', 'list', '--help']);
     expect(r.stdout).toContain('--request-timeout <seconds>');
-    expect(r.stdout).not.toMatch(/^ +--timeout\b/m);
+    expect(r.stdout.match(/^ +--timeout\b/gm)).toHaveLength(1);
+    expect(r.stdout).toMatch(/--timeout <duration> +with --watch: stop after this long/);
   });
 });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import type { BulkAction } from '../../fleet/bulk';
+import { addResourceSelectorFlags } from '../../fleet/flags';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';
 import { done } from './done';
@@ -41,12 +42,13 @@ export function archiveAction(resource: ResourceSpec): BulkAction {
   };
 }
 
-export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; selectors?: boolean } = {}): Command {
   const cmd = group
     .command('archive')
-    .argument('<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
+    .argument(extra.selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
     .description(`Archive ${article(spec.noun)} (or many)`);
   addManyFlags(cmd);
+  if (extra.selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`, `svc ${spec.group} list -q | svc ${spec.group} archive - --yes`]);
   return cmd.action(kit.verb((args, flags) => parseArchive(spec, args, flags), runArchive));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import type { BulkAction } from '../../fleet/bulk';
+import { addResourceSelectorFlags } from '../../fleet/flags';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readDeleted } from './confirm-write';
 import { done } from './done';
@@ -41,12 +42,13 @@ export function deleteAction(resource: ResourceSpec): BulkAction {
   };
 }
 
-export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; selectors?: boolean } = {}): Command {
   const cmd = group
     .command('delete')
-    .argument('<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
+    .argument(extra.selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
     .description(`Delete ${article(spec.noun)} (or many)`);
   addManyFlags(cmd);
+  if (extra.selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
   return cmd.action(kit.verb((args, flags) => parseDelete(spec, args, flags), runDelete));
 }

@@ -5,7 +5,8 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../fleet/bulk';
 import { byIdOrName } from '../../fleet/names';
-import { readIds } from '../../fleet/select';
+import { selectedTargets } from '../../fleet/targets';
+import { hasSelectors, parseResourceSelectors, readIds, type SessionSelectors } from '../../fleet/select';
 import type { Flags } from '../action';
 import type { ResourceSpec } from './spec';
 
@@ -29,13 +30,19 @@ export interface ManyVerbOptions {
   concurrency: number;
   failFast: boolean;
   ignoreNotFound: boolean;
+  /** `-l` and the time selectors, where the verb takes them (agents, environments, triggers, memory stores). */
+  selectors?: SessionSelectors;
 }
 
 export function parseMany(resource: ResourceSpec, args: string[], flags: Flags): ManyVerbOptions {
   const stdin = args.includes('-');
   if (stdin && args.length > 1) throw new UsageError('give IDs as arguments or - for standard input, not both');
-  if (!args.length) throw new UsageError(`give ${resource.noun} IDs, or - to read them from standard input`);
+  const selectors = parseResourceSelectors(flags);
+  const selecting = hasSelectors(selectors);
+  if (selecting && args.length) throw new UsageError(`give ${resource.noun} IDs or selectors (-l, --older-than, --newer-than), not both`);
+  if (!args.length && !selecting) throw new UsageError(`give ${resource.noun} IDs, or - to read them from standard input`);
   return {
+    ...(selecting ? { selectors } : {}),
     resource,
     ids: stdin ? undefined : args,
     stdin,
@@ -49,7 +56,7 @@ export function parseMany(resource: ResourceSpec, args: string[], flags: Flags):
 
 /** One ID and no bulk flag: the verb's single-item behaviour (the object, as before). */
 export function isSingleItem(o: ManyVerbOptions): boolean {
-  return !o.stdin && o.ids?.length === 1 && !o.dryRun && !o.failFast && !o.ignoreNotFound && !o.yes;
+  return !o.selectors && !o.stdin && o.ids?.length === 1 && !o.dryRun && !o.failFast && !o.ignoreNotFound && !o.yes;
 }
 
 /** `act` with the ID an argument names: a name works for resources with names (tried only when the ID is not found). */
@@ -60,7 +67,7 @@ export function withIdOf<T>(c: ApiClient, resource: ResourceSpec, ref: string, a
 export async function runMany(ctx: Ctx, o: ManyVerbOptions, action: BulkAction): Promise<void> {
   const ids = o.stdin ? await readIds(ctx.io.stdin) : (o.ids ?? []);
   await runBulk(ctx, {
-    targets: [...new Set(ids)].map((id) => ({ id })),
+    targets: o.selectors ? await selectedTargets(ctx, o.resource.api, o.selectors) : [...new Set(ids)].map((id) => ({ id })),
     action,
     options: { yes: o.yes, dryRun: o.dryRun, concurrency: o.concurrency, failFast: o.failFast, ignoreNotFound: o.ignoreNotFound },
   });

@@ -9,13 +9,13 @@ import {
   addDelete,
   addGet,
   addChildList,
-  addList,
   addUpdate,
   TIME_FILTERS,
   type BodyFlag,
   resourceSpec,
   type ResourceSpec,
 } from '../../cli/verbs/resource';
+import { addSelectableList } from '../../fleet/list';
 import { AGENT_COLUMNS } from './columns';
 
 export const AGENTS: ResourceSpec = resourceSpec(agents, AGENT_COLUMNS);
@@ -28,9 +28,14 @@ const FLAGS: BodyFlag[] = [
 ];
 
 export default function build(group: Command, kit: Kit): void {
-  addList(group, kit, AGENTS, {
+  addSelectableList(group, kit, AGENTS, {
     filters: [{ flags: '--official-only', description: 'only official agents', query: 'official_only', map: () => true }, ...TIME_FILTERS],
-    examples: ['svc agents list', 'svc agents list --created-after 2026-01-01T00:00:00Z --all -o ndjson'],
+    examples: [
+      'svc agents list',
+      'svc agents list --created-after 2026-01-01T00:00:00Z --all -o ndjson',
+      "svc agents list -l 'team=infra' --older-than 30d -q",
+      'svc agents list -w',
+    ],
   });
   addGet(group, kit, AGENTS, { examples: ['svc agents get AGENT_ID', 'svc agents get AGENT_ID --version 2'], lead: ['name', 'model'] }).option(
     '--version <n>',
@@ -43,8 +48,8 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc agents create --data @agent.yaml', 'svc agents create --name reviewer --model claude-sonnet-4-5'],
   });
   addUpdate(group, kit, AGENTS, { flags: FLAGS, check: checkReferences, examples: ['svc agents update AGENT_ID --system "Be brief."'] });
-  addDelete(group, kit, AGENTS);
-  addArchive(group, kit, AGENTS);
+  addDelete(group, kit, AGENTS, { selectors: true, examples: ['svc agents delete AGENT_ID', "svc agents delete -l 'scratch' --older-than 7d --yes"] });
+  addArchive(group, kit, AGENTS, { selectors: true, examples: ['svc agents archive AGENT_ID', "svc agents archive -l 'team=old' --dry-run"] });
   addApply(group, kit, 'Agent', { examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
   addChildList(group, kit, {
     name: 'versions',

@@ -2,18 +2,8 @@ import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
-import {
-  addArchive,
-  addCreate,
-  addDelete,
-  addGet,
-  addList,
-  addUpdate,
-  type BodyFlag,
-  type BodyVerb,
-  resourceSpec,
-  type ResourceSpec,
-} from '../../cli/verbs/resource';
+import { addArchive, addCreate, addDelete, addGet, addUpdate, type BodyFlag, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import { addSelectableList } from '../../fleet/list';
 import { ENVIRONMENT_COLUMNS } from './columns';
 import { addConfigFlags, checkEnvironment, configFromFlags } from './config';
 
@@ -35,9 +25,14 @@ const BODY: BodyVerb = {
 };
 
 export default function build(group: Command, kit: Kit): void {
-  addList(group, kit, ENVIRONMENTS, {
+  addSelectableList(group, kit, ENVIRONMENTS, {
     filters: [{ flags: '--official-only', description: 'only platform-provided environments', query: 'official_only', map: () => true }],
-    examples: ['svc environments list', 'svc environments list --official-only -o json'],
+    examples: [
+      'svc environments list',
+      'svc environments list --official-only -o json',
+      "svc environments list -l 'team=ci' --newer-than 7d",
+      'svc environments list -w',
+    ],
   });
   addGet(group, kit, ENVIRONMENTS, { examples: ['svc environments get ENV_ID', 'svc environments get ENV_ID --jq .config.type'] });
   addCreate(group, kit, ENVIRONMENTS, {
@@ -53,7 +48,10 @@ export default function build(group: Command, kit: Kit): void {
     ...BODY,
     examples: ['svc environments update ENV_ID --description "CI runners"', 'svc environments update ENV_ID --proxy-mode route_all'],
   });
-  addDelete(group, kit, ENVIRONMENTS, { examples: ['svc environments delete ENV_ID'] });
-  addArchive(group, kit, ENVIRONMENTS, { examples: ['svc environments archive ENV_ID'] });
+  addDelete(group, kit, ENVIRONMENTS, { selectors: true, examples: ['svc environments delete ENV_ID'] });
+  addArchive(group, kit, ENVIRONMENTS, {
+    selectors: true,
+    examples: ['svc environments archive ENV_ID', "svc environments archive -l 'ci' --older-than 30d --yes"],
+  });
   addApply(group, kit, 'Environment', { examples: ['svc environments apply environment.yaml --dry-run', 'svc environments apply environment.yaml'] });
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { memoryStores } from '../../api/memory';
 import type { Kit } from '../../cli/action';
-import { addArchive, addCreate, addDelete, addGet, addList, addUpdate, type BodyFlag, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import { addArchive, addCreate, addDelete, addGet, addUpdate, type BodyFlag, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import { addSelectableList } from '../../fleet/list';
 import { MEMORY_STORE_COLUMNS } from './columns';
 
 export const MEMORY_STORES: ResourceSpec = resourceSpec(memoryStores, MEMORY_STORE_COLUMNS);
@@ -12,10 +13,14 @@ const FLAGS: BodyFlag[] = [
 ];
 
 export default function build(group: Command, kit: Kit): void {
-  addList(group, kit, MEMORY_STORES, {
+  addSelectableList(group, kit, MEMORY_STORES, {
     // Assumption (API-NOTES): archived rows are listed only with include_archived=true.
     filters: [{ flags: '--include-archived', description: 'include archived stores', query: 'include_archived', map: () => true }],
-    examples: ['svc memory-stores list', 'svc memory-stores list --include-archived --all -o ndjson'],
+    examples: [
+      'svc memory-stores list',
+      'svc memory-stores list --include-archived --all -o ndjson',
+      "svc memory-stores list -l 'team=infra' --older-than 30d",
+    ],
   });
   addGet(group, kit, MEMORY_STORES, { examples: ['svc memory-stores get STORE_ID', 'svc memory-stores get STORE_ID --jq .name'] });
   addCreate(group, kit, MEMORY_STORES, {
@@ -27,6 +32,6 @@ export default function build(group: Command, kit: Kit): void {
     flags: FLAGS,
     examples: ['svc memory-stores update STORE_ID --description "Shared notes"', 'svc memory-stores update STORE_ID --name renamed'],
   });
-  addDelete(group, kit, MEMORY_STORES, { examples: ['svc memory-stores delete STORE_ID'] });
-  addArchive(group, kit, MEMORY_STORES, { examples: ['svc memory-stores archive STORE_ID'] });
+  addDelete(group, kit, MEMORY_STORES, { selectors: true, examples: ['svc memory-stores delete STORE_ID'] });
+  addArchive(group, kit, MEMORY_STORES, { selectors: true, examples: ['svc memory-stores archive STORE_ID', "svc memory-stores archive -l 'scratch' --yes"] });
 }

@@ -1,48 +1,14 @@
-import type { Query } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
-import { InterruptedError } from '../../errors';
-import { write } from '../../io';
-import { shortAge } from '../../fleet/duration';
-import { watch, type WatchType } from '../../fleet/watch';
-import { escapeControls } from '../../output/controls';
+import { runWatchView, type WatchCell, type WatchViewOptions } from '../../fleet/watch-view';
 
-/** The watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it. */
-export async function runWatch(
-  ctx: Ctx,
-  o: { list: (q: Query) => AsyncIterable<Obj>; query: Query; match: (s: Obj) => boolean; includeArchived: boolean; intervalMs: number; timeoutMs?: number },
-): Promise<void> {
-  const timer = new AbortController();
-  const t = o.timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), o.timeoutMs);
-  const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
-  const rows = ctx.format === 'table' && !ctx.settings.jq;
-  if (rows) await write(ctx.io.stdout, row(['EVENT', 'ID', 'STATUS', 'TITLE', 'AGE']));
-  const emit = async (type: WatchType, s: Obj) => {
-    if (ctx.settings.jq) return ctx.out.item({ type, object: s });
-    if (!rows) return write(ctx.io.stdout, JSON.stringify({ type, object: s }) + '\n');
-    const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
-    await write(ctx.io.stdout, row([type, String(s.id), statusOf(s), String(s.title ?? ''), age].map((x) => escapeControls(x))));
-  };
-  try {
-    await watch({ ...o, signal, sleep: ctx.sleep, now: ctx.now, emit });
-  } finally {
-    clearTimeout(t);
-  }
-  if (ctx.io.signal?.aborted) throw new InterruptedError();
-}
+const SESSION_CELLS: WatchCell[] = [
+  { header: 'ID', width: 30, get: (s) => s.id },
+  { header: 'STATUS', width: 12, get: (s: Obj) => (s.archived_at ? 'archived' : s.status) },
+  { header: 'TITLE', width: 30, get: (s) => s.title },
+];
 
-const WIDTHS = [9, 30, 12, 30];
-
-function row(cells: string[]): string {
-  return (
-    cells
-      .map((c, i) => (i < WIDTHS.length ? c.padEnd(WIDTHS[i]) : c))
-      .join(' ')
-      .trimEnd() + '\n'
-  );
-}
-
-function statusOf(s: Obj): string {
-  if (s.archived_at) return 'archived';
-  return String(s.status ?? '');
+/** The watched session list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it. */
+export function runWatch(ctx: Ctx, o: Omit<WatchViewOptions, 'cells'>): Promise<void> {
+  return runWatchView(ctx, { ...o, cells: SESSION_CELLS });
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { threads } from '../../api/sessions';
 import { examples, type Kit } from '../../cli/action';
-import { addChildList, done } from '../../cli/verbs/resource';
+import { addChildList } from '../../cli/verbs/resource';
+import { addThreadArchive } from './archive';
 import { THREAD_COLUMNS } from './columns';
 import { addThreadTail } from './tail';
 
@@ -28,13 +29,6 @@ export default function build(group: Command, kit: Kit): void {
   examples(get, ['svc threads get SESSION_ID THREAD_ID', 'svc threads get SESSION_ID THREAD_ID -o json --jq .status']);
   get.action(kit.verb(parseThread, async (ctx, o) => ctx.out.item(await threads.get(await ctx.api(), o.session, o.thread), THREAD_COLUMNS)));
 
-  const archive = group
-    .command('archive')
-    .argument('<session>', 'session ID')
-    .argument('<thread>', 'child thread ID')
-    .description('Archive a child thread, cancelling its running work (repeating is harmless)');
-  examples(archive, ['svc threads archive SESSION_ID THREAD_ID']);
-  archive.action(kit.verb(parseThread, async (ctx, o) => done(ctx, o.thread, await threads.archive(await ctx.api(), o.session, o.thread), 'archived')));
-
+  addThreadArchive(group, kit);
   addThreadTail(group, kit);
 }

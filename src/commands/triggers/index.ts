@@ -3,7 +3,8 @@ import { triggers } from '../../api/triggers';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { addItemAction } from '../../cli/verbs/item-action';
-import { addChildList, addCreate, addDelete, addGet, addList, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import { addChildList, addCreate, addDelete, addGet, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import { addSelectableList } from '../../fleet/list';
 import { addTriggerFlags, checkTrigger, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
 
@@ -13,9 +14,14 @@ const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape:
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
 
 export default function build(group: Command, kit: Kit): void {
-  addList(group, kit, TRIGGERS, {
+  addSelectableList(group, kit, TRIGGERS, {
     filters: [{ flags: '--agent <id>', description: 'only triggers of this agent', query: 'agent_id' }],
-    examples: ['svc triggers list', 'svc triggers list --agent AGENT_ID -o json'],
+    examples: [
+      'svc triggers list',
+      'svc triggers list --agent AGENT_ID -o json',
+      "svc triggers list -l 'owner=ops' --older-than 90d -q",
+      'svc triggers list -w',
+    ],
   });
   addGet(group, kit, TRIGGERS, { examples: ['svc triggers get TRIGGER_ID', 'svc triggers get TRIGGER_ID --jq .paused_reason'] });
   addCreate(group, kit, TRIGGERS, {
@@ -31,7 +37,10 @@ export default function build(group: Command, kit: Kit): void {
     send: updateTrigger,
     examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'],
   });
-  addDelete(group, kit, TRIGGERS, { examples: ['svc triggers delete TRIGGER_ID'] });
+  addDelete(group, kit, TRIGGERS, {
+    selectors: true,
+    examples: ['svc triggers delete TRIGGER_ID', "svc triggers delete -l 'experiment' --older-than 30d --yes"],
+  });
   addApply(group, kit, 'Trigger', { examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'] });
 
   addChildList(group, kit, {

@@ -3,7 +3,11 @@ import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
+import { addWatchFlags } from '../../fleet/flags';
+import { parseWatch, watchCells, type WatchPlan } from '../../fleet/list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addPoll } from './poll';
@@ -31,15 +35,38 @@ export function parseWorkList([positional]: string[], flags: Flags): ChildListOp
   return parseChildList(WORK_ROWS, [env], flags);
 }
 
+/** A work row has no `updated_at` and the list no time filter: every poll lists the rows and compares them whole. */
+async function watchWork(ctx: Ctx, rows: ChildListOptions, plan: WatchPlan): Promise<void> {
+  const { runWatchView } = await import('../../fleet/watch-view');
+  await runWatchView(ctx, {
+    list: async function* () {
+      yield* (await rows.source.items(ctx, rows.parentId, { all: true, pageSize: rows.page.pageSize ?? 1000 })) as AsyncIterable<Obj>;
+    },
+    query: {},
+    match: () => true,
+    includeArchived: true,
+    incremental: false,
+    version: (row) => JSON.stringify(row),
+    intervalMs: plan.intervalMs,
+    timeoutMs: plan.timeoutMs,
+    cells: watchCells(WORK_COLUMNS),
+  });
+}
+
 export default function build(group: Command, kit: Kit): void {
   const list = group
     .command('list')
     .argument('[env]', 'environment ID (or --environment)')
     .option('--environment <env>', 'environment ID, as `svc worker run` takes it')
     .description('List the work rows of an environment');
-  addListFlags(list);
-  examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson']);
-  list.action(kit.verb(parseWorkList, runChildList));
+  addWatchFlags(addListFlags(list));
+  examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson', 'svc work list ENV_ID -w']);
+  list.action(
+    kit.verb(
+      (args, flags) => ({ rows: parseWorkList(args, flags), watch: parseWatch(flags) }),
+      (ctx, o) => (o.watch ? watchWork(ctx, o.rows, o.watch) : runChildList(ctx, o.rows)),
+    ),
+  );
 
   const get = group.command('get').argument('<env>', 'environment ID').argument('<id>', 'work row ID').description('Show one work row, in any state');
   examples(get, ['svc work get ENV_ID WORK_ID', 'svc work get ENV_ID WORK_ID --jq .status']);

@@ -66,7 +66,7 @@ export function registerEnvironments(emu: Emulator): void {
   emu.router.get('/v1/environments', (r) => {
     // The emulator holds no platform-provided (official) environments, so official_only=true lists none.
     const officialOnly = queryBool(r.query, 'official_only') ?? false;
-    return listNewest(environments, r.query, { keep: () => !officialOnly });
+    return listNewest(environments, r.query, { timeFilters: true, keep: () => !officialOnly });
   });
 
   emu.router.get('/v1/environments/:id', (r) => ({ status: 200, body: publicView(environments.must(r.params.id)) }));

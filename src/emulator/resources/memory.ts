@@ -205,7 +205,7 @@ export function registerMemory(emu: Emulator): void {
     { idempotent: true },
   );
 
-  emu.router.get('/v1/memory-stores', (r) => listNewest(stores, r.query));
+  emu.router.get('/v1/memory-stores', (r) => listNewest(stores, r.query, { timeFilters: true }));
   emu.router.get('/v1/memory-stores/:id', (r) => ({ status: 200, body: publicView(storeOf(r)) }));
 
   emu.router.patch('/v1/memory-stores/:id', (r) => {

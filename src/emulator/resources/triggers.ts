@@ -167,7 +167,7 @@ export function registerTriggers(emu: Emulator): void {
 
   emu.router.get('/v1/triggers', (r) => {
     const agentId = r.query.get('agent_id');
-    return listNewest(triggers, r.query, { keep: (t) => agentId === null || t.agent_id === agentId });
+    return listNewest(triggers, r.query, { timeFilters: true, keep: (t) => agentId === null || t.agent_id === agentId });
   });
 
   // Assumption (API-NOTES common shapes: archive where archivable; not listed for triggers): an archived trigger

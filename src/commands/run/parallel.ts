@@ -1,0 +1,176 @@
+import type { ApiClient } from '../../api/client';
+import { environments } from '../../api/environments';
+import { agents } from '../../api/resources';
+import { sessions } from '../../api/sessions';
+import type { Ctx } from '../../context';
+import { errorJson, errorLine, exitCodeFor, ExitCodeError, InterruptedError, UsageError, WaitTimeoutError } from '../../errors';
+import { unknownOutcome } from '../../cli/verbs/idempotency';
+import { mapAsync } from '../../cli/verbs/list';
+import { Channel } from '../../fleet/channel';
+import { resolveId } from '../../fleet/names';
+import { followTurn } from '../../follow/turn';
+import { fileText } from '../../input/read';
+import type { Column } from '../../output/table';
+
+/** One line of the message file: the message, and what the new session is given besides. */
+export interface MessageLine {
+  /** 1-based, as an editor counts. */
+  line: number;
+  text: string;
+  title?: string;
+  metadata?: Record<string, string>;
+}
+
+/** How one line ended: `idle` (ok), `failed` (exit 11 or the create's error), `timeout` or `interrupted` (still running). */
+export interface LineResult {
+  line: number;
+  session_id: string | null;
+  status: 'idle' | 'failed' | 'timeout' | 'interrupted';
+  ok: boolean;
+  reply?: string | null;
+  error?: Record<string, unknown>;
+}
+
+export interface ParallelOptions {
+  agent: string;
+  environment?: string;
+  messageFile: string;
+  parallel: number;
+  timeoutMs?: number;
+  /** Each line's session create sends `${createKey}:${line}`, so a retried create never makes a second session. */
+  createKey: string;
+}
+
+const MESSAGE_KEYS = new Set(['message', 'text', 'title', 'metadata']);
+
+export const LINE_COLUMNS: Column[] = [
+  { header: 'LINE', get: (r) => r.line },
+  { header: 'SESSION', get: (r) => r.session_id },
+  { header: 'STATUS', get: (r) => r.status },
+  { header: 'REPLY', get: (r) => (r.ok ? r.reply : r.error?.message) },
+];
+
+/**
+ * The message file, checked whole before anything is sent: one message per line, a JSON string or an object with
+ * `message` (or `text`) and optionally the session's `title` and `metadata`. Blank lines are skipped.
+ */
+export function parseMessageLines(content: string, file: string): MessageLine[] {
+  const out: MessageLine[] = [];
+  for (const [i, raw] of content.split(/\r?\n/).entries()) {
+    if (raw.trim() === '') continue;
+    const line = i + 1;
+    const bad = (why: string) => new UsageError(`${file} line ${line}: ${why}`);
+    let v: unknown;
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      throw bad('not JSON: give a JSON string or an object with "message" per line');
+    }
+    if (typeof v === 'string') {
+      if (v === '') throw bad('the message is empty');
+      out.push({ line, text: v });
+      continue;
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad('give a JSON string or an object with "message"');
+    const o = v as Record<string, unknown>;
+    const unknown = Object.keys(o).find((k) => !MESSAGE_KEYS.has(k));
+    if (unknown !== undefined) throw bad(`unknown member "${unknown}" (a line takes message or text, title, metadata)`);
+    if (o.message !== undefined && o.text !== undefined) throw bad('give "message" or "text", not both');
+    const text = o.message ?? o.text;
+    if (typeof text !== 'string' || text === '') throw bad('"message" must be a non-empty string');
+    if (o.title !== undefined && typeof o.title !== 'string') throw bad('"title" must be a string');
+    if (o.metadata !== undefined && !isStringMap(o.metadata)) throw bad('"metadata" must be an object of strings');
+    out.push({ line, text, ...(o.title !== undefined ? { title: o.title as string } : {}), ...(o.metadata !== undefined ? { metadata: o.metadata } : {}) });
+  }
+  if (!out.length) throw new UsageError(`${file} holds no message: give one per line`);
+  return out;
+}
+
+function isStringMap(v: unknown): v is Record<string, string> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/**
+ * `svc run --parallel N --message-file F`: one new session per line, at most N turns at once, each line's result
+ * printed as it settles. Exit as `sessions wait`: 0 when every turn ended idle, else the first failed line's code
+ * (11 for a failed turn), 124 when `--timeout` left turns running, 130 on Ctrl-C (the turns in flight are reported
+ * with their sessions, which go on running).
+ */
+export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
+  const lines = parseMessageLines(await fileText(ctx.io, o.messageFile), o.messageFile);
+  const api = await ctx.api();
+  const agentId = await resolveId(api, agents, 'agent', o.agent);
+  const environmentId = o.environment ? await resolveId(api, environments, 'environment', o.environment) : undefined;
+  // Creates and sends finish once started, so a session made just before Ctrl-C is known and reported.
+  const client = await ctx.client(ctx.apiKey(), undefined, { outliveSignal: true });
+  const deadline = new AbortController();
+  const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), o.timeoutMs);
+  const signal = AbortSignal.any([deadline.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
+  const { Ctx: Context } = await import('../../context');
+  const sub = new Context({ ...ctx.io, signal }, ctx.globals);
+  const settled = new Channel<LineResult>();
+  const results = new Map<number, { result: LineResult; code: number }>();
+  const stopped = (): LineResult['status'] => (ctx.io.signal?.aborted ? 'interrupted' : 'timeout');
+
+  const one = async (m: MessageLine): Promise<void> => {
+    let sessionId: string | null = null;
+    let result: LineResult;
+    let code = 0;
+    try {
+      sessionId = await createSession(client, m, agentId, environmentId, o.createKey);
+      const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: m.text }] } }] };
+      const turn = await followTurn(sub, client, { sessionId, body });
+      result = { line: m.line, session_id: sessionId, status: 'idle', ok: true, reply: turn.text ?? null };
+    } catch (e) {
+      const cut = signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError);
+      code = cut ? 0 : exitCodeFor(e);
+      result = { line: m.line, session_id: sessionId, status: cut ? stopped() : 'failed', ok: false, error: errorObject(cut ? stoppedError(stopped()) : e) };
+      if (!cut) await ctx.msg(`line ${m.line}: ${errorLine(e)}`);
+    }
+    results.set(m.line, { result, code });
+    settled.push(result);
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < lines.length && !signal.aborted) await one(lines[next++]);
+  };
+  const all = Promise.all(Array.from({ length: Math.min(o.parallel, lines.length) }, worker)).finally(() => {
+    clearTimeout(timer);
+    settled.close();
+  });
+  // `-q` prints the sessions' IDs, for `svc sessions wait -` and the like.
+  await ctx.out.list(ctx.format === 'id' ? mapAsync(settled, (r) => ({ id: r.session_id })) : settled, LINE_COLUMNS);
+  await all;
+  const notStarted = lines.length - next;
+  const ended = [...results.values()];
+  const failed = lines.map((m) => results.get(m.line)).find((r) => r && r.code !== 0);
+  const cut = ended.filter((r) => r.result.status === 'timeout' || r.result.status === 'interrupted').length;
+  await ctx.msg(summary(ended.length, lines.length, ended.filter((r) => r.code !== 0).length, cut, notStarted));
+  if (ctx.io.signal?.aborted) throw new InterruptedError();
+  if (failed) throw new ExitCodeError(failed.code, `line ${failed.result.line} failed`, true);
+  if (cut || notStarted) throw new WaitTimeoutError(`${cut + notStarted} of ${lines.length} lines not finished after --timeout`);
+}
+
+/** The line's session, created with the key `BASE:LINE`: a second run with the same base replays it instead of creating another. */
+async function createSession(c: ApiClient, m: MessageLine, agentId: string, environmentId: string | undefined, baseKey: string): Promise<string> {
+  const body = {
+    agent_id: agentId,
+    ...(environmentId ? { environment_id: environmentId } : {}),
+    ...(m.title !== undefined ? { title: m.title } : {}),
+    ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+  };
+  const create = sessions.create(c, body, `${baseKey}:${m.line}`);
+  return String((await unknownOutcome(create, 'svc sessions list --newer-than 1h', baseKey)).id);
+}
+
+const errorObject = (e: unknown): Record<string, unknown> => (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error;
+
+const stoppedError = (status: LineResult['status']) =>
+  status === 'interrupted' ? new InterruptedError() : new WaitTimeoutError('the turn was still running at --timeout');
+
+function summary(done: number, total: number, failed: number, cut: number, notStarted: number): string {
+  const parts = [`idle ${done - failed - cut}`, `failed ${failed}`];
+  if (cut) parts.push(`still running ${cut}`);
+  if (notStarted) parts.push(`not started ${notStarted}`);
+  return `${parts.join(', ')} of ${total} lines`;
+}

@@ -1,0 +1,91 @@
+import { Option, type Command } from 'commander';
+import type { Query } from '../api/client';
+import type { ListOptions } from '../api/paginate';
+import type { Obj } from '../api/resources';
+import type { Ctx } from '../context';
+import { UsageError } from '../errors';
+import type { Column } from '../output/table';
+import { examples, type Flags, type Kit } from '../cli/action';
+import { addListFlags, filterQuery, listOptions, printList, type ListFilter } from '../cli/verbs/list';
+import type { ResourceSpec } from '../cli/verbs/spec';
+import { parseDuration } from './duration';
+import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from './flags';
+import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from './select';
+import type { WatchCell } from './watch-view';
+
+/** Pages of the largest size the service serves: a watch lists everything selected. */
+const WATCH_PAGE = 1000;
+
+/** How a watch runs, checked before any request. */
+export interface WatchPlan {
+  intervalMs: number;
+  timeoutMs?: number;
+}
+
+/** The watch flags, checked: none of them without `--watch`, and no paging flag with it (exit 2). */
+export function parseWatch(flags: Flags): WatchPlan | undefined {
+  const interval = flags.interval as string | undefined;
+  const timeout = flags.timeout as string | undefined;
+  if (!flags.watch) {
+    if (interval !== undefined) throw new UsageError('--interval works with --watch');
+    if (timeout !== undefined)
+      throw new UsageError('--timeout after list bounds --watch: for a per-request timeout use --request-timeout, or put --timeout before the verb');
+    return undefined;
+  }
+  if (flags.limit !== undefined || flags.pageToken !== undefined)
+    throw new UsageError('--limit and --page-token cannot be used with --watch: it lists everything selected');
+  return {
+    intervalMs: parseDuration(interval ?? DEFAULT_INTERVAL, '--interval'),
+    timeoutMs: timeout === undefined ? undefined : parseDuration(timeout, '--timeout'),
+  };
+}
+
+/** The watch rows of a resource: its table columns without the times (AGE follows them). */
+export function watchCells(columns: Column[]): WatchCell[] {
+  return columns
+    .filter((c) => !['CREATED', 'UPDATED', 'ARCHIVED'].includes(c.header))
+    .map((c) => ({ header: c.header, width: c.header === 'ID' ? 30 : Math.max(16, c.header.length + 1), get: c.get }));
+}
+
+/** `svc GROUP list [-l …] [--older-than D] [--newer-than D] [-w]`, parsed. */
+export interface SelectableListOptions {
+  resource: ResourceSpec;
+  /** The list's own filters (`--official-only`, `--agent`, the `--created-after` family). */
+  query: Query;
+  selectors: SessionSelectors;
+  page: ListOptions;
+  watch?: WatchPlan;
+}
+
+export function parseSelectableList(resource: ResourceSpec, filters: ListFilter[], flags: Flags): SelectableListOptions {
+  const selectors = parseResourceSelectors(flags);
+  const watch = parseWatch(flags);
+  return { resource, query: filterQuery(filters, flags), selectors, page: listOptions(flags), watch };
+}
+
+export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Promise<void> {
+  const c = await ctx.api();
+  const list = (q: Query, lo: ListOptions): AsyncIterable<Obj> => o.resource.api.list(c, q, lo);
+  if (!o.watch) return printList(ctx, o.page, (lo) => selectResources(list, o.selectors, ctx.now(), lo, o.query), o.resource.columns);
+  const { runWatchView } = await import('./watch-view');
+  await runWatchView(ctx, {
+    list: (q) => list(q, { all: true, pageSize: o.page.pageSize ?? WATCH_PAGE }),
+    query: { ...o.query, ...serviceQuery(o.selectors, ctx.now()) },
+    match: matcher(o.selectors),
+    includeArchived: o.query.include_archived === true,
+    intervalMs: o.watch.intervalMs,
+    timeoutMs: o.watch.timeoutMs,
+    cells: watchCells(o.resource.columns),
+  });
+}
+
+/** A resource's `list` with the list flags, its own filters, the selectors and `--watch`. */
+export function addSelectableList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples: string[] }): Command {
+  const filters = extra.filters ?? [];
+  const cmd = group.command('list').description(`List ${spec.group}, optionally selected (-l, --older-than, --newer-than) and watched (-w)`);
+  for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
+  addResourceSelectorFlags(cmd, `${spec.noun}s`);
+  addWatchFlags(addListFlags(cmd));
+  examples(cmd, extra.examples);
+  return cmd.action(kit.verb((_args, flags) => parseSelectableList(spec, filters, flags), runSelectableList));
+}

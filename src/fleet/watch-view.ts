@@ -1,0 +1,64 @@
+import type { Obj } from '../api/resources';
+import type { Ctx } from '../context';
+import { InterruptedError } from '../errors';
+import { write } from '../io';
+import { escapeControls } from '../output/controls';
+import { shortAge } from './duration';
+import { watch, type WatchOptions, type WatchType } from './watch';
+
+/** One column of the watch rows: padded to `width` (the last is not), between EVENT and AGE. */
+export interface WatchCell {
+  header: string;
+  width: number;
+  get: (o: Obj) => unknown;
+}
+
+export type WatchViewOptions = Pick<WatchOptions, 'list' | 'query' | 'match' | 'includeArchived' | 'intervalMs' | 'incremental' | 'version'> & {
+  cells: WatchCell[];
+  /** Ends the watch with exit 0 (`--timeout`). */
+  timeoutMs?: number;
+};
+
+const EVENT_WIDTH = 9;
+
+/**
+ * A watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it (each
+ * through the writer with --jq). Ctrl-C is exit 130, `--timeout` exit 0.
+ */
+export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void> {
+  const { cells, timeoutMs, ...rest } = o;
+  const timer = new AbortController();
+  const t = timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), timeoutMs);
+  const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
+  const rows = ctx.format === 'table' && !ctx.settings.jq;
+  const widths = [EVENT_WIDTH, ...cells.map((c) => c.width)];
+  if (rows) await write(ctx.io.stdout, row(['EVENT', ...cells.map((c) => c.header), 'AGE'], widths));
+  const emit = async (type: WatchType, s: Obj) => {
+    if (ctx.settings.jq) return ctx.out.item({ type, object: s });
+    if (!rows) return write(ctx.io.stdout, JSON.stringify({ type, object: s }) + '\n');
+    const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
+    const values = cells.map((c) => String(c.get(s) ?? ''));
+    await write(
+      ctx.io.stdout,
+      row(
+        [type, ...values, age].map((x) => escapeControls(x)),
+        widths,
+      ),
+    );
+  };
+  try {
+    await watch({ ...rest, signal, sleep: ctx.sleep, now: ctx.now, emit });
+  } finally {
+    clearTimeout(t);
+  }
+  if (ctx.io.signal?.aborted) throw new InterruptedError();
+}
+
+function row(cells: string[], widths: number[]): string {
+  return (
+    cells
+      .map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c))
+      .join(' ')
+      .trimEnd() + '\n'
+  );
+}

@@ -1,0 +1,127 @@
+import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../helpers/requires';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { tempConfigDir } from '../helpers/cli';
+import { requestCount, useEmulator } from '../helpers/emulator';
+import { agentSession, getSession, waitUntil } from '../helpers/sse';
+
+const repo = new URL('../..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `consent-e2e-${process.pid}`);
+const socket = `svc-consent-e2e-${process.pid}`;
+const t = useEmulator();
+const execFile = promisify(execFileCb);
+
+const noConfig = join(work, 'tmux.conf');
+const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
+const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'consent');
+const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
+  waitUntil(
+    async () => {
+      const text = await pane();
+      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+    },
+    `the pane to show ${what}`,
+    timeoutMs,
+  ).catch(async (e) => {
+    console.error('PANE:\n' + (await pane()));
+    throw e;
+  });
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'consent', ...k);
+let commands = 0;
+/** Types a command line into the pane's shell, clearing the screen first; returns the pattern of its end line (with the exit code). */
+const command = async (line: string, code: number): Promise<RegExp> => {
+  const n = ++commands;
+  await keys('-l', `clear; ${line}; echo "END-$((${n})) exit=$?"`);
+  await keys('Enter');
+  return new RegExp(`END-${n} exit=${code}`);
+};
+
+let group = 0;
+/** `n` idle sessions labelled with a fresh `batch`, titled `<batch>-<i>`. */
+async function batch(n: number): Promise<{ label: string; ids: string[] }> {
+  const label = `tty${++group}`;
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await agentSession(t.emu, { name: `agent-${label}` }, { metadata: { batch: label }, title: `${label}-${i}` })).id);
+  return { label, ids };
+}
+const archived = async (ids: string[]) => Promise.all(ids.map(async (id) => Boolean((await getSession(t.emu, id)).archived_at)));
+
+describeWith('the bulk consent prompt in a real terminal (tmux)', ['tmux'], () => {
+  let server: ChildProcess | undefined;
+  let svcBin = '';
+
+  beforeAll(async () => {
+    await buildPrivateSvc(work);
+    svcBin = join(work, 'bin', 'svc.js');
+    writeFileSync(noConfig, '');
+    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
+    const home = tempConfigDir();
+    // No CI variable: with one set, svc never prompts (as --no-input).
+    const env = [
+      `HOME=${home}`,
+      `PATH=${process.env.PATH}`,
+      'TERM=xterm-256color',
+      `SVC_BASE_URL=${t.emu.url}`,
+      `SVC_API_KEY=${t.emu.apiKey}`,
+      `SVC_CONFIG_DIR=${home}`,
+      'PS1=PROMPT$ ',
+    ];
+    await waitUntil(
+      () =>
+        tmux('new-session', '-d', '-s', 'consent', '-x', '160', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
+          () => true,
+          () => false,
+        ),
+      'the tmux server',
+    );
+    await paneShows('PROMPT$');
+  }, 90_000);
+
+  afterAll(async () => {
+    await tmux('kill-server').catch(() => undefined);
+    server?.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the prompt shows the count and the first rows; n sends no write and exits 2', async () => {
+    const { label, ids } = await batch(7);
+    const ended = await command(`node ${svcBin} sessions archive -l batch=${label}`, 2);
+    const asked = await paneShows('Archive 7 sessions? [y/N]');
+    // The first five rows (ID, status, title), then how many more.
+    const rows = asked.split('\n').filter((l) => l.startsWith(`  sesn_`) || l.includes('more'));
+    expect(rows).toHaveLength(6);
+    for (const row of rows.slice(0, 5)) expect(row).toMatch(new RegExp(`^  \\S+  idle  ${label}-\\d$`));
+    expect(rows[5]).toBe('  … and 2 more');
+    const before = await requestCount(t.emu);
+    await keys('n', 'Enter');
+    const end = await paneShows(ended);
+    expect(end).toContain('error: not confirmed; nothing was sent');
+    // Not a request after the answer: the selection was read before asking.
+    expect(await requestCount(t.emu)).toBe(before);
+    expect(await archived(ids)).toEqual(ids.map(() => false));
+  }, 60_000);
+
+  it('y proceeds: every selected session is archived, with a result table and the summary line', async () => {
+    const { label, ids } = await batch(3);
+    const ended = await command(`node ${svcBin} sessions archive -l batch=${label}`, 0);
+    await paneShows('Archive 3 sessions? [y/N]');
+    await keys('y', 'Enter');
+    const end = await paneShows(ended);
+    expect(end).toMatch(/^ID\s+ACTION\s+RESULT/m);
+    expect(end).toContain('archived 3, unchanged 0, failed 0');
+    expect(await archived(ids)).toEqual([true, true, true]);
+  }, 60_000);
+
+  it('one session needs no consent, and --yes skips the prompt on a terminal too', async () => {
+    const one = await batch(1);
+    expect(await paneShows(await command(`node ${svcBin} sessions archive -l batch=${one.label}`, 0))).not.toContain('[y/N]');
+    const two = await batch(2);
+    expect(await paneShows(await command(`node ${svcBin} sessions archive -l batch=${two.label} --yes`, 0))).not.toContain('[y/N]');
+    expect(await archived([...one.ids, ...two.ids])).toEqual([true, true, true]);
+  }, 60_000);
+});
