@@ -45,6 +45,7 @@ export const GROUPS: GroupEntry[] = [
   resource(RESOURCES.sessions, () => import('../commands/sessions/index')),
   resource(RESOURCES.skills, () => import('../commands/skills/index')),
   { name: 'threads', description: 'List, show, archive and tail the threads of a session', load: () => import('../commands/threads/index') },
+  { name: 'top', description: 'The fleet, live: sessions, work rows and triggers on one board, keys to act', load: () => import('../commands/top/index') },
   resource(RESOURCES.triggers, () => import('../commands/triggers/index')),
   resource(RESOURCES.vaults, () => import('../commands/vaults/index')),
   { name: 'work', description: 'Inspect and drive work rows of a self-hosted environment', load: () => import('../commands/work/index') },

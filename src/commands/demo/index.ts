@@ -3,7 +3,8 @@ import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 
 export default function build(cmd: Command, kit: Kit): void {
-  examples(cmd, ['svc demo', 'svc demo | less']);
+  examples(cmd, ['svc demo', 'svc demo | less', 'svc demo --fleet']);
   printsText(cmd, 'it walks through a session for a reader');
-  cmd.action(kit.action(async (ctx) => (await import('./run')).runDemo(ctx)));
+  cmd.option('--fleet', 'a few dozen sessions in different states on the emulator, shown by svc top');
+  cmd.action(kit.action(async (ctx, _args, opts) => (opts.fleet ? (await import('../top/demo')).runFleetDemo(ctx) : (await import('./run')).runDemo(ctx))));
 }
