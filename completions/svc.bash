@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files memories memory-stores plugins run sessions skills threads triggers vaults work worker version' ;;
+    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files listen memories memory-stores plugins run sessions skills threads top triggers vaults work worker version' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
@@ -74,7 +74,7 @@ __svc_table() {
     'O|config use') REPLY='-h --help' ;;
     'A|config use') REPLY='1' ;;
     'O|config profiles') REPLY='-h --help' ;;
-    'O|demo') REPLY='-h --help' ;;
+    'O|demo') REPLY='--fleet -h --help' ;;
     'O|diff') REPLY='-f --file --set --prune -h --help' ;;
     'V|diff') REPLY='-f --file --set' ;;
     'F|diff|-f'|'F|diff|--file') REPLY='file' ;;
@@ -140,6 +140,11 @@ __svc_table() {
     'A|files download') REPLY='1' ;;
     'O|files delete') REPLY='--no-version-header -h --help' ;;
     'A|files delete') REPLY='1' ;;
+    'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
+    'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'F|listen|--secret-file') REPLY='file' ;;
+    'F|listen|--state') REPLY='file' ;;
+    'A|listen') REPLY='1' ;;
     'C|memories') REPLY='list get cat write rename delete versions redact' ;;
     'O|memories') REPLY='-h --help' ;;
     'O|memories list') REPLY='--limit --page-size --page-token --all -h --help' ;;
@@ -316,6 +321,8 @@ __svc_table() {
     'V|threads tail') REPLY='--cursor --until' ;;
     'E|threads tail|--until') REPLY='idle' ;;
     'A|threads tail') REPLY='1' ;;
+    'O|top') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --environment --interval --readonly -h --help' ;;
+    'V|top') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --environment --interval' ;;
     'C|triggers') REPLY='list get create update delete apply runs run pause resume' ;;
     'O|triggers') REPLY='-h --help' ;;
     'O|triggers list') REPLY='--agent --older-than --newer-than -l --selector --limit --page-size --page-token --all -w --watch --interval --timeout -h --help' ;;

@@ -105,6 +105,7 @@ const SOURCE_PATCHES = [
  * a small stand-in (esbuild resolves the import to it; the stand-in's own require of the builtin is left to Node). The
  * build fails when the dependency uses a member the stand-in lacks.
  * - commander loads node:child_process for executable subcommands, which svc does not have: loaded on the first spawn.
+ * - conf loads node:crypto for its encryption option, which svc does not give it: loaded on a first use.
  */
 const STAND_INS = [
   {
@@ -114,7 +115,51 @@ const STAND_INS = [
     members: /\bchildProcess\.(?!spawn\b)[A-Za-z]+/,
     contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
   },
+  {
+    trick: 'conf-crypto',
+    builtin: 'node:crypto',
+    importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
+    members: /\bcrypto\.(?!(?:pbkdf2Sync|randomBytes|createCipheriv|createDecipheriv)\b)[A-Za-z]+/,
+    contents: `module.exports = Object.fromEntries(
+      ['pbkdf2Sync', 'randomBytes', 'createCipheriv', 'createDecipheriv'].map((f) => [f, (...args) => require('node:crypto')[f](...args)]),
+    );`,
+  },
 ];
+
+/**
+ * Packages conf imports for options svc never gives it (svc passes a folder, no schema, no migrations, no watch), each
+ * resolved by esbuild's `alias` to a small local stand-in in scripts/build/stand-ins/ that throws if it is ever used
+ * (`conf-unused`: ajv and ajv-formats, semver, debounce-fn, env-paths with node:os); and atomically's exit hooks
+ * (`atomically-no-exit-hooks`: when-exit), which svc must not have: they hook SIGINT, SIGTERM and other signals and
+ * raise each again, so svc's first Ctrl-C would reach it as a second (an immediate exit). svc's writes are synchronous,
+ * so no signal handler runs while a temp file exists, and one left by a kill is removed under the lock by the next
+ * write. The build fails if anything but conf or atomically imports one of these.
+ */
+const ALIASES = [
+  { trick: 'conf-unused', packages: ['ajv/dist/2020.js', 'ajv-formats'], file: 'no-schema.mjs' },
+  { trick: 'conf-unused', packages: ['semver'], file: 'no-migrations.mjs' },
+  { trick: 'conf-unused', packages: ['debounce-fn'], file: 'no-watch.mjs' },
+  { trick: 'conf-unused', packages: ['env-paths'], file: 'no-env-paths.mjs' },
+  { trick: 'atomically-no-exit-hooks', packages: ['when-exit'], file: 'no-exit-hooks.mjs' },
+];
+const ALIAS_IMPORTERS = /node_modules\/(?:conf|atomically)\//;
+
+const aliases = (without) =>
+  Object.fromEntries(
+    ALIASES.filter(({ trick }) => !without.includes(trick)).flatMap(({ packages, file }) =>
+      packages.map((p) => [p, join(root, 'scripts/build/stand-ins', file)]),
+    ),
+  );
+
+/** Fails the build when a stand-in of ALIASES is imported by a package other than conf or atomically. */
+function checkAliasImporters(metafile) {
+  const standIns = new Set(ALIASES.map(({ file }) => `scripts/build/stand-ins/${file}`));
+  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
+    const standIn = imports.find((i) => standIns.has(i.path));
+    if (standIn && !ALIAS_IMPORTERS.test(input))
+      throw new Error(`aliases: ${input} imports ${standIn.original}, which the build replaces with ${standIn.path}`);
+  }
+}
 
 const standIns = (without) => ({
   name: 'stand-ins',
@@ -165,8 +210,8 @@ const sourcePatches = (without) => ({
 
 /**
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
- * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES
- * and STAND_INS): for bench/tricks.mjs, which measures what each saves.
+ * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES,
+ * STAND_INS and ALIASES): for bench/tricks.mjs, which measures what each saves.
  */
 export async function bundle(outdir, logLevel = 'warning', without = []) {
   await checkNarrowUi();
@@ -187,9 +232,11 @@ export async function bundle(outdir, logLevel = 'warning', without = []) {
     external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     define: { 'process.env.NODE_ENV': '"production"' },
+    alias: aliases(without),
     plugins: [sourcePatches(without), standIns(without)],
     logLevel,
   });
+  checkAliasImporters(metafile);
   await toCommonJs(outdir, metafile, root);
 }
 

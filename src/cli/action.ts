@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { Ctx } from '../context';
 import type { GlobalOptions } from '../config/settings';
 import type { Io } from '../io';
+import { missingPick, type Pickable } from './pick-arg';
+import { textOutputConflict } from './text-output';
 
 /** Commander's flags of a verb not yet given typed options. */
 export type Opts = Record<string, any>;
@@ -41,26 +43,45 @@ export interface Tree {
 
 export type GroupBuilder = (group: Command, kit: Kit) => void;
 
+/**
+ * A missing ID argument: picked from the recent ones on a terminal where svc may ask (gh's prompts), else the
+ * error it was (exit 2), with nothing sent. The picker loads only when it opens.
+ */
+async function pickOrRefuse(ctx: Ctx, p: Pickable): Promise<string | string[] | undefined> {
+  const { stdout, stderr } = ctx.io;
+  if (!ctx.canPrompt || !stdout.isTTY || !stderr.isTTY) return p.refuse?.();
+  const id = await (await import('./picker')).pickId(ctx, p.source);
+  return p.variadic ? [id] : id;
+}
+
 export function makeKit(io: Io, onCtx: (ctx: Ctx) => void, tree: Tree): Kit {
   const verb =
     <O>(parse: Parse<O>, run: RunVerb<O>) =>
     async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
+      const conflict = textOutputConflict(cmd);
+      if (conflict) throw new (await import('../errors')).UsageError(conflict);
       const { globals, requestTimeout } = globalsOf(cmd);
-      const args = a.slice(0, -2).flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
-      const opts = parse(args, cmd.opts());
+      const given = a.slice(0, -2);
+      const argsOf = () => given.flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
+      const pick = missingPick(cmd, given, cmd.opts());
+      let opts = pick ? undefined : parse(argsOf(), cmd.opts());
       // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
       const [{ Ctx }, { parseSeconds }] = await Promise.all([import('../context'), import('../config/settings')]);
       if (requestTimeout !== undefined) parseSeconds(requestTimeout, '--request-timeout');
       const ctx = new Ctx(io, globals);
       onCtx(ctx);
-      if (!ctx.globals.jq) return run(ctx, opts);
+      if (pick) {
+        given[pick.index] = await pickOrRefuse(ctx, pick);
+        opts = parse(argsOf(), cmd.opts());
+      }
+      if (!ctx.globals.jq) return run(ctx, opts!);
       // --jq compiles before the command runs: a syntax error is exit 2 with nothing sent (nothing created).
       await (await import('../output/jq')).compileJq(ctx.globals.jq);
       // --jq output goes out in batches: what is queued is printed when the command ends, before an error of its own.
       const end = () => (ctx.settingsIfResolved ? ctx.out.end() : undefined);
       try {
-        await run(ctx, opts);
+        await run(ctx, opts!);
       } catch (e) {
         await Promise.resolve(end()).catch(() => undefined);
         throw e;

@@ -14,7 +14,7 @@ export const TOPIC_TEXT: Record<(typeof HELP_TOPICS)[number], string> = {
   SVC_MAX_RETRIES      retries of a failed request (default 3)
   NO_COLOR             no colour
   FORCE_COLOR          colour even when stdout is not a terminal
-  CI                   never prompt (as --no-input)
+  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID
 `,
   'exit-codes': `Exit codes:
 
@@ -54,5 +54,12 @@ json, ndjson and yaml keep every field the service sent, in its order, with time
 
 Lists: --limit N, --page-size N (1..1000), --page-token T, --all. A list cut by --limit or a page says so
 on stderr ("3 more: use --all").
+
+A table shows the agent's name beside its ID where a row names an agent: reviewer (agent_…@3).
+Commands that print text (downloads, memories cat, auth token, config get, completion, demo, the
+emulator, the worker) refuse -o, -q and --jq; svc api prints the body as received and takes --jq.
+
+A missing ID on a terminal (svc sessions tail, svc agents get, …) offers the recent ones to pick from:
+arrows or j/k, Enter, Esc. Never with --no-input, CI set, or input or output not a terminal.
 `,
 };

@@ -29,6 +29,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     // Only the bare `svc --version` prints the version: `agents get --version N` is a verb's own flag.
     if (target === 'version' || (!target && (argv.includes('--version') || argv.includes('-V')))) {
+      const flag = argv.find((a) => OUTPUT_FLAGS.has(a.replace(/=.*/, '')));
+      if (flag) throw new (await import('../errors')).UsageError(`${flag.replace(/=.*/, '')} does not apply to svc --version: it prints the version alone`);
       const { SVC_VERSION } = await import('../version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
@@ -48,6 +50,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return errors.exitCodeFor(e);
   }
 }
+
+/** The flags that choose the output of data, which the version (text alone) cannot honour. */
+const OUTPUT_FLAGS = new Set(['-o', '--output', '-q', '--quiet', '--jq']);
 
 /**
  * `svc help GROUP [VERB]` is `svc GROUP [VERB] --help`, so both print the same; `svc help TOPIC` a topic. A word that

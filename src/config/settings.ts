@@ -1,6 +1,7 @@
 import { UsageError } from '../errors';
 import { API_VERSION } from '../wire/version';
-import { readConfig, type ConfigData, type Profile } from './file';
+import type { ConfigData, Profile } from './shape';
+import { readConfig } from './store';
 import { configFile, type Env } from './paths';
 import { checkApiVersion, checkBaseUrl, checkCredential, checked } from './validate';
 

@@ -1,5 +1,5 @@
 import { NoCredentialError, UsageError } from '../errors';
-import type { ProfileKey } from './file';
+import type { ProfileKey } from './shape';
 import type { Setting } from './settings';
 import { maskUrlPassword } from '../text/redact';
 

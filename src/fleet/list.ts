@@ -66,7 +66,8 @@ export function parseSelectableList(resource: ResourceSpec, filters: ListFilter[
 export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Promise<void> {
   const c = await ctx.api();
   const list = (q: Query, lo: ListOptions): AsyncIterable<Obj> => o.resource.api.list(c, q, lo);
-  if (!o.watch) return printList(ctx, o.page, (lo) => selectResources(list, o.selectors, ctx.now(), lo, o.query), o.resource.columns);
+  if (!o.watch)
+    return printList(ctx, o.page, (lo) => selectResources(list, o.selectors, ctx.now(), lo, o.query), o.resource.namedColumns ?? o.resource.columns);
   const { runWatchView } = await import('./watch-view');
   await runWatchView(ctx, {
     list: (q) => list(q, { all: true, pageSize: o.page.pageSize ?? WATCH_PAGE }),

@@ -2,7 +2,8 @@ import type { Obj } from '../api/resources';
 import type { Ctx } from '../context';
 import { InterruptedError } from '../errors';
 import { write } from '../io';
-import { escapeControls } from '../output/controls';
+import { escapeControls, escapeJsonControls } from '../output/controls';
+import { yamlText } from '../output/yaml';
 import { shortAge } from './duration';
 import { watch, type WatchOptions, type WatchType } from './watch';
 
@@ -17,6 +18,8 @@ export type WatchViewOptions = Pick<WatchOptions, 'list' | 'query' | 'match' | '
   cells: WatchCell[];
   /** Ends the watch with exit 0 (`--timeout`). */
   timeoutMs?: number;
+  /** Runs before each row is drawn (the session rows read agent names). */
+  beforeRow?: (o: Obj) => Promise<void>;
 };
 
 const EVENT_WIDTH = 9;
@@ -26,7 +29,7 @@ const EVENT_WIDTH = 9;
  * through the writer with --jq). Ctrl-C is exit 130, `--timeout` exit 0.
  */
 export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void> {
-  const { cells, timeoutMs, ...rest } = o;
+  const { cells, timeoutMs, beforeRow, ...rest } = o;
   const timer = new AbortController();
   const t = timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), timeoutMs);
   const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
@@ -35,7 +38,11 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
   if (rows) await write(ctx.io.stdout, row(['EVENT', ...cells.map((c) => c.header), 'AGE'], widths));
   const emit = async (type: WatchType, s: Obj) => {
     if (ctx.settings.jq) return ctx.out.item({ type, object: s });
-    if (!rows) return write(ctx.io.stdout, JSON.stringify({ type, object: s }) + '\n');
+    // -q and -o yaml as kubectl's -w -o name|yaml: the ID of each change, or each change as a YAML document.
+    if (ctx.format === 'id') return write(ctx.io.stdout, escapeControls(String(s.id ?? '')) + '\n');
+    if (ctx.format === 'yaml') return write(ctx.io.stdout, `---\n${await yamlText({ type, object: s })}`);
+    if (!rows) return write(ctx.io.stdout, escapeJsonControls(JSON.stringify({ type, object: s })) + '\n');
+    await beforeRow?.(s);
     const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
     const values = cells.map((c) => String(c.get(s) ?? ''));
     await write(

@@ -36,7 +36,7 @@ export class OutputWriter {
       case 'yaml':
         return write(this.stdout, await toYaml(obj));
       case 'id':
-        return write(this.stdout, this.id(obj) + '\n');
+        return idOf(obj) === undefined ? undefined : write(this.stdout, this.id(obj) + '\n');
       case 'table':
         if (columns && !isObject(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
         return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : this.json(JSON.stringify(obj)) + '\n');
@@ -62,7 +62,11 @@ export class OutputWriter {
       }
       await batch.add(first ? '[]\n' : '\n]\n');
     } else {
-      for await (const it of items) await batch.add((format === 'id' ? this.id(it) : this.json(JSON.stringify(it))) + '\n');
+      for await (const it of items) {
+        // An item with no ID yet (a plan's create) has no line: a `null` would be read as an ID by the next command.
+        if (format === 'id' && idOf(it) === undefined) continue;
+        await batch.add((format === 'id' ? this.id(it) : this.json(JSON.stringify(it))) + '\n');
+      }
     }
     await batch.flush();
   }
@@ -100,7 +104,7 @@ export class OutputWriter {
   }
 
   private id(o: unknown): string {
-    return escapeControls(idOf(o));
+    return escapeControls(idOf(o) ?? '');
   }
 
   private async style() {
@@ -143,8 +147,8 @@ function json(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-function idOf(o: unknown): string {
-  return isObject(o) && o.id !== undefined ? String(o.id) : '';
+function idOf(o: unknown): string | undefined {
+  return isObject(o) && o.id !== undefined && o.id !== null ? String(o.id) : undefined;
 }
 
 function indent(s: string): string {

@@ -165,7 +165,7 @@ describe('svc memories list, get, cat, rename, delete', () => {
     const table = await svc(['memories', 'get', store, m.id], { env: env({ NO_COLOR: '1' }), stdoutTTY: true, columns: 200 });
     expect(table.stdout).toMatch(/^path\s+\/n\.md$/m);
     expect(table.stdout).not.toContain('content_base64');
-    const cat = await svc(['memories', 'cat', store, m.id, '-o', 'json'], { env: env() });
+    const cat = await svc(['memories', 'cat', store, m.id], { env: env() });
     expect(cat).toMatchObject({ code: 0, stdout: 'line one\nline two\n', stderr: '' });
   });
 

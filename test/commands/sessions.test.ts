@@ -72,7 +72,7 @@ describe('svc sessions create, list, get, update, delete, archive', () => {
     const s = await createSession(t.emu, { title: 'listed one' });
     const table = await run(['sessions', 'list', '--all'], { stdoutTTY: true, columns: 200, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TITLE\s+STATUS\s+AGENT\s+EPOCH\s+UPDATED$/);
-    expect(table.stdout).toMatch(new RegExp(`${s.id}\\s+listed one\\s+idle\\s+${s.agent_id}@1\\s+0`));
+    expect(table.stdout).toMatch(new RegExp(`${s.id}\\s+listed one\\s+idle\\s+\\S+ \\(${s.agent_id}@1\\)\\s+0\\s+\\d+s ago`));
     expect(JSON.parse((await run(['sessions', 'list', '--all'])).stdout).map((x: any) => x.id)).toContain(s.id);
     const nd = (await run(['sessions', 'list', '--all', '-o', 'ndjson'])).stdout
       .trim()
@@ -170,7 +170,7 @@ describe('svc sessions send', () => {
     expect(pending[1].events).toEqual([message('second')]);
     const table = await run(['sessions', 'pending', s.id], { stdoutTTY: true, columns: 200, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
     expect(table.stdout).toMatch(/^EVENT_ID\s+TYPE\s+QUEUED\s+TEXT\n/);
-    expect(table.stdout).toMatch(new RegExp(`${b}\\s+steer\\s+\\S+\\s+second\\n`));
+    expect(table.stdout).toMatch(new RegExp(`${b}\\s+steer\\s+\\d+s ago\\s+second\\n`));
   });
 
   it('R-SESS-6 attaches --file blocks, bound to the session as file resources', async () => {
@@ -367,7 +367,7 @@ describe('svc sessions events', () => {
     );
     const table = await run(['sessions', 'events', s.id, '--all'], { stdoutTTY: true, columns: 250, env: { ...emuEnv(t.emu), NO_COLOR: '1' } });
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TIME\s+THREAD\s+TYPE\s+SUMMARY$/);
-    expect(table.stdout).toMatch(/agent\.message\s+one two\n/);
+    expect(table.stdout).toMatch(/\d+s ago\s+agent\.message\s+one two\n/);
     const nd = (await run(['sessions', 'events', s.id, '--all', '-o', 'ndjson'])).stdout.trim().split('\n');
     expect(nd).toHaveLength(all.length);
   });

@@ -58,8 +58,8 @@ describe('svc sessions list --watch', () => {
     const w = start(['sessions', 'list', '--watch', '-l', 'watch=x2', '--interval', '50ms', '--timeout', '300ms'], { stdoutTTY: true });
     expect(await w.code).toBe(0);
     const [header, row] = w.stdout.text.split('\n');
-    expect(header).toMatch(/^EVENT\s+ID\s+STATUS\s+TITLE\s+AGE$/);
-    expect(row).toMatch(new RegExp(`^ADDED\\s+${a}\\s+idle\\s+tty row\\s+\\d+s$`));
+    expect(header).toMatch(/^EVENT\s+ID\s+STATUS\s+TITLE\s+AGENT\s+AGE$/);
+    expect(row).toMatch(new RegExp(`^ADDED\\s+${a}\\s+idle\\s+tty row\\s+watched \\(${agentId}@1\\)\\s+\\d+s$`));
   });
 
   it('a malformed --interval, or --limit with --watch, is exit 2 before any request', async () => {

@@ -5,8 +5,9 @@ import { addResourceSelectorFlags } from '../../fleet/flags';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';
 import { done } from './done';
-import { addManyFlags, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
-import { article, type ResourceSpec } from './spec';
+import { addManyFlags, noneSelected, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
+import { article, pickSource, type ResourceSpec } from './spec';
+import { pickable } from '../pick-arg';
 
 /** `svc GROUP archive ID… | -`: one ID prints the archived object; more (or the bulk flags) go through the bulk engine. */
 export type ArchiveVerbOptions = ManyVerbOptions;
@@ -47,7 +48,7 @@ export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: 
     .command('archive')
     .argument(extra.selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
     .description(`Archive ${article(spec.noun)} (or many)`);
-  addManyFlags(cmd);
+  addManyFlags(pickable(cmd, pickSource(spec), { missing: noneSelected }));
   if (extra.selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
   examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`, `svc ${spec.group} list -q | svc ${spec.group} archive - --yes`]);
   return cmd.action(kit.verb((args, flags) => parseArchive(spec, args, flags), runArchive));

@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
+import type { Crud } from '../../api/resources';
 import type { Ctx } from '../../context';
+import { resolveId } from '../../fleet/names';
 import { readBody } from '../../input/data';
 import type { Flags } from '../action';
 
@@ -23,7 +25,25 @@ export interface BodyVerb {
   shape?: (body: Record<string, unknown>, flags: Flags) => Record<string, unknown>;
   /** Throws UsageError for what the client can tell is wrong before any request. */
   check?: (body: Record<string, unknown>) => void;
+  /** Members holding the ID of a resource with names (`agent_id`): a name is accepted there too, the ID tried first. */
+  refs?: NameRef[];
   examples?: string[];
+}
+
+export interface NameRef {
+  field: string;
+  noun: string;
+  api: Pick<Crud, 'get' | 'list'>;
+}
+
+/** Each reference member given as a name replaced by that resource's ID (one read each; a name costs a list too). */
+export async function resolveRefs(ctx: Ctx, body: Record<string, unknown>, refs: NameRef[] = []): Promise<Record<string, unknown>> {
+  const given = refs.filter((r) => typeof body[r.field] === 'string' && body[r.field] !== '');
+  if (!given.length) return body;
+  const c = await ctx.api();
+  const out = { ...body };
+  for (const r of given) out[r.field] = await resolveId(c, r.api, r.noun, String(body[r.field]));
+  return out;
 }
 
 /** The body of a create or update as its flags give it: `--data` (read when the verb runs) and the field flags. */

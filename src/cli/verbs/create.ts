@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../action';
-import { addBodyFlags, parseBody, readVerbBody, type BodyInput, type BodyVerb } from './body';
+import { addBodyFlags, parseBody, readVerbBody, resolveRefs, type BodyInput, type BodyVerb } from './body';
 import { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempotency';
 import { article, flagName, type ResourceSpec } from './spec';
 
@@ -30,7 +30,8 @@ export async function runCreate(ctx: Ctx, o: CreateVerbOptions): Promise<void> {
   const body = await readVerbBody(ctx, o.body, o.verb);
   const missing = o.required.find((r) => body[r.field] === undefined);
   if (missing) throw new UsageError(`${o.resource.noun} ${missing.field} is required (${missing.flag} or --data)`);
-  const created = await unknownOutcome(o.resource.api.create(await ctx.api(), body, o.idempotencyKey), `svc ${o.resource.group} list`, o.idempotencyKey);
+  const sent = await resolveRefs(ctx, body, o.verb.refs);
+  const created = await unknownOutcome(o.resource.api.create(await ctx.api(), sent, o.idempotencyKey), `svc ${o.resource.group} list`, o.idempotencyKey);
   await ctx.out.item(created, o.resource.columns);
 }
 

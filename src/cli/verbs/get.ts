@@ -3,7 +3,8 @@ import type { Query } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../action';
-import type { ResourceSpec } from './spec';
+import { pickSource, type ResourceSpec } from './spec';
+import { pickable } from '../pick-arg';
 import { withIdOf } from './many';
 
 /** `svc GROUP get ID [--version N]`. */
@@ -36,7 +37,7 @@ export function leading(obj: Obj, lead: string[]): Obj {
 }
 
 export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; lead?: string[] } = {}): Command {
-  const cmd = group.command('get').argument('<id>', `${spec.noun} ID`).description(`Show one ${spec.noun}`);
+  const cmd = pickable(group.command('get').argument('<id>', `${spec.noun} ID`).description(`Show one ${spec.noun}`), pickSource(spec));
   examples(cmd, extra.examples ?? [`svc ${spec.group} get ID`, `svc ${spec.group} get ID -o json --jq .name`]);
   return cmd.action(kit.verb((args, flags) => parseGet(spec, args, flags, extra.lead), runGet));
 }

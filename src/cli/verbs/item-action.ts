@@ -4,6 +4,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import type { Column } from '../../output/table';
 import { examples, type Kit } from '../action';
+import { pickable, type PickSource } from '../pick-arg';
 
 /** A verb that acts on one object by ID and prints what the service answers (`dreams cancel`, `triggers pause`). */
 export interface ItemAction {
@@ -13,6 +14,8 @@ export interface ItemAction {
   examples: string[];
   columns: Column[];
   send: (c: ApiClient, id: string) => Promise<Obj>;
+  /** Where a picker finds recent ones when the ID is missing on a terminal. */
+  pick?: PickSource;
 }
 
 export interface ItemActionOptions {
@@ -30,6 +33,7 @@ export async function runItemAction(ctx: Ctx, o: ItemActionOptions): Promise<voi
 
 export function addItemAction(group: Command, kit: Kit, action: ItemAction): Command {
   const cmd = group.command(action.name).argument(action.arg.name, action.arg.description).description(action.description);
+  if (action.pick) pickable(cmd, action.pick);
   examples(cmd, action.examples);
   return cmd.action(kit.verb((args) => parseItemAction(action, args), runItemAction));
 }

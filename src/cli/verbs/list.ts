@@ -7,6 +7,8 @@ import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../action';
+import { withAgentNames, type NamedColumns } from './agent-names';
+import { pickable, type PickSource } from '../pick-arg';
 import type { ResourceSpec } from './spec';
 
 export interface ListFilter {
@@ -70,7 +72,7 @@ export function parseList(resource: ResourceSpec, filters: ListFilter[], flags: 
 
 export async function runList(ctx: Ctx, o: ListVerbOptions): Promise<void> {
   const c = await ctx.api();
-  await printList(ctx, o.page, (lo) => o.resource.api.list(c, o.query, lo), o.resource.columns);
+  await printList(ctx, o.page, (lo) => o.resource.api.list(c, o.query, lo), o.resource.namedColumns ?? o.resource.columns);
 }
 
 export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples?: string[] } = {}): Command {
@@ -114,12 +116,14 @@ export function addChildList(
   kit: Kit,
   o: ChildListSource & {
     name: string;
-    parent: { arg: string; description: string };
+    /** The parent's argument; `pick`: where a picker finds recent parents when it is missing on a terminal. */
+    parent: { arg: string; description: string; pick?: PickSource };
     description: string;
     examples: string[];
   },
 ): Command {
   const cmd = group.command(o.name).argument(o.parent.arg, o.parent.description).description(o.description);
+  if (o.parent.pick) pickable(cmd, o.parent.pick);
   addListFlags(cmd);
   examples(cmd, o.examples);
   return cmd.action(kit.verb((args, flags) => parseChildList(o, args, flags), runChildList));
@@ -133,15 +137,24 @@ export async function printList(
   ctx: Ctx,
   lo: ListOptions,
   items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>,
-  columns: Column[],
+  columns: Column[] | NamedColumns,
 ): Promise<void> {
   let rest: ListRest | undefined;
-  await ctx.out.list(await items({ ...lo, onRest: (r) => (rest = r) }), columns);
-  if (rest) await ctx.msg(restLine(rest));
+  const listed = await items({ ...lo, onRest: (r) => (rest = r) });
+  if (Array.isArray(columns)) await ctx.out.list(listed, columns);
+  else {
+    const named = await withAgentNames(ctx, listed, columns);
+    await ctx.out.list(named.items, named.columns);
+  }
+  if (rest) await ctx.msg(restLine(rest, lo));
 }
 
-/** `3 more: use --all`, or `more: use --all, or --page-token T for the next page` when the count is unknown. */
-export function restLine(rest: ListRest): string {
+/**
+ * `3 more: use --all`, or `more: use --all, or --page-token T for the next page` when the count is unknown. With
+ * --all already given, only --limit can have cut the list, and the line says so.
+ */
+export function restLine(rest: ListRest, lo: ListOptions = {}): string {
   const next = rest.nextPageToken === undefined ? '' : `, or --page-token ${rest.nextPageToken} for the next page`;
-  return `${rest.more === undefined ? 'more' : `${rest.more} more`}: use --all${next}`;
+  const how = lo.all && lo.limit !== undefined ? `--limit ${lo.limit} stopped the listing` : 'use --all';
+  return `${rest.more === undefined ? 'more' : `${rest.more} more`}: ${how}${next}`;
 }

@@ -34,6 +34,9 @@ export interface ManyVerbOptions {
   selectors?: SessionSelectors;
 }
 
+/** Nothing chose the targets: no selector given (with no ID either, a picker may offer one on a terminal). */
+export const noneSelected = (flags: Flags): boolean => !hasSelectors(parseResourceSelectors(flags));
+
 export function parseMany(resource: ResourceSpec, args: string[], flags: Flags): ManyVerbOptions {
   const stdin = args.includes('-');
   if (stdin && args.length > 1) throw new UsageError('give IDs as arguments or - for standard input, not both');

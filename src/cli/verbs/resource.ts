@@ -26,5 +26,5 @@ export {
   type ListFilter,
   type ListVerbOptions,
 } from './list';
-export { article, resourceSpec, type ResourceSpec } from './spec';
+export { article, pickSource, resourceSpec, type ResourceSpec } from './spec';
 export { addUpdate, parseUpdate, runUpdate, type UpdateVerbOptions } from './update';

@@ -9,10 +9,12 @@ import { UsageError } from '../../errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
 import type { Opts } from '../action';
+import { printsText } from '../text-output';
 import { idempotencyKey, unknownOutcome } from './resource';
 
 /** `-O`: where a download goes (CLI.md `-O FILE`); `-` is stdout. */
 export function addOutputFileOption(cmd: Command): Command {
+  printsText(cmd, "it writes the file's bytes as they are");
   return cmd.option('-O, --output-file <path>', "write to this file, or into this directory under the service's file name; - for stdout");
 }
 

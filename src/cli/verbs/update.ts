@@ -4,9 +4,10 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../action';
-import { addBodyFlags, parseBody, readVerbBody, type BodyInput, type BodyVerb } from './body';
+import { addBodyFlags, parseBody, readVerbBody, resolveRefs, type BodyInput, type BodyVerb } from './body';
 import { confirmedWrite, readBack, showsUpdate } from './confirm-write';
-import { article, type ResourceSpec } from './spec';
+import { article, pickSource, type ResourceSpec } from './spec';
+import { pickable } from '../pick-arg';
 import { withIdOf } from './many';
 
 /** Turns one update into its requests (default: one PATCH) and returns the final object. */
@@ -28,8 +29,9 @@ export function parseUpdate(resource: ResourceSpec, [id]: string[], flags: Flags
 }
 
 export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
-  const body = await readVerbBody(ctx, o.body, o.verb);
-  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
+  const read = await readVerbBody(ctx, o.body, o.verb);
+  if (Object.keys(read).length === 0) throw new UsageError('nothing to update: give --data or a field flag');
+  const body = await resolveRefs(ctx, read, o.verb.refs);
   const api = o.resource.api;
   const c = await ctx.api();
   const written = await withIdOf(c, o.resource, o.id, (id) => {
@@ -45,10 +47,13 @@ export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
 
 export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: UpdateExtra = {}): Command {
   const cmd = addBodyFlags(
-    group
-      .command('update')
-      .argument('<id>', `${spec.noun} ID`)
-      .description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`),
+    pickable(
+      group
+        .command('update')
+        .argument('<id>', `${spec.noun} ID`)
+        .description(`Update ${article(spec.noun)} (PATCH: only the fields given change)`),
+      pickSource(spec),
+    ),
     extra,
   );
   examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);

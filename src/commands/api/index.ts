@@ -5,6 +5,7 @@ import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { collect } from '../../cli/flags';
+import { printsText } from '../../cli/text-output';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -122,5 +123,6 @@ export default function build(cmd: Command, kit: Kit): void {
     'svc api /v1/agents --data \'{"name":"a","model":"m"}\'',
     'svc api -X DELETE /v1/agents/AGENT_ID',
   ]);
+  printsText(cmd, 'it prints the response body as received (--jq filters it)', { json: true });
   cmd.action(kit.verb(parseApi, runApi));
 }

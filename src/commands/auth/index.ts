@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { maskUrlPassword } from '../../text/redact';
-import { updateConfig } from '../../config/file';
+import { updateConfig } from '../../config/store';
 import { maskSecret } from '../../config/settings';
 import { checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
@@ -10,6 +10,7 @@ import { prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
+import { printsNoIds, printsText } from '../../cli/text-output';
 
 /**
  * One cheap read that proves a key works: a page of agents, as documented. A redirect, an empty answer or another
@@ -127,6 +128,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const status = group.command('status').description('Show the profile, base URL, where the key comes from, and whether it works');
   examples(status, ['svc auth status', 'svc auth status -o json']);
+  printsNoIds(status, 'the status has no ID (try --jq .api_key_source)');
   status.action(kit.verb(noOptions, (ctx) => runStatus(ctx)));
 
   const logout = group.command('logout').description("Remove the profile's stored API key");
@@ -135,5 +137,6 @@ export default function build(group: Command, kit: Kit): void {
 
   const token = group.command('token').description('Print the resolved API key (for scripts)');
   examples(token, ['export SVC_API_KEY=$(svc auth token)']);
+  printsText(token, 'it prints the key alone, for scripts');
   token.action(kit.verb(noOptions, (ctx) => runToken(ctx)));
 }

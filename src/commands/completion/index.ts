@@ -3,6 +3,7 @@ import { completionScript, SHELLS, type Shell } from '../../completion/scripts';
 import type { Ctx } from '../../context';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
+import { printsText } from '../../cli/text-output';
 
 /** `svc completion SHELL`: commander has checked the shell against its choices. */
 export interface CompletionOptions {
@@ -21,5 +22,6 @@ export async function runCompletion(ctx: Ctx, o: CompletionOptions, kit: Kit): P
 export default function build(group: Command, kit: Kit): void {
   group.addArgument(new Argument('<shell>', 'the shell').choices(SHELLS)).description('Print the shell completion script (bash, zsh or fish)');
   examples(group, ['source <(svc completion bash)', 'svc completion zsh > "${fpath[1]}/_svc"', 'svc completion fish > ~/.config/fish/completions/svc.fish']);
+  printsText(group, 'it prints a shell script');
   group.action(kit.verb(parseCompletion, (ctx, o) => runCompletion(ctx, o, kit)));
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { PROFILE_KEYS, SECRET_KEYS, updateConfig, type ProfileKey } from '../../config/file';
+import { PROFILE_KEYS, SECRET_KEYS, type ProfileKey } from '../../config/shape';
+import { updateConfig } from '../../config/store';
 import { maskSecret, parseOutputFormat } from '../../config/settings';
 import { checkBaseUrl, checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
@@ -7,6 +8,7 @@ import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, noOptions, type Kit } from '../../cli/action';
+import { printsNoIds, printsText } from '../../cli/text-output';
 import { maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
@@ -127,6 +129,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
     .description('Print a setting of the current profile (secrets masked)');
   examples(get, ['svc config get base_url']);
+  printsText(get, 'it prints the value alone (svc config list -o json prints them all as JSON)');
   get.action(kit.verb(parseConfigKey, runGet));
 
   const set = group
@@ -143,6 +146,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const list = group.command('list').description('Show the settings of the current profile (secrets masked)');
   examples(list, ['svc config list', 'svc config list --profile staging -o json']);
+  printsNoIds(list, 'settings have no IDs (svc config get KEY prints one value)');
   list.action(kit.verb(noOptions, (ctx) => runList(ctx)));
 
   const use = group.command('use').argument('<profile>', 'profile name').description('Make a profile the current one');
@@ -151,5 +155,6 @@ export default function build(group: Command, kit: Kit): void {
 
   const profiles = group.command('profiles').description('List the profiles');
   examples(profiles, ['svc config profiles']);
+  printsNoIds(profiles, 'profiles have names, not IDs (try --jq)');
   profiles.action(kit.verb(noOptions, (ctx) => runProfiles(ctx)));
 }

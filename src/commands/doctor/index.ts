@@ -6,6 +6,7 @@ import type { Ctx } from '../../context';
 import { ExitCodeError, exitCodeFor } from '../../errors';
 import { API_VERSION } from '../../wire/version';
 import { examples, noOptions, type Kit } from '../../cli/action';
+import { printsNoIds } from '../../cli/text-output';
 import { maskUrlPassword } from '../../text/redact';
 
 interface Check {
@@ -100,5 +101,6 @@ function otherFix(e: unknown): string {
 
 export default function build(cmd: Command, kit: Kit): void {
   examples(cmd, ['svc doctor', 'svc doctor -o json']);
+  printsNoIds(cmd, 'checks have no IDs (try -o json)');
   cmd.action(kit.verb(noOptions, (ctx) => runDoctor(ctx)));
 }

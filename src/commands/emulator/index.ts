@@ -6,6 +6,7 @@ import { UsageError } from '../../errors';
 import { write } from '../../io';
 import { parseCount } from '../../config/settings';
 import { examples, type Kit, type Opts } from '../../cli/action';
+import { printsText } from '../../cli/text-output';
 import { addKeys } from './keys';
 
 export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
@@ -114,6 +115,7 @@ export default function build(cmd: Command, kit: Kit): void {
     'svc emulator --api-key sk_local --state ./emu.json',
     'svc emulator --faults drop_stream_after=20',
   ]);
+  printsText(cmd, 'it prints the two export lines, then serves');
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
   addKeys(cmd, kit);
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { memories } from '../../api/memory';
 import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
+import { printsText } from '../../cli/text-output';
 import { addChildList, addIdempotencyOption, addListFlags, done } from '../../cli/verbs/resource';
 import { parseCat, runCat } from './cat';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
@@ -72,6 +73,7 @@ export default function build(group: Command, kit: Kit): void {
     'svc memories cat STORE_ID /notes/today.md',
     'svc memories cat STORE_ID MEMORY_ID --version VERSION_ID -O old.bin',
   ]);
+  printsText(cat, 'it prints the content byte for byte (svc memories get shows the memory as an object)');
   cat.action(kit.verb(parseCat, runCat));
 
   const write = group

@@ -6,6 +6,7 @@ import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';
 import { sessionActions } from './actions';
 import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pickSessions } from './pick';
 import { pick } from './selectors';
 
 export function addArchive(group: Command, kit: Kit): void {
@@ -13,7 +14,7 @@ export function addArchive(group: Command, kit: Kit): void {
     .command('archive')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .description('Archive (terminate) sessions, cancelling their threads; a running session is interrupted first and waited for');
-  addBulkFlags(cmd, { ignoreNotFound: true });
+  addBulkFlags(pickSessions(cmd), { ignoreNotFound: true });
   examples(cmd, [
     'svc sessions archive SESSION_ID',
     'svc sessions archive SESSION_ID -o json --jq .archived_at',

@@ -1,3 +1,6 @@
+import type { AgentNames } from '../../fleet/agent-names';
+import { age } from '../../output/age';
+import { agentCell } from '../../output/agent-cell';
 import type { Column } from '../../output/table';
 import { blocksText, eventSummary } from '../../output/transcript';
 
@@ -12,19 +15,24 @@ function statusText(s: Record<string, any>): string {
   return flags.length ? `${s.status} (${flags.join(', ')})` : String(s.status ?? '');
 }
 
-export const SESSION_COLUMNS: Column[] = [
-  { header: 'ID', get: (s) => s.id },
-  { header: 'TITLE', get: (s) => s.title },
-  { header: 'STATUS', get: statusText },
-  { header: 'AGENT', get: (s) => (s.agent_version === undefined ? s.agent_id : `${s.agent_id}@${s.agent_version}`) },
-  { header: 'EPOCH', get: (s) => s.control_epoch },
-  { header: 'UPDATED', get: (s) => s.updated_at },
-];
+/** A session row; with `names`, its agent as `name (agent_…@version)`, else the bare ID. */
+export function sessionColumns(names?: AgentNames): Column[] {
+  return [
+    { header: 'ID', get: (s) => s.id },
+    { header: 'TITLE', get: (s) => s.title },
+    { header: 'STATUS', get: statusText },
+    { header: 'AGENT', get: (s) => agentCell(s.agent_id, names?.nameOf(s.agent_id), s.agent_version) },
+    { header: 'EPOCH', get: (s) => s.control_epoch },
+    { header: 'UPDATED', get: (s) => age(s.updated_at) },
+  ];
+}
+
+export const SESSION_COLUMNS: Column[] = sessionColumns();
 
 export const PENDING_COLUMNS: Column[] = [
   { header: 'EVENT_ID', get: (p) => p.event_id },
   { header: 'TYPE', get: (p) => p.type },
-  { header: 'QUEUED', get: (p) => p.queued_at },
+  { header: 'QUEUED', get: (p) => age(p.queued_at) },
   { header: 'TEXT', get: (p) => (Array.isArray(p.events) ? p.events.map((e: any) => blocksText(e?.data?.content)).join(' | ') : '') },
 ];
 
@@ -36,7 +44,7 @@ export const RESOURCE_COLUMNS: Column[] = [
 
 export const EVENT_COLUMNS: Column[] = [
   { header: 'ID', get: (e) => e.id },
-  { header: 'TIME', get: (e) => e.processed_at },
+  { header: 'TIME', get: (e) => age(e.processed_at) },
   { header: 'THREAD', get: (e) => e.session_thread_id },
   { header: 'TYPE', get: (e) => e.type },
   { header: 'SUMMARY', get: (e) => eventSummary(e) },

@@ -7,6 +7,7 @@ import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
 import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pickSessions } from './pick';
 import { pick } from './selectors';
 
 export function addContinue(group: Command, kit: Kit): void {
@@ -15,7 +16,7 @@ export function addContinue(group: Command, kit: Kit): void {
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .description('Resume interrupted sessions, keeping their queued input; prints the returned control epoch, or with --wait the started session')
     .option('--wait', 'read the session until the start has completed (continue_pending false on the returned epoch), then print it (one session)');
-  addBulkFlags(cmd);
+  addBulkFlags(pickSessions(cmd));
   examples(cmd, ['svc sessions continue SESSION_ID', 'svc sessions continue SESSION_ID --wait -o json', 'svc sessions continue --agent triage --yes']);
   cmd.action(
     kit.action((ctx, args, opts) => {

@@ -6,11 +6,12 @@ import { confirmedWrite, readDeleted } from '../../cli/verbs/confirm-write';
 import { done } from '../../cli/verbs/resource';
 import { sessionActions } from './actions';
 import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pickSessions } from './pick';
 import { pick } from './selectors';
 
 export function addDelete(group: Command, kit: Kit): void {
   const cmd = group.command('delete').argument('[sessions...]', 'session IDs, or - to read them from standard input').description('Delete sessions');
-  addBulkFlags(cmd, { ignoreNotFound: true });
+  addBulkFlags(pickSessions(cmd), { ignoreNotFound: true });
   examples(cmd, ['svc sessions delete SESSION_ID', 'svc sessions delete --status terminated --older-than 30d --yes']);
   cmd.action(
     kit.action((ctx, args, opts) => {

@@ -3,6 +3,7 @@ import { sessions } from '../../api/sessions';
 import { examples, type Kit } from '../../cli/action';
 import { addListFlags, listOptions, printList } from '../../cli/verbs/resource';
 import { EVENT_COLUMNS } from './columns';
+import { pickSession } from './pick';
 
 export const ORDERS = ['asc', 'desc'] as const;
 
@@ -14,7 +15,7 @@ export function addEvents(group: Command, kit: Kit): void {
     .description('List the event history of a session, or of one thread with --thread')
     .option('--thread <thread_id>', "only this thread's events")
     .addOption(new Option('--order <order>', 'asc (oldest first, default) or desc (newest first)').choices(ORDERS));
-  addListFlags(cmd);
+  addListFlags(pickSession(cmd));
   examples(cmd, [
     'svc sessions events SESSION_ID',
     'svc sessions events SESSION_ID --order desc --limit 10',

@@ -7,7 +7,9 @@ import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file'
 import { write } from '../../io';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
+import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../../cli/action';
+import { pickSession } from './pick';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 
@@ -20,12 +22,30 @@ export function addExport(group: Command, kit: Kit): void {
       new Option('--format <format>', 'md (Markdown), json (the events array) or html (one self-contained page)').choices(EXPORT_FORMATS).default('md'),
     )
     .option('-O, --output-file <file>', 'write to FILE (atomically: a temp file renamed over it); - or none for standard output');
+  pickSession(cmd);
   examples(cmd, [
     'svc sessions export SESSION_ID > transcript.md',
     'svc sessions export SESSION_ID --format html -O transcript.html',
     'svc sessions export SESSION_ID --format json --jq "map(select(.type == \\"agent.message\\"))"',
   ]);
-  cmd.action(kit.action((ctx, [sid], opts) => runExport(ctx, sid, opts)));
+  cmd.action(kit.action((ctx, [sid], opts) => runExport(ctx, sid, { ...opts, format: exportFormat(ctx, opts, cmd.getOptionValueSource('format') === 'cli') })));
+}
+
+/**
+ * The transcript's form. `-o json` asks for the events array (`--format json`); any other `-o`, `-q`, or `--jq` on a
+ * Markdown or HTML transcript or a file, would be ignored, so each is exit 2. A profile's `output` is not asked of it.
+ */
+export function exportFormat(ctx: Ctx, opts: Opts, formatGiven: boolean): (typeof EXPORT_FORMATS)[number] {
+  const output = ctx.settings.output?.source === 'flag' ? ctx.settings.output.value : undefined;
+  const asked = output === 'json' && !formatGiven ? 'json' : (opts.format as (typeof EXPORT_FORMATS)[number]);
+  if (output !== undefined && !(output === 'json' && asked === 'json'))
+    throw new UsageError(
+      `${output === 'id' ? '-q (-o id)' : `-o ${output}`} does not apply to svc sessions export: choose the transcript with --format md|json|html`,
+    );
+  if (ctx.settings.jq !== undefined && asked !== 'json') throw new UsageError('--jq filters JSON: use it with --format json');
+  if (ctx.settings.jq !== undefined && opts.outputFile !== undefined && opts.outputFile !== '-')
+    throw new UsageError('--jq filters what is printed: it cannot be used with -O FILE');
+  return asked;
 }
 
 export async function runExport(ctx: Ctx, sid: string, opts: Opts): Promise<void> {

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { environments } from '../../api/environments';
+import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
 import type { Kit } from '../../cli/action';
@@ -54,6 +56,10 @@ export default function build(group: Command, kit: Kit): void {
     flags: CREATE_FLAGS,
     required: ['agent_id'],
     check: checkReferences,
+    refs: [
+      { field: 'agent_id', noun: 'agent', api: agents },
+      { field: 'environment_id', noun: 'environment', api: environments },
+    ],
     examples: [
       'svc sessions create --agent AGENT_ID --title "Nightly triage"',
       'svc sessions create --agent AGENT_ID --agent-version 3 --environment ENV_ID --vault VAULT_A --vault VAULT_B -q',

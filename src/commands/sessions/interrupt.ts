@@ -8,6 +8,7 @@ import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
 import { addBulkFlags, runMany, wantsBulk } from './many';
+import { pickSessions } from './pick';
 import { pick } from './selectors';
 
 export function addInterrupt(group: Command, kit: Kit): void {
@@ -17,7 +18,7 @@ export function addInterrupt(group: Command, kit: Kit): void {
     .description('Stop the running turn (user.interrupt); prints the new control epoch, or with --wait the stopped session')
     .option('--expected-epoch <epoch>', 'only if the session is still at this control epoch (else exit 7, nothing changes; one session)')
     .option('--wait', 'read the session until it has stopped, then print it (one session)');
-  addBulkFlags(cmd);
+  addBulkFlags(pickSessions(cmd));
   examples(cmd, [
     'svc sessions interrupt SESSION_ID',
     'svc sessions interrupt SESSION_ID --expected-epoch 4 --wait',

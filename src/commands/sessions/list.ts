@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import { UsageError } from '../../errors';
 import type { Ctx } from '../../context';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS } from '../../cli/verbs/resource';
-import { parseDuration } from '../../fleet/duration';
+import { parseWatch, type WatchPlan } from '../../fleet/list';
 import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery } from '../../fleet/select';
-import { SESSION_COLUMNS } from './columns';
+import { sessionColumns } from './columns';
 import { addSelectorFlags } from './selectors';
 
 const DEFAULT_INTERVAL = '2s';
@@ -32,24 +31,17 @@ export function addList(group: Command, kit: Kit): Command {
     kit.action(async (ctx, _args, opts) => {
       const sel = parseSelectors(opts);
       const extra = filterQuery(TIME_FILTERS, opts);
-      if (opts.watch) {
-        if (opts.limit !== undefined || opts.pageToken !== undefined)
-          throw new UsageError('--limit and --page-token cannot be used with --watch: it lists everything selected');
-        return runWatchList(ctx, cmd, opts, sel, extra);
-      }
-      if (opts.interval !== undefined) throw new UsageError('--interval works with --watch');
+      const plan = parseWatch(opts);
+      if (plan) return runWatchList(ctx, plan, opts, sel, extra);
       const lo = listOptions(opts);
       const c = await ctx.api();
       const now = ctx.now();
-      await printList(ctx, lo, (l) => selectSessions(c, sel, now, l, extra), SESSION_COLUMNS);
+      await printList(ctx, lo, (l) => selectSessions(c, sel, now, l, extra), sessionColumns);
     }),
   );
 }
 
-async function runWatchList(ctx: Ctx, cmd: Command, opts: Opts, sel: ReturnType<typeof parseSelectors>, extra: Query): Promise<void> {
-  const intervalMs = parseDuration(opts.interval ?? DEFAULT_INTERVAL, '--interval');
-  const timeout: string | undefined = opts.timeout;
-  const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');
+async function runWatchList(ctx: Ctx, { intervalMs, timeoutMs }: WatchPlan, opts: Opts, sel: ReturnType<typeof parseSelectors>, extra: Query): Promise<void> {
   const pageSize = listOptions(opts).pageSize ?? 1000;
   const c = await ctx.api();
   const test = matcher(sel, await agentIdOf(c, sel));

@@ -3,6 +3,7 @@ import { sessions } from '../../api/sessions';
 import { examples, type Kit } from '../../cli/action';
 import { addChildList } from '../../cli/verbs/resource';
 import { RESOURCE_COLUMNS } from './columns';
+import { RECENT_SESSIONS } from './pick';
 
 /** `svc sessions resources list|get`: the session's resource bindings (files mounted at creation or by message). */
 export function addResources(group: Command, kit: Kit): void {
@@ -11,7 +12,7 @@ export function addResources(group: Command, kit: Kit): void {
   // Assumption (API-NOTES): `GET /v1/sessions/{id}/resources` lists the bindings as a page.
   addChildList(resources, kit, {
     name: 'list',
-    parent: { arg: '<session>', description: 'session ID' },
+    parent: { arg: '<session>', description: 'session ID', pick: RECENT_SESSIONS },
     description: 'List the resource bindings of a session',
     columns: RESOURCE_COLUMNS,
     examples: ['svc sessions resources list SESSION_ID', 'svc sessions resources list SESSION_ID -o json --jq ".[].file_id"'],

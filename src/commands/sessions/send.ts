@@ -8,6 +8,7 @@ import { LIMITS } from '../../wire/limits';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
 import { printAccepted } from './accepted';
+import { pickSession } from './pick';
 import { collect, oneOf } from '../../cli/flags';
 
 export function addSend(group: Command, kit: Kit): void {
@@ -19,7 +20,7 @@ export function addSend(group: Command, kit: Kit): void {
     .option('--data <json|@file|@->', 'the whole request body {type?, events: [...]} or an events array, JSON or YAML')
     .option('--steer', 'inject into the running turn at its next step instead of queuing a new turn')
     .option('--file <file_id>', 'attach an uploaded file as a file block (repeatable)', collect);
-  addIdempotencyOption(cmd);
+  addIdempotencyOption(pickSession(cmd));
   examples(cmd, [
     'svc sessions send SESSION_ID --text "Summarise the report"',
     'git diff | svc sessions send SESSION_ID',

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import type { TailOptions } from '../../follow/options';
+import { pickSession } from './pick';
 
 /** `svc sessions tail SESSION`: the live view on a TTY, NDJSON events otherwise. */
 export function addTail(group: Command, kit: Kit): Command {
@@ -14,8 +15,8 @@ export function addTail(group: Command, kit: Kit): Command {
     .option('--deltas', 'include agent.delta lines in the NDJSON (the live view shows previews by default: d hides them)')
     .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
     .addOption(untilOption())
-    .option('--no-live', 'print NDJSON even on a terminal')
-    .action(kit.action((ctx, [session], opts) => runTail(ctx, tailOptions(session, opts))));
+    .option('--no-live', 'print NDJSON even on a terminal');
+  pickSession(cmd).action(kit.action((ctx, [session], opts) => runTail(ctx, tailOptions(session, opts))));
   return examples(cmd, [
     'svc sessions tail sesn_123',
     'svc sessions tail sesn_123 --cursor now --deltas --no-live',

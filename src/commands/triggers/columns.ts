@@ -1,15 +1,22 @@
+import type { AgentNames } from '../../fleet/agent-names';
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
+import { agentCell } from '../../output/agent-cell';
 
-export const TRIGGER_COLUMNS: Column[] = [
-  { header: 'ID', get: (t) => t.id },
-  { header: 'NAME', get: (t) => t.name },
-  { header: 'MODE', get: (t) => t.session_mode },
-  { header: 'STATUS', get: (t) => t.status },
-  { header: 'SCHEDULE', get: (t) => (t.schedule ? [t.schedule.expression, t.schedule.timezone].filter(Boolean).join(' ') : '') },
-  { header: 'AGENT', get: (t) => t.agent_id },
-  { header: 'UPDATED', get: (t) => age(t.updated_at) },
-];
+/** A trigger row; with `names`, its agent as `name (agent_…)`, else the bare ID. */
+export function triggerColumns(names?: AgentNames): Column[] {
+  return [
+    { header: 'ID', get: (t) => t.id },
+    { header: 'NAME', get: (t) => t.name },
+    { header: 'MODE', get: (t) => t.session_mode },
+    { header: 'STATUS', get: (t) => t.status },
+    { header: 'SCHEDULE', get: (t) => (t.schedule ? [t.schedule.expression, t.schedule.timezone].filter(Boolean).join(' ') : '') },
+    { header: 'AGENT', get: (t) => agentCell(t.agent_id, names?.nameOf(t.agent_id), t.agent_version) },
+    { header: 'UPDATED', get: (t) => age(t.updated_at) },
+  ];
+}
+
+export const TRIGGER_COLUMNS: Column[] = triggerColumns();
 
 /** `context.type` and `error.type` are open strings: shown as they come, `system` included. */
 export const RUN_COLUMNS: Column[] = [

@@ -1,17 +1,28 @@
 import type { Command } from 'commander';
+import { environments } from '../../api/environments';
+import { agents } from '../../api/resources';
 import { triggers } from '../../api/triggers';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { addItemAction } from '../../cli/verbs/item-action';
-import { addChildList, addCreate, addDelete, addGet, addUpdate, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
+import { addChildList, addCreate, addDelete, addGet, addUpdate, type BodyVerb, pickSource, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { checkTrigger } from '../../api/checks/trigger';
 import { addSelectableList } from '../../fleet/list';
 import { addTriggerFlags, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
-import { RUN_COLUMNS, TRIGGER_COLUMNS } from './columns';
+import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';
 
-export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS);
+export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS, triggerColumns);
 
-const BODY: BodyVerb = { flags: TRIGGER_FLAGS, addFlags: addTriggerFlags, shape: shapeTrigger, check: checkTrigger };
+const BODY: BodyVerb = {
+  flags: TRIGGER_FLAGS,
+  addFlags: addTriggerFlags,
+  shape: shapeTrigger,
+  check: checkTrigger,
+  refs: [
+    { field: 'agent_id', noun: 'agent', api: agents },
+    { field: 'environment_id', noun: 'environment', api: environments },
+  ],
+};
 const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
 
 export default function build(group: Command, kit: Kit): void {
@@ -46,7 +57,7 @@ export default function build(group: Command, kit: Kit): void {
 
   addChildList(group, kit, {
     name: 'runs',
-    parent: { arg: '<trigger>', description: 'trigger ID' },
+    parent: { arg: '<trigger>', description: 'trigger ID', pick: pickSource(TRIGGERS) },
     description: 'List the runs of a trigger, newest first',
     columns: RUN_COLUMNS,
     examples: ['svc triggers runs TRIGGER_ID', 'svc triggers runs TRIGGER_ID --all -o ndjson'],
@@ -60,6 +71,7 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id'],
     columns: RUN_COLUMNS,
     send: triggers.run,
+    pick: pickSource(TRIGGERS),
   });
   for (const [verb, description] of [
     ['pause', 'Pause a trigger: no scheduled or manual runs until resumed'],
@@ -72,6 +84,7 @@ export default function build(group: Command, kit: Kit): void {
       examples: [`svc triggers ${verb} TRIGGER_ID`],
       columns: TRIGGER_COLUMNS,
       send: triggers[verb],
+      pick: pickSource(TRIGGERS),
     });
   }
 }

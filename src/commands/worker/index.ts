@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
+import { printsText } from '../../cli/text-output';
 
 const WORKDIR_HELP =
   'folder the tools start in (default: the current folder). It confines the file tools (read, write, edit, glob, grep) ' +
@@ -37,6 +38,7 @@ export default function build(group: Command, kit: Kit): void {
     'svc worker run --environment ENV_ID --on-work ./run-in-container.sh --concurrency 4',
     'svc worker run --environment ENV_ID --once --max-idle 30s',
   ]);
+  printsText(run, 'it logs what it does; --log-format chooses how');
   run.action(kit.action(async (ctx, args, opts) => (await import('./run')).run(ctx, args, opts)));
 
   const serve = toolOptions(
@@ -52,5 +54,6 @@ export default function build(group: Command, kit: Kit): void {
     'docker run --rm -i --network host -e SVC_BASE_URL -e SVC_API_VERSION IMAGE svc worker serve --workdir /work',
     'sudo -n -u sandbox -- /usr/bin/env SVC_BASE_URL="$SVC_BASE_URL" SVC_API_VERSION="$SVC_API_VERSION" svc worker serve --workdir /home/sandbox/work',
   ]);
+  printsText(serve, 'it logs what it does; --log-format chooses how');
   serve.action(kit.action(async (ctx, args, opts) => (await import('./serve')).serve(ctx, args, opts)));
 }

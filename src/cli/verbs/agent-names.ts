@@ -1,0 +1,32 @@
+import type { AgentNames } from '../../fleet/agent-names';
+import type { Ctx } from '../../context';
+import type { Column } from '../../output/table';
+
+/** Columns whose AGENT cell shows the agent's name, built once the rows' agents are read. */
+export type NamedColumns = (names?: AgentNames) => Column[];
+
+/** Whether what is printed shows agent names: a table only (json, ndjson, yaml, -q and --jq print the service's objects). */
+export const showsAgentNames = (ctx: Ctx): boolean => ctx.format === 'table' && ctx.settings.jq === undefined;
+
+/**
+ * The rows and columns of a listing. A table reads each named agent once (a table gathers its rows before drawing
+ * anyway); every other format streams the items untouched and never reads an agent.
+ */
+export async function withAgentNames(
+  ctx: Ctx,
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  columns: NamedColumns,
+): Promise<{ items: AsyncIterable<unknown> | Iterable<unknown>; columns: Column[] }> {
+  if (!showsAgentNames(ctx)) return { items, columns: columns() };
+  const rows: unknown[] = [];
+  for await (const row of items) rows.push(row);
+  const names = await agentNames(ctx);
+  await names.load(rows.map((r) => (r as { agent_id?: unknown } | null)?.agent_id));
+  return { items: rows, columns: columns(names) };
+}
+
+/** A cache of agent names for the life of one command (a watch reads each agent once, however long it runs). */
+export async function agentNames(ctx: Ctx): Promise<AgentNames> {
+  const [{ AgentNames }, c] = await Promise.all([import('../../fleet/agent-names'), ctx.api()]);
+  return new AgentNames(c);
+}

@@ -1,0 +1,16 @@
+/** `svc top` on a terminal: the board (src/top/), with the writes done by the bulk executor. */
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import type { TopOptions } from './parse';
+
+export async function runTop(ctx: Ctx, o: TopOptions): Promise<void> {
+  if (!ctx.io.stdout.isTTY) throw new UsageError('svc top needs a terminal; off one, use `svc sessions list --watch` (NDJSON changes)');
+  // Honest flags: the board has no output format to honour.
+  const { output, quiet, jq } = ctx.globals;
+  if (output !== undefined || quiet || jq !== undefined)
+    throw new UsageError('svc top draws a board: -o, -q and --jq do not apply (for changes as JSON: svc sessions list --watch -o ndjson)');
+  // No credential is exit 4 before the screen is taken.
+  ctx.apiKey();
+  const [{ openBoard }, { boardWrites }] = await Promise.all([import('../../top/open'), import('./writes')]);
+  await openBoard({ ctx, client: await ctx.api(), writes: boardWrites(ctx), ...o });
+}

@@ -1,0 +1,48 @@
+import { ConfigError } from '../errors';
+import { jsonSyntaxError } from '../input/position';
+import { isObject } from '../is-object';
+
+export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output'] as const;
+export type ProfileKey = (typeof PROFILE_KEYS)[number];
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['api_key', 'environment_key']);
+
+export type Profile = Partial<Record<ProfileKey, string>>;
+// A type, not an interface: conf's store takes a record type.
+export type ConfigData = {
+  current_profile?: string;
+  profiles: Record<string, Profile>;
+};
+
+/**
+ * The config file's text as svc's config, with plain JSON.parse and no schema library. Anything malformed or
+ * mistyped is a ConfigError naming the file (and the key), never quoting its content, which holds keys.
+ */
+export function parseConfig(text: string, file: string): ConfigData {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`config file ${file} is not valid JSON (${jsonSyntaxError(text)}); fix or remove it`);
+  }
+  if (!isObject(data) || (data.profiles !== undefined && !isObject(data.profiles))) {
+    throw new ConfigError(`config file ${file} does not hold a config object; fix or remove it`);
+  }
+  const profiles: Record<string, Profile> = {};
+  for (const [name, p] of Object.entries((data.profiles ?? {}) as Record<string, unknown>)) {
+    if (!isObject(p)) throw new ConfigError(`config file ${file}: profile "${name}" is not an object; fix or remove it`);
+    for (const key of PROFILE_KEYS) {
+      const v = p[key];
+      if (v !== undefined && typeof v !== 'string') {
+        throw new ConfigError(
+          `config file ${file}: ${key} of profile "${name}" is ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}, not a string; fix or remove it`,
+        );
+      }
+    }
+    profiles[name] = p as Profile;
+  }
+  const current = data.current_profile;
+  if (current !== undefined && typeof current !== 'string') {
+    throw new ConfigError(`config file ${file}: current_profile is not a string; fix or remove it`);
+  }
+  return { current_profile: current, profiles };
+}

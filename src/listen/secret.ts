@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDir, type Env } from '../config/paths';
+import { ConfigError, UsageError } from '../errors';
+import { fileText } from '../input/read';
+import type { Io } from '../io';
+import { addSecret } from '../text/redact';
+
+/** Where the generated signing secret lives, beside the config file. */
+export const SECRET_FILE_NAME = 'listen-secret';
+/** A secret file holds one line; anything longer is not one. */
+const MAX_SECRET_BYTES = 4096;
+const MIN_SECRET_LENGTH = 16;
+
+export interface Secret {
+  value: string;
+  /** The file it came from. */
+  path: string;
+  /** Made by this run (the receiver needs it: `--print-secret`). */
+  generated: boolean;
+}
+
+export const generatedSecretPath = (env: Env): string => join(configDir(env), SECRET_FILE_NAME);
+
+/**
+ * The signing secret: `--secret-file`, else the one svc generated in the config folder (made on first use, 0600,
+ * created exclusively so two listeners starting at once agree on one). Registered with the redaction at once, so no
+ * output, log or error of this run can show it.
+ */
+export async function loadSecret(io: Pick<Io, 'env' | 'cwd' | 'signal'>, secretFile?: string): Promise<Secret> {
+  if (secretFile !== undefined) {
+    const value = (await fileText(io, secretFile, MAX_SECRET_BYTES)).trim();
+    if (value.length < MIN_SECRET_LENGTH)
+      throw new UsageError(`--secret-file ${secretFile} holds ${value ? 'a secret shorter than 16 characters' : 'no secret'}`);
+    addSecret(value);
+    return { value, path: secretFile, generated: false };
+  }
+  const path = generatedSecretPath(io.env);
+  const { ensureFolder } = await import('../config/folder');
+  ensureFolder(configDir(io.env));
+  const made = 'svcwh_' + randomBytes(32).toString('base64url');
+  addSecret(made);
+  // Written whole under a name of its own, then linked into place: the link is the exclusive create, so a second
+  // listener starting at once never reads a half-written file, and takes the first one's secret.
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      writeSync(fd, made + '\n');
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(tmp, path);
+    return { value: made, path, generated: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotUse(path, e);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return { value: readGenerated(path), path, generated: false };
+}
+
+function readGenerated(path: string): string {
+  let text: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw new ConfigError(`signing secret ${path} is not a regular file; remove it to generate a new one`);
+      if ((st.mode & 0o077) !== 0)
+        throw new ConfigError(`signing secret ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 ${path}`);
+      if (st.size > MAX_SECRET_BYTES) throw new ConfigError(`signing secret ${path} is larger than a secret; remove it to generate a new one`);
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw cannotUse(path, e);
+  }
+  const value = text.trim();
+  if (value.length < MIN_SECRET_LENGTH) throw new ConfigError(`signing secret ${path} is empty or too short; remove it to generate a new one`);
+  addSecret(value);
+  return value;
+}
+
+const cannotUse = (path: string, e: unknown) =>
+  new ConfigError(`cannot use signing secret ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

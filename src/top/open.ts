@@ -1,0 +1,145 @@
+/**
+ * Opens the board full-screen and runs it until the user quits: the feed fills the store, the board draws it, Enter
+ * puts a session's live view in its place until that view's `q`, and the board comes back with its state. The
+ * terminal is restored on every way out (alternate screen left, raw mode off, cursor shown). Ink loads only here.
+ */
+import type { ApiClient } from '../api/client';
+import type { Ctx } from '../context';
+import type { SessionSelectors } from '../fleet/select';
+import type { Notice } from './state';
+import type { WriteAction } from './sink';
+
+/** The writes the board makes, given by the command (the bulk executor lives above this layer). */
+export interface BoardWrites {
+  act(action: WriteAction, ids: readonly string[]): Promise<{ ok: readonly string[]; gone: readonly string[]; notice: Notice }>;
+  answer(sessionId: string, result: 'allow' | 'deny'): Promise<Notice>;
+}
+
+export interface BoardOptions {
+  ctx: Ctx;
+  client: ApiClient;
+  writes: BoardWrites;
+  selectors: SessionSelectors;
+  /** The selectors as typed, for the header. */
+  selection?: string;
+  environment?: string;
+  intervalMs: number;
+  readonly: boolean;
+}
+
+const ALT_SCREEN_ON = '\u001b[?1049h';
+const ALT_SCREEN_OFF = '\u001b[?1049l';
+const CLEAR = '\u001b[2J\u001b[H';
+const SHOW_CURSOR = '\u001b[?25h';
+/** The live view's last footer when it hands back to the board. */
+const BACK = 'back to the board';
+
+type Next = { kind: 'quit' } | { kind: 'abort' } | { kind: 'open'; id: string } | { kind: 'error'; error: unknown };
+
+export async function openBoard(o: BoardOptions): Promise<void> {
+  const { ctx } = o;
+  const { stdin, stdout, stderr } = ctx.io;
+  const tty = stdout as typeof stdout & NodeJS.EventEmitter & { rows?: number };
+  // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.
+  const [ink] = await (await import('../live/load-ink')).loadInk();
+  const [{ boardView }, { BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }] = await Promise.all([
+    import('./components/Board'),
+    import('./store'),
+    import('./state'),
+    import('./feed'),
+    import('../errors'),
+    import('../live/outcome'),
+  ]);
+  const store = new BoardStore(
+    initialState({ readonly: o.readonly, rows: tty.rows, columns: stdout.columns, environment: o.environment, selection: o.selection }),
+    undefined,
+    ctx.now,
+  );
+  const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
+  const stop = new AbortController();
+  const restore = () => {
+    if (stdin.isTTY && stdin.setRawMode) stdin.setRawMode(false);
+    stdout.write(ALT_SCREEN_OFF + SHOW_CURSOR);
+  };
+  process.once('exit', restore);
+  stdout.write(ALT_SCREEN_ON + CLEAR);
+  const onResize = () => store.dispatch({ type: 'resize', rows: tty.rows ?? 24, columns: stdout.columns ?? 80 });
+  tty.on?.('resize', onResize);
+  const feed = startFeed({ client: o.client, store, selectors: o.selectors, intervalMs: o.intervalMs, signal: stop.signal, sleep: ctx.sleep, now: ctx.now });
+
+  const act = (action: WriteAction, ids: readonly string[]) => {
+    if (!ids.length) return;
+    store.dispatch({ type: 'busy', ids, text: `${action === 'continue' ? 'continuing' : `${action.replace(/e$/, '')}ing`}…` });
+    void o.writes.act(action, ids).then(
+      (r) => {
+        store.dispatch({ type: 'done', ids, ok: r.ok, notice: r.notice });
+        if (r.gone.length) store.dispatch({ type: 'sessions.remove', ids: r.gone });
+        feed.poke();
+      },
+      (e: unknown) => store.dispatch({ type: 'done', ids, ok: [], notice: { text: `${action} failed: ${(e as Error).message}`, level: 'error' } }),
+    );
+  };
+  const answer = (id: string, result: 'allow' | 'deny') => {
+    store.dispatch({ type: 'busy', ids: [id], text: result === 'allow' ? 'allowing…' : 'denying…' });
+    void o.writes.answer(id, result).then(
+      (notice) => {
+        store.dispatch({ type: 'done', ids: [id], ok: [id], notice });
+        feed.poke();
+      },
+      (e: unknown) => store.dispatch({ type: 'done', ids: [id], ok: [], notice: { text: `${result} failed: ${(e as Error).message}`, level: 'error' } }),
+    );
+  };
+
+  /** The board on the screen until the user leaves it (quit, Ctrl-C, a signal) or opens a session. */
+  const showBoard = async (): Promise<Next> => {
+    const [next, settle] = settable<Next>();
+    const onSignal = () => settle({ kind: 'abort' });
+    if (ctx.io.signal?.aborted) return { kind: 'abort' };
+    ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
+    const sink = {
+      act,
+      answer,
+      open: (id: string) => settle({ kind: 'open', id }),
+      quit: () => settle({ kind: 'quit' }),
+      abort: () => settle({ kind: 'abort' }),
+    };
+    store.publishNow();
+    const view = ink.render(boardView({ store, sink, interactive }), {
+      stdout: stdout as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stderr: stderr as NodeJS.WriteStream,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    view.waitUntilExit().then(
+      () => settle({ kind: 'quit' }),
+      (error: unknown) => settle({ kind: 'error', error }),
+    );
+    try {
+      return await next;
+    } finally {
+      ctx.io.signal?.removeEventListener('abort', onSignal);
+      view.unmount();
+      await view.waitUntilExit().catch(() => undefined);
+    }
+  };
+
+  try {
+    for (;;) {
+      const next = await showBoard();
+      if (next.kind === 'quit') return;
+      if (next.kind === 'abort') throw new InterruptedError();
+      if (next.kind === 'error') throw next.error;
+      stdout.write(CLEAR);
+      const { openLiveView } = await import('../live/open');
+      await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: BACK });
+      stdout.write(CLEAR);
+    }
+  } finally {
+    stop.abort();
+    store.close();
+    tty.off?.('resize', onResize);
+    restore();
+    process.removeListener('exit', restore);
+  }
+}

@@ -1,0 +1,107 @@
+import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../helpers/requires';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { tempConfigDir } from '../helpers/cli';
+import { call, requestCount, useEmulator } from '../helpers/emulator';
+import { createSession, waitUntil } from '../helpers/sse';
+
+const repo = new URL('../..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `picker-e2e-${process.pid}`);
+const socket = `svc-picker-e2e-${process.pid}`;
+const t = useEmulator({ modelStepMs: 5 });
+const execFile = promisify(execFileCb);
+
+const noConfig = join(work, 'tmux.conf');
+const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
+const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'pick');
+const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
+  waitUntil(
+    async () => {
+      const text = await pane();
+      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+    },
+    `the pane to show ${what}`,
+    timeoutMs,
+  ).catch(async (e) => {
+    console.error('PANE:\n' + (await pane()));
+    throw e;
+  });
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'pick', ...k);
+/** Runs svc in the pane; the shell prints the exit code when it ends. */
+const run = async (args: string) => {
+  await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} ${args}; echo "END exit=$?"`);
+  await keys('Enter');
+};
+
+describeWith('the picker for a missing ID in a real terminal (tmux)', ['tmux'], () => {
+  let server: ChildProcess | undefined;
+  const sessions: string[] = [];
+
+  beforeAll(async () => {
+    await buildPrivateSvc(work);
+    writeFileSync(noConfig, '');
+    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
+    const home = tempConfigDir();
+    // No CI variable: under CI svc never prompts (that case is in test/cli/picker.test.ts).
+    const env = [
+      `HOME=${home}`,
+      `PATH=${process.env.PATH}`,
+      'TERM=xterm-256color',
+      `SVC_BASE_URL=${t.emu.url}`,
+      `SVC_API_KEY=${t.emu.apiKey}`,
+      `SVC_CONFIG_DIR=${home}`,
+      'PS1=PROMPT$ ',
+    ];
+    await waitUntil(
+      () =>
+        tmux('new-session', '-d', '-s', 'pick', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
+          () => true,
+          () => false,
+        ),
+      'the tmux server',
+    );
+    await paneShows('PROMPT$');
+    for (const title of ['older pick', 'newer pick']) sessions.unshift((await createSession(t.emu, { title })).id);
+  }, 90_000);
+
+  afterAll(async () => {
+    await tmux('kill-server').catch(() => undefined);
+    server?.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('sessions tail with no ID: the arrow key and Enter open the live view of the session picked', async () => {
+    await run('sessions tail');
+    const list = await paneShows('? Pick a session');
+    expect(list.indexOf('newer pick')).toBeLessThan(list.indexOf('older pick'));
+    await paneShows(new RegExp(`^> ${sessions[0]}`, 'm'));
+    await keys('Down');
+    await paneShows(new RegExp(`^> ${sessions[1]}`, 'm'));
+    await keys('Enter');
+    await paneShows(/^live │/m);
+    expect(await pane()).toContain(sessions[1]);
+    await keys('q');
+    await paneShows(/END exit=0/);
+  }, 120_000);
+
+  it('Esc leaves the picker with exit 130, nothing written, and the terminal echoing again', async () => {
+    const writes = async () => (await call(t.emu, 'GET', '/_emulator/stats')).body.writes ?? 0;
+    const before = await writes();
+    const reads = await requestCount(t.emu);
+    await run('sessions archive');
+    await paneShows('? Pick a session');
+    await keys('Escape');
+    await paneShows(/END exit=130/);
+    expect(await writes()).toBe(before);
+    expect(await requestCount(t.emu)).toBe(reads + 1);
+    // Echo is back: typed text shows at the prompt.
+    await keys('-l', 'echo typed-after');
+    await paneShows(/PROMPT\$ echo typed-after/);
+    await keys('C-u');
+  }, 60_000);
+});

@@ -1,0 +1,175 @@
+import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { tempConfigDir } from '../helpers/cli';
+import { call } from '../helpers/emulator';
+import { useFleet } from '../helpers/fleet';
+import { describeWith } from '../helpers/requires';
+import { getSession, waitUntil } from '../helpers/sse';
+
+const repo = new URL('../..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `top-e2e-${process.pid}`);
+const socket = `svc-top-e2e-${process.pid}`;
+const t = useFleet();
+const execFile = promisify(execFileCb);
+
+const noConfig = join(work, 'tmux.conf');
+const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
+const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'top');
+// Generous: on a loaded 2-core CI machine the whole suite runs beside this terminal.
+const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
+  waitUntil(
+    async () => {
+      const text = await pane();
+      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
+    },
+    `the pane to show ${what}`,
+    timeoutMs,
+  ).catch(async (e) => {
+    console.error('PANE:\n' + (await pane()));
+    throw e;
+  });
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'top', ...k);
+/** Types a filter: `/`, the text, Enter. */
+const filter = async (text: string) => {
+  await keys('/');
+  await keys('-l', text);
+  await keys('Enter');
+};
+/** The table rows on the pane (lines that start with a session ID after the marker column). */
+const rows = (text: string) => text.split('\n').filter((l) => /^[ *] sesn_/.test(l));
+
+describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
+  let server: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    await buildPrivateSvc(work);
+    writeFileSync(noConfig, '');
+    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
+    const home = tempConfigDir();
+    // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the board must still be live.
+    const env = [
+      'CI=true',
+      `HOME=${home}`,
+      `PATH=${process.env.PATH}`,
+      'TERM=xterm-256color',
+      `SVC_BASE_URL=${t.emu.url}`,
+      `SVC_API_KEY=${t.emu.apiKey}`,
+      `SVC_CONFIG_DIR=${home}`,
+      'PS1=PROMPT$ ',
+    ];
+    await waitUntil(
+      () =>
+        tmux('new-session', '-d', '-s', 'top', '-x', '160', '-y', '50', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
+          () => true,
+          () => false,
+        ),
+      'the tmux server',
+    );
+    await paneShows('PROMPT$');
+  }, 90_000);
+
+  afterAll(async () => {
+    await tmux('kill-server').catch(() => undefined);
+    server?.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the board, an outside change, filter, interrupt, mark + archive, Enter and back, views, and q with the terminal as it was', async () => {
+    const { fleet } = t;
+    const before = join(work, 'stty-before');
+    const after = join(work, 'stty-after');
+    await keys(
+      '-l',
+      `stty -a > ${before}; node ${join(work, 'bin', 'svc.js')} top --interval 500ms --environment ${fleet.environment.id}; code=$?; stty -a > ${after}; echo "END-OF-TOP exit=$code"`,
+    );
+    await keys('Enter');
+
+    // The board: every seeded session not archived, with its agent's name, and the counts in the header.
+    await paneShows(/sessions: 27 \(9 running, 5 waiting\)/);
+    // Agent names come a moment later (one read per agent).
+    const board = await paneShows(/sesn_\w+\s+running 1\s+reviewer\s+running/);
+    expect(board).toMatch(/live, polled/);
+    expect(board).toMatch(/sesn_\w+\s+waiting 1\s+\w+\s+waiting\s+waiting on a human\s+1 /);
+    expect(board).toMatch(/sesn_\w+\s+failed 1\s+\w+\s+failed\s+error/);
+    expect(rows(board)).toHaveLength(27);
+
+    // A change made elsewhere shows at the next poll.
+    const idle1 = fleet.sessions.idle[0];
+    await call(t.emu, 'PATCH', `/v1/sessions/${idle1}`, { body: { title: 'renamed elsewhere' } });
+    await paneShows(new RegExp(`${idle1}\\s+renamed elsewhere`));
+
+    // Filter.
+    await filter('failed');
+    const failed = await paneShows(/5 of 27 rows │ sort: updated │ filter: failed/);
+    expect(rows(failed)).toHaveLength(5);
+    await keys('Escape');
+    await paneShows(/│ 27 rows │/);
+
+    // Interrupt the running session selected by the filter.
+    const running1 = fleet.sessions.running[0];
+    await filter('running 1');
+    await paneShows(/1 of 27 rows/);
+    await paneShows(/i interrupt/);
+    await keys('i');
+    await paneShows('interrupted 1, unchanged 0, failed 0');
+    // A slow reply winds down at its next step: stopping first, then interrupted.
+    await paneShows(new RegExp(`${running1}\\s+running 1\\s+\\w+\\s+(running, stopping|idle, interrupted)`));
+    expect((await getSession(t.emu, running1)).control_epoch).toBe('1');
+    await keys('Escape');
+
+    // Mark two idle sessions (marks outlive a filter), then archive them after the question.
+    const [, idle2, idle3] = fleet.sessions.idle;
+    await filter('idle 2');
+    await paneShows(/1 of 27 rows/);
+    await keys('Space');
+    await paneShows('1 marked');
+    await keys('Escape');
+    await filter('idle 3');
+    await paneShows(/1 of 27 rows/);
+    await keys('Space');
+    await paneShows('2 marked');
+    await keys('a');
+    await paneShows(/archive 2 sessions \(.*\)\? y archives, n cancels/);
+    expect((await getSession(t.emu, idle2)).archived_at).toBeNull();
+    await keys('y');
+    await paneShows('archived 2, unchanged 0, failed 0');
+    expect((await getSession(t.emu, idle2)).archived_at).not.toBeNull();
+    expect((await getSession(t.emu, idle3)).archived_at).not.toBeNull();
+    await keys('Escape');
+    // Archived sessions leave the board (no --include-archived).
+    const afterArchive = await paneShows(/sessions: 25 /);
+    expect(afterArchive).not.toContain(idle2);
+
+    // Enter opens the live view in place; its q comes back to the board, the filter and selection kept.
+    const running2 = fleet.sessions.running[1];
+    await filter('running 2');
+    await paneShows(/1 of 25 rows/);
+    await keys('Enter');
+    await paneShows(new RegExp(`${running2} "running 2" │ running`));
+    await paneShows(/i interrupt · m message · d hide deltas · q quit/);
+    await keys('q');
+    const back = await paneShows(/filter: running 2/);
+    expect(back).toMatch(new RegExp(`${running2}\\s+running 2`));
+
+    // The work rows of the environment, then the triggers.
+    await keys('Escape');
+    await keys('2');
+    const workView = await paneShows(/work rows of env_\w+/);
+    await paneShows(/work_\w+\s+sesn_\w+\s+queued\s+1/);
+    expect(workView).toMatch(/STATE\s+GEN\s+WORKER\s+HEARTBEAT/);
+    await keys('3');
+    await paneShows(/NAME\s+AGENT\s+STATUS\s+LAST RUN/);
+    await keys('1');
+
+    // q: exit 0, the shell's screen back (the alternate screen left) and the terminal's settings as they were.
+    await keys('q');
+    const end = await paneShows(/END-OF-TOP exit=0\nPROMPT\$/);
+    expect(end).not.toContain('svc top │');
+    expect(readFileSync(after, 'utf8')).toBe(readFileSync(before, 'utf8'));
+  }, 180_000);
+});

@@ -1,0 +1,209 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseTop } from '../../src/commands/top/parse';
+import { runTop } from '../../src/commands/top/run';
+import { startEmulator, type Emulator } from '../../src/emulator/server';
+import { InterruptedError } from '../../src/errors';
+import { emuEnv, svc } from '../helpers/cli';
+import { call, requestCount, useEmulator } from '../helpers/emulator';
+import { createSession, getSession, send, waitSession, waitUntil } from '../helpers/sse';
+import { ttyCtx } from '../live/tty';
+
+const t = useEmulator({ modelStepMs: 5 });
+
+let stop: (() => Promise<unknown>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+  await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+});
+
+/** `svc top` in-process on a fake terminal; `screen()` is the last frame drawn. */
+function board(emu: { url: string; apiKey: string }, flags: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  const { ctx, stdin, stdout } = ttyCtx(emu);
+  Object.assign(ctx.io.env, env);
+  const ended = runTop(ctx, parseTop([], { interval: '100ms', ...flags })).then(
+    () => ({ ok: true as const }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  const screen = () => {
+    const text = stdout.plain;
+    return text.slice(text.lastIndexOf('svc top │'));
+  };
+  const shows = (what: string | RegExp, timeoutMs = 10_000) =>
+    waitUntil(() => (typeof what === 'string' ? screen().includes(what) : what.test(screen())) && screen(), `the board to show ${what}`, timeoutMs).catch(
+      (e) => {
+        console.error('SCREEN:\n' + screen());
+        throw e;
+      },
+    );
+  const press = (k: string) => stdin.press(k);
+  stop = async () => {
+    press('q');
+    return ended;
+  };
+  return { ctx, stdin, stdout, screen, shows, press, ended };
+}
+
+describe('svc top as a command', () => {
+  it('off a terminal is exit 2 pointing to svc sessions list --watch, before any request', async () => {
+    const before = await requestCount(t.emu);
+    const r = await svc(['top'], { env: emuEnv(t.emu) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('svc sessions list --watch');
+    expect(await requestCount(t.emu)).toBe(before);
+  });
+
+  it('-o and --jq are exit 2 (honest flags): the board has no output format', async () => {
+    for (const args of [
+      ['-o', 'json', 'top'],
+      ['top', '--jq', '.'],
+    ]) {
+      const r = await svc(args, { env: emuEnv(t.emu), stdoutTTY: true });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('svc top draws a board: -o, -q and --jq do not apply');
+    }
+  });
+
+  it('a bad --interval or an argument is exit 2', async () => {
+    expect((await svc(['top', '--interval', 'soon'], { env: emuEnv(t.emu), stdoutTTY: true })).stderr).toContain('--interval takes a duration');
+    const r = await svc(['top', 'sesn_1'], { env: emuEnv(t.emu), stdoutTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("too many arguments for 'top'");
+  });
+});
+
+describe('svc top on a terminal, against the emulator', () => {
+  it('shows the sessions with their agent names, and q quits with the terminal restored', async () => {
+    const s = await createSession(t.emu, { title: 'basic-one' });
+    const b = board(t.emu, { selector: undefined });
+    await b.shows(new RegExp(`${s.id}\\s+basic-one`));
+    b.press('q');
+    expect(await b.ended).toEqual({ ok: true });
+    stop = undefined;
+    expect(b.stdin.rawModes.at(-1)).toBe(false);
+    expect(b.stdout.text.endsWith('\u001b[?1049l\u001b[?25h')).toBe(true);
+  });
+
+  it('Ctrl-C leaves as an interruption (exit 130)', async () => {
+    const b = board(t.emu);
+    await b.shows('live');
+    b.press('\u0003');
+    const end = await b.ended;
+    stop = undefined;
+    expect(end.ok).toBe(false);
+    expect((end as { error: unknown }).error).toBeInstanceOf(InterruptedError);
+  });
+
+  it('a change made elsewhere shows within an interval, and a session deleted elsewhere leaves the board', async () => {
+    const s = await createSession(t.emu, { title: 'before-chg' });
+    const b = board(t.emu);
+    await b.shows('before-chg');
+    await call(t.emu, 'PATCH', `/v1/sessions/${s.id}`, { body: { title: 'after-chg' } });
+    await b.shows('after-chg');
+    await call(t.emu, 'DELETE', `/v1/sessions/${s.id}`);
+    // Deletions show at the watch's full resync (every 30 polls of 100 ms here).
+    await waitUntil(() => !b.screen().includes(s.id), 'the row gone', 15_000);
+  });
+
+  it('a running session on screen shows its step from its stream, and i interrupts it through the bulk executor', async () => {
+    const s = await createSession(t.emu, { title: 'runs-slow' });
+    await send(t.emu, s.id, '/slow 300');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'running');
+    const b = board(t.emu, { selector: undefined });
+    await b.shows(new RegExp(`${s.id}\\s+runs-slow.*running\\s+(writing|thinking)`));
+    b.press('/');
+    for (const ch of 'runs-slow') b.press(ch);
+    b.press('\r');
+    await b.shows(/1 of \d+ rows/);
+    b.press('i');
+    await waitSession(t.emu, s.id, (x) => x.interrupted === true, 'interrupted');
+    await b.shows(/interrupted 1, unchanged 0, failed 0/);
+    await b.shows(new RegExp(`${s.id}\\s+runs-slow.*idle, interrupted`));
+  });
+
+  it('a write that fails leaves one line in the footer and the row as it was', async () => {
+    const s = await createSession(t.emu, { title: 'fail-write' });
+    await send(t.emu, s.id, '/slow 300');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'running');
+    const b = board(t.emu);
+    await b.shows('fail-write');
+    b.press('/');
+    for (const ch of 'fail-wr') b.press(ch);
+    b.press('\r');
+    await b.shows(/1 of \d+ rows/);
+    await b.shows(/i interrupt/);
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { reject_write_every: 1 } });
+    b.press('i');
+    await b.shows(/interrupted 0, unchanged 0, failed 1 · interrupt failed for sesn_\w+: internal error/);
+    expect((await getSession(t.emu, s.id)).interrupted).toBe(false);
+    expect(b.screen()).toMatch(new RegExp(`${s.id}\\s+fail-write.*running`));
+  });
+
+  it("y allows the selected session's awaited confirmation", async () => {
+    const s = await createSession(t.emu, { title: 'confirms' });
+    await send(t.emu, s.id, '/confirm bash {"command":"ls"}');
+    await waitSession(t.emu, s.id, (x) => x.requires_action === true, 'waiting');
+    const b = board(t.emu);
+    await b.shows('confirms');
+    b.press('/');
+    for (const ch of 'confirms') b.press(ch);
+    b.press('\r');
+    await b.shows(/y allow · n deny/);
+    b.press('y');
+    await b.shows('allowed bash for');
+    await waitSession(t.emu, s.id, (x) => x.status === 'idle' && x.stop_reason?.type === 'end_turn', 'the turn finished');
+  });
+
+  it('a quiet fleet costs one list request per interval', async () => {
+    const b = board(t.emu, { interval: '200ms', status: 'idle' });
+    await b.shows('live');
+    // Let the first reads settle (agent names, pending inputs of the rows on screen).
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = await requestCount(t.emu);
+    await new Promise((r) => setTimeout(r, 2000));
+    const polls = (await requestCount(t.emu)) - before - 1;
+    expect(polls).toBeGreaterThanOrEqual(8);
+    expect(polls).toBeLessThanOrEqual(11);
+  });
+});
+
+describe('svc top on a bad day', () => {
+  it('an unreachable service: the board stays, says so in its header and retries until the service answers', async () => {
+    const port = await freePort();
+    const where = { url: `http://127.0.0.1:${port}`, apiKey: 'sk_board_outage' };
+    const b = board(where, {}, { SVC_MAX_RETRIES: '0' });
+    await b.shows(/service unreachable; retry 1 in \d+s \(cannot reach/);
+    let emu: Emulator | undefined;
+    try {
+      emu = await startEmulator({ port, apiKey: where.apiKey });
+      await createSession(emu, { title: 'after-down' });
+      await b.shows('after-down', 40_000);
+      expect(b.screen()).toMatch(/live, polled/);
+    } finally {
+      await stop?.();
+      stop = undefined;
+      await emu?.close();
+    }
+  }, 60_000);
+
+  it('429s are honoured: the board loads through them without an error', async () => {
+    await createSession(t.emu, { title: 'thru-429' });
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { rate_limit_every: 2, retry_after: 1 } });
+    const b = board(t.emu);
+    await b.shows('thru-429', 15_000);
+    const stats = (await call(t.emu, 'GET', '/_emulator/stats')).body;
+    expect(JSON.stringify(stats)).toMatch(/rate_limit/);
+    expect(b.screen()).not.toContain('unreachable');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
