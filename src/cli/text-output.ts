@@ -6,13 +6,15 @@ interface OutputLimit {
   refuses: 'formats' | 'ids';
   /** It prints JSON as received (svc api): --jq filters it, and `-o json|ndjson` asks for errors as JSON too. */
   json?: boolean;
+  /** `--quiet` is the verb's own flag (svc emulator: drop the request log), not the global "print only IDs". */
+  ownsQuiet?: boolean;
 }
 
 const LIMITS = new WeakMap<Command, OutputLimit>();
 
 /** Declares that `cmd` prints text: `-o`, `-q` and `--jq` given to it are exit 2, except what JSON text honours. */
-export function printsText(cmd: Command, why: string, o: { json?: boolean } = {}): Command {
-  LIMITS.set(cmd, { why, refuses: 'formats', json: o.json });
+export function printsText(cmd: Command, why: string, o: { json?: boolean; ownsQuiet?: boolean } = {}): Command {
+  LIMITS.set(cmd, { why, refuses: 'formats', json: o.json, ownsQuiet: o.ownsQuiet });
   return cmd;
 }
 
@@ -36,7 +38,8 @@ export function textOutputConflict(cmd: Command): string | undefined {
     return flag && `${flag} does not apply to svc ${commandPath(cmd)}: ${t.why}`;
   }
   const jsonOutput = ['json', 'ndjson', 'jsonl'].includes(output);
-  const flag = given('output') && !(t.json && jsonOutput) ? `-o ${output}` : given('quiet') ? '-q' : !t.json && given('jq') ? '--jq' : undefined;
+  const flag =
+    given('output') && !(t.json && jsonOutput) ? `-o ${output}` : given('quiet') && !t.ownsQuiet ? '-q' : !t.json && given('jq') ? '--jq' : undefined;
   return flag && `${flag} does not apply to svc ${commandPath(cmd)}: ${t.why}`;
 }
 

@@ -115,7 +115,7 @@ export default function build(cmd: Command, kit: Kit): void {
     'svc emulator --api-key sk_local --state ./emu.json',
     'svc emulator --faults drop_stream_after=20',
   ]);
-  printsText(cmd, 'it prints the two export lines, then serves');
+  printsText(cmd, 'it prints the two export lines, then serves', { ownsQuiet: true });
   cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
   addKeys(cmd, kit);
 }
