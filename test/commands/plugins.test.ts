@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkReferences } from '../../src/cli/references';
+import { checkReferences } from '../../src/api/checks/references';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { useEmulator, requestCount } from '../helpers/emulator';
 import { zip } from '../helpers/zip';

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkReferences } from '../../src/cli/references';
+import { checkReferences } from '../../src/api/checks/references';
 import { UsageError } from '../../src/errors';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator, requestCount } from '../helpers/emulator';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
-import { checkReferences } from '../../cli/references';
+import { checkReferences } from '../../api/checks/references';
 import {
   addArchive,
   addCreate,
@@ -15,7 +15,7 @@ import {
   resourceSpec,
   type ResourceSpec,
 } from '../../cli/verbs/resource';
-import { addSelectableList } from '../../fleet/list';
+import { addSelectableList } from '../../cli/verbs/fleet-list';
 import { AGENT_COLUMNS } from './columns';
 
 export const AGENTS: ResourceSpec = resourceSpec(agents, AGENT_COLUMNS);

@@ -4,7 +4,7 @@ import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
 import type { Kit } from '../../cli/action';
-import { checkReferences } from '../../cli/references';
+import { checkReferences } from '../../api/checks/references';
 import { addCreate, addGet, addUpdate, type BodyFlag, type ResourceSpec } from '../../cli/verbs/resource';
 import { addArchive } from './archive';
 import { SESSION_COLUMNS } from './columns';

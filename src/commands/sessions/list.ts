@@ -4,7 +4,7 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { examples, type Kit, type Opts } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS } from '../../cli/verbs/resource';
-import { parseWatch, type WatchPlan } from '../../fleet/list';
+import { parseWatch, type WatchPlan } from '../../cli/verbs/fleet-list';
 import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery } from '../../fleet/select';
 import { sessionColumns } from './columns';
 import { addSelectorFlags } from './selectors';

@@ -6,7 +6,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { addWatchFlags } from '../../fleet/flags';
-import { parseWatch, watchCells, type WatchPlan } from '../../fleet/list';
+import { parseWatch, watchCells, type WatchPlan } from '../../cli/verbs/fleet-list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addLeaseOp, addWorkGet } from './lease';

@@ -1,17 +1,17 @@
 import { Option, type Command } from 'commander';
-import type { Query } from '../api/client';
-import type { ListOptions } from '../api/paginate';
-import type { Obj } from '../api/resources';
-import type { Ctx } from '../context';
-import { UsageError } from '../errors';
-import type { Column } from '../output/table';
-import { examples, type Flags, type Kit } from '../cli/action';
-import { addListFlags, filterQuery, listOptions, printList, type ListFilter } from '../cli/verbs/list';
-import type { ResourceSpec } from '../cli/verbs/spec';
-import { parseDuration } from './duration';
-import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from './flags';
-import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from './select';
-import type { WatchCell } from './watch-view';
+import type { Query } from '../../api/client';
+import type { ListOptions } from '../../api/paginate';
+import type { Obj } from '../../api/resources';
+import type { Ctx } from '../../context';
+import { UsageError } from '../../errors';
+import type { Column } from '../../output/table';
+import { examples, type Flags, type Kit } from '../action';
+import { addListFlags, filterQuery, listOptions, printList, type ListFilter } from './list';
+import type { ResourceSpec } from './spec';
+import { parseDuration } from '../../fleet/duration';
+import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from '../../fleet/flags';
+import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from '../../fleet/select';
+import type { WatchCell } from '../../fleet/watch-view';
 
 /** Pages of the largest size the service serves: a watch lists everything selected. */
 const WATCH_PAGE = 1000;
@@ -68,7 +68,7 @@ export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Pro
   const list = (q: Query, lo: ListOptions): AsyncIterable<Obj> => o.resource.api.list(c, q, lo);
   if (!o.watch)
     return printList(ctx, o.page, (lo) => selectResources(list, o.selectors, ctx.now(), lo, o.query), o.resource.namedColumns ?? o.resource.columns);
-  const { runWatchView } = await import('./watch-view');
+  const { runWatchView } = await import('../../fleet/watch-view');
   await runWatchView(ctx, {
     list: (q) => list(q, { all: true, pageSize: o.page.pageSize ?? WATCH_PAGE }),
     query: { ...o.query, ...serviceQuery(o.selectors, ctx.now()) },
