@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
+import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions, ndjson } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { agentSession, getSession, waitSession, waitUntil } from '../helpers/sse';
 
@@ -18,19 +18,13 @@ async function batch(n: number, extra: Record<string, unknown> = {}): Promise<{ 
     ids.push((await agentSession(t.emu, { name: `agent-${label}` }, { metadata: { batch: label }, title: `${label}-${i}`, ...extra })).id);
   return { label, ids };
 }
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 describe('svc sessions archive|delete|interrupt|continue on many', () => {
   it('archives the sessions a label selector picks with --yes: one result per item in input order and one summary line', async () => {
     const { label, ids } = await batch(3);
     const r = await run(['sessions', 'archive', '-l', `batch=${label}`, '--yes', '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    const results = lines(r.stdout);
+    const results = ndjson(r.stdout);
     expect(results.map((x) => x.id).sort()).toEqual([...ids].sort());
     expect(results.every((x) => x.ok === true && x.action === 'archive')).toBe(true);
     expect(r.stderr).toBe('archived 3, unchanged 0, failed 0\n');
@@ -59,7 +53,7 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     expect((await getSession(t.emu, ids[0])).archived_at).toBeNull();
     const yes = await run(['sessions', 'archive', '-l', `batch=${label}`, '-o', 'ndjson'], { stdinTTY: true, stdin: 'y\n' });
     expect(yes.code).toBe(0);
-    expect(lines(yes.stdout)).toHaveLength(2);
+    expect(ndjson(yes.stdout)).toHaveLength(2);
     for (const id of ids) expect((await getSession(t.emu, id)).archived_at).not.toBeNull();
   });
 
@@ -77,10 +71,10 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     const stdin = `${ids[0]}\n{"id":"${ids[1]}","status":"idle"}\n\n${ids[2]}\n`;
     const first = await run(['sessions', 'archive', '-', '--yes', '-o', 'ndjson'], { stdin });
     expect(first.code).toBe(0);
-    expect(lines(first.stdout).map((x) => x.id)).toEqual(ids);
+    expect(ndjson(first.stdout).map((x) => x.id)).toEqual(ids);
     const again = await run(['sessions', 'archive', '-', '--yes', '-o', 'ndjson'], { stdin });
     expect(again.code).toBe(0);
-    expect(lines(again.stdout).every((x) => x.ok && x.unchanged)).toBe(true);
+    expect(ndjson(again.stdout).every((x) => x.ok && x.unchanged)).toBe(true);
     expect(again.stderr).toBe('archived 0, unchanged 3, failed 0\n');
   });
 
@@ -99,7 +93,7 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     expect(r.stderr).toBe('deleted 2, unchanged 0, failed 2\n');
     const ignored = await run(['sessions', 'delete', 'sesn_missing_1', ids[0], '--yes', '--ignore-not-found', '-o', 'ndjson']);
     expect(ignored.code).toBe(0);
-    expect(lines(ignored.stdout)).toEqual([
+    expect(ndjson(ignored.stdout)).toEqual([
       { id: 'sesn_missing_1', action: 'delete', ok: true, unchanged: true },
       { id: ids[0], action: 'delete', ok: true, unchanged: true },
     ]);
@@ -109,7 +103,7 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     const { ids } = await batch(3);
     const r = await run(['sessions', 'delete', 'sesn_missing_3', ...ids, '--yes', '--fail-fast', '--concurrency', '1', '-o', 'ndjson']);
     expect(r.code).toBe(6);
-    expect(lines(r.stdout)).toEqual([expect.objectContaining({ id: 'sesn_missing_3', ok: false })]);
+    expect(ndjson(r.stdout)).toEqual([expect.objectContaining({ id: 'sesn_missing_3', ok: false })]);
     expect(r.stderr).toBe('deleted 0, unchanged 0, failed 1, not attempted 3\n');
     for (const id of ids) expect((await call(t.emu, 'GET', `/v1/sessions/${id}`)).status).toBe(200);
   });
@@ -118,14 +112,14 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     const { label, ids } = await batch(2);
     const i = await run(['sessions', 'interrupt', '-l', `batch=${label}`, '--yes', '-o', 'ndjson']);
     expect(i.code).toBe(0);
-    for (const x of lines(i.stdout)) expect(x).toMatchObject({ action: 'interrupt', ok: true, control_epoch: expect.stringMatching(/^\d+$/) });
+    for (const x of ndjson(i.stdout)) expect(x).toMatchObject({ action: 'interrupt', ok: true, control_epoch: expect.stringMatching(/^\d+$/) });
     for (const id of ids) await waitSession(t.emu, id, (s) => s.interrupted && !s.stopping, 'interrupted');
     const acks = (await call(t.emu, 'GET', `/v1/sessions/${ids[0]}/events?page_size=100`)).body.items.filter((e: any) => e.type === 'user.interrupt');
     expect(acks[0].data).toEqual({ expected_control_epoch: '0' });
     const c = await run(['sessions', 'continue', ...ids, '--yes', '-o', 'ndjson']);
     expect(c.code).toBe(0);
     const held = await getSession(t.emu, ids[0]);
-    const printed = lines(c.stdout)[0];
+    const printed = ndjson(c.stdout)[0];
     expect(printed.control_epoch).toMatch(/^\d+$/);
     // The completed start moves the session past the epoch Continue returned; the result keeps the returned one.
     await waitSession(t.emu, ids[0], (s) => !s.continue_pending, 'started');
@@ -150,7 +144,7 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     const epoch = (await getSession(t.emu, ids[0])).control_epoch;
     stdin.end('y\n');
     expect(await done).toBe(7);
-    const results = lines(stdout.text);
+    const results = ndjson(stdout.text);
     expect(results.find((x) => x.id === ids[0])).toMatchObject({ ok: false, error: { type: 'conflict_error' } });
     expect(results.find((x) => x.id === ids[1])).toMatchObject({ ok: true });
     expect((await getSession(t.emu, ids[0])).control_epoch).toBe(epoch);
@@ -173,7 +167,7 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
         },
       });
       expect(r.code).toBe(0);
-      expect(lines(r.stdout).filter((x) => x.ok)).toHaveLength(ids.length);
+      expect(ndjson(r.stdout).filter((x) => x.ok)).toHaveLength(ids.length);
     } finally {
       await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
     }
@@ -194,7 +188,7 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
       ctrlC.abort();
       const r = await pending;
       expect(r.code).toBe(130);
-      const reported = lines(r.stdout);
+      const reported = ndjson(r.stdout);
       expect(reported.length).toBeLessThan(ids.length);
       expect(reported.every((x) => x.ok)).toBe(true);
       expect(reported.map((x) => x.id).sort()).toEqual((await archived()).sort());

@@ -3,18 +3,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
+import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions, ndjson } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 let agentId: string | undefined;
 const agent = async () => (agentId ??= (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'parallel-bot', model: 'scripted-1' } })).body.id as string);
@@ -34,7 +28,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     );
     const r = await run(['run', '--agent', await agent(), '--parallel', '2', '--message-file', file, '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    const results = lines(r.stdout).sort((a, b) => a.line - b.line);
+    const results = ndjson(r.stdout).sort((a, b) => a.line - b.line);
     expect(results).toEqual([
       { line: 1, session_id: expect.any(String), status: 'idle', ok: true, reply: 'You said: first' },
       { line: 3, session_id: expect.any(String), status: 'idle', ok: true, reply: 'You said: second' },
@@ -62,7 +56,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     const first = await run([...args, '-o', 'ndjson']);
     const again = await run([...args, '-q']);
     expect([first.code, again.code]).toEqual([0, 0]);
-    const ids = lines(first.stdout).map((x) => x.session_id);
+    const ids = ndjson(first.stdout).map((x) => x.session_id);
     expect(again.stdout.trim().split('\n').sort()).toEqual(ids.sort());
     expect(await sessionsLabelled('p3')).toHaveLength(2);
   });
@@ -86,7 +80,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     const file = messageFile('"quick"\n"/slow 100"\n');
     const r = await run(['run', '--agent', await agent(), '--parallel', '2', '--message-file', file, '--timeout', '1s', '-o', 'ndjson']);
     expect(r.code).toBe(124);
-    const results = lines(r.stdout).sort((a, b) => a.line - b.line);
+    const results = ndjson(r.stdout).sort((a, b) => a.line - b.line);
     expect(results.map((x) => [x.line, x.status, x.ok])).toEqual([
       [1, 'idle', true],
       [2, 'timeout', false],
@@ -116,7 +110,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     await waitUntil(async () => (await sessionsLabelled('p4')).filter((s) => s.status === 'running').length === 2, 'two turns running');
     ctrlC.abort();
     expect(await code).toBe(130);
-    const results = lines(stdout.text);
+    const results = ndjson(stdout.text);
     expect(results).toHaveLength(2);
     expect(results.every((x) => x.status === 'interrupted' && !x.ok && typeof x.session_id === 'string')).toBe(true);
     expect(stderr.text).toContain('not started 3');

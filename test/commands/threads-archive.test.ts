@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { emuEnv, svc, type SvcOptions } from '../helpers/cli';
+import { emuEnv, svc, type SvcOptions, ndjson } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitIdleEvents } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 
 /** A session whose coordinator delegated to `n` child threads, all finished: its ID, the children and the coordinator. */
 async function delegated(n: number): Promise<{ sid: string; children: string[]; coordinator: string }> {
@@ -31,12 +25,12 @@ describe('svc threads archive on many', () => {
     const { sid, children } = await delegated(3);
     const r = await run(['threads', 'archive', sid, ...children, '--yes', '-o', 'ndjson']);
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual(children.map((id) => ({ id, action: 'archive', ok: true })));
+    expect(ndjson(r.stdout)).toEqual(children.map((id) => ({ id, action: 'archive', ok: true })));
     expect(r.stderr).toBe('archived 3, unchanged 0, failed 0\n');
     for (const id of children) expect(await archivedAt(sid, id)).toEqual(expect.any(String));
     const again = await run(['threads', 'archive', sid, '-', '--yes', '-o', 'ndjson'], { stdin: children.join('\n') + '\n' });
     expect(again.code).toBe(0);
-    expect(lines(again.stdout).every((x) => x.ok && x.unchanged)).toBe(true);
+    expect(ndjson(again.stdout).every((x) => x.ok && x.unchanged)).toBe(true);
     expect(again.stderr).toBe('archived 0, unchanged 3, failed 0\n');
   });
 
@@ -81,7 +75,7 @@ describe('svc threads archive on many', () => {
     expect(r.stderr).toBe('archived 1, unchanged 0, failed 2\n');
     const ignored = await run(['threads', 'archive', sid, 'sthr_missing', children[0], '--yes', '--ignore-not-found', '-o', 'ndjson']);
     expect(ignored.code).toBe(0);
-    expect(lines(ignored.stdout)).toEqual([
+    expect(ndjson(ignored.stdout)).toEqual([
       { id: 'sthr_missing', action: 'archive', ok: true, unchanged: true },
       { id: children[0], action: 'archive', ok: true, unchanged: true },
     ]);

@@ -1,29 +1,11 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-import { Capture, emuEnv, tempConfigDir } from '../helpers/cli';
+import { startSvc } from '../helpers/cli';
 import { bearer, call, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
 
-/** Starts svc in-process and returns its live stdout/stderr, a Ctrl-C, and the exit code to come. */
-function start(args: string[], o: { stdoutTTY?: boolean } = {}) {
-  const stdin = new PassThrough();
-  stdin.end();
-  const stdout = new Capture();
-  stdout.isTTY = o.stdoutTTY;
-  const stderr = new Capture();
-  const ctrlC = new AbortController();
-  const env = { SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emuEnv(t.emu) };
-  const code = main(args, { stdin, stdout, stderr, env, cwd: process.cwd(), signal: ctrlC.signal });
-  const events = () =>
-    stdout.text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-  return { stdout, stderr, ctrlC, code, events };
-}
+const start = (args: string[], o: { stdoutTTY?: boolean } = {}) => startSvc(t.emu, args, o);
 
 const agent = async (name: string, metadata: Record<string, string>) =>
   (await call(t.emu, 'POST', '/v1/agents', { body: { name, model: 'scripted-1', metadata } })).body.id as string;

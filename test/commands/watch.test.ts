@@ -1,7 +1,5 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main';
-import { Capture, emuEnv, svc, tempConfigDir } from '../helpers/cli';
+import { emuEnv, svc, startSvc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 
@@ -12,23 +10,7 @@ async function session(label: string, title: string): Promise<string> {
   return (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agentId, title, metadata: { watch: label } } })).body.id;
 }
 
-/** Starts svc in-process and returns its live stdout/stderr, a Ctrl-C, and the exit code to come. */
-function start(args: string[], o: { stdoutTTY?: boolean } = {}) {
-  const stdin = new PassThrough();
-  stdin.end();
-  const stdout = new Capture();
-  stdout.isTTY = o.stdoutTTY;
-  const stderr = new Capture();
-  const ctrlC = new AbortController();
-  const env = { SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emuEnv(t.emu) };
-  const code = main(args, { stdin, stdout, stderr, env, cwd: process.cwd(), signal: ctrlC.signal });
-  const events = () =>
-    stdout.text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-  return { stdout, stderr, ctrlC, code, events };
-}
+const start = (args: string[], o: { stdoutTTY?: boolean } = {}) => startSvc(t.emu, args, o);
 
 describe('svc sessions list --watch', () => {
   it('prints the list as ADDED, then ADDED / MODIFIED / DELETED as NDJSON off a terminal; a deletion shows at the resync; Ctrl-C is 130', async () => {

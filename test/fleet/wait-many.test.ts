@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { emuEnv, svc, type SvcOptions } from '../helpers/cli';
+import { emuEnv, svc, type SvcOptions, ndjson } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { agentSession, send, waitSession } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
 let n = 0;
 const fresh = async (label: string) => (await agentSession(t.emu, { name: 'waiter' }, { metadata: { wait: label }, title: `w${++n}` })).id as string;
 
@@ -23,7 +17,7 @@ describe('svc sessions wait on many', () => {
     const r = await run(['sessions', 'wait', '-l', 'wait=w1', '-o', 'ndjson', '--timeout', '30s']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const printed = lines(r.stdout);
+    const printed = ndjson(r.stdout);
     expect(printed.map((s) => s.id).sort()).toEqual([a, b].sort());
     expect(printed.every((s) => s.status === 'idle')).toBe(true);
   });
@@ -36,7 +30,7 @@ describe('svc sessions wait on many', () => {
     const r = await run(['sessions', 'wait', ok, bad, '-o', 'ndjson', '--timeout', '30s']);
     expect(r.code).toBe(11);
     expect(
-      lines(r.stdout)
+      ndjson(r.stdout)
         .map((s) => s.id)
         .sort(),
     ).toEqual([ok, bad].sort());
@@ -51,7 +45,7 @@ describe('svc sessions wait on many', () => {
     await waitSession(t.emu, asks, (s) => s.requires_action, 'waiting');
     const r = await run(['sessions', 'wait', '-l', 'wait=w3', '--fail-fast', '-o', 'ndjson', '--timeout', '60s']);
     expect(r.code).toBe(11);
-    expect(lines(r.stdout).map((s) => s.id)).toEqual([asks]);
+    expect(ndjson(r.stdout).map((s) => s.id)).toEqual([asks]);
     expect((await call(t.emu, 'GET', `/v1/sessions/${slow}`)).body.status).toBe('running');
     await call(t.emu, 'POST', `/v1/sessions/${slow}/events`, { body: { events: [{ type: 'user.interrupt' }] } });
   });
@@ -63,7 +57,7 @@ describe('svc sessions wait on many', () => {
     await waitSession(t.emu, slow, (s) => s.status === 'running', 'running');
     const r = await run(['sessions', 'wait', slow, done, '-o', 'ndjson', '--timeout', '1s']);
     expect(r.code).toBe(124);
-    expect(lines(r.stdout).map((s) => s.id)).toEqual([done]);
+    expect(ndjson(r.stdout).map((s) => s.id)).toEqual([done]);
     expect(r.stderr).toContain(slow);
     await call(t.emu, 'POST', `/v1/sessions/${slow}/events`, { body: { events: [{ type: 'user.interrupt' }] } });
   });

@@ -61,3 +61,25 @@ export async function svc(args: string[], opts: SvcOptions = {}): Promise<SvcRes
 export function emuEnv(emu: { url: string; apiKey: string }, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return { SVC_BASE_URL: emu.url, SVC_API_KEY: emu.apiKey, ...extra };
 }
+
+/** The JSON values of NDJSON text, one a line. */
+export function ndjson(text: string) {
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/** Starts svc in-process against `emu` and returns its live stdout/stderr, a Ctrl-C, and the exit code to come. */
+export function startSvc(emu: { url: string; apiKey: string }, args: string[], o: { stdoutTTY?: boolean } = {}) {
+  const stdin = new PassThrough();
+  stdin.end();
+  const stdout = new Capture();
+  stdout.isTTY = o.stdoutTTY;
+  const stderr = new Capture();
+  const ctrlC = new AbortController();
+  const env = { SVC_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1', ...emuEnv(emu) };
+  const code = main(args, { stdin, stdout, stderr, env, cwd: process.cwd(), signal: ctrlC.signal });
+  return { stdout, stderr, ctrlC, code, events: () => ndjson(stdout.text) };
+}
