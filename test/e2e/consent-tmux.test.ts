@@ -1,37 +1,18 @@
-import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/requires';
+import { tmuxTerminal } from '../helpers/tmux';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
-import { tempConfigDir } from '../helpers/cli';
 import { requestCount, useEmulator } from '../helpers/emulator';
-import { agentSession, getSession, waitUntil } from '../helpers/sse';
+import { agentSession, getSession } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
 const work = join(repo, 'node_modules', '.cache', `consent-e2e-${process.pid}`);
-const socket = `svc-consent-e2e-${process.pid}`;
 const t = useEmulator();
-const execFile = promisify(execFileCb);
 
-const noConfig = join(work, 'tmux.conf');
-const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
-const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'consent');
-const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
-  waitUntil(
-    async () => {
-      const text = await pane();
-      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
-    },
-    `the pane to show ${what}`,
-    timeoutMs,
-  ).catch(async (e) => {
-    console.error('PANE:\n' + (await pane()));
-    throw e;
-  });
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'consent', ...k);
+const { keys, paneShows, start, stop } = tmuxTerminal(work, 'consent');
 let commands = 0;
 /** Types a command line into the pane's shell, clearing the screen first; returns the pattern of its end line (with the exit code). */
 const command = async (line: string, code: number): Promise<RegExp> => {
@@ -52,39 +33,17 @@ async function batch(n: number): Promise<{ label: string; ids: string[] }> {
 const archived = async (ids: string[]) => Promise.all(ids.map(async (id) => Boolean((await getSession(t.emu, id)).archived_at)));
 
 describeWith('the bulk consent prompt in a real terminal (tmux)', ['tmux'], () => {
-  let server: ChildProcess | undefined;
   let svcBin = '';
 
   beforeAll(async () => {
     await buildPrivateSvc(work);
     svcBin = join(work, 'bin', 'svc.js');
-    writeFileSync(noConfig, '');
-    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
-    const home = tempConfigDir();
     // No CI variable: with one set, svc never prompts (as --no-input).
-    const env = [
-      `HOME=${home}`,
-      `PATH=${process.env.PATH}`,
-      'TERM=xterm-256color',
-      `SVC_BASE_URL=${t.emu.url}`,
-      `SVC_API_KEY=${t.emu.apiKey}`,
-      `SVC_CONFIG_DIR=${home}`,
-      'PS1=PROMPT$ ',
-    ];
-    await waitUntil(
-      () =>
-        tmux('new-session', '-d', '-s', 'consent', '-x', '160', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
-          () => true,
-          () => false,
-        ),
-      'the tmux server',
-    );
-    await paneShows('PROMPT$');
+    await start({ emu: t.emu, width: 160, height: 40 });
   }, 90_000);
 
   afterAll(async () => {
-    await tmux('kill-server').catch(() => undefined);
-    server?.kill();
+    await stop();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,75 +1,28 @@
-import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/requires';
+import { tmuxTerminal } from '../helpers/tmux';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
-import { tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
 const work = join(repo, 'node_modules', '.cache', `live-e2e-${process.pid}`);
-const socket = `svc-live-e2e-${process.pid}`;
 const t = useEmulator({ modelStepMs: 5 });
-const execFile = promisify(execFileCb);
 
-/** An empty configuration: tmux reads neither the user's nor the system's. */
-const noConfig = join(work, 'tmux.conf');
-/** tmux on a private socket, with no configuration. */
-const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
-const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'live');
-// Generous: on a loaded 2-core CI machine the whole suite runs beside this terminal.
-const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
-  waitUntil(
-    async () => {
-      const text = await pane();
-      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
-    },
-    `the pane to show ${what}`,
-    timeoutMs,
-  ).catch(async (e) => {
-    console.error('PANE:\n' + (await pane()));
-    throw e;
-  });
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'live', ...k);
+const { tmux, pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'live');
 
 describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
-  let server: ChildProcess | undefined;
-
   beforeAll(async () => {
     await buildPrivateSvc(work);
-    writeFileSync(noConfig, '');
-    // A foreground server (-D): it needs no daemon(), and it is ours to stop.
-    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
-    const home = tempConfigDir();
     // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the view must still be live.
-    const env = [
-      'CI=true',
-      `HOME=${home}`,
-      `PATH=${process.env.PATH}`,
-      'TERM=xterm-256color',
-      `SVC_BASE_URL=${t.emu.url}`,
-      `SVC_API_KEY=${t.emu.apiKey}`,
-      `SVC_CONFIG_DIR=${home}`,
-      'PS1=PROMPT$ ',
-    ];
-    await waitUntil(
-      () =>
-        tmux('new-session', '-d', '-s', 'live', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
-          () => true,
-          () => false,
-        ),
-      'the tmux server',
-    );
-    await paneShows('PROMPT$');
+    await start({ emu: t.emu, width: 120, height: 40, ci: true });
   }, 90_000);
 
   afterAll(async () => {
-    await tmux('kill-server').catch(() => undefined);
-    server?.kill();
+    await stop();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,37 +1,18 @@
-import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWith } from '../helpers/requires';
+import { tmuxTerminal } from '../helpers/tmux';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
-import { tempConfigDir } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
-import { createSession, waitUntil } from '../helpers/sse';
+import { createSession } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
 const work = join(repo, 'node_modules', '.cache', `picker-e2e-${process.pid}`);
-const socket = `svc-picker-e2e-${process.pid}`;
 const t = useEmulator({ modelStepMs: 5 });
-const execFile = promisify(execFileCb);
 
-const noConfig = join(work, 'tmux.conf');
-const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
-const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'pick');
-const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
-  waitUntil(
-    async () => {
-      const text = await pane();
-      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
-    },
-    `the pane to show ${what}`,
-    timeoutMs,
-  ).catch(async (e) => {
-    console.error('PANE:\n' + (await pane()));
-    throw e;
-  });
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'pick', ...k);
+const { pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'pick');
 /** Runs svc in the pane; the shell prints the exit code when it ends. */
 const run = async (args: string) => {
   await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} ${args}; echo "END exit=$?"`);
@@ -39,39 +20,17 @@ const run = async (args: string) => {
 };
 
 describeWith('the picker for a missing ID in a real terminal (tmux)', ['tmux'], () => {
-  let server: ChildProcess | undefined;
   const sessions: string[] = [];
 
   beforeAll(async () => {
     await buildPrivateSvc(work);
-    writeFileSync(noConfig, '');
-    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
-    const home = tempConfigDir();
     // No CI variable: under CI svc never prompts (that case is in test/cli/picker.test.ts).
-    const env = [
-      `HOME=${home}`,
-      `PATH=${process.env.PATH}`,
-      'TERM=xterm-256color',
-      `SVC_BASE_URL=${t.emu.url}`,
-      `SVC_API_KEY=${t.emu.apiKey}`,
-      `SVC_CONFIG_DIR=${home}`,
-      'PS1=PROMPT$ ',
-    ];
-    await waitUntil(
-      () =>
-        tmux('new-session', '-d', '-s', 'pick', '-x', '120', '-y', '40', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
-          () => true,
-          () => false,
-        ),
-      'the tmux server',
-    );
-    await paneShows('PROMPT$');
+    await start({ emu: t.emu, width: 120, height: 40 });
     for (const title of ['older pick', 'newer pick']) sessions.unshift((await createSession(t.emu, { title })).id);
   }, 90_000);
 
   afterAll(async () => {
-    await tmux('kill-server').catch(() => undefined);
-    server?.kill();
+    await stop();
     rmSync(work, { recursive: true, force: true });
   });
 

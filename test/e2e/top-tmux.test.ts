@@ -1,39 +1,19 @@
-import { execFile as execFileCb, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
-import { tempConfigDir } from '../helpers/cli';
 import { call } from '../helpers/emulator';
 import { useFleet } from '../helpers/fleet';
 import { describeWith } from '../helpers/requires';
-import { getSession, waitUntil } from '../helpers/sse';
+import { getSession } from '../helpers/sse';
+import { tmuxTerminal } from '../helpers/tmux';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
 const work = join(repo, 'node_modules', '.cache', `top-e2e-${process.pid}`);
-const socket = `svc-top-e2e-${process.pid}`;
 const t = useFleet();
-const execFile = promisify(execFileCb);
 
-const noConfig = join(work, 'tmux.conf');
-const tmux = async (...args: string[]): Promise<string> => (await execFile('tmux', ['-L', socket, '-f', noConfig, ...args], { encoding: 'utf8' })).stdout;
-const pane = () => tmux('capture-pane', '-p', '-J', '-t', 'top');
-// Generous: on a loaded 2-core CI machine the whole suite runs beside this terminal.
-const paneShows = (what: string | RegExp, timeoutMs = 20_000) =>
-  waitUntil(
-    async () => {
-      const text = await pane();
-      return (typeof what === 'string' ? text.includes(what) : what.test(text)) ? text : undefined;
-    },
-    `the pane to show ${what}`,
-    timeoutMs,
-  ).catch(async (e) => {
-    console.error('PANE:\n' + (await pane()));
-    throw e;
-  });
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'top', ...k);
+const { keys, paneShows, start, stop } = tmuxTerminal(work, 'top');
 /** Types a filter: `/`, the text, Enter. */
 const filter = async (text: string) => {
   await keys('/');
@@ -44,38 +24,14 @@ const filter = async (text: string) => {
 const rows = (text: string) => text.split('\n').filter((l) => /^[ *] sesn_/.test(l));
 
 describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
-  let server: ChildProcess | undefined;
-
   beforeAll(async () => {
     await buildPrivateSvc(work);
-    writeFileSync(noConfig, '');
-    server = spawn('tmux', ['-L', socket, '-f', noConfig, '-D'], { stdio: 'ignore' });
-    const home = tempConfigDir();
     // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the board must still be live.
-    const env = [
-      'CI=true',
-      `HOME=${home}`,
-      `PATH=${process.env.PATH}`,
-      'TERM=xterm-256color',
-      `SVC_BASE_URL=${t.emu.url}`,
-      `SVC_API_KEY=${t.emu.apiKey}`,
-      `SVC_CONFIG_DIR=${home}`,
-      'PS1=PROMPT$ ',
-    ];
-    await waitUntil(
-      () =>
-        tmux('new-session', '-d', '-s', 'top', '-x', '160', '-y', '50', 'env', '-i', ...env, 'bash', '--norc', '--noprofile').then(
-          () => true,
-          () => false,
-        ),
-      'the tmux server',
-    );
-    await paneShows('PROMPT$');
+    await start({ emu: t.emu, width: 160, height: 50, ci: true });
   }, 90_000);
 
   afterAll(async () => {
-    await tmux('kill-server').catch(() => undefined);
-    server?.kill();
+    await stop();
     rmSync(work, { recursive: true, force: true });
   });
 
