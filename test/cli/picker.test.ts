@@ -101,6 +101,20 @@ describe('a missing ID on a terminal offers a picker', () => {
     expect(JSON.parse(interrupt.stdout).id).toBe(ids[0]);
   });
 
+  it('sessions wait, threads list and agents versions pick their missing parent too', async () => {
+    const wait = await svc(['sessions', 'wait', '-o', 'json'], terminal('\r'));
+    expect(wait.stderr).toContain(`? Pick a session: ${ids[0]}  third`);
+    expect(wait.code).toBe(0);
+    const list = await svc(['threads', 'list', '-o', 'json'], terminal('j\r'));
+    expect(list.code).toBe(0);
+    expect(list.stderr).toContain(`? Pick a session: ${ids[1]}  second`);
+    expect(JSON.parse(list.stdout).length).toBeGreaterThan(0);
+    const versions = await svc(['agents', 'versions', '-o', 'json'], terminal('\r'));
+    expect(versions.code).toBe(0);
+    expect(versions.stderr).toContain('? Pick an agent');
+    expect(JSON.parse(versions.stdout)[0].name).toBe('picked');
+  });
+
   it('Esc cancels with exit 130 and sends nothing more than the list read', async () => {
     const before = await requestCount(t.emu);
     const r = await svc(['sessions', 'archive'], terminal('\x1b'));

@@ -4,6 +4,7 @@ import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { checkReferences } from '../../api/checks/references';
 import {
+  pickSource,
   addArchive,
   addCreate,
   addDelete,
@@ -53,7 +54,7 @@ export default function build(group: Command, kit: Kit): void {
   addApply(group, kit, 'Agent', { examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
   addChildList(group, kit, {
     name: 'versions',
-    parent: { arg: '<id>', description: 'agent ID' },
+    parent: { arg: '<id>', description: 'agent ID', pick: pickSource(AGENTS) },
     description: 'List the versions of an agent, newest first',
     columns: AGENT_COLUMNS,
     examples: ['svc agents versions AGENT_ID', 'svc agents versions AGENT_ID -o json --jq ".[].version"'],

@@ -4,6 +4,7 @@ import { examples, type Kit } from '../../cli/action';
 import { parseDeadline } from '../../follow/deadline';
 import { parseDuration } from '../../fleet/duration';
 import { addSelectorFlags, isSingle, pick, targetsOf } from './selectors';
+import { pickSessions } from './pick';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
 export function addWait(group: Command, kit: Kit): Command {
@@ -14,6 +15,7 @@ export function addWait(group: Command, kit: Kit): Command {
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
     .option('--fail-fast', 'with many sessions: stop at the first that fails');
   addSelectorFlags(cmd);
+  pickSessions(cmd);
   cmd.action(
     kit.action(async (ctx, args, opts) => {
       const p = pick(args, opts);

@@ -5,6 +5,7 @@ import { addChildList } from '../../cli/verbs/resource';
 import { addThreadArchive } from './archive';
 import { THREAD_COLUMNS } from './columns';
 import { addThreadTail } from './tail';
+import { RECENT_SESSIONS } from '../sessions/pick';
 
 /** `svc threads VERB SESSION THREAD`. */
 export interface ThreadOptions {
@@ -18,7 +19,7 @@ export const parseThread = ([session, thread]: string[]): ThreadOptions => ({ se
 export default function build(group: Command, kit: Kit): void {
   addChildList(group, kit, {
     name: 'list',
-    parent: { arg: '<session>', description: 'session ID' },
+    parent: { arg: '<session>', description: 'session ID', pick: RECENT_SESSIONS },
     description: 'List the threads of a session: the coordinator and its child threads',
     columns: THREAD_COLUMNS,
     examples: ['svc threads list SESSION_ID', 'svc threads list SESSION_ID -o json --jq ".[] | select(.parent_thread_id != null) | .id"'],
