@@ -2,6 +2,7 @@
 import { commandFor, type Command, type KeyPress } from './keys';
 import { nextConfirmation } from './reducer';
 import type { ActionSink } from './sink';
+import { splitKeys } from './split-keys';
 import type { LiveStore } from './store';
 
 /** Bracketed paste's markers as Ink passes them on (its parser strips the leading ESC). */
@@ -31,30 +32,9 @@ export class KeyReader {
       if (this.store.getState().compose && text) this.store.dispatch({ type: 'compose.input', text });
       return;
     }
-    for (const [key, press] of keysOf(input, k)) handleKey(this.store, this.sink, key, press);
+    for (const [key, press] of splitKeys(input, k)) handleKey(this.store, this.sink, key, press);
   };
 }
-
-/** The keys of one read: a lone key as Ink named it, else each character, control characters named as Ink names them. */
-function keysOf(input: string, k: KeyPress): Array<[string, KeyPress]> {
-  if (input.length <= 1 || k.ctrl || k.meta) return [[input, k]];
-  const keys: Array<[string, KeyPress]> = [];
-  for (const ch of input) {
-    const named = NAMED[ch];
-    if (named) keys.push(named);
-    else if (ch >= ' ') keys.push([ch, {}]);
-  }
-  return keys;
-}
-
-const NAMED: Record<string, [string, KeyPress]> = {
-  '\r': ['', { return: true }],
-  '\n': ['', { return: true }],
-  '\t': ['', { tab: true }],
-  '\u007f': ['', { backspace: true }],
-  '\b': ['', { backspace: true }],
-  '\u0003': ['c', { ctrl: true }],
-};
 
 /** Reads the store at the moment of the key press, so a handler never acts on a stale state. */
 export function handleKey(store: LiveStore, sink: ActionSink, input: string, k: KeyPress): Command | undefined {

@@ -1,4 +1,5 @@
 /** Turns a key press into a command from the key table and runs it: board changes through the store, the rest through the sink. */
+import { splitKeys, NAMED_KEYS } from '../live/split-keys';
 import { commandFor, type Command, type KeyBinding } from './keys';
 import type { SessionRow } from './rows';
 import type { BoardSink } from './sink';
@@ -18,26 +19,16 @@ export function handleKey(store: BoardStore, sink: BoardSink, input: string, k: 
   return command;
 }
 
+/** The board takes no tab inside a burst of keys: it is dropped there, like other unnamed control characters. */
+const BOARD_KEYS = Object.fromEntries(Object.entries(NAMED_KEYS).filter(([ch]) => ch !== '\t'));
+
 /**
  * Several keys in one read (a fast typist over ssh, `/idle⏎` typed at once) are handled one by one, as if each came
  * alone; control characters are named as Ink names them.
  */
 export function readKeys(store: BoardStore, sink: BoardSink, input: string, k: Press): void {
-  if (input.length <= 1 || k.ctrl || k.meta) return void handleKey(store, sink, input, k);
-  for (const ch of input) {
-    const named = NAMED[ch];
-    if (named) handleKey(store, sink, named[0], named[1]);
-    else if (ch >= ' ') handleKey(store, sink, ch, {});
-  }
+  for (const [key, press] of splitKeys(input, k, BOARD_KEYS)) handleKey(store, sink, key, press);
 }
-
-const NAMED: Record<string, [string, Press]> = {
-  '\r': ['', { return: true }],
-  '\n': ['', { return: true }],
-  '\u007f': ['', { backspace: true }],
-  '\b': ['', { backspace: true }],
-  '\u0003': ['c', { ctrl: true }],
-};
 
 export function runCommand(command: Command, input: string, store: BoardStore, sink: BoardSink): void {
   const s = store.getState();
