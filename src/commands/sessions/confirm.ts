@@ -2,9 +2,30 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
 import { oneOf } from '../../cli/flags';
+
+/** `svc sessions confirm SESSION EVENT_ID --allow|--deny [--message TEXT]`. */
+export interface ConfirmOptions {
+  session: string;
+  eventId: string;
+  result: 'allow' | 'deny';
+  message?: string;
+}
+
+export function parseConfirm([session, eventId]: string[], flags: Flags): ConfirmOptions {
+  const result = oneOf(flags, { '--allow': 'allow', '--deny': 'deny' }, true) === '--allow' ? 'allow' : 'deny';
+  const message = flags.message as string | undefined;
+  if (message !== undefined && result === 'allow') throw new UsageError('--message goes with --deny');
+  return { session, eventId, result, message };
+}
+
+export async function runConfirm(ctx: Ctx, o: ConfirmOptions): Promise<void> {
+  // Assumption (API-NOTES): user.tool_confirmation data is {event_id, result, deny_message?}; no session_thread_id.
+  const data = { event_id: o.eventId, result: o.result, ...(o.message !== undefined ? { deny_message: o.message } : {}) };
+  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), o.session, { events: [{ type: 'user.tool_confirmation', data }] }));
+}
 
 export function addConfirm(group: Command, kit: Kit): void {
   const cmd = group
@@ -16,13 +37,5 @@ export function addConfirm(group: Command, kit: Kit): void {
     .option('--deny', 'refuse the tool call')
     .option('--message <text>', 'with --deny: the reason given to the agent');
   examples(cmd, ['svc sessions confirm SESSION_ID EVENT_ID --allow', 'svc sessions confirm SESSION_ID EVENT_ID --deny --message "Not on production"']);
-  cmd.action(kit.action((ctx, [sid, eventId], opts) => runConfirm(ctx, sid, eventId, opts)));
-}
-
-export async function runConfirm(ctx: Ctx, sid: string, eventId: string, opts: Opts): Promise<void> {
-  const result = oneOf(opts, { '--allow': 'allow', '--deny': 'deny' }, true) === '--allow' ? 'allow' : 'deny';
-  if (opts.message !== undefined && result === 'allow') throw new UsageError('--message goes with --deny');
-  // Assumption (API-NOTES): user.tool_confirmation data is {event_id, result, deny_message?}; no session_thread_id.
-  const data = { event_id: eventId, result, ...(opts.message !== undefined ? { deny_message: opts.message } : {}) };
-  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, { events: [{ type: 'user.tool_confirmation', data }] }));
+  cmd.action(kit.verb(parseConfirm, runConfirm));
 }

@@ -1,11 +1,34 @@
 import { Option, type Command } from 'commander';
+import type { ListOptions } from '../../api/paginate';
 import { sessions } from '../../api/sessions';
-import { examples, type Kit } from '../../cli/action';
+import type { Ctx } from '../../context';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, listOptions, printList } from '../../cli/verbs/resource';
 import { EVENT_COLUMNS } from './columns';
 import { pickSession } from './pick';
 
 export const ORDERS = ['asc', 'desc'] as const;
+
+/** `svc sessions events SESSION [--thread ID] [--order asc|desc]` and the list flags. */
+export interface EventsOptions {
+  session: string;
+  thread?: string;
+  order?: string;
+  list: ListOptions;
+}
+
+export const parseEvents = ([session]: string[], flags: Flags): EventsOptions => ({
+  session,
+  list: listOptions(flags),
+  order: flags.order as string | undefined,
+  thread: flags.thread as string | undefined,
+});
+
+export async function runEvents(ctx: Ctx, o: EventsOptions): Promise<void> {
+  const query = o.order ? { order: o.order } : {};
+  const c = await ctx.api();
+  await printList(ctx, o.list, (page) => sessions.history(c, o.session, query, page, o.thread), EVENT_COLUMNS);
+}
 
 /** `svc sessions events`: the persisted history (never deltas), of the session or of one thread. */
 export function addEvents(group: Command, kit: Kit): void {
@@ -21,12 +44,5 @@ export function addEvents(group: Command, kit: Kit): void {
     'svc sessions events SESSION_ID --order desc --limit 10',
     'svc sessions events SESSION_ID --thread THREAD_ID --all -o ndjson',
   ]);
-  cmd.action(
-    kit.action(async (ctx, [sid], opts) => {
-      const lo = listOptions(opts);
-      const query = opts.order ? { order: opts.order as string } : {};
-      const c = await ctx.api();
-      await printList(ctx, lo, (page) => sessions.history(c, sid, query, page, opts.thread), EVENT_COLUMNS);
-    }),
-  );
+  cmd.action(kit.verb(parseEvents, runEvents));
 }

@@ -1,9 +1,22 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
+import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
 import { addChildList } from '../../cli/verbs/resource';
 import { RESOURCE_COLUMNS } from './columns';
 import { RECENT_SESSIONS } from './pick';
+
+/** `svc sessions resources get SESSION RESOURCE`. */
+export interface ResourceGetOptions {
+  session: string;
+  resource: string;
+}
+
+export const parseResourceGet = ([session, resource]: string[]): ResourceGetOptions => ({ session, resource });
+
+export async function runResourceGet(ctx: Ctx, o: ResourceGetOptions): Promise<void> {
+  await ctx.out.item(await sessions.resource(await ctx.api(), o.session, o.resource), RESOURCE_COLUMNS);
+}
 
 /** `svc sessions resources list|get`: the session's resource bindings (files mounted at creation or by message). */
 export function addResources(group: Command, kit: Kit): void {
@@ -25,5 +38,5 @@ export function addResources(group: Command, kit: Kit): void {
     .argument('<resource>', 'binding ID (not the file ID)')
     .description('Show one resource binding of a session');
   examples(get, ['svc sessions resources get SESSION_ID RESOURCE_ID']);
-  get.action(kit.action(async (ctx, [sid, rid]) => ctx.out.item(await sessions.resource(await ctx.api(), sid, rid), RESOURCE_COLUMNS)));
+  get.action(kit.verb(parseResourceGet, runResourceGet));
 }
