@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit, type Opts } from '../../cli/action';
 import type { TailOptions } from '../../follow/options';
 import { pickSession } from './pick';
 
@@ -16,7 +16,7 @@ export function addTail(group: Command, kit: Kit): Command {
     .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
     .addOption(untilOption())
     .option('--no-live', 'print NDJSON even on a terminal');
-  pickSession(cmd).action(kit.action((ctx, [session], opts) => runTail(ctx, tailOptions(session, opts))));
+  pickSession(cmd).action(kit.verb(parseTail, runTail));
   return examples(cmd, [
     'svc sessions tail sesn_123',
     'svc sessions tail sesn_123 --cursor now --deltas --no-live',
@@ -40,6 +40,12 @@ export function tailOptions(sessionId: string, opts: Opts, threadId?: string): T
     noLive: opts.live === false,
   };
 }
+
+/** `svc sessions tail SESSION [--thread ID]` and the follow flags. */
+export const parseTail = ([session]: string[], flags: Flags): TailOptions => tailOptions(session, flags);
+
+/** `svc threads tail SESSION THREAD` and the follow flags. */
+export const parseThreadTail = ([session, thread]: string[], flags: Flags): TailOptions => tailOptions(session, flags, thread);
 
 /**
  * The view on a TTY; otherwise the events as lines (src/follow/ndjson.ts). `--jq` or an explicit `-o` (flag or

@@ -3,7 +3,7 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
 import { oneOf } from '../../cli/flags';
 
@@ -17,22 +17,39 @@ export function addToolResult(group: Command, kit: Kit): void {
     .option('--data <json|@file|@->', 'the result content: an array of blocks, or {content, is_error?}')
     .option('--error', 'mark the result as an error');
   examples(cmd, ['svc sessions tool-result SESSION_ID EVENT_ID --text "42 rows"', 'svc sessions tool-result SESSION_ID EVENT_ID --data @result.json --error']);
-  cmd.action(kit.action((ctx, [sid, eventId], opts) => runToolResult(ctx, sid, eventId, opts)));
+  cmd.action(kit.verb(parseToolResult, runToolResult));
+}
+
+/** `svc sessions tool-result SESSION EVENT_ID --text TEXT|--data SOURCE [--error]`. */
+export interface ToolResultOptions {
+  session: string;
+  eventId: string;
+  /** The result as text (--text), or where to read its content (--data: JSON, @file or @-). */
+  from: 'text' | 'data';
+  value: string;
+  error: boolean;
+}
+
+export function parseToolResult([session, eventId]: string[], flags: Flags): ToolResultOptions {
+  const from = oneOf(flags, { '--text': 'text', '--data': 'data' }, true);
+  return {
+    session,
+    eventId,
+    ...(from === '--text' ? { from: 'text', value: flags.text as string } : { from: 'data', value: flags.data as string }),
+    error: Boolean(flags.error),
+  };
 }
 
 /**
  * The application answers `agent.custom_tool_use` with `user.custom_tool_result`; `user.tool_result` is what a
  * self-hosted worker writes back with its session work token for sandbox tools (spec: Events), so it is not sent here.
  */
-export async function runToolResult(ctx: Ctx, sid: string, eventId: string, opts: Opts): Promise<void> {
-  const from = oneOf(opts, { '--text': 'text', '--data': 'data' }, true);
+export async function runToolResult(ctx: Ctx, o: ToolResultOptions): Promise<void> {
   const given =
-    from === '--text'
-      ? { content: [{ type: 'text', text: opts.text as string }] }
-      : contentFrom(await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal));
+    o.from === 'text' ? { content: [{ type: 'text', text: o.value }] } : contentFrom(await readData(o.value, ctx.io.stdin, ctx.io.cwd, ctx.io.signal));
   // Assumption (API-NOTES): user.custom_tool_result data is {event_id, content: [blocks], is_error?}.
-  const data = { ...given, event_id: eventId, ...(opts.error ? { is_error: true } : {}) };
-  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, { events: [{ type: 'user.custom_tool_result', data }] }));
+  const data = { ...given, event_id: o.eventId, ...(o.error ? { is_error: true } : {}) };
+  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), o.session, { events: [{ type: 'user.custom_tool_result', data }] }));
 }
 
 function contentFrom(v: unknown): { content: unknown[]; is_error?: boolean } {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
-import { runTail, tailOptions, untilOption } from '../sessions/tail';
+import { parseThreadTail, runTail, untilOption } from '../sessions/tail';
 
 /** `svc threads tail SESSION THREAD`: `sessions tail --thread` under the threads group. */
 export function addThreadTail(group: Command, kit: Kit): Command {
@@ -13,7 +13,7 @@ export function addThreadTail(group: Command, kit: Kit): Command {
     .option('--cursor <cursor>', 'start after this frame id of the thread stream, or "now" (default: the thread\'s history, then live)')
     .addOption(untilOption())
     .option('--no-live', 'print NDJSON even on a terminal')
-    .action(kit.action((ctx, [session, thread], opts) => runTail(ctx, tailOptions(session, opts, thread))));
+    .action(kit.verb(parseThreadTail, runTail));
   return examples(cmd, [
     'svc threads tail sesn_123 sthr_456',
     'svc threads tail sesn_123 sthr_456 --cursor now --no-live',
