@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { examples, type Kit } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, runMany, wantsBulk } from './many';
+import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
 import { pickSessions } from './pick';
 import { pick } from './selectors';
 
@@ -21,12 +21,22 @@ export function addArchive(group: Command, kit: Kit): void {
     'svc sessions archive --idle-for 7d --yes',
     'svc sessions list --status idle -q | svc sessions archive - --yes',
   ]);
-  cmd.action(
-    kit.action((ctx, args, opts) => {
-      const p = pick(args, opts);
-      return wantsBulk(p, opts) ? runMany(ctx, p, opts, (x) => sessionActions(x).archive) : runArchive(ctx, args[0]);
-    }),
-  );
+  cmd.action(kit.verb(parseSessionsArchive, runSessionsArchive));
+}
+
+/** `svc sessions archive ID…|-|SELECTORS` and the bulk flags: one session, or `many` for the bulk form. */
+export interface SessionsArchiveOptions {
+  session: string;
+  many?: ManySessions;
+}
+
+export function parseSessionsArchive(args: string[], flags: Flags): SessionsArchiveOptions {
+  const picked = pick(args, flags);
+  return { session: args[0], ...(wantsBulk(picked, flags) ? { many: { picked, bulk: parseBulk(flags) } } : {}) };
+}
+
+export function runSessionsArchive(ctx: Ctx, o: SessionsArchiveOptions): Promise<void> {
+  return o.many ? runMany(ctx, o.many, (x) => sessionActions(x).archive) : runArchive(ctx, o.session);
 }
 
 /** The spec's order: interrupt a running or stopping session and wait for idle, then archive. */

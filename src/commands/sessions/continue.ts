@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, runMany, wantsBulk } from './many';
+import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
 import { pickSessions } from './pick';
 import { pick } from './selectors';
 
@@ -18,20 +18,30 @@ export function addContinue(group: Command, kit: Kit): void {
     .option('--wait', 'read the session until the start has completed (continue_pending false on the returned epoch), then print it (one session)');
   addBulkFlags(pickSessions(cmd));
   examples(cmd, ['svc sessions continue SESSION_ID', 'svc sessions continue SESSION_ID --wait -o json', 'svc sessions continue --agent triage --yes']);
-  cmd.action(
-    kit.action((ctx, args, opts) => {
-      const p = pick(args, opts);
-      if (!wantsBulk(p, opts)) return runContinue(ctx, args[0], opts);
-      if (opts.wait) throw new UsageError('--wait works on one session; for many, follow with `svc sessions wait`');
-      return runMany(ctx, p, opts, (x) => sessionActions(x).continue);
-    }),
-  );
+  cmd.action(kit.verb(parseContinue, runContinue));
 }
 
-export async function runContinue(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
+/** `svc sessions continue ID [--wait]`, or `many` for the bulk form (which refuses --wait). */
+export interface ContinueOptions {
+  session: string;
+  wait: boolean;
+  many?: ManySessions;
+}
+
+export function parseContinue(args: string[], flags: Flags): ContinueOptions {
+  const picked = pick(args, flags);
+  const o = { session: args[0], wait: Boolean(flags.wait) };
+  if (!wantsBulk(picked, flags)) return o;
+  if (flags.wait) throw new UsageError('--wait works on one session; for many, follow with `svc sessions wait`');
+  return { ...o, many: { picked, bulk: parseBulk(flags) } };
+}
+
+export async function runContinue(ctx: Ctx, o: ContinueOptions): Promise<void> {
+  if (o.many) return runMany(ctx, o.many, (x) => sessionActions(x).continue);
+  const sid = o.session;
   const c = await ctx.api();
   const { control_epoch } = await sessions.continue(c, sid);
-  if (!opts.wait) return ctx.out.item({ id: sid, control_epoch });
+  if (!o.wait) return ctx.out.item({ id: sid, control_epoch });
   // An accepted Continue is not a completed start.
   // Assumption (API-NOTES): done when continue_pending is false and control_epoch is at least the returned one.
   const s = await pollSession(ctx, c, sid, (s) => s.continue_pending === false && epochAtLeast(s.control_epoch, control_epoch));

@@ -3,11 +3,11 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, runMany, wantsBulk } from './many';
+import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
 import { pickSessions } from './pick';
 import { pick } from './selectors';
 
@@ -24,24 +24,37 @@ export function addInterrupt(group: Command, kit: Kit): void {
     'svc sessions interrupt SESSION_ID --expected-epoch 4 --wait',
     'svc sessions interrupt --agent misbehaving-bot --status running --yes',
   ]);
-  cmd.action(
-    kit.action((ctx, args, opts) => {
-      const p = pick(args, opts);
-      if (!wantsBulk(p, opts)) return runInterrupt(ctx, args[0], opts);
-      if (opts.wait || opts.expectedEpoch !== undefined)
-        throw new UsageError('--wait and --expected-epoch work on one session; many are interrupted at the epoch each is read at');
-      return runMany(ctx, p, opts, (x) => sessionActions(x).interrupt);
-    }),
-  );
+  cmd.action(kit.verb(parseInterrupt, runInterrupt));
 }
 
-export async function runInterrupt(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
-  const expected: string | undefined = opts.expectedEpoch;
+/** `svc sessions interrupt ID [--expected-epoch E] [--wait]`, or `many` for the bulk form (which refuses both). */
+export interface InterruptOptions {
+  session: string;
+  expectedEpoch?: string;
+  wait: boolean;
+  many?: ManySessions;
+}
+
+export function parseInterrupt(args: string[], flags: Flags): InterruptOptions {
+  const picked = pick(args, flags);
+  const expected = flags.expectedEpoch as string | undefined;
+  const o = { session: args[0], expectedEpoch: expected, wait: Boolean(flags.wait) };
+  if (wantsBulk(picked, flags)) {
+    if (flags.wait || expected !== undefined)
+      throw new UsageError('--wait and --expected-epoch work on one session; many are interrupted at the epoch each is read at');
+    return { ...o, many: { picked, bulk: parseBulk(flags) } };
+  }
   if (expected !== undefined && !CONTROL_EPOCH_PATTERN.test(expected))
     throw new UsageError(`--expected-epoch must be a control epoch: decimal digits, no leading zero, at most 19 (got "${expected}")`);
+  return o;
+}
+
+export async function runInterrupt(ctx: Ctx, o: InterruptOptions): Promise<void> {
+  if (o.many) return runMany(ctx, o.many, (x) => sessionActions(x).interrupt);
+  const sid = o.session;
   const c = await ctx.api();
-  const { control_epoch } = (await sessions.interrupt(c, sid, expected)) ?? {};
-  if (!opts.wait) return ctx.out.item({ id: sid, control_epoch });
+  const { control_epoch } = (await sessions.interrupt(c, sid, o.expectedEpoch)) ?? {};
+  if (!o.wait) return ctx.out.item({ id: sid, control_epoch });
   // Neither the 202 nor the acknowledgement means the turn has stopped: read the session.
   const s = await pollSession(
     ctx,

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import type { Opts } from '../../cli/action';
-import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../fleet/bulk';
+import type { Flags, Opts } from '../../cli/action';
+import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../fleet/bulk';
 import { addSelectorFlags, targetsOf, type Picked } from './selectors';
 
 /** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */
@@ -22,20 +22,26 @@ export function wantsBulk(p: Picked, opts: Opts): boolean {
   return !single || Boolean(opts.dryRun || opts.failFast || opts.ignoreNotFound || opts.concurrency !== undefined);
 }
 
-/** Parses the bulk flags, selects the targets and runs `action` over them. */
-export async function runMany(ctx: Ctx, p: Picked, opts: Opts, action: (ctx: Ctx) => BulkAction): Promise<void> {
-  const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseCount(opts.concurrency, '--concurrency', 1, 64);
+/** The sessions a bulk verb acts on and how. */
+export interface ManySessions {
+  picked: Picked;
+  bulk: BulkOptions;
+}
+
+/** The bulk flags, parsed before any request. */
+export function parseBulk(flags: Flags): BulkOptions {
+  return {
+    yes: Boolean(flags.yes),
+    dryRun: Boolean(flags.dryRun),
+    concurrency: flags.concurrency === undefined ? DEFAULT_CONCURRENCY : parseCount(String(flags.concurrency), '--concurrency', 1, 64),
+    failFast: Boolean(flags.failFast),
+    ignoreNotFound: Boolean(flags.ignoreNotFound),
+  };
+}
+
+/** Selects the targets and runs `action` over them. */
+export async function runMany(ctx: Ctx, m: ManySessions, action: (ctx: Ctx) => BulkAction): Promise<void> {
   const c = await ctx.api();
-  const targets = await targetsOf(ctx, c, p);
-  await runBulk(ctx, {
-    targets,
-    action: action(ctx),
-    options: {
-      yes: Boolean(opts.yes),
-      dryRun: Boolean(opts.dryRun),
-      concurrency,
-      failFast: Boolean(opts.failFast),
-      ignoreNotFound: Boolean(opts.ignoreNotFound),
-    },
-  });
+  const targets = await targetsOf(ctx, c, m.picked);
+  await runBulk(ctx, { targets, action: action(ctx), options: m.bulk });
 }
