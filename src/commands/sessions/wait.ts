@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
-import { examples, type Kit } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { parseDeadline } from '../../follow/deadline';
 import { parseDuration } from '../../fleet/duration';
-import { addSelectorFlags, isSingle, pick, targetsOf } from './selectors';
+import { addSelectorFlags, isSingle, pick, targetsOf, type Picked } from './selectors';
 import { pickSessions } from './pick';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
@@ -16,26 +16,40 @@ export function addWait(group: Command, kit: Kit): Command {
     .option('--fail-fast', 'with many sessions: stop at the first that fails');
   addSelectorFlags(cmd);
   pickSessions(cmd);
-  cmd.action(
-    kit.action(async (ctx, args, opts) => {
-      const p = pick(args, opts);
-      const timeout: string | undefined = opts.timeout;
-      if (isSingle(p)) return runWait(ctx, args[0], parseDeadline(timeout));
-      const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');
-      const targets = await targetsOf(ctx, await ctx.api(), p);
-      const { runWaitMany } = await import('./wait-many');
-      return runWaitMany(
-        ctx,
-        targets.map((t) => t.id),
-        { timeoutMs, failFast: Boolean(opts.failFast) },
-      );
-    }),
-  );
+  cmd.action(kit.verb(parseWait, runWaitVerb));
   return examples(cmd, [
     'svc sessions wait sesn_123 --timeout 10m',
     'svc sessions send sesn_123 --text "hi" && svc sessions wait sesn_123',
     'svc sessions wait --status running --agent ci-bot --timeout 30m --fail-fast',
   ]);
+}
+
+/** `svc sessions wait ID…|-|SELECTORS [--timeout D] [--fail-fast]`: one session, or `many` to select and wait on. */
+export interface WaitOptions {
+  session: string;
+  timeoutMs?: number;
+  failFast: boolean;
+  many?: Picked;
+}
+
+export function parseWait(args: string[], flags: Flags): WaitOptions {
+  const p = pick(args, flags);
+  const timeout = flags.timeout as string | undefined;
+  const failFast = Boolean(flags.failFast);
+  if (isSingle(p)) return { session: args[0], timeoutMs: parseDeadline(timeout), failFast };
+  const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');
+  return { session: args[0], timeoutMs, failFast, many: p };
+}
+
+export async function runWaitVerb(ctx: Ctx, o: WaitOptions): Promise<void> {
+  if (!o.many) return runWait(ctx, o.session, o.timeoutMs);
+  const targets = await targetsOf(ctx, await ctx.api(), o.many);
+  const { runWaitMany } = await import('./wait-many');
+  return runWaitMany(
+    ctx,
+    targets.map((t) => t.id),
+    { timeoutMs: o.timeoutMs, failFast: o.failFast },
+  );
 }
 
 export async function runWait(ctx: Ctx, sessionId: string, timeoutMs: number | undefined): Promise<void> {
