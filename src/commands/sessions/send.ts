@@ -5,7 +5,7 @@ import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
 import { stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
 import { printAccepted } from './accepted';
 import { pickSession } from './pick';
@@ -27,32 +27,50 @@ export function addSend(group: Command, kit: Kit): void {
     'svc sessions send SESSION_ID --text "Use this instead" --steer',
     'svc sessions send SESSION_ID --text "Review these" --file FILE_A --file FILE_B -q',
   ]);
-  cmd.action(kit.action((ctx, [sid], opts) => runSend(ctx, sid, opts)));
+  cmd.action(kit.verb(parseSend, runSend));
 }
 
-export async function runSend(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
-  const body = await sendBody(ctx, opts);
+/** `svc sessions send SESSION [--text T|--data SOURCE] [--steer] [--file ID]… [--idempotency-key K]`. */
+export interface SendOptions {
+  session: string;
+  /** The message text, or - for standard input; neither --text nor --data reads piped standard input. */
+  text?: string;
+  /** The request body or events array: JSON or YAML, @file or @-. */
+  data?: string;
+  steer: boolean;
+  files: string[];
+  /** As given; the key is made (and its length checked) once the body is built, as before. */
+  idempotencyKey?: unknown;
+}
+
+export function parseSend([session]: string[], flags: Flags): SendOptions {
+  oneOf(flags, { '--text': 'text', '--data': 'data' });
+  const files = (flags.file as string[] | undefined) ?? [];
+  const data = flags.data as string | undefined;
+  if (data !== undefined && files.length) throw new UsageError('--file cannot be used with --data: put the file blocks in the data');
+  return { session, text: flags.text as string | undefined, data, steer: Boolean(flags.steer), files, idempotencyKey: flags.idempotencyKey };
+}
+
+export async function runSend(ctx: Ctx, o: SendOptions): Promise<void> {
+  const body = await sendBody(ctx, o);
   // Checked here so an oversized message fails before any request (the service answers 400 anyway).
   if (Buffer.byteLength(JSON.stringify(body)) > LIMITS.jsonBody)
     throw new UsageError(`the message is over the ${LIMITS.jsonBody / 1024 / 1024} MiB request limit`);
-  const key = idempotencyKey(opts);
-  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), sid, body, key));
+  const key = idempotencyKey(o);
+  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), o.session, body, key));
 }
 
-async function sendBody(ctx: Ctx, opts: Opts): Promise<{ type?: string; events: unknown[] }> {
-  oneOf(opts, { '--text': 'text', '--data': 'data' });
-  const files: string[] = opts.file ?? [];
-  const mode = opts.steer ? { type: 'steer' } : {};
-  if (opts.data !== undefined) {
-    if (files.length) throw new UsageError('--file cannot be used with --data: put the file blocks in the data');
-    const data = await readData(opts.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
+async function sendBody(ctx: Ctx, o: SendOptions): Promise<{ type?: string; events: unknown[] }> {
+  const mode = o.steer ? { type: 'steer' } : {};
+  if (o.data !== undefined) {
+    const data = await readData(o.data, ctx.io.stdin, ctx.io.cwd, ctx.io.signal);
     if (Array.isArray(data)) return { ...mode, events: data };
     if (data && typeof data === 'object' && Array.isArray((data as { events?: unknown }).events)) return { ...(data as { events: unknown[] }), ...mode };
     throw new UsageError('--data must be a request body {type?, events: [...]} or an array of events');
   }
-  const text = await messageText(ctx, opts.text, files.length > 0);
+  const text = await messageText(ctx, o.text, o.files.length > 0);
   // An empty message is allowed: the service wakes the agent with "Continue.".
-  const content = [...(text ? [{ type: 'text', text }] : []), ...files.map((file_id) => ({ type: 'file', file_id }))];
+  const content = [...(text ? [{ type: 'text', text }] : []), ...o.files.map((file_id) => ({ type: 'file', file_id }))];
   return { ...mode, events: [{ type: 'user.message', data: { content } }] };
 }
 
