@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import type { ListOptions } from '../../api/paginate';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS } from '../../cli/verbs/resource';
 import { parseWatch, type WatchPlan } from '../../cli/verbs/fleet-list';
-import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery } from '../../fleet/select';
+import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery, type SessionSelectors } from '../../fleet/select';
 import { sessionColumns } from './columns';
 import { addSelectorFlags } from './selectors';
 
@@ -27,22 +28,35 @@ export function addList(group: Command, kit: Kit): Command {
     "svc sessions list -l 'team=infra,!draft' --idle-for 7d -q",
     'svc sessions list --status running -w',
   ]);
-  return cmd.action(
-    kit.action(async (ctx, _args, opts) => {
-      const sel = parseSelectors(opts);
-      const extra = filterQuery(TIME_FILTERS, opts);
-      const plan = parseWatch(opts);
-      if (plan) return runWatchList(ctx, plan, opts, sel, extra);
-      const lo = listOptions(opts);
-      const c = await ctx.api();
-      const now = ctx.now();
-      await printList(ctx, lo, (l) => selectSessions(c, sel, now, l, extra), sessionColumns);
-    }),
-  );
+  return cmd.action(kit.verb(parseSessionsList, runSessionsList));
 }
 
-async function runWatchList(ctx: Ctx, { intervalMs, timeoutMs }: WatchPlan, opts: Opts, sel: ReturnType<typeof parseSelectors>, extra: Query): Promise<void> {
-  const pageSize = listOptions(opts).pageSize ?? 1000;
+/** `svc sessions list [selectors] [time filters] [list flags] [-w [--interval D] [--timeout D]]`. */
+export interface SessionsListOptions {
+  selectors: SessionSelectors;
+  /** The time filters, sent to the service. */
+  extra: Query;
+  /** Set with --watch. */
+  watch?: WatchPlan;
+  list: ListOptions;
+}
+
+export function parseSessionsList(_args: string[], flags: Flags): SessionsListOptions {
+  const selectors = parseSelectors(flags);
+  const extra = filterQuery(TIME_FILTERS, flags);
+  const watch = parseWatch(flags);
+  return { selectors, extra, watch, list: listOptions(flags) };
+}
+
+export async function runSessionsList(ctx: Ctx, o: SessionsListOptions): Promise<void> {
+  if (o.watch) return runWatchList(ctx, o.watch, o.list, o.selectors, o.extra);
+  const c = await ctx.api();
+  const now = ctx.now();
+  await printList(ctx, o.list, (l) => selectSessions(c, o.selectors, now, l, o.extra), sessionColumns);
+}
+
+async function runWatchList(ctx: Ctx, { intervalMs, timeoutMs }: WatchPlan, lo: ListOptions, sel: SessionSelectors, extra: Query): Promise<void> {
+  const pageSize = lo.pageSize ?? 1000;
   const c = await ctx.api();
   const test = matcher(sel, await agentIdOf(c, sel));
   const { runWatch } = await import('./watch');
