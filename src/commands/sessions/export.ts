@@ -8,7 +8,7 @@ import { write } from '../../io';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import { pickSession } from './pick';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
@@ -28,16 +28,32 @@ export function addExport(group: Command, kit: Kit): void {
     'svc sessions export SESSION_ID --format html -O transcript.html',
     'svc sessions export SESSION_ID --format json --jq "map(select(.type == \\"agent.message\\"))"',
   ]);
-  cmd.action(kit.action((ctx, [sid], opts) => runExport(ctx, sid, { ...opts, format: exportFormat(ctx, opts, cmd.getOptionValueSource('format') === 'cli') })));
+  cmd.action(kit.verb((args, flags) => parseExport(args, flags, cmd.getOptionValueSource('format') === 'cli'), runExport));
+}
+
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** `svc sessions export SESSION [--format md|json|html] [-O FILE]`. */
+export interface ExportOptions {
+  session: string;
+  /** As given or defaulted; the output flags may still turn md into json (exportFormat, once settings are read). */
+  format: ExportFormat;
+  /** --format was written on the command line. */
+  formatGiven: boolean;
+  outputFile?: string;
+}
+
+export function parseExport([session]: string[], flags: Flags, formatGiven: boolean): ExportOptions {
+  return { session, format: flags.format as ExportFormat, formatGiven, outputFile: flags.outputFile as string | undefined };
 }
 
 /**
  * The transcript's form. `-o json` asks for the events array (`--format json`); any other `-o`, `-q`, or `--jq` on a
  * Markdown or HTML transcript or a file, would be ignored, so each is exit 2. A profile's `output` is not asked of it.
  */
-export function exportFormat(ctx: Ctx, opts: Opts, formatGiven: boolean): (typeof EXPORT_FORMATS)[number] {
+export function exportFormat(ctx: Ctx, opts: { format: ExportFormat; outputFile?: string }, formatGiven: boolean): ExportFormat {
   const output = ctx.settings.output?.source === 'flag' ? ctx.settings.output.value : undefined;
-  const asked = output === 'json' && !formatGiven ? 'json' : (opts.format as (typeof EXPORT_FORMATS)[number]);
+  const asked = output === 'json' && !formatGiven ? 'json' : opts.format;
   if (output !== undefined && !(output === 'json' && asked === 'json'))
     throw new UsageError(
       `${output === 'id' ? '-q (-o id)' : `-o ${output}`} does not apply to svc sessions export: choose the transcript with --format md|json|html`,
@@ -48,9 +64,10 @@ export function exportFormat(ctx: Ctx, opts: Opts, formatGiven: boolean): (typeo
   return asked;
 }
 
-export async function runExport(ctx: Ctx, sid: string, opts: Opts): Promise<void> {
-  const format = opts.format as (typeof EXPORT_FORMATS)[number];
-  const file: string | undefined = opts.outputFile === '-' ? undefined : opts.outputFile;
+export async function runExport(ctx: Ctx, o: ExportOptions): Promise<void> {
+  const format = exportFormat(ctx, o, o.formatGiven);
+  const sid = o.session;
+  const file: string | undefined = o.outputFile === '-' ? undefined : o.outputFile;
   const target = file === undefined ? undefined : transcriptTarget(ctx.io.cwd, file);
   const c = await ctx.api();
   const session = await sessions.get(c, sid);
@@ -65,7 +82,7 @@ export async function runExport(ctx: Ctx, sid: string, opts: Opts): Promise<void
   await write(ctx.io.stdout, text);
 }
 
-async function render(format: (typeof EXPORT_FORMATS)[number], session: Obj, events: SessionEvent[]): Promise<string> {
+async function render(format: ExportFormat, session: Obj, events: SessionEvent[]): Promise<string> {
   if (format === 'json') return (await import('../../output/controls')).escapeJsonControls(JSON.stringify(events, null, 2)) + '\n';
   const { buildTranscript } = await import('../../output/transcript');
   const root = buildTranscript(events);
