@@ -19,5 +19,10 @@ export function addKeys(emulator: Command, kit: Kit): Command {
     .argument('<env>', 'self-hosted environment ID')
     .description('Issue a work key for a self-hosted environment of a running emulator and print it (for SVC_ENVIRONMENT_KEY)');
   examples(cmd, ['export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)']);
-  return cmd.action(kit.action((ctx, [env]) => runKeys(ctx, env)));
+  return cmd.action(
+    kit.verb(
+      (args) => ({ environment: args[0] }),
+      (ctx, o) => runKeys(ctx, o.environment),
+    ),
+  );
 }
