@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
 import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
+import { addBulkFlags, parseOneOrMany, runMany, type OneOrManySessions } from './many';
 import { pickSessions } from './pick';
-import { pick } from './selectors';
 
 export function addArchive(group: Command, kit: Kit): void {
   const cmd = group
@@ -21,21 +20,10 @@ export function addArchive(group: Command, kit: Kit): void {
     'svc sessions archive --idle-for 7d --yes',
     'svc sessions list --status idle -q | svc sessions archive - --yes',
   ]);
-  cmd.action(kit.verb(parseSessionsArchive, runSessionsArchive));
+  cmd.action(kit.verb(parseOneOrMany, runSessionsArchive));
 }
 
-/** `svc sessions archive ID…|-|SELECTORS` and the bulk flags: one session, or `many` for the bulk form. */
-export interface SessionsArchiveOptions {
-  session: string;
-  many?: ManySessions;
-}
-
-export function parseSessionsArchive(args: string[], flags: Flags): SessionsArchiveOptions {
-  const picked = pick(args, flags);
-  return { session: args[0], ...(wantsBulk(picked, flags) ? { many: { picked, bulk: parseBulk(flags) } } : {}) };
-}
-
-export function runSessionsArchive(ctx: Ctx, o: SessionsArchiveOptions): Promise<void> {
+export function runSessionsArchive(ctx: Ctx, o: OneOrManySessions): Promise<void> {
   return o.many ? runMany(ctx, o.many, (x) => sessionActions(x).archive) : runArchive(ctx, o.session);
 }
 

@@ -1,33 +1,21 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
 import { confirmedWrite, readDeleted } from '../../cli/verbs/confirm-write';
 import { done } from '../../cli/verbs/resource';
 import { sessionActions } from './actions';
-import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
+import { addBulkFlags, parseOneOrMany, runMany, type OneOrManySessions } from './many';
 import { pickSessions } from './pick';
-import { pick } from './selectors';
 
 export function addDelete(group: Command, kit: Kit): void {
   const cmd = group.command('delete').argument('[sessions...]', 'session IDs, or - to read them from standard input').description('Delete sessions');
   addBulkFlags(pickSessions(cmd), { ignoreNotFound: true });
   examples(cmd, ['svc sessions delete SESSION_ID', 'svc sessions delete --status terminated --older-than 30d --yes']);
-  cmd.action(kit.verb(parseSessionsDelete, runSessionsDelete));
+  cmd.action(kit.verb(parseOneOrMany, runSessionsDelete));
 }
 
-/** `svc sessions delete ID…|-|SELECTORS` and the bulk flags: one session, or `many` for the bulk form. */
-export interface SessionsDeleteOptions {
-  session: string;
-  many?: ManySessions;
-}
-
-export function parseSessionsDelete(args: string[], flags: Flags): SessionsDeleteOptions {
-  const picked = pick(args, flags);
-  return { session: args[0], ...(wantsBulk(picked, flags) ? { many: { picked, bulk: parseBulk(flags) } } : {}) };
-}
-
-export function runSessionsDelete(ctx: Ctx, o: SessionsDeleteOptions): Promise<void> {
+export function runSessionsDelete(ctx: Ctx, o: OneOrManySessions): Promise<void> {
   return o.many ? runMany(ctx, o.many, (x) => sessionActions(x).delete) : runDelete(ctx, o.session);
 }
 

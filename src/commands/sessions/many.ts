@@ -3,7 +3,7 @@ import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import type { Flags, Opts } from '../../cli/action';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../fleet/bulk';
-import { addSelectorFlags, targetsOf, type Picked } from './selectors';
+import { addSelectorFlags, pick, targetsOf, type Picked } from './selectors';
 
 /** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */
 export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {
@@ -26,6 +26,17 @@ export function wantsBulk(p: Picked, opts: Opts): boolean {
 export interface ManySessions {
   picked: Picked;
   bulk: BulkOptions;
+}
+
+/** A verb of one session or many (`archive`, `delete`): the one session, or `many` for the bulk form. */
+export interface OneOrManySessions {
+  session: string;
+  many?: ManySessions;
+}
+
+export function parseOneOrMany(args: string[], flags: Flags): OneOrManySessions {
+  const picked = pick(args, flags);
+  return { session: args[0], ...(wantsBulk(picked, flags) ? { many: { picked, bulk: parseBulk(flags) } } : {}) };
 }
 
 /** The bulk flags, parsed before any request. */
