@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import type { BulkAction } from '../../fleet/bulk';
-import { addResourceSelectorFlags } from '../../fleet/flags';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';
 import { done } from './done';
-import { addManyFlags, noneSelected, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
-import { article, pickSource, type ResourceSpec } from './spec';
-import { pickable } from '../pick-arg';
+import { addManyCommand, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
+import { type ResourceSpec } from './spec';
 
 /** `svc GROUP archive ID… | -`: one ID prints the archived object; more (or the bulk flags) go through the bulk engine. */
 export type ArchiveVerbOptions = ManyVerbOptions;
@@ -44,12 +42,7 @@ export function archiveAction(resource: ResourceSpec): BulkAction {
 }
 
 export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; selectors?: boolean } = {}): Command {
-  const cmd = group
-    .command('archive')
-    .argument(extra.selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
-    .description(`Archive ${article(spec.noun)} (or many)`);
-  addManyFlags(pickable(cmd, pickSource(spec), { missing: noneSelected }));
-  if (extra.selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
+  const cmd = addManyCommand(group, spec, 'archive', extra.selectors);
   examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`, `svc ${spec.group} list -q | svc ${spec.group} archive - --yes`]);
   return cmd.action(kit.verb((args, flags) => parseArchive(spec, args, flags), runArchive));
 }

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import type { BulkAction } from '../../fleet/bulk';
-import { addResourceSelectorFlags } from '../../fleet/flags';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readDeleted } from './confirm-write';
 import { done } from './done';
-import { addManyFlags, noneSelected, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
-import { article, pickSource, type ResourceSpec } from './spec';
-import { pickable } from '../pick-arg';
+import { addManyCommand, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
+import { type ResourceSpec } from './spec';
 
 /** `svc GROUP delete ID… | -`: one ID as before; more (or the bulk flags) go through the bulk engine. */
 export type DeleteVerbOptions = ManyVerbOptions;
@@ -44,12 +42,7 @@ export function deleteAction(resource: ResourceSpec): BulkAction {
 }
 
 export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; selectors?: boolean } = {}): Command {
-  const cmd = group
-    .command('delete')
-    .argument(extra.selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
-    .description(`Delete ${article(spec.noun)} (or many)`);
-  addManyFlags(pickable(cmd, pickSource(spec), { missing: noneSelected }));
-  if (extra.selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
+  const cmd = addManyCommand(group, spec, 'delete', extra.selectors);
   examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
   return cmd.action(kit.verb((args, flags) => parseDelete(spec, args, flags), runDelete));
 }

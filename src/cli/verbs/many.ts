@@ -8,7 +8,9 @@ import { byIdOrName } from '../../fleet/names';
 import { selectedTargets } from '../../fleet/targets';
 import { hasSelectors, parseResourceSelectors, readIds, type SessionSelectors } from '../../fleet/select';
 import type { Flags } from '../action';
-import type { ResourceSpec } from './spec';
+import { addResourceSelectorFlags } from '../../fleet/flags';
+import { pickable } from '../pick-arg';
+import { article, pickSource, type ResourceSpec } from './spec';
 
 /** The bulk flags of a resource's archive and delete (CLI.md "Acting on many"). */
 export function addManyFlags(cmd: Command): Command {
@@ -74,4 +76,18 @@ export async function runMany(ctx: Ctx, o: ManyVerbOptions, action: BulkAction):
     action,
     options: { yes: o.yes, dryRun: o.dryRun, concurrency: o.concurrency, failFast: o.failFast, ignoreNotFound: o.ignoreNotFound },
   });
+}
+
+/**
+ * The `archive` or `delete` command of a resource: several IDs (or names), `-`, or with `selectors` the resource
+ * selectors; a missing one is picked on a terminal.
+ */
+export function addManyCommand(group: Command, spec: ResourceSpec, name: 'archive' | 'delete', selectors?: boolean): Command {
+  const cmd = group
+    .command(name)
+    .argument(selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
+    .description(`${name === 'archive' ? 'Archive' : 'Delete'} ${article(spec.noun)} (or many)`);
+  addManyFlags(pickable(cmd, pickSource(spec), { missing: noneSelected }));
+  if (selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
+  return cmd;
 }
