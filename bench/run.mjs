@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { interleaved, paired, peakRss, ptyTime, timeRun } from './lib/measure.mjs';
+import { emulatorApi } from './lib/api.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const svcBin = join(root, 'bin', 'svc.js');
@@ -102,22 +103,7 @@ async function firehose(events, rounds) {
 
 const { child: emulator, env: emuEnv } = await startServer([svcBin, 'emulator', '--port', '0', '--api-key', 'sk_bench']);
 const baseEnv = { ...userEnv, ...emuEnv };
-const api = async (method, path, body, retried = false) => {
-  let res;
-  try {
-    res = await fetch(emuEnv.SVC_BASE_URL + path, {
-      method,
-      headers: { authorization: `Bearer ${emuEnv.SVC_API_KEY}`, 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (e) {
-    // A pooled connection the emulator closed while a timed run blocked this loop: once more on a new one.
-    if (retried) throw e;
-    return api(method, path, body, true);
-  }
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : res.json();
-};
+const api = emulatorApi(emuEnv);
 /** Seeds through the emulator's admin path (EMULATOR.md "benchmarks"): agents, or a session of N events ending idle. */
 const seed = (body) => api('POST', '/_emulator/seed', body);
 const setFaults = (body) => api('POST', '/_emulator/faults', body);
