@@ -11,6 +11,7 @@ import { resolveId } from '../../fleet/names';
 import { followTurn } from '../../follow/turn';
 import { fileText } from '../../input/read';
 import type { Column } from '../../output/table';
+import type { ParallelOptions } from './parse';
 
 /** One line of the message file: the message, and what the new session is given besides. */
 export interface MessageLine {
@@ -29,16 +30,6 @@ export interface LineResult {
   ok: boolean;
   reply?: string | null;
   error?: Record<string, unknown>;
-}
-
-export interface ParallelOptions {
-  agent: string;
-  environment?: string;
-  messageFile: string;
-  parallel: number;
-  timeoutMs?: number;
-  /** Each line's session create sends `${createKey}:${line}`, so a retried create never makes a second session. */
-  createKey: string;
 }
 
 const MESSAGE_KEYS = new Set(['message', 'text', 'title', 'metadata']);

@@ -12,22 +12,9 @@ import { waitSignal } from '../../follow/deadline';
 import { followTurn } from '../../follow/turn';
 import { viewEnd } from '../../turn/outcome';
 import { escapeControls } from '../../output/controls';
+import type { MessageSource, NewSession, RunOptions } from './parse';
 
 type MessageBody = { events: unknown[] };
-
-export interface RunOptions {
-  agent?: string;
-  environment?: string;
-  session?: string;
-  message?: string;
-  messageFile?: string;
-  /** `-`: the message comes from standard input. */
-  stdin?: string;
-  timeoutMs?: number;
-  deltas: boolean;
-  noLive: boolean;
-  createKey: string;
-}
 
 /**
  * What `run` prints (CLI.md "Honest flags"): the live view on a terminal, else the reply text; an explicit -o asks for
@@ -54,11 +41,10 @@ export function runOutput(ctx: Ctx, o: Pick<RunOptions, 'deltas' | 'noLive'>): R
 }
 
 export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
-  if (!o.agent && !o.session) throw new UsageError('--agent is required (or --session to reuse a session)');
   const output = runOutput(ctx, o);
-  const text = await messageText(ctx, o);
+  const text = await messageText(ctx, o.message);
   const client = await ctx.api();
-  const sessionId = o.session ?? (await createSession(ctx, client, o));
+  const sessionId = 'session' in o.target ? o.target.session : await createSession(ctx, client, o.target);
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
   if (output === 'live') return runLive(ctx, client, sessionId, body, o);
   const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
@@ -74,18 +60,15 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
 // The reply is the service's text: its control characters are shown, never obeyed, whatever stdout is.
 const printReply = (ctx: Ctx, text: string) => write(ctx.io.stdout, escapeControls(text.endsWith('\n') ? text : text + '\n'));
 
-async function messageText(ctx: Ctx, o: RunOptions): Promise<string> {
-  if (o.stdin !== undefined && o.stdin !== '-') throw new UsageError(`unexpected argument "${o.stdin}": only - (standard input) is accepted`);
-  const given = [o.message !== undefined, o.messageFile !== undefined, o.stdin === '-'].filter(Boolean).length;
-  if (given !== 1) throw new UsageError('give the message once: --message T, --message-file F, or - for standard input');
-  if (o.message !== undefined) return o.message;
-  if (o.messageFile !== undefined) return fileText(ctx.io, o.messageFile);
+async function messageText(ctx: Ctx, m: MessageSource): Promise<string> {
+  if (m.from === 'text') return m.text;
+  if (m.from === 'file') return fileText(ctx.io, m.file);
   return stdinText(ctx.io);
 }
 
-async function createSession(ctx: Ctx, client: ApiClient, o: RunOptions): Promise<string> {
+async function createSession(ctx: Ctx, client: ApiClient, o: NewSession): Promise<string> {
   // A name works for the agent and the environment (the ID is tried first).
-  const agentId = await resolveId(client, agents, 'agent', o.agent!);
+  const agentId = await resolveId(client, agents, 'agent', o.agent);
   const environmentId = o.environment ? await resolveId(client, environments, 'environment', o.environment) : undefined;
   const s = await sessions.create(client, { agent_id: agentId, ...(environmentId ? { environment_id: environmentId } : {}) }, o.createKey);
   await ctx.msg(`session ${s.id}`);

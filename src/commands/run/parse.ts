@@ -1,0 +1,102 @@
+import type { Flags } from '../../cli/action';
+import { idempotencyKey } from '../../cli/verbs/idempotency';
+import { parseCount } from '../../config/settings';
+import { UsageError } from '../../errors';
+import { parseDeadline } from '../../follow/deadline';
+
+/** The largest --parallel: each turn in flight holds an event stream open. */
+export const MAX_PARALLEL = 64;
+
+/** The session a run creates: its agent and environment (ID or name) and the create's Idempotency-Key. */
+export interface NewSession {
+  agent: string;
+  environment?: string;
+  createKey: string;
+}
+
+/** Where the one message of a single run comes from. */
+export type MessageSource = { from: 'text'; text: string } | { from: 'file'; file: string } | { from: 'stdin' };
+
+/** `svc run` with one message: to a new session, or to `--session`. */
+export interface RunOptions {
+  target: NewSession | { session: string };
+  message: MessageSource;
+  timeoutMs?: number;
+  deltas: boolean;
+  noLive: boolean;
+}
+
+/** `svc run --parallel N --message-file F`: one new session per line; each create sends `${createKey}:${line}`. */
+export interface ParallelOptions extends NewSession {
+  messageFile: string;
+  parallel: number;
+  timeoutMs?: number;
+}
+
+export type RunCommandOptions = ({ mode: 'single' } & RunOptions) | ({ mode: 'parallel' } & ParallelOptions);
+
+/** The flags that shape the session a run creates: with --session nothing is created, so they would be ignored. */
+const NEW_SESSION_FLAGS = [
+  ['agent', '--agent'],
+  ['environment', '--environment'],
+  ['idempotencyKey', '--idempotency-key'],
+] as const;
+
+const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+
+/**
+ * `svc run`'s flags, checked before any request (exit 2). The checks that need the resolved settings (-o, --jq with
+ * --deltas) run in the run step.
+ */
+export function parseRun([input]: string[], flags: Flags): RunCommandOptions {
+  return flags.parallel !== undefined ? { mode: 'parallel', ...parseParallel(input, flags) } : { mode: 'single', ...parseSingle(input, flags) };
+}
+
+function parseSingle(input: string | undefined, flags: Flags): RunOptions {
+  // The framework gives a verb that declares --timeout its own value (the per-request one is --request-timeout).
+  const timeoutMs = parseDeadline(text(flags.timeout));
+  const createKey = idempotencyKey(flags);
+  const agent = text(flags.agent);
+  const session = text(flags.session);
+  if (!agent && !session) throw new UsageError('--agent is required (or --session to reuse a session)');
+  const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find(([key]) => flags[key] !== undefined);
+  if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
+  return {
+    target: session !== undefined ? { session } : { agent: agent!, environment: text(flags.environment), createKey },
+    message: messageSource(input, flags),
+    timeoutMs,
+    deltas: Boolean(flags.deltas),
+    noLive: flags.live === false,
+  };
+}
+
+function messageSource(input: string | undefined, flags: Flags): MessageSource {
+  if (input !== undefined && input !== '-') throw new UsageError(`unexpected argument "${input}": only - (standard input) is accepted`);
+  const message = text(flags.message);
+  const file = text(flags.messageFile);
+  const given = [message !== undefined, file !== undefined, input === '-'].filter(Boolean).length;
+  if (given !== 1) throw new UsageError('give the message once: --message T, --message-file F, or - for standard input');
+  if (message !== undefined) return { from: 'text', text: message };
+  if (file !== undefined) return { from: 'file', file };
+  return { from: 'stdin' };
+}
+
+/** `--parallel` and the flags it needs or refuses. */
+function parseParallel(input: string | undefined, flags: Flags): ParallelOptions {
+  const parallel = parseCount(String(flags.parallel), '--parallel', 1, MAX_PARALLEL);
+  const messageFile = text(flags.messageFile);
+  if (messageFile === undefined) throw new UsageError('--parallel takes its messages from --message-file F.ndjson, one per line');
+  if (flags.message !== undefined || input !== undefined) throw new UsageError('--parallel reads every message from --message-file: drop --message and -');
+  if (flags.session !== undefined) throw new UsageError('--parallel starts one new session per line: it cannot reuse --session');
+  const agent = text(flags.agent);
+  if (!agent) throw new UsageError('--agent is required with --parallel');
+  if (flags.deltas) throw new UsageError('--deltas works on one run: --parallel prints one result per line');
+  return {
+    agent,
+    environment: text(flags.environment),
+    messageFile,
+    parallel,
+    timeoutMs: parseDeadline(text(flags.timeout)),
+    createKey: idempotencyKey(flags),
+  };
+}
