@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
+import { parseWorkerRun, parseWorkerServe } from './parse';
 
 const WORKDIR_HELP =
   'folder the tools start in (default: the current folder). It confines the file tools (read, write, edit, glob, grep) ' +
@@ -39,7 +40,7 @@ export default function build(group: Command, kit: Kit): void {
     'svc worker run --environment ENV_ID --once --max-idle 30s',
   ]);
   printsText(run, 'it logs what it does; --log-format chooses how');
-  run.action(kit.action(async (ctx, args, opts) => (await import('./run')).run(ctx, args, opts)));
+  run.action(kit.verb(parseWorkerRun, async (ctx, o) => (await import('./run')).runWorkerRun(ctx, o)));
 
   const serve = toolOptions(
     group
@@ -55,5 +56,5 @@ export default function build(group: Command, kit: Kit): void {
     'sudo -n -u sandbox -- /usr/bin/env SVC_BASE_URL="$SVC_BASE_URL" SVC_API_VERSION="$SVC_API_VERSION" svc worker serve --workdir /home/sandbox/work',
   ]);
   printsText(serve, 'it logs what it does; --log-format chooses how');
-  serve.action(kit.action(async (ctx, args, opts) => (await import('./serve')).serve(ctx, args, opts)));
+  serve.action(kit.verb(parseWorkerServe, async (ctx, o) => (await import('./serve')).runWorkerServe(ctx, o)));
 }

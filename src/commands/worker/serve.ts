@@ -1,19 +1,18 @@
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context';
-import type { LogFormat } from '../../worker/log';
-import type { Opts } from '../../cli/action';
-import { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_OUTPUT_CHARS, maxIdle } from './run';
+import type { WorkerServeOptions } from './parse';
+import { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_OUTPUT_CHARS } from './run';
 
 /** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
-export async function serve(ctx: Ctx, _args: string[], opts: Opts): Promise<void> {
+export async function runWorkerServe(ctx: Ctx, o: WorkerServeOptions): Promise<void> {
   const options = {
-    workdir: resolve(ctx.io.cwd, opts.workdir ?? '.'),
-    maxIdleMs: opts.maxIdle === undefined ? undefined : maxIdle(opts.maxIdle),
-    logFormat: (opts.logFormat ?? 'text') as LogFormat,
+    workdir: resolve(ctx.io.cwd, o.workdir),
+    maxIdleMs: o.maxIdleMs,
+    logFormat: o.logFormat,
     bashTimeoutMs: DEFAULT_BASH_TIMEOUT_MS,
     toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     maxOutputChars: MAX_OUTPUT_CHARS,
-    unrestrictedPaths: Boolean(opts.unrestrictedPaths),
+    unrestrictedPaths: o.unrestrictedPaths,
   };
   const [{ runServe }, { follow }] = await Promise.all([import('../../worker/serve'), import('../../api/stream/follow')]);
   await runServe(options, {

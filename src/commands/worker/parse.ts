@@ -1,0 +1,91 @@
+import { hostname } from 'node:os';
+import type { Flags } from '../../cli/action';
+import { UsageError } from '../../errors';
+import type { LogFormat } from '../../worker/log';
+
+/** The flags of the built-in tools and the log, shared by `worker run` and `worker serve`. */
+export interface ToolOptions {
+  /** As given (default: the current folder); resolved against the working folder when the command runs. */
+  workdir: string;
+  /** `--max-idle`; undefined when not given (`run` keeps no row idle, `serve` takes the hand-off's). */
+  maxIdleMs?: number;
+  unrestrictedPaths: boolean;
+  logFormat: LogFormat;
+}
+
+/** `svc worker run`: the queue to serve and how. */
+export interface WorkerRunOptions extends ToolOptions {
+  environmentId: string;
+  workerId: string;
+  concurrency: number;
+  once: boolean;
+  /** undefined: a third of each row's lease. */
+  heartbeatMs?: number;
+  /** `--on-work CMD` as given: found on PATH or under the working folder when the command runs. */
+  onWork?: string;
+}
+
+/** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
+export type WorkerServeOptions = ToolOptions;
+
+const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+
+/** `--workdir`, `--max-idle`, `--unrestricted-paths` and `--log-format`. */
+export function parseToolOptions(flags: Flags): ToolOptions {
+  const maxIdleMs = flags.maxIdle === undefined ? undefined : maxIdle(String(flags.maxIdle));
+  return {
+    workdir: text(flags.workdir) ?? '.',
+    maxIdleMs,
+    unrestrictedPaths: Boolean(flags.unrestrictedPaths),
+    // commander checked it against its choices.
+    logFormat: (text(flags.logFormat) ?? 'text') as LogFormat,
+  };
+}
+
+/** `svc worker run`'s flags, checked before any request (exit 2). */
+export function parseWorkerRun(_args: string[], flags: Flags): WorkerRunOptions {
+  const environmentId = text(flags.environment);
+  if (environmentId === undefined) throw new UsageError('--environment is required: the self-hosted environment whose queue to serve');
+  const concurrency = int(text(flags.concurrency) ?? '1', '--concurrency', 1, 1000);
+  if (flags.once && concurrency !== 1) throw new UsageError('--once serves one row; it cannot be combined with --concurrency');
+  const heartbeatMs = flags.heartbeatInterval === undefined ? undefined : seconds(String(flags.heartbeatInterval), '--heartbeat-interval');
+  const workerId = text(flags.workerId) ?? defaultWorkerId();
+  if (workerId.trim() === '') throw new UsageError('--worker-id must not be empty');
+  if (!/^[\x20-\x7e]+$/.test(workerId)) throw new UsageError('--worker-id may hold printable ASCII characters only (it is sent as a header)');
+  const tools = parseToolOptions(flags);
+  const onWork = text(flags.onWork);
+  // CMD runs the tools, in its own process: `--unrestricted-paths` belongs to the `svc worker serve` it starts.
+  if (onWork !== undefined && tools.unrestrictedPaths)
+    throw new UsageError('--unrestricted-paths applies to the built-in tools, and with --on-work CMD runs the tools: give it to `svc worker serve` in CMD');
+  return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork };
+}
+
+export function parseWorkerServe(_args: string[], flags: Flags): WorkerServeOptions {
+  return parseToolOptions(flags);
+}
+
+/** The host name and a random suffix, so two workers on one host differ. Web crypto: node:crypto loads only when used. */
+function defaultWorkerId(): string {
+  return `${hostname()}-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(3))).toString('hex')}`;
+}
+
+/** `--max-idle`: 0, or a duration such as 30s or 5m. */
+function maxIdle(raw: string): number {
+  if (raw.trim() === '0') return 0;
+  const n = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+  if (!n) throw new UsageError(`--max-idle takes a duration such as 0, 30s, 5m or 1h (got "${raw}")`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[n[2] ?? 's']!;
+  return Math.round(Number(n[1]) * unit);
+}
+
+function int(raw: string, flag: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+function seconds(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || raw.trim() === '') throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
+  return Math.round(n * 1000);
+}
