@@ -4,26 +4,15 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { write } from '../../io';
-import { parseCount } from '../../config/settings';
-import { examples, type Kit, type Opts } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 import { addKeys } from './keys';
+import { parseEmulator, type EmulatorCommandOptions } from './parse';
 
-export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
+export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<void> {
   const { startEmulator } = await import('../../emulator/server');
-  const { parseFaults } = await import('../../emulator/faults');
-  let faults;
-  try {
-    faults = opts.faults ? parseFaults(opts.faults) : undefined;
-  } catch (e) {
-    throw new UsageError(`--faults: ${(e as Error).message}`);
-  }
-  const port = parseCount(opts.port ?? '4010', '--port', 0, 65535);
-  const heartbeatMs = opts.heartbeatMs === undefined ? undefined : parseCount(opts.heartbeatMs, '--heartbeat-ms', 1);
-  // -q/--quiet is also a global option (print only IDs), which commander gives to the program.
-  const quiet = Boolean(opts.quiet || ctx.globals.quiet);
-  if (opts.log !== undefined && quiet) throw new UsageError('--log and --quiet cannot be used together: --log FILE keeps the request log, --quiet drops it');
-  const logFile = opts.log === undefined ? undefined : openLog(resolvePath(ctx.io.cwd, opts.log), opts.log);
+  const { port, host, quiet } = o;
+  const logFile = o.log === undefined ? undefined : openLog(resolvePath(ctx.io.cwd, o.log), o.log);
   const say = (line: string) => {
     if (!quiet) void write(ctx.io.stderr, `emulator: ${line}\n`);
     logFile?.write(`${new Date().toISOString()} ${line}\n`);
@@ -34,26 +23,26 @@ export async function runEmulator(ctx: Ctx, opts: Opts): Promise<void> {
   try {
     emu = await startEmulator({
       port,
-      host: opts.host ?? '127.0.0.1',
+      host,
       apiKey: ctx.globals.apiKey,
-      faults,
-      statePath: opts.state,
-      heartbeatMs,
-      webhookUrl: opts.webhookUrl,
+      faults: o.faults,
+      statePath: o.statePath,
+      heartbeatMs: o.heartbeatMs,
+      webhookUrl: o.webhookUrl,
       log,
     });
   } catch (e) {
     await closeLog(logFile);
-    throw new UsageError(`cannot listen on ${opts.host ?? '127.0.0.1'}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot listen on ${host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const exports = `export SVC_BASE_URL=${emu.url}\nexport SVC_API_KEY=${emu.apiKey}\n`;
-  const exportsFile = opts.exportsFile === undefined ? undefined : resolvePath(ctx.io.cwd, opts.exportsFile);
+  const exportsFile = o.exportsFile === undefined ? undefined : resolvePath(ctx.io.cwd, o.exportsFile);
   try {
     if (exportsFile) writeExports(exportsFile, exports);
   } catch (e) {
     await emu.close();
     await closeLog(logFile);
-    throw new UsageError(`--exports-file: cannot write ${opts.exportsFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`--exports-file: cannot write ${o.exportsFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   await write(ctx.io.stdout, exports);
   // Started with & the terminal's Ctrl-C does not reach it: name the job control way too.
@@ -116,6 +105,6 @@ export default function build(cmd: Command, kit: Kit): void {
     'svc emulator --faults drop_stream_after=20',
   ]);
   printsText(cmd, 'it prints the two export lines, then serves', { ownsQuiet: true });
-  cmd.action(kit.action((ctx, _a, opts) => runEmulator(ctx, opts)));
+  cmd.action(kit.verb((args, flags) => parseEmulator(args, flags, Boolean(cmd.optsWithGlobals().quiet)), runEmulator));
   addKeys(cmd, kit);
 }

@@ -1,0 +1,60 @@
+import type { Flags } from '../../cli/action';
+import { parseCount } from '../../config/settings';
+import { parseFaults, type FaultConfig } from '../../emulator/faults';
+import { UsageError } from '../../errors';
+
+/** `svc emulator`: where it listens, what it injects and keeps, where its request log goes. */
+export interface EmulatorCommandOptions {
+  port: number;
+  host: string;
+  faults?: FaultConfig;
+  statePath?: string;
+  heartbeatMs?: number;
+  /** `--log FILE` as given: opened (append, 0600) when the command runs, before it listens. */
+  log?: string;
+  quiet: boolean;
+  webhookUrl?: string;
+  /** `--exports-file FILE` as given: written once it listens. */
+  exportsFile?: string;
+}
+
+const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+
+/**
+ * `svc emulator`'s flags, checked before it listens (exit 2). `globalQuiet`: -q/--quiet is also a global option
+ * (print only IDs), which commander gives to the program; here it means the verb's own.
+ */
+export function parseEmulator(_args: string[], flags: Flags, globalQuiet = false): EmulatorCommandOptions {
+  let faults: FaultConfig | undefined;
+  try {
+    faults = flags.faults ? parseFaults(String(flags.faults)) : undefined;
+  } catch (e) {
+    throw new UsageError(`--faults: ${(e as Error).message}`);
+  }
+  const port = parseCount(text(flags.port) ?? '4010', '--port', 0, 65535);
+  const heartbeatMs = flags.heartbeatMs === undefined ? undefined : parseCount(String(flags.heartbeatMs), '--heartbeat-ms', 1);
+  const quiet = Boolean(flags.quiet) || globalQuiet;
+  const log = text(flags.log);
+  if (log !== undefined && quiet) throw new UsageError('--log and --quiet cannot be used together: --log FILE keeps the request log, --quiet drops it');
+  const webhookUrl = text(flags.webhookUrl);
+  if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) throw new UsageError(`--webhook-url takes an http:// or https:// URL (got "${webhookUrl}")`);
+  return {
+    port,
+    host: text(flags.host) ?? '127.0.0.1',
+    faults,
+    statePath: text(flags.state),
+    heartbeatMs,
+    log,
+    quiet,
+    webhookUrl,
+    exportsFile: text(flags.exportsFile),
+  };
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
