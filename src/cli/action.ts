@@ -5,10 +5,6 @@ import type { Io } from '../io';
 import { missingPick, type Pickable } from './pick-arg';
 import { textOutputConflict } from './text-output';
 
-/** Commander's flags of a verb not yet given typed options. */
-export type Opts = Record<string, any>;
-export type Run = (ctx: Ctx, args: string[], opts: Opts) => Promise<void>;
-
 /** A verb's flags as commander parsed them, before its parse step types them. */
 export type Flags = Record<string, unknown>;
 
@@ -27,8 +23,6 @@ export interface Kit {
   io: Io;
   /** A verb as gh builds one: `parse` turns flags into typed options, `run` does the work. */
   verb<O>(parse: Parse<O>, run: RunVerb<O>): (...a: unknown[]) => Promise<void>;
-  /** A verb whose flags are not typed yet. */
-  action(run: Run): (...a: unknown[]) => Promise<void>;
   /** The command tree, for the verbs that read it (completion); handed in by main, so no command imports it. */
   tree: Tree;
 }
@@ -88,16 +82,7 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void, tree: Tree): Kit {
       }
       await end();
     };
-  return {
-    io,
-    verb,
-    tree,
-    action: (run) =>
-      verb(
-        (args, flags) => ({ args, flags }),
-        (ctx, o) => run(ctx, o.args, o.flags),
-      ),
-  };
+  return { io, verb, tree };
 }
 
 /**

@@ -8,7 +8,6 @@ import { Relief } from '../../relief';
 import { UsageError } from '../../errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
-import type { Opts } from '../action';
 import { printsText } from '../text-output';
 import { idempotencyKey, unknownOutcome } from './resource';
 
@@ -45,7 +44,7 @@ export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, wh
  */
 export async function upload<T>(
   ctx: Ctx,
-  opts: Opts,
+  opts: { idempotencyKey?: unknown },
   src: UploadSource,
   fields: Record<string, string | undefined>,
   send: (c: ApiClient, body: RawBody, key: string) => Promise<T>,
@@ -64,7 +63,7 @@ export async function upload<T>(
 }
 
 /** Downloads one body per `-O` (target checked before the request) with a progress bar on a terminal. */
-export async function download(ctx: Ctx, opts: Opts, fallbackName: string, fetch: (c: ApiClient) => Promise<StreamResponse>): Promise<void> {
+export async function download(ctx: Ctx, opts: { outputFile?: string }, fallbackName: string, fetch: (c: ApiClient) => Promise<StreamResponse>): Promise<void> {
   const target = downloadTarget(opts.outputFile, ctx.io.cwd, ctx.io.stdout);
   const res = await fetch(await ctx.api());
   const length = res.headers['content-length'];

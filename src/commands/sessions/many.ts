@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import type { Flags, Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../fleet/bulk';
 import { addSelectorFlags, pick, targetsOf, type Picked } from './selectors';
 
@@ -17,7 +17,7 @@ export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {})
 }
 
 /** Whether the command line asks for the bulk behaviour rather than the single-session verb of before. */
-export function wantsBulk(p: Picked, opts: Opts): boolean {
+export function wantsBulk(p: Picked, opts: Flags): boolean {
   const single = !p.stdin && p.ids?.length === 1;
   return !single || Boolean(opts.dryRun || opts.failFast || opts.ignoreNotFound || opts.concurrency !== undefined);
 }

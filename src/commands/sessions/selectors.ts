@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import type { Opts } from '../../cli/action';
+import type { Flags } from '../../cli/action';
 import type { BulkTarget } from '../../fleet/bulk';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../fleet/select';
 
@@ -28,7 +28,7 @@ export interface Picked {
 }
 
 /** Arguments and selector flags, checked: `-` alone, IDs or selectors but not both, and something given. */
-export function pick(args: string[], opts: Opts): Picked {
+export function pick(args: string[], opts: Flags): Picked {
   const selectors = parseSelectors(opts);
   const stdin = args.includes('-');
   if (stdin && args.length > 1) throw new UsageError('give IDs as arguments or - for standard input, not both');

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Flags, type Kit, type Opts } from '../../cli/action';
+import { examples, type Flags, type Kit } from '../../cli/action';
 import type { TailOptions } from '../../follow/options';
 import { pickSession } from './pick';
 
@@ -29,13 +29,13 @@ export function addTail(group: Command, kit: Kit): Command {
 export const untilOption = (): Option =>
   new Option('--until <state>', 'exit once the session is idle and its events are printed (exit 11 on session.error or termination)').choices(['idle']);
 
-export function tailOptions(sessionId: string, opts: Opts, threadId?: string): TailOptions {
+export function tailOptions(sessionId: string, opts: Flags, threadId?: string): TailOptions {
   if (opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');
   return {
     sessionId,
-    threadId: threadId ?? opts.thread,
+    threadId: threadId ?? (opts.thread as string | undefined),
     deltas: Boolean(opts.deltas),
-    cursor: opts.cursor,
+    cursor: opts.cursor as string | undefined,
     untilIdle: opts.until === 'idle',
     noLive: opts.live === false,
   };
