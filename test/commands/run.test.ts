@@ -112,6 +112,21 @@ describe('svc run', () => {
     expect((await stats(t.emu)).requests ?? 0).toBe(before);
   });
 
+  it('--agent, --environment or --idempotency-key with --session is exit 2 with nothing sent: --session creates no session for them to shape', async () => {
+    const s = await createSession(t.emu);
+    const before = (await stats(t.emu)).requests ?? 0;
+    for (const extra of [
+      ['--agent', 'agent_x'],
+      ['--environment', 'env_x'],
+      ['--idempotency-key', 'k-1'],
+    ]) {
+      const r = await svc(['run', '--session', s.id, '--message', 'hi', ...extra], { env: env() });
+      expect([r.code, r.stdout], extra.join(' ')).toEqual([2, '']);
+      expect(r.stderr).toBe(`error: ${extra[0]} applies to a new session, and --session reuses one: drop one of the two\n`);
+    }
+    expect((await stats(t.emu)).requests ?? 0).toBe(before);
+  });
+
   it('exits 6 for an unknown --session', async () => {
     const r = await svc(['run', '--session', 'sesn_missing', '--message', 'hi'], { env: env() });
     expect(r.code).toBe(6);
