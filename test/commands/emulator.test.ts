@@ -86,3 +86,12 @@ describe('svc emulator --log / --quiet', () => {
     expect(bad.stdout).toBe('');
   });
 });
+
+describe('svc emulator --webhook-url', () => {
+  it('a URL that is not http or https is a usage error (exit 2) before it listens', async () => {
+    // Told to stop at once: an emulator that got past the check would print its export lines and exit 0.
+    const r = await svc(['emulator', '--port', '0', '--webhook-url', 'hooks.example/in'], { signal: AbortSignal.abort() });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe('error: --webhook-url takes an http:// or https:// URL (got "hooks.example/in")\n');
+  });
+});
