@@ -18,8 +18,6 @@ export interface EmulatorCommandOptions {
   exportsFile?: string;
 }
 
-const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
-
 /**
  * `svc emulator`'s flags, checked before it listens (exit 2). `globalQuiet`: -q/--quiet is also a global option
  * (print only IDs), which commander gives to the program; here it means the verb's own.
@@ -27,27 +25,27 @@ const text = (v: unknown): string | undefined => (v === undefined ? undefined : 
 export function parseEmulator(_args: string[], flags: Flags, globalQuiet = false): EmulatorCommandOptions {
   let faults: FaultConfig | undefined;
   try {
-    faults = flags.faults ? parseFaults(String(flags.faults)) : undefined;
+    faults = flags.faults ? parseFaults(flags.faults as string) : undefined;
   } catch (e) {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
-  const port = parseCount(text(flags.port) ?? '4010', '--port', 0, 65535);
-  const heartbeatMs = flags.heartbeatMs === undefined ? undefined : parseCount(String(flags.heartbeatMs), '--heartbeat-ms', 1);
+  const port = parseCount((flags.port as string | undefined) ?? '4010', '--port', 0, 65535);
+  const heartbeatMs = flags.heartbeatMs === undefined ? undefined : parseCount(flags.heartbeatMs as string, '--heartbeat-ms', 1);
   const quiet = Boolean(flags.quiet) || globalQuiet;
-  const log = text(flags.log);
+  const log = flags.log as string | undefined;
   if (log !== undefined && quiet) throw new UsageError('--log and --quiet cannot be used together: --log FILE keeps the request log, --quiet drops it');
-  const webhookUrl = text(flags.webhookUrl);
+  const webhookUrl = flags.webhookUrl as string | undefined;
   if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) throw new UsageError(`--webhook-url takes an http:// or https:// URL (got "${webhookUrl}")`);
   return {
     port,
-    host: text(flags.host) ?? '127.0.0.1',
+    host: (flags.host as string | undefined) ?? '127.0.0.1',
     faults,
-    statePath: text(flags.state),
+    statePath: flags.state as string | undefined,
     heartbeatMs,
     log,
     quiet,
     webhookUrl,
-    exportsFile: text(flags.exportsFile),
+    exportsFile: flags.exportsFile as string | undefined,
   };
 }
 

@@ -42,8 +42,6 @@ const NEW_SESSION_FLAGS = [
   ['idempotencyKey', '--idempotency-key'],
 ] as const;
 
-const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
-
 /**
  * `svc run`'s flags, checked before any request (exit 2). The checks that need the resolved settings (-o, --jq with
  * --deltas) run in the run step.
@@ -54,15 +52,15 @@ export function parseRun([input]: string[], flags: Flags): RunCommandOptions {
 
 function parseSingle(input: string | undefined, flags: Flags): RunOptions {
   // The framework gives a verb that declares --timeout its own value (the per-request one is --request-timeout).
-  const timeoutMs = parseDeadline(text(flags.timeout));
+  const timeoutMs = parseDeadline(flags.timeout as string | undefined);
   const createKey = idempotencyKey(flags);
-  const agent = text(flags.agent);
-  const session = text(flags.session);
+  const agent = flags.agent as string | undefined;
+  const session = flags.session as string | undefined;
   if (!agent && !session) throw new UsageError('--agent is required (or --session to reuse a session)');
   const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find(([key]) => flags[key] !== undefined);
   if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
   return {
-    target: session !== undefined ? { session } : { agent: agent!, environment: text(flags.environment), createKey },
+    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey },
     message: messageSource(input, flags),
     timeoutMs,
     deltas: Boolean(flags.deltas),
@@ -72,8 +70,8 @@ function parseSingle(input: string | undefined, flags: Flags): RunOptions {
 
 function messageSource(input: string | undefined, flags: Flags): MessageSource {
   if (input !== undefined && input !== '-') throw new UsageError(`unexpected argument "${input}": only - (standard input) is accepted`);
-  const message = text(flags.message);
-  const file = text(flags.messageFile);
+  const message = flags.message as string | undefined;
+  const file = flags.messageFile as string | undefined;
   const given = [message !== undefined, file !== undefined, input === '-'].filter(Boolean).length;
   if (given !== 1) throw new UsageError('give the message once: --message T, --message-file F, or - for standard input');
   if (message !== undefined) return { from: 'text', text: message };
@@ -83,20 +81,20 @@ function messageSource(input: string | undefined, flags: Flags): MessageSource {
 
 /** `--parallel` and the flags it needs or refuses. */
 function parseParallel(input: string | undefined, flags: Flags): ParallelOptions {
-  const parallel = parseCount(String(flags.parallel), '--parallel', 1, MAX_PARALLEL);
-  const messageFile = text(flags.messageFile);
+  const parallel = parseCount(flags.parallel as string, '--parallel', 1, MAX_PARALLEL);
+  const messageFile = flags.messageFile as string | undefined;
   if (messageFile === undefined) throw new UsageError('--parallel takes its messages from --message-file F.ndjson, one per line');
   if (flags.message !== undefined || input !== undefined) throw new UsageError('--parallel reads every message from --message-file: drop --message and -');
   if (flags.session !== undefined) throw new UsageError('--parallel starts one new session per line: it cannot reuse --session');
-  const agent = text(flags.agent);
+  const agent = flags.agent as string | undefined;
   if (!agent) throw new UsageError('--agent is required with --parallel');
   if (flags.deltas) throw new UsageError('--deltas works on one run: --parallel prints one result per line');
   return {
     agent,
-    environment: text(flags.environment),
+    environment: flags.environment as string | undefined,
     messageFile,
     parallel,
-    timeoutMs: parseDeadline(text(flags.timeout)),
+    timeoutMs: parseDeadline(flags.timeout as string | undefined),
     createKey: idempotencyKey(flags),
   };
 }

@@ -28,32 +28,30 @@ export interface WorkerRunOptions extends ToolOptions {
 /** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
 export type WorkerServeOptions = ToolOptions;
 
-const text = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
-
 /** `--workdir`, `--max-idle`, `--unrestricted-paths` and `--log-format`. */
 export function parseToolOptions(flags: Flags): ToolOptions {
-  const maxIdleMs = flags.maxIdle === undefined ? undefined : maxIdle(String(flags.maxIdle));
+  const maxIdleMs = flags.maxIdle === undefined ? undefined : maxIdle(flags.maxIdle as string);
   return {
-    workdir: text(flags.workdir) ?? '.',
+    workdir: (flags.workdir as string | undefined) ?? '.',
     maxIdleMs,
     unrestrictedPaths: Boolean(flags.unrestrictedPaths),
-    // commander checked it against its choices.
-    logFormat: (text(flags.logFormat) ?? 'text') as LogFormat,
+    // Commander refuses any value but its choices.
+    logFormat: (flags.logFormat as LogFormat | undefined) ?? 'text',
   };
 }
 
 /** `svc worker run`'s flags, checked before any request (exit 2). */
 export function parseWorkerRun(_args: string[], flags: Flags): WorkerRunOptions {
-  const environmentId = text(flags.environment);
+  const environmentId = flags.environment as string | undefined;
   if (environmentId === undefined) throw new UsageError('--environment is required: the self-hosted environment whose queue to serve');
-  const concurrency = int(text(flags.concurrency) ?? '1', '--concurrency', 1, 1000);
+  const concurrency = int((flags.concurrency as string | undefined) ?? '1', '--concurrency', 1, 1000);
   if (flags.once && concurrency !== 1) throw new UsageError('--once serves one row; it cannot be combined with --concurrency');
-  const heartbeatMs = flags.heartbeatInterval === undefined ? undefined : seconds(String(flags.heartbeatInterval), '--heartbeat-interval');
-  const workerId = text(flags.workerId) ?? defaultWorkerId();
+  const heartbeatMs = flags.heartbeatInterval === undefined ? undefined : seconds(flags.heartbeatInterval as string, '--heartbeat-interval');
+  const workerId = (flags.workerId as string | undefined) ?? defaultWorkerId();
   if (workerId.trim() === '') throw new UsageError('--worker-id must not be empty');
   if (!/^[\x20-\x7e]+$/.test(workerId)) throw new UsageError('--worker-id may hold printable ASCII characters only (it is sent as a header)');
   const tools = parseToolOptions(flags);
-  const onWork = text(flags.onWork);
+  const onWork = flags.onWork as string | undefined;
   // CMD runs the tools, in its own process: `--unrestricted-paths` belongs to the `svc worker serve` it starts.
   if (onWork !== undefined && tools.unrestrictedPaths)
     throw new UsageError('--unrestricted-paths applies to the built-in tools, and with --on-work CMD runs the tools: give it to `svc worker serve` in CMD');
@@ -64,7 +62,10 @@ export function parseWorkerServe(_args: string[], flags: Flags): WorkerServeOpti
   return parseToolOptions(flags);
 }
 
-/** The host name and a random suffix, so two workers on one host differ. Web crypto: node:crypto loads only when used. */
+/**
+ * The host name and a random suffix, so two workers on one host differ. From the global web crypto, which loads on
+ * this first use, not with this module (an import of node:crypto costs every command that loads it).
+ */
 function defaultWorkerId(): string {
   return `${hostname()}-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(3))).toString('hex')}`;
 }
