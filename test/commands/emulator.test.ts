@@ -67,6 +67,7 @@ describe('svc emulator --log / --quiet', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(r.exports);
     expect(r.stderr).not.toMatch(/GET \/v1\/agents/);
+    expect(r.stderr).toMatch(/^emulator: listening on http:\/\/127\.0\.0\.1:\d+ .*\nemulator: stopped\n$/);
   });
 
   it('without either, the request log goes to stderr, and the start-up line says how to stop a background job (kill %1)', async () => {

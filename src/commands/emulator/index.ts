@@ -14,7 +14,7 @@ export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<
   const { port, host, quiet } = o;
   const logFile = o.log === undefined ? undefined : openLog(resolvePath(ctx.io.cwd, o.log), o.log);
   const say = (line: string) => {
-    if (!quiet) void write(ctx.io.stderr, `emulator: ${line}\n`);
+    void write(ctx.io.stderr, `emulator: ${line}\n`);
     logFile?.write(`${new Date().toISOString()} ${line}\n`);
   };
   // The request log goes to the file, nowhere (--quiet), or stderr; start and stop are always said on stderr.
