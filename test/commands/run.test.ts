@@ -2,7 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emuEnv, svc } from '../helpers/cli';
+import { PassThrough } from 'node:stream';
+import { runRunCommand } from '../../src/commands/run/index';
+import { Ctx } from '../../src/context';
+import { Capture, emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, waitUntil } from '../helpers/sse';
 import { background, stats } from '../api/stream/helpers';
@@ -125,6 +128,24 @@ describe('svc run', () => {
       expect(r.stderr).toBe(`error: ${extra[0]} applies to a new session, and --session reuses one: drop one of the two\n`);
     }
     expect((await stats(t.emu)).requests ?? 0).toBe(before);
+  });
+
+  it('the run step works from typed options alone, no flags: a new session by agent name, the reply printed', async () => {
+    await call(t.emu, 'POST', '/v1/agents', { body: { name: 'typed-runner', model: 'scripted-1' } });
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const stdin = new PassThrough();
+    stdin.end();
+    const ctx = new Ctx({ stdin, stdout, stderr, env: { ...env(), SVC_CONFIG_DIR: tempConfigDir() }, cwd: process.cwd() }, {});
+    await runRunCommand(ctx, {
+      mode: 'single',
+      target: { agent: 'typed-runner', createKey: 'typed-run-1' },
+      message: { from: 'text', text: '/echo typed options' },
+      deltas: false,
+      noLive: false,
+    });
+    expect(stdout.text).toBe('typed options\n');
+    expect((await getSession(t.emu, sessionOf(stderr.text))).status).toBe('idle');
   });
 
   it('exits 6 for an unknown --session', async () => {
