@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/commands/run/index';
 import { Ctx } from '../../src/context';
 import { Capture, emuEnv, svc, tempConfigDir } from '../helpers/cli';
