@@ -184,6 +184,7 @@ class UntilIdle {
     const start = outcomeOf(session);
     // Read after the session: a settled session has nothing newer, a running one may have ended just now.
     const newest = (await sessions.historyPage(this.client, this.o.sessionId, { page_size: 1, order: 'desc' }, this.o.threadId)).items[0];
+    // With `--cursor now` the events before the start are never printed, so the newest of them is no mark.
     const before = !this.now ? undefined : 'before' in this.now ? this.now.before : newest?.id;
     if (newest && newest.id !== before && newest.id !== this.last?.event.id) {
       this.mark = { id: newest.id, type: newest.type, settled: start.settled ? start : undefined };
