@@ -52,8 +52,8 @@ async function withParentIds(lists: Lists, wanted: Wanted): Promise<Record<strin
 class Lists {
   private readonly cache: CompletionCache;
   private readonly scope: string;
-  /** When the answer is due: one budget for every request it makes. */
-  private readonly deadline: number;
+  /** When the answer is due: one budget for every request it makes; undefined when start-up already spent it. */
+  private readonly deadline?: number;
   private failed = false;
 
   constructor(private readonly ctx: Ctx) {
@@ -61,14 +61,16 @@ class Lists {
     this.cache = new CompletionCache(configDir(ctx.io.env), ctx.now);
     this.scope = `${s.profile.value}|${s.baseUrl.value}`;
     // performance.now() counts from the process's start, so a real `svc __complete` also pays for node's startup.
-    this.deadline = performance.now() + Math.max(MIN_FETCH_MS, ANSWER_BUDGET_MS - performance.now());
+    const left = ANSWER_BUDGET_MS - performance.now();
+    if (left >= MIN_FETCH_MS) this.deadline = performance.now() + left;
   }
 
   async read(listing: Listing): Promise<Candidate[]> {
     const key = `${this.scope}|${listing.key}`;
     const cached = this.cache.read(key);
     if (cached?.fresh && !listing.volatile) return cached.items;
-    const left = this.deadline - performance.now();
+    // Past the budget already (a loaded machine), each request gets the minimum, as one alone would.
+    const left = this.deadline === undefined ? MIN_FETCH_MS : this.deadline - performance.now();
     if (this.failed || left <= 0) return cached?.items ?? [];
     let timer: NodeJS.Timeout | undefined;
     try {
