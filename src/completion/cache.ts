@@ -9,6 +9,8 @@ export const CACHE_TTL_MS = 60_000;
 export interface Candidate {
   value: string;
   label: string;
+  /** A name's candidate: the ID it stands for, so that a value nested under the name lists under that ID. */
+  id?: string;
 }
 
 interface Entry {

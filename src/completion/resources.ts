@@ -1,4 +1,4 @@
-import { RESOURCE_LIST, type ResourceEntry } from '../api/manifest';
+import { RESOURCE_LIST, resourceOf, type ResourceEntry } from '../api/manifest';
 import type { Obj } from '../api/resources';
 import { seg } from '../api/path';
 import type { Candidate } from './cache';
@@ -46,7 +46,7 @@ function namesOf(items: Array<Obj & { id: string }>): Candidate[] {
   const count = new Map<string, number>();
   for (const o of items) if (typeof o.name === 'string' && o.name) count.set(o.name, (count.get(o.name) ?? 0) + 1);
   const ids = new Set(items.map((o) => o.id));
-  return items.filter((o) => count.get(o.name as string) === 1 && !ids.has(o.name as string)).map((o) => ({ value: o.name as string, label: o.id }));
+  return items.filter((o) => count.get(o.name as string) === 1 && !ids.has(o.name as string)).map((o) => ({ value: o.name as string, label: o.id, id: o.id }));
 }
 
 /** Sources by key: each resource of the manifest by its group, nested lists, and `group:name` where the name means something else per group. */
@@ -134,6 +134,22 @@ export function listingFor(group: string, argName: string, given: Record<string,
     volatile: Boolean(source.volatile),
     pick: source.pick ?? ((body) => byAge(itemsOf(body), Boolean(source.newestFirst)).map((o) => ({ value: o.id, label: labelOf(o) }))),
   };
+}
+
+/**
+ * The parents on the line of the listing that completes `argName` that are resources with names (a vault, an agent):
+ * each by the name it is given under in `given`, with the parent's own listing, which tells a name from an ID.
+ */
+export function namedParents(group: string, argName: string, given: Record<string, string>, pageSize: number): Array<{ arg: string; listing: Listing }> {
+  const key = sourceKey(group, argName);
+  const source = key === undefined ? undefined : SOURCES[key];
+  if (!source) return [];
+  const inPath = new Set([...source.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+  return Object.entries(given).flatMap(([arg, value]) => {
+    const k = sourceKey(group, arg);
+    const listing = k && value && inPath.has(k) && resourceOf(k)?.named ? listingFor(k, 'id', {}, pageSize) : undefined;
+    return listing ? [{ arg, listing }] : [];
+  });
 }
 
 /** Items with an ID, newest first: an oldest-first list is reversed, so rows created in the same instant stay newest first too. */

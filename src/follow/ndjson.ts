@@ -8,8 +8,9 @@ import { LineBatch } from '../output/ndjson-tail';
 import type { TailOptions } from './options';
 import { decides, outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../turn/outcome';
 import { notice } from './notice';
+import { startNow, type NowStart } from './start-now';
 import { canonicalEvent } from '../wire/shapes';
-import type { SessionEvent } from '../wire/events';
+import { CURSOR_NOW, type SessionEvent } from '../wire/events';
 
 /**
  * The tail off the live view: one event per line (a YAML document with -o yaml, an ID with -o id), deltas only
@@ -21,9 +22,12 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   const jq = ctx.settings.jq;
   const render = await lineRenderer(ctx, o);
   const out = new LineBatch(ctx.io.stdout);
+  const start = o.untilIdle && o.cursor === CURSOR_NOW ? await startNow(client, o.sessionId, o.threadId) : undefined;
   // One thread's stream never carries session.status: the session is read until it settles (thread-settled.ts).
-  const threadEnd = o.untilIdle && o.threadId !== undefined ? await untilThreadSettled(ctx, client, o) : undefined;
-  const until = o.untilIdle && !threadEnd ? new UntilIdle(client, o) : undefined;
+  const threadEnd = o.untilIdle && o.threadId !== undefined ? await untilThreadSettled(ctx, client, o, start) : undefined;
+  const until = o.untilIdle && !threadEnd ? new UntilIdle(client, o, start) : undefined;
+  // A stream opened at the history's cursor may repeat the newest event read with it ("de-duplicate by event id").
+  let repeat = start && 'before' in start ? start.before : undefined;
   let ended: Outcome | undefined;
   let text = '';
   /** Writes the lines gathered so far; a promise only when stdout is full. */
@@ -39,7 +43,7 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
       client,
       sessionId: o.sessionId,
       threadId: o.threadId,
-      cursor: o.cursor,
+      cursor: start?.cursor ?? o.cursor,
       deltas: o.deltas,
       signal,
       sleep: ctx.sleep,
@@ -51,6 +55,11 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
           if (until && it.state.kind === 'live' && (ended = await until.live())) break reading;
           if (threadEnd && it.state.kind === 'live') threadEnd.live();
           continue;
+        }
+        if (repeat !== undefined && it.kind === 'event') {
+          const again = it.event.id === repeat;
+          repeat = undefined;
+          if (again) continue;
         }
         if (jq) await ctx.out.item(it.kind === 'event' ? it.event : it.delta);
         else if (render) text += render(it);
@@ -102,7 +111,7 @@ async function lineRenderer(ctx: Ctx, o: TailOptions): Promise<((it: Exclude<Str
 }
 
 /** `--until idle` on a thread's stream: the stream is stopped once the session has settled and the thread's last event is out. */
-async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
+async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions, start: NowStart | undefined) {
   const { ThreadSettled } = await import('./thread-settled');
   const stop = new AbortController();
   const signal = ctx.io.signal ? AbortSignal.any([ctx.io.signal, stop.signal]) : stop.signal;
@@ -114,6 +123,7 @@ async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
     sessionId: o.sessionId,
     threadId: o.threadId!,
     cursor: o.cursor,
+    start,
     signal,
     sleep: ctx.sleep,
     onEnd: (e) => {
@@ -148,7 +158,8 @@ async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions) {
  * `--until idle`. Once the stream is live the session is read, then its newest persisted event. A settled session
  * (idle or terminated) ends the tail when that event has been printed, so a replay prints the whole backlog first.
  * A running one ends at the first idle or terminated status from that event on, confirmed by a read (queued input
- * may already have started the next turn). With `--cursor now` only statuses after the start count.
+ * may already have started the next turn). With `--cursor now` the events before the start are never printed: when
+ * the newest is one of them, a settled session ends the tail at once.
  */
 class UntilIdle {
   readonly errors = new TurnErrors();
@@ -162,6 +173,8 @@ class UntilIdle {
   constructor(
     private readonly client: ApiClient,
     private readonly o: TailOptions,
+    /** Where a `--cursor now` tail started. */
+    private readonly now: NowStart | undefined,
   ) {}
 
   async live(): Promise<Outcome | undefined> {
@@ -169,15 +182,15 @@ class UntilIdle {
     this.checked = true;
     const session = await sessions.get(this.client, this.o.sessionId);
     const start = outcomeOf(session);
-    const live = this.o.cursor === 'now';
-    if (live && session.status === 'terminated') return start;
     // Read after the session: a settled session has nothing newer, a running one may have ended just now.
-    const newest = live ? undefined : (await sessions.historyPage(this.client, this.o.sessionId, { page_size: 1, order: 'desc' }, this.o.threadId)).items[0];
-    if (newest && newest.id !== this.last?.event.id) {
+    const newest = (await sessions.historyPage(this.client, this.o.sessionId, { page_size: 1, order: 'desc' }, this.o.threadId)).items[0];
+    // With `--cursor now` the events before the start are never printed, so the newest of them is no mark.
+    const before = !this.now ? undefined : 'before' in this.now ? this.now.before : newest?.id;
+    if (newest && newest.id !== before && newest.id !== this.last?.event.id) {
       this.mark = { id: newest.id, type: newest.type, settled: start.settled ? start : undefined };
       return undefined;
     }
-    if (start.settled && !live) return start;
+    if (start.settled) return start;
     this.counting = true;
     return undefined;
   }

@@ -7,6 +7,8 @@
 import type { ApiClient } from '../api/client';
 import { sessions } from '../api/sessions';
 import { outcomeOf, type Outcome } from '../turn/outcome';
+import { CURSOR_NOW } from '../wire/events';
+import type { NowStart } from './start-now';
 
 /** How often the session is read while the thread is followed. */
 const THREAD_POLL_MS = 1_000;
@@ -21,7 +23,7 @@ export class ThreadSettled {
   private lastId?: string;
   private mark?: { id?: string; end: ThreadEnd };
   private done = false;
-  /** Something happened since the start: with `--cursor now` only a session settled after that counts. */
+  /** Something happened since the start: with `--cursor now` in the live view only a session settled after that counts. */
   private active: boolean;
 
   constructor(
@@ -36,18 +38,20 @@ export class ThreadSettled {
       /** Whether a settled session ends the tail (the live view keeps going on an awaited confirmation). */
       ends?: (end: ThreadEnd) => boolean;
       onEnd: (end: ThreadEnd) => void;
-      /** As FollowOptions.cursor: with `now`, a session already settled at the start waits for the next turn. */
+      /** As FollowOptions.cursor: with `now`, a session already settled at the start waits for the next turn, unless `start` is given. */
       cursor?: string;
+      /** Where a `--cursor now` tail off the live view started: a session settled then ends it at once. */
+      start?: NowStart;
     },
   ) {
-    this.active = o.cursor !== 'now';
+    this.active = o.cursor !== CURSOR_NOW || o.start !== undefined;
   }
 
   /** Reads the session until it is settled (call once, when the stream is first live); rejects on a failed read. */
   async watch(): Promise<void> {
     const o = this.o;
     // With `--cursor now` the events before the start are never shown: a newest event that was already there is no mark.
-    const before = o.cursor === 'now' ? await this.retried(() => this.newest()) : undefined;
+    const before = o.cursor !== CURSOR_NOW ? undefined : o.start && 'before' in o.start ? o.start.before : await this.retried(() => this.newest());
     while (!o.signal.aborted && !this.mark) {
       const session = await this.retried(() => sessions.get(o.client, o.sessionId));
       const outcome = outcomeOf(session);

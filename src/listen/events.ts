@@ -40,6 +40,16 @@ export function parseEventFilter(text: string): EventFilter {
 }
 
 /**
+ * The awaited call an event answers, by its ID: a tool confirmation, a custom tool result, or a tool result (an
+ * interrupt gives each awaited call an error result). `e` is in the spec's shape.
+ */
+export function answeredCall(e: SessionEvent): string | undefined {
+  const answers = e.type === 'user.tool_confirmation' || e.type === 'user.custom_tool_result' || e.type === 'agent.tool_result';
+  const id = answers ? e.data?.event_id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
  * The derived `session.requires_action` of an event that makes a session wait on a human: an `agent.tool_use` that
  * asks for confirmation, or an `agent.custom_tool_use`. `e` is in the spec's shape (canonicalEvent). Its ID is the
  * awaited call's, suffixed, so it is as stable as the call's own.

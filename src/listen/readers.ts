@@ -28,6 +28,8 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
   let backfill = from.kind === 'after' ? from : undefined;
   /** IDs the backfill gave: the first live events may repeat them. */
   let seam: Set<string> | undefined;
+  /** History is read until the stream is live: from the start, a backfill, or a recovery from an expired cursor. */
+  let replaying = true;
   for await (const batch of followBatches({
     client: deps.client,
     sessionId: intake.sessionId,
@@ -39,12 +41,19 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
   })) {
     for (const it of batch) {
       if (it.kind === 'connection') {
-        if (it.state.kind === 'live' && backfill) {
-          const events = await eventsAfter(where, backfill);
-          backfill = undefined;
-          seam = new Set(events.map((e) => e.id));
-          for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal))) return;
-        } else report(deps, intake.sessionId, it.state);
+        if (it.state.kind === 'live') {
+          if (backfill) {
+            const events = await eventsAfter(where, backfill);
+            backfill = undefined;
+            seam = new Set(events.map((e) => e.id));
+            for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal, true))) return;
+          }
+          if (replaying && !(await intake.caughtUp(signal))) return;
+          replaying = false;
+        } else {
+          if (it.state.kind === 'backfilling') replaying = true;
+          report(deps, intake.sessionId, it.state);
+        }
         continue;
       }
       if (it.kind !== 'event') continue;
@@ -53,15 +62,16 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
         if (seam.has(it.event.id)) continue;
         seam = undefined;
       }
-      if (!(await intake.take(it, signal))) return;
+      if (!(await intake.take(it, signal, replaying))) return;
     }
   }
 }
 
-/** One poll of a session without a stream: the history after where reading stands. */
+/** One poll of a session without a stream: the history after where reading stands, a replay up to now. */
 export async function pollInto(intake: Intake, deps: ReaderDeps, signal: AbortSignal): Promise<void> {
   const events = await eventsAfter({ client: deps.client, sessionId: intake.sessionId, signal }, intake.read);
-  for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal))) return;
+  for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal, true))) return;
+  await intake.caughtUp(signal);
 }
 
 /** Most awaited calls of a waiting session are among its newest events: one page is read, no more. */

@@ -146,6 +146,83 @@ describe('svc listen --forward-to', () => {
   });
 });
 
+describe('svc listen: session.requires_action on replayed history', () => {
+  /** Two calls at once that wait on a human; the confirmation is answered, the custom tool result is not. */
+  async function confirmedButStillWaiting(sid: string): Promise<{ ask: any; custom: any }> {
+    await send(t.emu, sid, '/confirm deploy {"env":"prod"}\n/custom lookup {"q":"invoice 42"}');
+    const waiting = await waitUntil(async () => {
+      const s = (await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body;
+      return s.stop_reason?.event_ids?.length === 2 ? s : undefined;
+    }, 'the session to wait on both calls');
+    const h = await history(t.emu, `/v1/sessions/${sid}`);
+    const ask = h.find((e) => e.type === 'agent.tool_use')!;
+    const custom = h.find((e) => e.type === 'agent.custom_tool_use')!;
+    expect(waiting.stop_reason.event_ids.sort()).toEqual([ask.id, custom.id].sort());
+    const answer = { events: [{ type: 'user.tool_confirmation', data: { event_id: ask.id, result: 'allow' } }] };
+    expect((await call(t.emu, 'POST', `/v1/sessions/${sid}/events`, { body: answer })).status).toBe(202);
+    await waitUntil(async () => {
+      const s = (await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body;
+      return s.stop_reason?.event_ids?.length === 1 && s.stop_reason.event_ids[0] === custom.id;
+    }, 'the session to wait on the custom tool only');
+    return { ask, custom };
+  }
+  /** Every persisted event delivered, and `derived` requires_action events after them: nothing else can follow. */
+  const waitAll = async (sid: string, derived: number) => {
+    const all = await persisted(sid);
+    await waitUntil(() => acceptedEvents(receiver, sid).filter((e) => e.type !== 'session.requires_action').length >= all.length, 'every event delivered');
+    await waitAccepted(receiver, sid, 'session.requires_action', derived);
+    return all;
+  };
+  const derivedOf = (sid: string) =>
+    acceptedEvents(receiver, sid)
+      .filter((e) => e.type === 'session.requires_action')
+      .map((e) => e.data.event_id);
+
+  it('a session read from its start derives nothing for an ask answered later in its history, and one event for an ask still unanswered', async () => {
+    const team = `r${Date.now()}`;
+    const l = startListen(t.emu, ['-l', `team=${team}`, '--forward-to', receiver.url, '--interval', '100ms']);
+    await waitUntil(() => l.stderr().includes('listening to'), 'the listener to start');
+    // Created after the listener started, it matches only once both calls were made and one answered.
+    const sid = await session({ metadata: { team: 'not-yet' } });
+    const { custom } = await confirmedButStillWaiting(sid);
+    expect((await call(t.emu, 'PATCH', `/v1/sessions/${sid}`, { body: { metadata: { team } } })).status).toBe(200);
+    const all = await waitAll(sid, 1);
+    await l.stop();
+    expect(derivedOf(sid)).toEqual([custom.id]);
+    expect(
+      acceptedEvents(receiver, sid)
+        .filter((e) => e.type !== 'session.requires_action')
+        .map((e) => e.id),
+    ).toEqual(all);
+  });
+
+  it('a restart with --state derives nothing for an ask answered while nobody listened, and one event for the one still unanswered', async () => {
+    const file = join(tempConfigDir(), 'listen-state.json');
+    const sid = await session();
+    const first = startListen(t.emu, [sid, '--forward-to', receiver.url, '--state', file]);
+    await waitUntil(() => streamsOpen(sid), 'the stream to open');
+    await send(t.emu, sid, '/echo before the downtime');
+    await waitAccepted(receiver, sid, 'session.status', 2);
+    expect((await first.stop()).code).toBe(130);
+    const { custom } = await confirmedButStillWaiting(sid);
+    const second = startListen(t.emu, [sid, '--forward-to', receiver.url, '--state', file]);
+    await waitAll(sid, 1);
+    await second.stop();
+    expect(derivedOf(sid)).toEqual([custom.id]);
+  });
+
+  it('a session already waiting whose ask is also read from history (the state began before it) derives it once', async () => {
+    const file = join(tempConfigDir(), 'listen-state.json');
+    writeFileSync(file, JSON.stringify({ version: 1, since: new Date(Date.now() - 60_000).toISOString(), sessions: {} }));
+    const sid = await session();
+    const { custom } = await confirmedButStillWaiting(sid);
+    const l = startListen(t.emu, [sid, '--forward-to', receiver.url, '--state', file]);
+    await waitAll(sid, 1);
+    await l.stop();
+    expect(derivedOf(sid)).toEqual([custom.id]);
+  });
+});
+
 describe('svc listen: sessions already waiting, missing, and a bounded run', () => {
   it('derives session.requires_action for a session that was already waiting on a confirmation when the listener started', async () => {
     const sid = await session();

@@ -3,7 +3,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { createSession, history, send, waitIdleEvents, waitUntil } from '../helpers/sse';
+import { createSession, history, send, waitIdleEvents, waitSession, waitUntil } from '../helpers/sse';
 import { background as bg, scriptedServer, setFaults, sseFrame, stats, trackStreams } from '../api/stream/helpers';
 
 const t = useEmulator({ modelStepMs: 1 });
@@ -93,14 +93,18 @@ describe('svc sessions tail (NDJSON)', () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/echo old');
     await waitIdleEvents(t.emu, s.id, 1);
-    const without = background(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle']);
-    const withDeltas = background(['sessions', 'tail', s.id, '--cursor', 'now', '--deltas', '--until', 'idle']);
+    // Without --until: on a session idle at the start, --until idle would end at once.
+    const without = background(['sessions', 'tail', s.id, '--cursor', 'now']);
+    const withDeltas = background(['sessions', 'tail', s.id, '--cursor', 'now', '--deltas']);
     // Both are subscribed once the server holds their two streams.
     await waitUntil(() => streamsOpen(s.id, 2), 'two subscribers');
     await send(t.emu, s.id, '/echo brand new words');
+    const all = await waitIdleEvents(t.emu, s.id, 2);
+    await waitUntil(() => [without, withDeltas].every((x) => x.stdout.text.includes(all.at(-1).id)), 'the turn printed by both');
+    without.stop();
+    withDeltas.stop();
     const [a, b] = await Promise.all([without.run, withDeltas.run]);
-    expect([a.code, b.code]).toEqual([0, 0]);
-    const all = await history(t.emu, `/v1/sessions/${s.id}`);
+    expect([a.code, b.code]).toEqual([130, 130]);
     const fresh = all.slice(all.findIndex((e) => e.type === 'session.status' && e.data.status === 'idle') + 1);
     expect(lines(a.stdout).map((e) => e.id)).toEqual(fresh.map((e) => e.id));
     expect(
@@ -167,28 +171,28 @@ describe('svc sessions tail (NDJSON)', () => {
 
   it('exits 11 on --until idle when the turn ends in session.error', async () => {
     const s = await createSession(t.emu);
+    await send(t.emu, s.id, `/slow 50 ${'w '.repeat(20)}`);
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'the turn running');
     const tail = background(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle']);
     await waitUntil(() => streamsOpen(s.id), 'subscribed');
-    await send(t.emu, s.id, '/error model_error');
+    // Steered input joins the running turn, which then ends in session.error.
+    await send(t.emu, s.id, '/error model_error', 'steer');
     const r = await tail.run;
     expect(r.code).toBe(11);
     expect(r.stderr).toMatch(/^error: the session turn ended in session.error/);
     expect(lines(r.stdout).some((e) => e.type === 'session.error')).toBe(true);
   });
 
-  it('exits 11 on --until idle when the session is terminated while tailing', async () => {
+  it('exits 11 on --until idle when the session was terminated, after printing its backlog', async () => {
     const s = await createSession(t.emu);
-    const tail = background(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle', '-o', 'ndjson']);
     await send(t.emu, s.id, '/echo x');
     await waitIdleEvents(t.emu, s.id, 1);
-    const r1 = await tail.run;
-    expect(r1.code).toBe(0);
-    const tail2 = background(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle']);
-    await waitUntil(() => streamsOpen(s.id), 'subscribed');
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`)).status).toBe(200);
-    const r2 = await tail2.run;
-    expect(r2.code).toBe(11);
-    expect(r2.stderr).toContain('was terminated');
+    const r = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'ndjson'], { env: env(), ...fast });
+    expect(r.code).toBe(11);
+    expect(r.stderr).toContain('was terminated');
+    expect(lines(r.stdout).map((e) => e.id)).toEqual((await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.id));
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'session.status', data: { status: 'terminated' } });
   });
 
   it("threads tail prints one thread's events", async () => {
