@@ -65,6 +65,14 @@ describe('svc top as a command', () => {
     }
   });
 
+  it('--debug with stderr on the terminal is exit 2 before any request: its lines would tear the board', async () => {
+    const before = await requestCount(t.emu);
+    const r = await svc(['top', '--debug'], { env: emuEnv(t.emu), stdoutTTY: true, stderrTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('svc top --debug 2>debug.log');
+    expect(await requestCount(t.emu)).toBe(before);
+  });
+
   it('a bad --interval or an argument is exit 2', async () => {
     expect((await svc(['top', '--interval', 'soon'], { env: emuEnv(t.emu), stdoutTTY: true })).stderr).toContain('--interval takes a duration');
     const r = await svc(['top', 'sesn_1'], { env: emuEnv(t.emu), stdoutTTY: true });

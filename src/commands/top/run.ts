@@ -9,6 +9,9 @@ export async function runTop(ctx: Ctx, o: TopOptions): Promise<void> {
   const { output, quiet, jq } = ctx.globals;
   if (output !== undefined || quiet || jq !== undefined)
     throw new UsageError('svc top draws a board: -o, -q and --jq do not apply (for changes as JSON: svc sessions list --watch -o ndjson)');
+  // Debug lines written to the terminal the board is drawn on would tear it: they must go elsewhere.
+  if (ctx.settings.debug && ctx.io.stderr.isTTY)
+    throw new UsageError('--debug writes to the terminal the board is drawn on: send it to a file (svc top --debug 2>debug.log)');
   // No credential is exit 4 before the screen is taken.
   ctx.apiKey();
   const [{ openBoard }, { boardWrites }] = await Promise.all([import('../../top/open'), import('./writes')]);
