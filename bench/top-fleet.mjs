@@ -30,8 +30,11 @@ const stats = async () => (await f.api('GET', '/_emulator/stats')).requests;
 
 /** svc top on a pseudo-terminal of 50 rows × 160 columns; counts the frames Ink draws and keeps the output's tail. */
 function startTop() {
-  const command = `stty rows 50 cols 160; exec node ${f.svcBin} top --interval ${INTERVAL_S}s`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...f.env, TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const command = `stty rows 50 cols 160; exec node ${process.env.TOP_NODE_ARGS ?? ''} ${f.svcBin} top --interval ${INTERVAL_S}s`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...f.env, TERM: 'xterm-256color', ...(process.env.TOP_NODE_OPTIONS ? { NODE_OPTIONS: process.env.TOP_NODE_OPTIONS } : {}) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const FRAME = '\u001b[2K\u001b[G';
   const top = { child, frames: 0, tail: '', started: performance.now() };
   let carry = '';
@@ -45,10 +48,17 @@ function startTop() {
     const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
     return Number(kids[0]);
   };
-  top.hwmMiB = () => {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${top.pid()}/status`, 'utf8'));
-    return Number(m[1]) / 1024;
-  };
+  const statusMiB = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${top.pid()}/status`, 'utf8'))[1]) / 1024;
+  top.hwmMiB = () => statusMiB('VmHWM');
+  top.rssMiB = () => statusMiB('VmRSS');
+  // Where the peak happens: RSS sampled every 100 ms, the highest per phase of the bench.
+  top.phase = 'start';
+  top.peaks = {};
+  top.sampler = setInterval(() => {
+    try {
+      top.peaks[top.phase] = Math.max(top.peaks[top.phase] ?? 0, top.rssMiB());
+    } catch {}
+  }, 100);
   top.until = async (test, what, timeoutMs = 60_000) => {
     const end = Date.now() + timeoutMs;
     while (!test(top.tail)) {
@@ -78,6 +88,7 @@ try {
   const listAll = performance.now() - floor;
 
   top = startTop();
+  top.phase = 'first list';
   const firstFrame = await top.until((t) => t.includes('svc top │'), 'the first frame');
   // The tail holds many frames: the count the board shows now is the last one in it.
   const shown = (t) => Number([...t.matchAll(/sessions: (\d+) \(/g)].at(-1)?.[1] ?? 0);
@@ -87,11 +98,13 @@ try {
   console.log(
     `  full board (all ${N} sessions listed and counted): ${fullBoard.toFixed(0)} ms; floor, svc sessions list --all to /dev/null: ${listAll.toFixed(0)} ms`,
   );
+  console.log(`  peak RSS so far (the first full list): ${top.hwmMiB().toFixed(1)} MiB`);
 
   // A quiet fleet: the board has settled (names, pending counts of the rows on screen); count what it asks for.
   await sleep(3000);
   // Thirty intervals: twenty-nine polls and the watch's full resync (which alone sees deletions).
   const QUIET = 30;
+  top.phase = 'quiet';
   const before = await stats();
   await sleep(QUIET * INTERVAL_S * 1000);
   // The stats read itself is one request.
@@ -101,6 +114,7 @@ try {
   );
 
   // Running sessions: a slow reply each, so they run for the whole bench.
+  top.phase = 'starting runs';
   const agent = await f.api('POST', '/v1/agents', { name: 'bench-top-running', model: 'scripted-1' });
   const running = [];
   for (let i = 0; i < RUNNING; i++) {
@@ -113,6 +127,7 @@ try {
 
   // The firehose: steer messages into the running sessions (those on screen have their streams open), as fast as
   // the emulator takes them, each a complete event on a stream and a change of the session.
+  top.phase = 'firehose';
   const framesBefore = top.frames;
   const fhStart = performance.now();
   let sent = 0;
@@ -134,12 +149,22 @@ try {
     `  firehose: ${sent} events in ${fhSeconds.toFixed(1)} s (${(sent / fhSeconds).toFixed(0)}/s): ${redraws.toFixed(1)} redraws per second (goal: ≤ 10)`,
   );
 
+  top.phase = 'running';
   const left = DURATION * 1000 - (Date.now() - rssStart);
   if (left > 0) await sleep(left);
-  console.log(`  peak RSS of svc top after ${DURATION} s with ${RUNNING} running (and ${N} idle): ${top.hwmMiB().toFixed(1)} MiB (goal: ≤ 150 MiB)`);
+  console.log(
+    `  peak RSS of svc top after ${DURATION} s with ${RUNNING} running (and ${N} idle): ${top.hwmMiB().toFixed(1)} MiB (goal: ≤ 150 MiB); RSS now ${top.rssMiB().toFixed(1)} MiB`,
+  );
+  clearInterval(top.sampler);
+  console.log(
+    `  highest RSS sampled per phase (MiB): ${Object.entries(top.peaks)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ')}`,
+  );
   top.child.stdin.write('q');
   await new Promise((r) => top.child.on('exit', r));
 } finally {
+  if (top) clearInterval(top.sampler);
   if (top && top.child.exitCode === null) top.child.kill();
   f.close();
 }
