@@ -4,23 +4,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
+import { complete as completeWith } from '../helpers/complete';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();
 const failing = useEmulator({ faults: { rate_limit_every: 1, retry_after: 30 } });
 
-/** `svc __complete -- WORDS…`: the candidates as [value, label] pairs; completion never prints an error. */
-const complete = async (words: string[], env = emuEnv(t.emu)): Promise<string[][]> => {
-  const r = await svc(['__complete', '--', ...words], { env });
-  expect(r.code).toBe(0);
-  expect(r.stderr).toBe('');
-  return r.stdout
-    ? r.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => l.split('\t'))
-    : [];
-};
+const complete = (words: string[], env = emuEnv(t.emu)) => completeWith(words, env);
 const created = async (path: string, body: Record<string, unknown>) => {
   const r = await call(t.emu, 'POST', path, { body });
   expect(r.status).toBe(201);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_FILE_NAME } from '../../src/completion/cache';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
+import { complete as completeWith } from '../helpers/complete';
 import { call, useEmulator, requestCount } from '../helpers/emulator';
 import { createSession, send, waitSession } from '../helpers/sse';
 
@@ -11,18 +12,7 @@ const slow = useEmulator({ faults: { delay_ms: 2000 } });
 const failing = useEmulator({ faults: { rate_limit_every: 1, retry_after: 30 } });
 
 const requests = requestCount;
-/** `svc __complete -- WORDS…` against the emulator: the candidates as [id, label] pairs. */
-const complete = async (words: string[], env = emuEnv(t.emu)): Promise<string[][]> => {
-  const r = await svc(['__complete', '--', ...words], { env });
-  expect(r.code).toBe(0);
-  expect(r.stderr).toBe('');
-  return r.stdout
-    ? r.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => l.split('\t'))
-    : [];
-};
+const complete = (words: string[], env = emuEnv(t.emu)) => completeWith(words, env);
 const threadIds = async (sid: string): Promise<string[]> =>
   (await call(t.emu, 'GET', `/v1/sessions/${sid}/threads`)).body.items.map((x: { id: string }) => x.id);
 
