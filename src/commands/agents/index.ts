@@ -17,6 +17,7 @@ import {
   type ResourceSpec,
 } from '../../cli/verbs/resource';
 import { addSelectableList } from '../../cli/verbs/fleet-list';
+import { listInParent } from '../../cli/verbs/parent';
 import { AGENT_COLUMNS } from './columns';
 
 export const AGENTS: ResourceSpec = resourceSpec(agents, AGENT_COLUMNS);
@@ -54,10 +55,13 @@ export default function build(group: Command, kit: Kit): void {
   addApply(group, kit, 'Agent', { examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
   addChildList(group, kit, {
     name: 'versions',
-    parent: { arg: '<id>', description: 'agent ID', pick: pickSource(AGENTS) },
+    parent: { arg: '<id>', description: 'agent ID or name', pick: pickSource(AGENTS) },
     description: 'List the versions of an agent, newest first',
     columns: AGENT_COLUMNS,
     examples: ['svc agents versions AGENT_ID', 'svc agents versions AGENT_ID -o json --jq ".[].version"'],
-    items: async (ctx, id, lo) => agents.versions(await ctx.api(), id, lo),
+    items: async (ctx, ref, lo) => {
+      const c = await ctx.api();
+      return listInParent(c, agents, ref, (id) => agents.versions(c, id, lo));
+    },
   });
 }

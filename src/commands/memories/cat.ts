@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { memories } from '../../api/memory';
+import { memories, memoryStores } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import type { OutStream } from '../../io';
 import type { Flags } from '../../cli/action';
+import { inParent } from '../../cli/verbs/parent';
 import { byIdOrPath } from './lookup';
 
 /** `memories cat STORE MEMORY|PATH [--version V] [-O FILE]`. */
@@ -25,7 +26,9 @@ export function parseCat([store, memory]: string[], flags: Flags): CatOptions {
 export async function runCat(ctx: Ctx, opts: CatOptions): Promise<void> {
   const { store, memory, version } = opts;
   const c = await ctx.api();
-  const obj = await byIdOrPath(c, store, memory, (id) => (version !== undefined ? memories.version(c, store, id, version) : memories.get(c, store, id)));
+  const obj = await inParent(c, memoryStores, store, (storeId) =>
+    byIdOrPath(c, storeId, memory, (id) => (version !== undefined ? memories.version(c, storeId, id, version) : memories.get(c, storeId, id))),
+  );
   const bytes = bodyOf(obj);
   if (!bytes) {
     const why = obj.redacted_at

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { memories } from '../../api/memory';
+import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../context';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 import { addChildList, addIdempotencyOption, addListFlags, done } from '../../cli/verbs/resource';
+import { inParent, listInParent } from '../../cli/verbs/parent';
 import { parseCat, runCat } from './cat';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { parseRedact, runRedact } from './redact';
@@ -26,17 +27,20 @@ export interface RenameOptions extends MemoryRef {
 export const parseRename = ([store, memory, path]: string[]): RenameOptions => ({ store, memory, path });
 
 export async function runGet(ctx: Ctx, { store, memory }: MemoryRef): Promise<void> {
-  const m = await memories.get(await ctx.api(), store, memory);
+  const c = await ctx.api();
+  const m = await inParent(c, memoryStores, store, (id) => memories.get(c, id, memory));
   await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
 }
 
 export async function runRename(ctx: Ctx, { store, memory, path }: RenameOptions): Promise<void> {
-  const m = await memories.update(await ctx.api(), store, memory, { path });
+  const c = await ctx.api();
+  const m = await inParent(c, memoryStores, store, (id) => memories.update(c, id, memory, { path }));
   await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, m), MEMORY_COLUMNS);
 }
 
 export async function runDelete(ctx: Ctx, { store, memory }: MemoryRef): Promise<void> {
-  await done(ctx, memory, await memories.delete(await ctx.api(), store, memory), 'deleted');
+  const c = await ctx.api();
+  await done(ctx, memory, await inParent(c, memoryStores, store, (id) => memories.delete(c, id, memory)), 'deleted');
 }
 
 /**
@@ -46,16 +50,19 @@ export async function runDelete(ctx: Ctx, { store, memory }: MemoryRef): Promise
 export default function build(group: Command, kit: Kit): void {
   addChildList(group, kit, {
     name: 'list',
-    parent: { arg: '<store>', description: 'memory store ID' },
+    parent: { arg: '<store>', description: 'memory store ID or name' },
     description: 'List the memories of a store, newest first',
     columns: MEMORY_COLUMNS,
     examples: ['svc memories list STORE_ID', 'svc memories list STORE_ID --all -o json --jq ".[].path"'],
-    items: async (ctx, store, lo) => memories.list(await ctx.api(), store, {}, lo),
+    items: async (ctx, store, lo) => {
+      const c = await ctx.api();
+      return listInParent(c, memoryStores, store, (id) => memories.list(c, id, {}, lo));
+    },
   });
 
   const get = group
     .command('get')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID')
     .description('Show a memory (the body only in json, ndjson and yaml; see cat)');
   examples(get, ['svc memories get STORE_ID MEMORY_ID', 'svc memories get STORE_ID MEMORY_ID -o json --jq .content_sha256']);
@@ -63,7 +70,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const cat = group
     .command('cat')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID, or its path')
     .description('Print the content of a memory, or of one of its versions, byte for byte')
     .option('--version <version>', 'a memory version ID instead of the current content')
@@ -78,7 +85,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const write = group
     .command('write')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<path>', 'memory file path')
     .argument('[source]', '- to read the content from standard input')
     .description('Create or change the memory at PATH (text is sent as content, other bytes base64; at most 28 MiB per request)')
@@ -96,7 +103,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const rename = group
     .command('rename')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID')
     .argument('<new-path>', 'the new path')
     .description('Move a memory to a new path, keeping its content');
@@ -105,7 +112,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const del = group
     .command('delete')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID')
     .description('Delete a memory (recorded as a deleted version)');
   examples(del, ['svc memories delete STORE_ID MEMORY_ID']);
@@ -113,7 +120,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const versions = group
     .command('versions')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID')
     .argument('[version]', 'show only this version')
     .description('List the versions of a memory, newest first, or show one');
@@ -123,7 +130,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const redact = group
     .command('redact')
-    .argument('<store>', 'memory store ID')
+    .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID')
     .argument('<version>', 'memory version ID')
     .description('Permanently delete the body of a past version, keeping its metadata (asks first; --yes where it cannot ask)')

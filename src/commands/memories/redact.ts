@@ -1,7 +1,8 @@
-import { memories } from '../../api/memory';
+import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Flags } from '../../cli/action';
+import { inParent } from '../../cli/verbs/parent';
 import { VERSION_COLUMNS } from './columns';
 
 /**
@@ -24,6 +25,7 @@ export async function runRedact(ctx: Ctx, { store, memory, version, yes }: Redac
     const ok = await confirm(ctx.io, `Permanently delete the body of version ${version} of memory ${memory} in store ${store}? This cannot be undone.`);
     if (!ok) throw new UsageError('redaction not confirmed; nothing was sent');
   }
-  const redacted = await memories.redact(await ctx.api(), store, memory, version);
+  const c = await ctx.api();
+  const redacted = await inParent(c, memoryStores, store, (id) => memories.redact(c, id, memory, version));
   await ctx.out.item(redacted, VERSION_COLUMNS);
 }

@@ -1,8 +1,9 @@
-import { memories } from '../../api/memory';
+import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../context';
 import type { ListOptions } from '../../api/paginate';
 import type { Flags } from '../../cli/action';
 import { listOptions } from '../../cli/verbs/resource';
+import { inParent, listInParent } from '../../cli/verbs/parent';
 import { forDisplay, VERSION_COLUMNS } from './columns';
 
 /** `memories versions STORE MEMORY [VERSION]` with the list flags (read only for the history). */
@@ -14,7 +15,8 @@ export const parseVersions = ([store, memory, version]: string[], flags: Flags):
 /** The history newest first, or one version. */
 export async function runVersions(ctx: Ctx, o: VersionsOptions): Promise<void> {
   const { store, memory, version } = o;
-  if (version === undefined) return ctx.out.list(memories.versions(await ctx.api(), store, memory, o.list), VERSION_COLUMNS);
-  const v = await memories.version(await ctx.api(), store, memory, version);
+  const c = await ctx.api();
+  if (version === undefined) return ctx.out.list(await listInParent(c, memoryStores, store, (id) => memories.versions(c, id, memory, o.list)), VERSION_COLUMNS);
+  const v = await inParent(c, memoryStores, store, (id) => memories.version(c, id, memory, version));
   await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, v), VERSION_COLUMNS);
 }

@@ -1,9 +1,10 @@
-import { memories, type MemoryWrite } from '../../api/memory';
+import { memories, memoryStores, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import type { Flags } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
+import { inParent } from '../../cli/verbs/parent';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { checkRequestSize, contentBody, contentSource, readContent, type ContentSource } from './content';
 import { findByPath } from './lookup';
@@ -42,13 +43,14 @@ export async function runWrite(ctx: Ctx, opts: WriteOptions): Promise<void> {
   };
   checkRequestSize({ path, ...body });
   const c = await ctx.api();
-  const existing = await findByPath(c, store, path);
+  // The lookup by path is a read, so it settles the store (ID or name) before the keyed create.
+  const [storeId, existing] = await inParent(c, memoryStores, store, async (id) => [id, await findByPath(c, id, path)] as const);
   let written: Obj;
   if (!existing) {
     if (opts.baseVersion !== undefined) throw new ExitCodeError(6, `no memory at ${path} in memory store ${store}: --base-version needs an existing memory`);
-    written = await memories.create(c, store, { path, ...body }, key);
+    written = await memories.create(c, storeId, { path, ...body }, key);
   } else {
-    written = await memories.update(c, store, String(existing.id), body);
+    written = await memories.update(c, storeId, String(existing.id), body);
     // The current version is unchanged when the service recorded the write out of order.
     if (opts.baseVersion !== undefined && written.current_version_id === existing.current_version_id) {
       throw new ExitCodeError(

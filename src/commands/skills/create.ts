@@ -6,6 +6,7 @@ import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
+import { parentId } from '../../cli/verbs/parent';
 import { SKILL_COLUMNS } from './columns';
 
 /** The package path: the argument or `--file`, not two different ones. */
@@ -62,13 +63,14 @@ export const parseCreateVersion = ([id, file]: string[], flags: Flags): SkillVer
 
 export async function runCreateVersion(ctx: Ctx, o: SkillVersionOptions): Promise<void> {
   const src = uploadFile(ctx, o.file, LIMITS.skillPackage, 'skill package');
-  await ctx.out.item(await upload(ctx, o, src, {}, (c, body, key) => skills.uploadVersion(c, o.id, body, key), `svc skills versions ${o.id}`));
+  const id = await parentId(await ctx.api(), skills, o.id);
+  await ctx.out.item(await upload(ctx, o, src, {}, (c, body, key) => skills.uploadVersion(c, id, body, key), `svc skills versions ${id}`));
 }
 
 export function addCreateVersion(group: Command, kit: Kit): Command {
   const cmd = group
     .command('create-version')
-    .argument('<skill>', 'skill ID')
+    .argument('<skill>', 'skill ID or name')
     .argument('<file>', 'new package (at most 64 MiB)')
     .description('Upload a new immutable version of a skill');
   addIdempotencyOption(cmd);

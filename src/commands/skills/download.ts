@@ -4,6 +4,7 @@ import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
+import { inParent } from '../../cli/verbs/parent';
 
 /** The newest version: the skill's `latest_version`, else the head of its versions list. */
 async function latestVersion(c: ApiClient, id: string): Promise<string> {
@@ -28,13 +29,13 @@ export const parseDownload = ([id]: string[], flags: Flags): SkillDownloadOption
 });
 
 export function runDownload(ctx: Ctx, o: SkillDownloadOptions): Promise<void> {
-  return download(ctx, o, `${o.id}.zip`, async (c) => skills.content(c, o.id, o.version ?? (await latestVersion(c, o.id))));
+  return download(ctx, o, `${o.id}.zip`, (c) => inParent(c, skills, o.id, async (id) => skills.content(c, id, o.version ?? (await latestVersion(c, id)))));
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
   const cmd = group
     .command('download')
-    .argument('<skill>', 'skill ID')
+    .argument('<skill>', 'skill ID or name')
     .description('Download a skill package (the latest version unless --version)')
     .option('--version <v>', 'the version to download');
   addOutputFileOption(cmd);

@@ -8,6 +8,7 @@ import { addItemAction } from '../../cli/verbs/item-action';
 import { addChildList, addCreate, addDelete, addGet, addUpdate, type BodyVerb, pickSource, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { checkTrigger } from '../../api/checks/trigger';
 import { addSelectableList } from '../../cli/verbs/fleet-list';
+import { inParent, listInParent } from '../../cli/verbs/parent';
 import { addTriggerFlags, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';
 
@@ -57,20 +58,23 @@ export default function build(group: Command, kit: Kit): void {
 
   addChildList(group, kit, {
     name: 'runs',
-    parent: { arg: '<trigger>', description: 'trigger ID', pick: pickSource(TRIGGERS) },
+    parent: { arg: '<trigger>', description: 'trigger ID or name', pick: pickSource(TRIGGERS) },
     description: 'List the runs of a trigger, newest first',
     columns: RUN_COLUMNS,
     examples: ['svc triggers runs TRIGGER_ID', 'svc triggers runs TRIGGER_ID --all -o ndjson'],
-    items: async (ctx, id, lo) => triggers.runs(await ctx.api(), id, lo),
+    items: async (ctx, ref, lo) => {
+      const c = await ctx.api();
+      return listInParent(c, triggers, ref, (id) => triggers.runs(c, id, lo));
+    },
   });
 
   addItemAction(group, kit, {
     name: 'run',
-    arg: { name: '<trigger>', description: 'trigger ID' },
+    arg: { name: '<trigger>', description: 'trigger ID or name' },
     description: 'Run a trigger now (a manual TriggerRun)',
     examples: ['svc triggers run TRIGGER_ID', 'svc triggers run TRIGGER_ID --jq .session_id'],
     columns: RUN_COLUMNS,
-    send: triggers.run,
+    send: (c, ref) => inParent(c, triggers, ref, (id) => triggers.run(c, id)),
     pick: pickSource(TRIGGERS),
   });
   for (const [verb, description] of [
@@ -79,11 +83,11 @@ export default function build(group: Command, kit: Kit): void {
   ] as const) {
     addItemAction(group, kit, {
       name: verb,
-      arg: { name: '<trigger>', description: 'trigger ID' },
+      arg: { name: '<trigger>', description: 'trigger ID or name' },
       description,
       examples: [`svc triggers ${verb} TRIGGER_ID`],
       columns: TRIGGER_COLUMNS,
-      send: triggers[verb],
+      send: (c, ref) => inParent(c, triggers, ref, (id) => triggers[verb](c, id)),
       pick: pickSource(TRIGGERS),
     });
   }

@@ -15,6 +15,7 @@ import {
   type BodyFlag,
   type BodyInput,
 } from '../../cli/verbs/resource';
+import { createInParent, inParent, listInParent } from '../../cli/verbs/parent';
 import { CREDENTIAL_COLUMNS } from './columns';
 import { addValueFlags, checkInlineData, parseValueSource, readValue, type ValueSource } from './value';
 
@@ -71,7 +72,8 @@ async function credentialBody(ctx: Ctx, o: CredentialWrite, ask: (body: Record<s
 }
 
 export async function runCredentialGet(ctx: Ctx, o: CredentialRef): Promise<void> {
-  await ctx.out.item(shown(await vaults.credentials.get(await ctx.api(), o.vault, o.id)), CREDENTIAL_COLUMNS);
+  const c = await ctx.api();
+  await ctx.out.item(shown(await inParent(c, vaults, o.vault, (vault) => vaults.credentials.get(c, vault, o.id))), CREDENTIAL_COLUMNS);
 }
 
 export async function runCredentialCreate(ctx: Ctx, o: CredentialWrite): Promise<void> {
@@ -81,17 +83,21 @@ export async function runCredentialCreate(ctx: Ctx, o: CredentialWrite): Promise
     throw new UsageError(`a ${String(body.type)} credential needs a value: --value-stdin, --value - or --value-file`);
   }
   const key = idempotencyKey(o);
-  await ctx.out.item(shown(await vaults.credentials.create(await ctx.api(), o.vault, body, key)), CREDENTIAL_COLUMNS);
+  const c = await ctx.api();
+  const made = await createInParent(c, vaults, o.vault, key, (vault, k) => vaults.credentials.create(c, vault, body, k));
+  await ctx.out.item(shown(made), CREDENTIAL_COLUMNS);
 }
 
 export async function runCredentialUpdate(ctx: Ctx, o: CredentialWrite): Promise<void> {
   const body = await credentialBody(ctx, o, () => false);
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: give --name, --egress-environment, a value or --data');
-  await ctx.out.item(shown(await vaults.credentials.update(await ctx.api(), o.vault, o.id!, body)), CREDENTIAL_COLUMNS);
+  const c = await ctx.api();
+  await ctx.out.item(shown(await inParent(c, vaults, o.vault, (vault) => vaults.credentials.update(c, vault, o.id!, body))), CREDENTIAL_COLUMNS);
 }
 
 export async function runCredentialDelete(ctx: Ctx, o: CredentialRef): Promise<void> {
-  await done(ctx, o.id, shown(await vaults.credentials.delete(await ctx.api(), o.vault, o.id)), 'deleted');
+  const c = await ctx.api();
+  await done(ctx, o.id, shown(await inParent(c, vaults, o.vault, (vault) => vaults.credentials.delete(c, vault, o.id))), 'deleted');
 }
 
 /** `svc vaults credentials list|get|create|update|delete VAULT [CRED]`. */
@@ -100,16 +106,19 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
 
   addChildList(group, kit, {
     name: 'list',
-    parent: { arg: '<vault>', description: 'vault ID' },
+    parent: { arg: '<vault>', description: 'vault ID or name' },
     description: 'List the credentials of a vault',
     columns: CREDENTIAL_COLUMNS,
     examples: ['svc vaults credentials list VAULT_ID', 'svc vaults credentials list VAULT_ID -o json --jq ".[].name"'],
-    items: async (ctx, vault, lo) => mapAsync(vaults.credentials.list(await ctx.api(), vault, {}, lo), (c) => shown(c)!),
+    items: async (ctx, vault, lo) => {
+      const c = await ctx.api();
+      return mapAsync(await listInParent(c, vaults, vault, (id) => vaults.credentials.list(c, id, {}, lo)), (cred) => shown(cred)!);
+    },
   });
 
   const get = group
     .command('get')
-    .argument('<vault>', 'vault ID')
+    .argument('<vault>', 'vault ID or name')
     .argument('<credential>', 'credential ID')
     .description('Show one credential (never its value)');
   examples(get, ['svc vaults credentials get VAULT_ID CRED_ID']);
@@ -119,7 +128,7 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
     addIdempotencyOption(
       group
         .command('create')
-        .argument('<vault>', 'vault ID')
+        .argument('<vault>', 'vault ID or name')
         .description('Create a credential; the value comes from standard input, a file or a hidden prompt, never the command line')
         .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
         .option(FLAGS[0].flags, FLAGS[0].description)
@@ -136,7 +145,7 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   const update = addValueFlags(
     group
       .command('update')
-      .argument('<vault>', 'vault ID')
+      .argument('<vault>', 'vault ID or name')
       .argument('<credential>', 'credential ID')
       .description('Update a credential (PATCH); a new value comes from standard input or a file')
       .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
@@ -149,7 +158,7 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   ]);
   update.action(kit.verb(parseCredentialWrite, runCredentialUpdate));
 
-  const del = group.command('delete').argument('<vault>', 'vault ID').argument('<credential>', 'credential ID').description('Delete a credential');
+  const del = group.command('delete').argument('<vault>', 'vault ID or name').argument('<credential>', 'credential ID').description('Delete a credential');
   examples(del, ['svc vaults credentials delete VAULT_ID CRED_ID']);
   del.action(kit.verb(parseCredentialRef, runCredentialDelete));
 }

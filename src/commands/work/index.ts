@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { environments } from '../../api/environments';
 import { work } from '../../api/work';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
+import { listInParent } from '../../cli/verbs/parent';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
@@ -14,7 +16,11 @@ import { addPoll } from './poll';
 
 const WORK_ROWS: ChildListSource = {
   columns: WORK_COLUMNS,
-  items: async (ctx, env, lo) => mapAsync(work.list(await workClient(ctx, true), env, {}, lo), withoutSecret),
+  // An environment work key cannot list environments: a name is found with the API key only.
+  items: async (ctx, env, lo) => {
+    const c = await workClient(ctx, true);
+    return mapAsync(await listInParent(c, environments, env, (id) => work.list(c, id, {}, lo)), withoutSecret);
+  },
 };
 
 /** The environment as the argument or `--environment` (both: the same one), exit 2 without it. */
@@ -48,8 +54,8 @@ async function watchWork(ctx: Ctx, rows: ChildListOptions, plan: WatchPlan): Pro
 export default function build(group: Command, kit: Kit): void {
   const list = group
     .command('list')
-    .argument('[env]', 'environment ID (or --environment)')
-    .option('--environment <env>', 'environment ID, as `svc worker run` takes it')
+    .argument('[env]', 'environment ID or name (or --environment)')
+    .option('--environment <env>', 'environment ID or name, as `svc worker run` takes it')
     .description('List the work rows of an environment');
   addWatchFlags(addListFlags(list));
   examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson', 'svc work list ENV_ID -w']);

@@ -1,8 +1,10 @@
 import { Option, type Command } from 'commander';
+import { environments } from '../../api/environments';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
+import { inParent } from '../../cli/verbs/parent';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 
@@ -23,11 +25,12 @@ export interface WorkRowOptions {
 export const parseWorkRow = ([env, id]: string[]): WorkRowOptions => ({ env, id });
 
 export async function runWorkGet(ctx: Ctx, o: WorkRowOptions): Promise<void> {
-  await ctx.out.item(withoutSecret(await work.get(await workClient(ctx, true), o.env, o.id)), WORK_COLUMNS);
+  const c = await workClient(ctx, true);
+  await ctx.out.item(withoutSecret(await inParent(c, environments, o.env, (env) => work.get(c, env, o.id))), WORK_COLUMNS);
 }
 
 export function addWorkGet(group: Command, kit: Kit): Command {
-  const get = group.command('get').argument('<env>', 'environment ID').argument('<id>', 'work row ID').description('Show one work row, in any state');
+  const get = group.command('get').argument('<env>', 'environment ID or name').argument('<id>', 'work row ID').description('Show one work row, in any state');
   examples(get, ['svc work get ENV_ID WORK_ID', 'svc work get ENV_ID WORK_ID --jq .status']);
   return get.action(kit.verb(parseWorkRow, runWorkGet));
 }
