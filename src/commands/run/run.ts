@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/client';
 import { environments } from '../../api/environments';
 import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
+import { refuseDebugOnLiveView } from '../../cli/screen';
 import { resolveId } from '../../fleet/names';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
@@ -42,6 +43,7 @@ export function runOutput(ctx: Ctx, o: Pick<RunOptions, 'deltas' | 'noLive'>): R
 
 export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   const output = runOutput(ctx, o);
+  if (output === 'live') refuseDebugOnLiveView(ctx);
   const text = await messageText(ctx, o.message);
   const client = await ctx.api();
   const sessionId = 'session' in o.target ? o.target.session : await createSession(ctx, client, o.target);

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import type { TailOptions } from '../../follow/options';
+import { refuseDebugOnLiveView } from '../../cli/screen';
 import { pickSession } from './pick';
 
 /** `svc sessions tail SESSION`: the live view on a TTY, NDJSON events otherwise. */
@@ -54,6 +55,7 @@ export const parseThreadTail = ([session, thread]: string[], flags: Flags): Tail
 export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
   const lines = ctx.settings.jq !== undefined || ctx.settings.output !== undefined;
   if (ctx.io.stdout.isTTY && !o.noLive && !lines) {
+    refuseDebugOnLiveView(ctx);
     // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
     const { viewEnd } = await import('../../turn/outcome');

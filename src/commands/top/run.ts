@@ -1,5 +1,6 @@
 /** `svc top` on a terminal: the board (src/top/), with the writes done by the bulk executor. */
 import type { Ctx } from '../../context';
+import { refuseDebugOnScreen } from '../../cli/screen';
 import { UsageError } from '../../errors';
 import type { TopOptions } from './parse';
 
@@ -9,9 +10,7 @@ export async function runTop(ctx: Ctx, o: TopOptions): Promise<void> {
   const { output, quiet, jq } = ctx.globals;
   if (output !== undefined || quiet || jq !== undefined)
     throw new UsageError('svc top draws a board: -o, -q and --jq do not apply (for changes as JSON: svc sessions list --watch -o ndjson)');
-  // Debug lines written to the terminal the board is drawn on would tear it: they must go elsewhere.
-  if (ctx.settings.debug && ctx.io.stderr.isTTY)
-    throw new UsageError('--debug writes to the terminal the board is drawn on: send it to a file (svc top --debug 2>debug.log)');
+  refuseDebugOnScreen(ctx, 'board', 'send it to a file (svc top --debug 2>debug.log)');
   // No credential is exit 4 before the screen is taken.
   ctx.apiKey();
   const [{ openBoard }, { boardWrites }] = await Promise.all([import('../../top/open'), import('./writes')]);
