@@ -4,6 +4,8 @@ import { bearer, call, useEmulator } from '../helpers/emulator';
 import { createSession, send, waitUntil } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
+const requests: string[] = [];
+const logged = useEmulator({ log: (line) => requests.push(line) });
 
 const start = (args: string[], o: { stdoutTTY?: boolean } = {}) => startSvc(t.emu, args, o);
 
@@ -70,5 +72,19 @@ describe('--watch on agents, environments, triggers and work list', () => {
     expect(w.stdout.text).not.toContain('secret');
     w.ctrlC.abort();
     expect(await w.code).toBe(130);
+  });
+
+  it('work list ENV_NAME -w looks the name up at the first poll only: every later poll is one request', async () => {
+    const envId = (await call(logged.emu, 'POST', '/v1/environments', { body: { name: 'watched-by-name', config: { type: 'self_hosted' } } })).body.id;
+    requests.length = 0;
+    const w = startSvc(logged.emu, ['work', 'list', 'watched-by-name', '-w', '--interval', '20ms']);
+    const polls = () => requests.filter((l) => l.startsWith(`GET /v1/environments/${envId}/work `)).length;
+    await waitUntil(() => polls() >= 8, 'eight polls of the work rows');
+    w.ctrlC.abort();
+    expect(await w.code).toBe(130);
+    // The name tried as an ID once, the environments listed once to find it; then only the work rows.
+    expect(requests.filter((l) => l.startsWith('GET /v1/environments/watched-by-name/work '))).toHaveLength(1);
+    expect(requests.filter((l) => /^GET \/v1\/environments /.test(l))).toHaveLength(1);
+    expect(requests.length).toBe(polls() + 2);
   });
 });

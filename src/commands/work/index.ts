@@ -33,12 +33,22 @@ export function parseWorkList([positional]: string[], flags: Flags): ChildListOp
   return parseChildList(WORK_ROWS, [env], flags);
 }
 
-/** A work row has no `updated_at` and the list no time filter: every poll lists the rows and compares them whole. */
+/**
+ * A work row has no `updated_at` and the list no time filter: every poll lists the rows and compares them whole. An
+ * environment given by name is looked up at the first poll only: a quiet watch costs one request per interval.
+ */
 async function watchWork(ctx: Ctx, rows: ChildListOptions, plan: WatchPlan): Promise<void> {
   const { runWatchView } = await import('../../fleet/watch-view');
+  const c = await workClient(ctx, true);
+  let env = rows.parentId;
+  const page = { all: true, pageSize: rows.page.pageSize ?? 1000 };
   await runWatchView(ctx, {
     list: async function* () {
-      yield* (await rows.source.items(ctx, rows.parentId, { all: true, pageSize: rows.page.pageSize ?? 1000 })) as AsyncIterable<Obj>;
+      const items = await listInParent(c, environments, env, (id) => {
+        env = id;
+        return work.list(c, id, {}, page);
+      });
+      yield* mapAsync(items, withoutSecret) as AsyncIterable<Obj>;
     },
     query: {},
     match: () => true,
