@@ -57,7 +57,9 @@ function startTop() {
   top.sampler = setInterval(() => {
     try {
       top.peaks[top.phase] = Math.max(top.peaks[top.phase] ?? 0, top.rssMiB());
-    } catch {}
+    } catch {
+      // the process has just exited: nothing to sample
+    }
   }, 100);
   top.until = async (test, what, timeoutMs = 60_000) => {
     const end = Date.now() + timeoutMs;
