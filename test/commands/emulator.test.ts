@@ -70,6 +70,24 @@ describe('svc emulator --log / --quiet', () => {
     expect(r.stderr).toMatch(/^emulator: listening on http:\/\/127\.0\.0\.1:\d+ .*\nemulator: stopped\n$/);
   });
 
+  it("--state FILE is written in the command's folder, as --log and --exports-file are", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-emu-state-'));
+    const stop = new AbortController();
+    const running = svc(['emulator', '--port', '0', '--quiet', '--exports-file', 'emulator.env', '--state', 'emu.json'], { cwd: dir, signal: stop.signal });
+    const text = await waitUntil(() => existsSync(join(dir, 'emulator.env')) && readFileSync(join(dir, 'emulator.env'), 'utf8'), 'the env file', 20_000);
+    const url = /SVC_BASE_URL=(\S+)/.exec(text)![1];
+    const key = /SVC_API_KEY=(\S+)/.exec(text)![1];
+    const res = await fetch(`${url}/v1/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kept', model: 'scripted-1' }),
+    });
+    expect(res.status).toBe(201);
+    stop.abort();
+    expect((await running).code).toBe(0);
+    expect(readFileSync(join(dir, 'emu.json'), 'utf8')).toContain('"kept"');
+  });
+
   it('without either, the request log goes to stderr, and the start-up line says how to stop a background job (kill %1)', async () => {
     const r = await oneRequest([]);
     expect(r.stderr).toMatch(/GET \/v1\/agents 200 /);

@@ -26,7 +26,7 @@ export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<
       host,
       apiKey: ctx.globals.apiKey,
       faults: o.faults,
-      statePath: o.statePath,
+      statePath: o.statePath === undefined ? undefined : resolvePath(ctx.io.cwd, o.statePath),
       heartbeatMs: o.heartbeatMs,
       webhookUrl: o.webhookUrl,
       log,
