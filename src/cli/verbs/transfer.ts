@@ -8,6 +8,7 @@ import { Relief } from '../../relief';
 import { UsageError } from '../../errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
+import type { Flags } from '../action';
 import { printsText } from '../text-output';
 import { idempotencyKey, unknownOutcome } from './resource';
 
@@ -16,6 +17,19 @@ export function addOutputFileOption(cmd: Command): Command {
   printsText(cmd, "it writes the file's bytes as they are");
   return cmd.option('-O, --output-file <path>', "write to this file, or into this directory under the service's file name; - for stdout");
 }
+
+/** A download of one version of a resource (`ID [--version V] [-O PATH]`): plugins, skills, artifacts. */
+export interface VersionedDownloadOptions {
+  id: string;
+  version?: string;
+  outputFile?: string;
+}
+
+export const parseVersionedDownload = ([id]: string[], flags: Flags): VersionedDownloadOptions => ({
+  id,
+  version: flags.version as string | undefined,
+  outputFile: flags.outputFile as string | undefined,
+});
 
 /** Checks the file to upload before any request: it is a readable regular file within the service's limit. */
 export function uploadFile(ctx: Ctx, file: string | undefined, limit: number, what: string): UploadSource {

@@ -1,28 +1,15 @@
 import type { Command } from 'commander';
 import { artifacts } from '../../api/artifacts';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
 import { addChildList, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
-import { addOutputFileOption, download } from '../../cli/verbs/transfer';
+import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 import { ARTIFACT_COLUMNS, ARTIFACT_VERSION_COLUMNS } from './columns';
 
 export const ARTIFACTS: ResourceSpec = resourceSpec(artifacts, ARTIFACT_COLUMNS);
 
-/** `svc artifacts download ID [--version V] [-O PATH]`. */
-export interface ArtifactDownloadOptions {
-  id: string;
-  version?: string;
-  outputFile?: string;
-}
-
-export const parseArtifactDownload = ([id]: string[], flags: Flags): ArtifactDownloadOptions => ({
-  id,
-  version: flags.version as string | undefined,
-  outputFile: flags.outputFile as string | undefined,
-});
-
 // Without --version the service serves the latest: no extra read.
-export const runArtifactDownload = (ctx: Ctx, o: ArtifactDownloadOptions): Promise<void> =>
+export const runArtifactDownload = (ctx: Ctx, o: VersionedDownloadOptions): Promise<void> =>
   download(ctx, o, o.id, (c) => artifacts.content(c, o.id, o.version));
 
 export default function build(group: Command, kit: Kit): void {
@@ -46,5 +33,5 @@ export default function build(group: Command, kit: Kit): void {
     .option('--version <v>', 'the version to download');
   addOutputFileOption(dl);
   examples(dl, ['svc artifacts download ARTIFACT_ID -O report.md', 'svc artifacts download ARTIFACT_ID --version 1 > v1.bin']);
-  dl.action(kit.verb(parseArtifactDownload, runArtifactDownload));
+  dl.action(kit.verb(parseVersionedDownload, runArtifactDownload));
 }

@@ -1,24 +1,11 @@
 import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
-import { addOutputFileOption, download } from '../../cli/verbs/transfer';
-
-/** `svc plugins download PLUGIN [--version V] [-O PATH]`. */
-export interface PluginDownloadOptions {
-  id: string;
-  version?: string;
-  outputFile?: string;
-}
-
-export const parseDownload = ([id]: string[], flags: Flags): PluginDownloadOptions => ({
-  id,
-  version: flags.version as string | undefined,
-  outputFile: flags.outputFile as string | undefined,
-});
+import { examples, type Kit } from '../../cli/action';
+import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 
 /** Without `--version`, the plugin's `latest_version`. */
-export function runDownload(ctx: Ctx, o: PluginDownloadOptions): Promise<void> {
+export function runDownload(ctx: Ctx, o: VersionedDownloadOptions): Promise<void> {
   return download(ctx, o, `${o.id}.zip`, async (c) => plugins.content(c, o.id, o.version ?? String((await plugins.get(c, o.id)).latest_version)));
 }
 
@@ -30,5 +17,5 @@ export function addDownload(group: Command, kit: Kit): Command {
     .option('--version <version>', 'the version to download, e.g. 1.2.0');
   addOutputFileOption(cmd);
   examples(cmd, ['svc plugins download PLUGIN_ID -O plugin.zip', 'svc plugins download PLUGIN_ID --version 1.0.0 -O ./packages/']);
-  return cmd.action(kit.verb(parseDownload, runDownload));
+  return cmd.action(kit.verb(parseVersionedDownload, runDownload));
 }

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
-import { addOutputFileOption, download } from '../../cli/verbs/transfer';
+import { examples, type Kit } from '../../cli/action';
+import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 import { inParent } from '../../cli/verbs/parent';
 
 /** The newest version: the skill's `latest_version`, else the head of its versions list. */
@@ -15,20 +15,7 @@ async function latestVersion(c: ApiClient, id: string): Promise<string> {
   return '1';
 }
 
-/** `svc skills download SKILL [--version V] [-O PATH]`. */
-export interface SkillDownloadOptions {
-  id: string;
-  version?: string;
-  outputFile?: string;
-}
-
-export const parseDownload = ([id]: string[], flags: Flags): SkillDownloadOptions => ({
-  id,
-  version: flags.version as string | undefined,
-  outputFile: flags.outputFile as string | undefined,
-});
-
-export function runDownload(ctx: Ctx, o: SkillDownloadOptions): Promise<void> {
+export function runDownload(ctx: Ctx, o: VersionedDownloadOptions): Promise<void> {
   return download(ctx, o, `${o.id}.zip`, (c) => inParent(c, skills, o.id, async (id) => skills.content(c, id, o.version ?? (await latestVersion(c, id)))));
 }
 
@@ -40,5 +27,5 @@ export function addDownload(group: Command, kit: Kit): Command {
     .option('--version <v>', 'the version to download');
   addOutputFileOption(cmd);
   examples(cmd, ['svc skills download SKILL_ID -O skill.zip', 'svc skills download SKILL_ID --version 2 -O ./packages/']);
-  return cmd.action(kit.verb(parseDownload, runDownload));
+  return cmd.action(kit.verb(parseVersionedDownload, runDownload));
 }
