@@ -788,7 +788,7 @@ function __svc_table
         case 'O|work'
             printf '%s\n' '-h	display help for command' '--help	display help for command'
         case 'O|work list'
-            printf '%s\n' '--environment	environment ID or name, as `svc worker run` takes it' '--limit	stop after N items' '--page-size	items per request (1..1000)' '--page-token	start from this page token' '--all	follow next_page_token to the end' '-w	print the list, then every change (ADDED, MODIFIED, DELETED) until Ctrl-C or --timeout' '--watch	print the list, then every change (ADDED, MODIFIED, DELETED) until Ctrl-C or --timeout' '--interval	with --watch: how often to poll (default 2s)' '--timeout	with --watch: stop after this long (exit 0)' '-h	display help for command' '--help	display help for command'
+            printf '%s\n' '--environment	environment ID, or its name when the API key is used (an environment key takes the ID only)' '--limit	stop after N items' '--page-size	items per request (1..1000)' '--page-token	start from this page token' '--all	follow next_page_token to the end' '-w	print the list, then every change (ADDED, MODIFIED, DELETED) until Ctrl-C or --timeout' '--watch	print the list, then every change (ADDED, MODIFIED, DELETED) until Ctrl-C or --timeout' '--interval	with --watch: how often to poll (default 2s)' '--timeout	with --watch: stop after this long (exit 0)' '-h	display help for command' '--help	display help for command'
         case 'V|work list'
             printf '%s\n' '--environment' '--limit' '--page-size' '--page-token' '--interval' '--timeout'
         case 'A|work list'

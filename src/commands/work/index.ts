@@ -65,7 +65,7 @@ export default function build(group: Command, kit: Kit): void {
   const list = group
     .command('list')
     .argument('[env]', 'environment ID or name (or --environment)')
-    .option('--environment <env>', 'environment ID or name, as `svc worker run` takes it')
+    .option('--environment <env>', 'environment ID, or its name when the API key is used (an environment key takes the ID only)')
     .description('List the work rows of an environment');
   addWatchFlags(addListFlags(list));
   examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson', 'svc work list ENV_ID -w']);
