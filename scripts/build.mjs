@@ -1,4 +1,4 @@
-// `npm run build` / `prepare`: the bundle into dist/.
+// `npm run build` / `prepack`: the bundle into dist/.
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
 

@@ -1,7 +1,8 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
@@ -228,16 +229,27 @@ export async function bundle(outdir, logLevel = 'warning', without = []) {
     target: 'node20',
     sourcemap: 'linked',
     chunkNames: 'chunks/[name]-[hash]',
-    // jq-web loads its .wasm beside its own file; react-devtools-core is optional in ink.
+    // jq-web loads its .wasm beside its own file (copied to dist/jq/ below); react-devtools-core is optional in ink.
     external: ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // SVC_JQ_MODULE: where a chunk (in dist/chunks/) finds the copy of jq-web, so the package needs no node_modules.
+    define: { 'process.env.NODE_ENV': '"production"', SVC_JQ_MODULE: '"../jq/jq.js"' },
     alias: aliases(without),
     plugins: [sourcePatches(without), standIns(without)],
     logLevel,
   });
   checkAliasImporters(metafile);
   await toCommonJs(outdir, metafile, root);
+  copyJq(outdir);
+}
+
+/** jq-web's two files (its module and the WebAssembly it loads from its own folder), so dist/ runs without node_modules. */
+function copyJq(outdir) {
+  const from = dirname(createRequire(import.meta.url).resolve('jq-web'));
+  mkdirSync(join(outdir, 'jq'), { recursive: true });
+  for (const name of ['jq.js', 'jq.wasm']) copyFileSync(join(from, name), join(outdir, 'jq', name));
+  // The copy is CommonJS whatever a package.json above says.
+  writeFileSync(join(outdir, 'jq', 'package.json'), '{ "type": "commonjs" }\n');
 }
 
 /**

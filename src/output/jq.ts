@@ -121,9 +121,13 @@ export class JqBatch {
   }
 }
 
+/** Set by the build to the copy of jq-web inside dist/ (scripts/bundle.mjs); unset when the sources run as they are. */
+declare const SVC_JQ_MODULE: string | undefined;
+
 /** jq-web, loaded on the first --jq. Its CommonJS export is a promise of the module: required, not imported. */
 function load(): Promise<JqWeb> {
-  engine ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('jq-web') as Promise<JqWeb>;
+  const module = typeof SVC_JQ_MODULE === 'string' ? SVC_JQ_MODULE : 'jq-web';
+  engine ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)(module) as Promise<JqWeb>;
   return engine;
 }
 

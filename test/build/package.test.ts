@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+
+const repo = new URL('../..', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies?: object; scripts: Record<string, string>; files: string[] };
+
+describe('the package holds only what runs', () => {
+  it('has no runtime dependencies and no script that runs on the installing machine; it builds before packing', () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[hook], hook).toBeUndefined();
+    expect(pkg.scripts.prepack).toContain('scripts/build.mjs');
+  });
+
+  it('packs the launcher, the bundle and jq with its WebAssembly, no sources or source maps, in under 8 MiB unpacked', () => {
+    // --ignore-scripts: CI has built dist/ already, and the list is what matters here.
+    const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8' })) as Array<{
+      unpackedSize: number;
+      files: Array<{ path: string }>;
+    }>;
+    const paths = report.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/cli.js', 'dist/jq/jq.js', 'dist/jq/jq.wasm', 'completions/_svc']));
+    expect(paths.filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('node_modules/'))).toEqual([]);
+    expect(report.unpackedSize).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  describe('a build laid out away from any node_modules', () => {
+    const work = mkdtempSync(join(tmpdir(), 'svc-package-'));
+    let bin = '';
+    beforeAll(async () => {
+      bin = await buildPrivateSvc(work);
+    }, 120_000);
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+    it('runs --jq with its own copy of jq-web', () => {
+      const out = execFileSync(process.execPath, [bin, 'config', 'profiles', '-o', 'json', '--jq', 'length'], {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: join(work, 'config') },
+        encoding: 'utf8',
+      });
+      expect(out.trim()).toMatch(/^\d+$/);
+    });
+  });
+});
