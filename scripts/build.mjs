@@ -1,5 +1,14 @@
-// `npm run build` / `prepack`: the bundle into dist/.
+// `npm run build` / `prepack`: the bundle into dist/, then the man pages from its command tree into dist/man/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
 
-await bundle(fileURLToPath(new URL('../dist', import.meta.url)));
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+await bundle(dist);
+// SOURCE_DATE_EPOCH (reproducible builds) dates the pages; else today.
+const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+const date = new Date(Number.isFinite(epoch) && epoch > 0 ? epoch * 1000 : Date.now()).toISOString().slice(0, 10);
+const pages = await createRequire(import.meta.url)(`${dist}/cli.js`).manPages(date);
+mkdirSync(`${dist}/man`, { recursive: true });
+for (const [name, text] of Object.entries(pages)) writeFileSync(`${dist}/man/${name}`, text);

@@ -146,6 +146,9 @@ export function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText('after', examplesText(lines));
 }
 
+/** A verb's own examples, as its help shows them (none for a group). */
+export const commandExamples = (cmd: Command): string[] => EXAMPLES.get(cmd) ?? [];
+
 /** The first example of every verb below `group` (nested groups included), for the group's own help. */
 export function verbExamples(group: Command): string[] {
   return group.commands.flatMap((c) => (c.commands.length ? verbExamples(c) : (EXAMPLES.get(c) ?? []).slice(0, 1)));

@@ -1,7 +1,8 @@
 import type { HELP_TOPICS } from './program';
 
 /** `svc help TOPIC`: what gh keeps as help topics, from the command-line contract. */
-export const TOPIC_TEXT: Record<(typeof HELP_TOPICS)[number], string> = {
+/** `reference` is built from the command tree (./reference.ts), not written here. */
+export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference'>, string> = {
   environment: `Environment variables (a flag wins over a variable, a variable over the profile):
 
   SVC_API_KEY          the API key (else the profile's; see svc auth login)

@@ -1,8 +1,8 @@
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { isatty } from 'node:tty';
 import type { Ctx } from '../context';
 import { write, type Io } from '../io';
-import { makeKit } from './action';
+import { makeKit, type Kit } from './action';
 import { findGroup } from './groups';
 import { buildProgram, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup } from './program';
 
@@ -19,6 +19,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     let target = targetGroup(argv);
     if (target === 'help') {
       const asked = helpRequest(argv);
+      if (asked.topic === 'reference') return await printReference(io, program, kit);
       if (asked.topic) return await printTopic(io, asked.topic);
       if (asked.unknown !== undefined) {
         const { UsageError } = await import('../errors');
@@ -67,7 +68,25 @@ function helpRequest(argv: string[]): { topic?: (typeof HELP_TOPICS)[number]; un
   return { argv: [...argv.slice(0, at), ...words, '--help'] };
 }
 
-async function printTopic(io: Io, topic: (typeof HELP_TOPICS)[number]): Promise<number> {
+/** `svc help reference`: every command of the whole tree, so every group is loaded. */
+async function printReference(io: Io, program: Command, kit: Kit): Promise<number> {
+  await loadAllGroups(program, kit);
+  const { referenceOf, referenceText } = await import('./reference');
+  await write(io.stdout, referenceText(referenceOf(program)));
+  return 0;
+}
+
+/** The man pages of the whole tree (file name → roff), for the build (scripts/gen-man.mjs). */
+export async function manPages(date: string): Promise<Record<string, string>> {
+  const io: Io = { stdin: undefined as never, stdinIsTTY: false, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
+  const kit = makeKit(io, () => undefined, { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup });
+  const program = buildProgram(io, kit);
+  await loadAllGroups(program, kit);
+  const [{ referenceOf, manPages: pages }, { SVC_VERSION }] = await Promise.all([import('./reference'), import('../version')]);
+  return pages(referenceOf(program), SVC_VERSION, date);
+}
+
+async function printTopic(io: Io, topic: Exclude<(typeof HELP_TOPICS)[number], 'reference'>): Promise<number> {
   const { TOPIC_TEXT } = await import('./help-topics');
   await write(io.stdout, TOPIC_TEXT[topic]);
   return 0;

@@ -4,7 +4,7 @@ import { GROUPS, findGroup } from './groups';
 import { addGroupExamples, type Kit } from './action';
 
 /** `svc help TOPIC`: texts in ./help-topics.ts, loaded only when one is asked for. */
-export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting'] as const;
+export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting', 'reference'] as const;
 
 /** A global option: defined here once, for the program, its help and the search for the group in argv. */
 interface GlobalOption {
