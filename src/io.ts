@@ -28,6 +28,8 @@ export interface Io {
   now?: () => number;
   /** Aborted on Ctrl-C / SIGTERM. */
   signal?: AbortSignal;
+  /** Starts the daily update check (src/update/spawn.ts by default; tests record it instead). */
+  startUpdateCheck?: (env: Env) => void;
 }
 
 /** Writes and waits for drain when the stream's buffer is full. */

@@ -15,7 +15,9 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   SVC_MAX_RETRIES      retries of a failed request (default 3)
   NO_COLOR             no colour
   FORCE_COLOR          colour even when stdout is not a terminal
-  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID
+  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID; no update notice
+  SVC_NO_UPDATE_NOTIFIER  1: never check for a newer svc nor say so
+  SVC_UPDATE_URL       where the daily check asks for the newest version (default: the npm registry's document)
 `,
   'exit-codes': `Exit codes:
 

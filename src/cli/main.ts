@@ -38,6 +38,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (target) await loadGroup(program, target, kit);
     await program.parseAsync(argv, { from: 'user' });
+    await updateNotice(io, argv, target);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -48,8 +49,27 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const errors = await import('../errors');
     const e = io.signal?.aborted && !(err instanceof Error && err.name === 'UsageError') ? new errors.InterruptedError() : err;
     await report(errors, e, io, ctx, argv);
+    await updateNotice(io, argv, targetGroup(argv));
     return errors.exitCodeFor(e);
   }
+}
+
+/** Commands after which no update notice is shown: the shell's completion and the check itself. */
+const NO_NOTICE = new Set(['__complete', '__update-check', 'completion']);
+
+/** After a command run by a person on a terminal, the update notice (src/update/notice.ts); loaded only there. */
+async function updateNotice(io: Io, argv: string[], target: string | undefined): Promise<void> {
+  if (!target || NO_NOTICE.has(target) || !io.stderr.isTTY || io.env.CI || io.env.SVC_NO_UPDATE_NOTIFIER === '1') return;
+  const [{ afterCommand }, { SVC_VERSION }, { startDetachedCheck, isExecutable }] = await Promise.all([
+    import('../update/notice'),
+    import('../version'),
+    import('../update/spawn'),
+  ]);
+  afterCommand(
+    { env: io.env, stderrIsTTY: true, argv, current: SVC_VERSION, now: io.now?.() ?? Date.now(), executable: isExecutable() },
+    (line) => void write(io.stderr, `${line}\n`),
+    io.startUpdateCheck ?? startDetachedCheck,
+  );
 }
 
 /** The flags that choose the output of data, which the version (text alone) cannot honour. */

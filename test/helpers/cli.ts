@@ -23,6 +23,9 @@ export interface SvcOptions {
   /** Replaces real waits (retries, Retry-After) and records them. */
   sleep?: (ms: number) => Promise<void>;
   signal?: AbortSignal;
+  /** Records the start of the daily update check; by default none starts (a test never spawns one by accident). */
+  startUpdateCheck?: (env: Record<string, string | undefined>) => void;
+  now?: () => number;
 }
 
 /** A captured output stream; `isTTY` and `columns` fake a terminal. */
@@ -52,7 +55,17 @@ export async function svc(args: string[], opts: SvcOptions = {}): Promise<SvcRes
   stdin.isTTY = opts.stdinTTY;
   stdin.end(opts.stdin ?? '');
   const env: Record<string, string | undefined> = { SVC_CONFIG_DIR: opts.env?.SVC_CONFIG_DIR ?? tempConfigDir(), ...opts.env };
-  const io: Io = { stdin, stdout, stderr, env, cwd: opts.cwd ?? process.cwd(), sleep: opts.sleep, signal: opts.signal };
+  const io: Io = {
+    stdin,
+    stdout,
+    stderr,
+    env,
+    cwd: opts.cwd ?? process.cwd(),
+    sleep: opts.sleep,
+    signal: opts.signal,
+    now: opts.now,
+    startUpdateCheck: opts.startUpdateCheck ?? (() => {}),
+  };
   const code = await main(args, io);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }

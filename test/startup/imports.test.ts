@@ -81,6 +81,6 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
   it('jq loads only when --jq is given', () => {
     const { urls, status } = loadedSources(['agents', 'get', 'x', '--jq', '.id', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
     expect(status).toBe(10);
-    expect(urls.some((u) => u.includes('/node_modules/jq-web/'))).toBe(true);
+    expect(urls.some((u) => u.includes('/dist/jq/jq.js'))).toBe(true);
   });
 });

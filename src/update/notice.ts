@@ -1,0 +1,102 @@
+/**
+ * The update notice: at most once a day, a detached `svc __update-check` asks the package's registry document for
+ * the newest version and caches it; a later run on a terminal reads the cache and prints one stderr line when a newer
+ * svc is out. Never with CI set, off a terminal, under --no-input or SVC_NO_UPDATE_NOTIFIER=1; nothing here ever
+ * waits on the network or fails a command.
+ */
+import { closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { cacheRoot, type Env } from '../config/paths';
+import { inFolder, openOwnFolders } from '../startup/cache-folder';
+
+/** The npm registry's document of the package, as `npm view svc` reads it. */
+export const DEFAULT_UPDATE_URL = 'https://registry.npmjs.org/svc';
+export const CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
+const FILE = 'update-check.json';
+
+export interface UpdateState {
+  /** When the registry was last asked (ms), whatever it answered. */
+  checkedAt: number;
+  /** The newest version it named, if it answered. */
+  latest?: string;
+  /** When the notice was last printed (ms). */
+  notifiedAt?: number;
+}
+
+/** Whether this run may show a notice or start a check: a terminal on stderr, a person at it, not opted out. */
+export function noticeAllowed(env: Env, stderrIsTTY: boolean, argv: string[]): boolean {
+  if (!stderrIsTTY || env.CI || env.SVC_NO_UPDATE_NOTIFIER === '1' || argv.includes('--no-input')) return false;
+  return true;
+}
+
+/** The cache folder held open (`$XDG_CACHE_HOME/svc`, checked as the compile cache's is), or undefined: no notice. */
+export function openUpdateFolder(env: Env): number | undefined {
+  const root = cacheRoot(env);
+  return root ? openOwnFolders(root, ['svc']) : undefined;
+}
+
+export function readState(folder: number): UpdateState | undefined {
+  try {
+    const data = JSON.parse(readFileSync(inFolder(folder, FILE), 'utf8')) as Partial<UpdateState>;
+    if (!Number.isFinite(data.checkedAt)) return undefined;
+    return { checkedAt: data.checkedAt!, latest: typeof data.latest === 'string' ? data.latest : undefined, notifiedAt: data.notifiedAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written in place, 0600, in the user's own folder: a reader that finds it half-written ignores it (and rechecks). */
+export function writeState(folder: number, state: UpdateState): void {
+  writeFileSync(inFolder(folder, FILE), JSON.stringify(state), { mode: 0o600 });
+}
+
+/** What to do this run: print a notice for `latest`, start a check, both, or nothing. */
+export function plan(state: UpdateState | undefined, current: string, now: number): { notice?: string; check: boolean } {
+  const check = !state || now - state.checkedAt >= CHECK_EVERY_MS || now < state.checkedAt;
+  const latest = state?.latest;
+  const due = !state?.notifiedAt || now - state.notifiedAt >= CHECK_EVERY_MS || now < state.notifiedAt;
+  return { check, notice: latest && due && newer(latest, current) ? latest : undefined };
+}
+
+/** Whether `a` is a newer release than `b` (x.y.z; a pre-release is never offered). */
+export function newer(a: string, b: string): boolean {
+  const parse = (v: string) => (/^\d+\.\d+\.\d+$/.test(v) ? v.split('.').map(Number) : undefined);
+  const [x, y] = [parse(a), parse(b.replace(/[-+].*$/, ''))];
+  if (!x || !y) return false;
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+  return false;
+}
+
+/** The one line: the new version and the command that upgrades svc the way it was installed. */
+export function noticeLine(current: string, latest: string, executable: boolean): string {
+  const how = executable ? `replace this executable with the ${latest} build` : 'npm install -g svc@latest';
+  return `svc ${latest} is out (this is ${current}): ${how}; SVC_NO_UPDATE_NOTIFIER=1 silences this`;
+}
+
+/** How the check is started: detached, so this run exits at once and the check finishes on its own. */
+export type StartCheck = (env: Env) => void;
+
+/**
+ * After a command: print the notice when one is due and start a check when the last is a day old. The check's time is
+ * written before it starts, so runs in the meantime start none. Any failure here is silent.
+ */
+export function afterCommand(
+  o: { env: Env; stderrIsTTY: boolean; argv: string[]; current: string; now: number; executable: boolean },
+  print: (line: string) => void,
+  start: StartCheck,
+): void {
+  if (!noticeAllowed(o.env, o.stderrIsTTY, o.argv)) return;
+  const folder = openUpdateFolder(o.env);
+  if (folder === undefined) return;
+  try {
+    const state = readState(folder);
+    const { notice, check } = plan(state, o.current, o.now);
+    if (!notice && !check) return;
+    writeState(folder, { checkedAt: check ? o.now : state!.checkedAt, latest: state?.latest, notifiedAt: notice ? o.now : state?.notifiedAt });
+    if (notice) print(noticeLine(o.current, notice, o.executable));
+    if (check) start(o.env);
+  } catch {
+    // a cache that cannot be read or written means no notice, never a failed command
+  } finally {
+    closeSync(folder);
+  }
+}
