@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { parseCount } from '../../config/settings';
-import { UsageError } from '../../errors';
 import { parseDuration } from '../../fleet/duration';
 import { parseSelectors, type SessionSelectors } from '../../fleet/select';
 import { BY_VALUES, parseBy, type GroupBy } from '../../stats/group';
@@ -18,8 +17,7 @@ export interface StatsOptions {
 
 export const DEFAULT_READERS = 8;
 
-export function parseStats(args: string[], flags: Flags): StatsOptions {
-  if (args.length) throw new UsageError(`svc stats takes no arguments (got "${args[0]}"); select sessions with --status, --agent, -l, …, or see one with svc sessions stats SESSION`);
+export function parseStats(_args: string[], flags: Flags): StatsOptions {
   const since = flags.since as string | undefined;
   const concurrency = flags.concurrency as string | undefined;
   return {
