@@ -72,7 +72,11 @@ export class StatsCache {
   }
 }
 
-const fileOf = (k: CacheKey) => `${createHash('sha256').update(`${k.base}\n${k.session}\n${k.thread ?? ''}`).digest('hex').slice(0, 40)}.json`;
+const fileOf = (k: CacheKey) =>
+  `${createHash('sha256')
+    .update(`${k.base}\n${k.session}\n${k.thread ?? ''}`)
+    .digest('hex')
+    .slice(0, 40)}.json`;
 
 function prune(folder: number, most: number): void {
   let names: string[];

@@ -58,8 +58,6 @@ export class Groups {
 
   /** The groups in key order (days oldest first), each named by `name` (an agent's name for its ID). */
   figures(name: (key: string) => string = (k) => k): GroupFigures[] {
-    return [...this.groups]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([key, g]) => groupFigures(name(key), g.sessions, g.failed, g.tally));
+    return [...this.groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, g]) => groupFigures(name(key), g.sessions, g.failed, g.tally));
   }
 }

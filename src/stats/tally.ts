@@ -252,7 +252,8 @@ export function addTally(a: Tally, b: Tally): Tally {
   }
   a.turn_ms = merged(a.turn_ms, b.turn_ms);
   a.ttft_ms = merged(a.ttft_ms, b.ttft_ms);
-  if (b.first_event_at !== null && (a.first_event_at === null || Date.parse(b.first_event_at) < Date.parse(a.first_event_at))) a.first_event_at = b.first_event_at;
+  if (b.first_event_at !== null && (a.first_event_at === null || Date.parse(b.first_event_at) < Date.parse(a.first_event_at)))
+    a.first_event_at = b.first_event_at;
   if (b.last_event_at !== null && (a.last_event_at === null || Date.parse(b.last_event_at) > Date.parse(a.last_event_at))) a.last_event_at = b.last_event_at;
   return a;
 }

@@ -88,7 +88,10 @@ export function fleetText(groups: GroupFigures[], label: (g: GroupFigures) => st
   const w = Math.max(...shown.map((g) => g.group.length));
   const max = Math.max(...shown.map((g) => g.turns));
   out += '\nturns per group\n';
-  out += shown.map((g) => `${g.group.padEnd(w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`).join('\n') + '\n';
+  out +=
+    shown
+      .map((g) => `${g.group.padEnd(w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`)
+      .join('\n') + '\n';
   const perDay: Record<string, number> = {};
   for (const g of groups) for (const [d, n] of Object.entries(g.turns_per_day)) perDay[d] = (perDay[d] ?? 0) + n;
   const series = dailySeries(perDay, Math.min(SPARK_DAYS, Math.max(10, (style.width ?? 80) - 30)));

@@ -75,7 +75,12 @@ describe('svc sessions stats', () => {
   it('a session without streamed fragments has no time to first token, and a new one has no figures', async () => {
     const a = await agent(t.emu, 'stats-quiet');
     const s = await session(t.emu, a);
-    await append(t.emu, s, [ev(0, 'session.status', { data: { status: 'running' } }), ev(1, 'agent.model_started'), ev(2, 'agent.message'), ev(3, 'session.status', { data: { status: 'idle' } })]);
+    await append(t.emu, s, [
+      ev(0, 'session.status', { data: { status: 'running' } }),
+      ev(1, 'agent.model_started'),
+      ev(2, 'agent.message'),
+      ev(3, 'session.status', { data: { status: 'idle' } }),
+    ]);
     const f = await json(['sessions', 'stats', s]);
     expect(f.ttft_ms).toBeNull();
     expect(f.model_requests).toBe(1);
@@ -90,7 +95,13 @@ describe('svc sessions stats', () => {
     await waitSession(t.emu, s, (x) => x.requires_action === true, 'waiting on a confirmation');
     const hist = await call(t.emu, 'GET', `/v1/sessions/${s}/events`);
     const use = hist.body.items.find((e: { type: string }) => e.type === 'agent.tool_use');
-    expect((await call(t.emu, 'POST', `/v1/sessions/${s}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: use.id, result: 'deny' } }] } })).status).toBe(202);
+    expect(
+      (
+        await call(t.emu, 'POST', `/v1/sessions/${s}/events`, {
+          body: { events: [{ type: 'user.tool_confirmation', data: { event_id: use.id, result: 'deny' } }] },
+        })
+      ).status,
+    ).toBe(202);
     await waitSession(t.emu, s, (x) => x.status === 'idle' && x.stop_reason?.type === 'end_turn', 'done');
     await send(t.emu, s, '/error rate_limited');
     await waitSession(t.emu, s, (x) => x.stop_reason?.type === 'error', 'failed');
