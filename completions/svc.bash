@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files listen memories memory-stores plugins run sessions skills threads top triggers vaults work worker version' ;;
+    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
@@ -218,7 +218,7 @@ __svc_table() {
     'V|run') REPLY='--agent --environment --session --message --message-file --timeout --idempotency-key --parallel' ;;
     'F|run|--message-file') REPLY='file' ;;
     'A|run') REPLY='1' ;;
-    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait' ;;
+    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats' ;;
     'O|sessions') REPLY='-h --help' ;;
     'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all -w --watch --interval --timeout -h --help' ;;
     'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --interval --timeout' ;;
@@ -279,6 +279,9 @@ __svc_table() {
     'O|sessions wait') REPLY='--timeout --fail-fast --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
     'V|sessions wait') REPLY='--timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
     'A|sessions wait') REPLY='1' ;;
+    'O|sessions stats') REPLY='--thread --no-cache -h --help' ;;
+    'V|sessions stats') REPLY='--thread' ;;
+    'A|sessions stats') REPLY='1' ;;
     'C|skills') REPLY='list get create create-version versions download archive delete' ;;
     'O|skills') REPLY='-h --help' ;;
     'O|skills list') REPLY='--category --include-archived --limit --page-size --page-token --all -h --help' ;;
@@ -307,6 +310,8 @@ __svc_table() {
     'O|skills delete') REPLY='-y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
     'V|skills delete') REPLY='--concurrency' ;;
     'A|skills delete') REPLY='1' ;;
+    'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --since --by --concurrency --no-cache -h --help' ;;
+    'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --since --by --concurrency' ;;
     'C|threads') REPLY='list get archive tail' ;;
     'O|threads') REPLY='-h --help' ;;
     'O|threads list') REPLY='--limit --page-size --page-token --all -h --help' ;;

@@ -45,6 +45,11 @@ export const GROUPS: GroupEntry[] = [
   { name: 'run', description: 'Send a message to an agent and follow the session until idle (for CI)', load: () => import('../commands/run/index') },
   resource(RESOURCES.sessions, () => import('../commands/sessions/index')),
   resource(RESOURCES.skills, () => import('../commands/skills/index')),
+  {
+    name: 'stats',
+    description: 'What the fleet did: turns, tools, errors, waits on a person, time to first token, per group',
+    load: () => import('../commands/stats/index'),
+  },
   { name: 'threads', description: 'List, show, archive and tail the threads of a session', load: () => import('../commands/threads/index') },
   { name: 'top', description: 'The fleet, live: sessions, work rows and triggers on one board, keys to act', load: () => import('../commands/top/index') },
   resource(RESOURCES.triggers, () => import('../commands/triggers/index')),

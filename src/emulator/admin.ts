@@ -13,6 +13,14 @@ export function registerAdmin(emu: Emulator): void {
   emu.admin.get('/_emulator/sessions/:id/model-requests', (r) => ({ status: 200, body: { items: platform(r.params.id).tools.requests } }));
   emu.admin.get('/_emulator/sessions/:id/mcp', (r) => ({ status: 200, body: { items: platform(r.params.id).mcp.log } }));
   emu.admin.get('/_emulator/sessions/:id/egress', (r) => ({ status: 200, body: { items: platform(r.params.id).egress.log } }));
+  // Hand-built histories for tests and benchmarks: `{items: [event…], session?: {changes}}`, appended as given.
+  emu.admin.post('/_emulator/sessions/:id/history', (r) => {
+    const body = (r.body ?? {}) as { items?: unknown; session?: unknown };
+    if (!Array.isArray(body.items)) throw new HttpError(400, 'invalid_parameter_error', 'items must be an array of events', 'body.items');
+    const append = emu.services.sessions?.appendHistory ?? notFound('session', r.params.id);
+    append(r.params.id, body.items as Array<Record<string, unknown>>, (body.session ?? {}) as Record<string, unknown>);
+    return { status: 204 };
+  });
   emu.admin.get('/_emulator/stats', () => ({ status: 200, body: { ...emu.faults.stats } }));
   emu.admin.get('/_emulator/webhooks', () => ({ status: 200, body: { items: emu.webhooks.outbox } }));
   emu.admin.get('/_emulator/faults', () => ({ status: 200, body: emu.faults.config }));

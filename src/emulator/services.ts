@@ -25,6 +25,11 @@ export interface SessionsService {
   platform?(sessionId: string): SessionPlatform | undefined;
   /** Appends `count` finished turns' events straight to the log, the last one `session.status` idle (benchmarks). */
   seedEvents(sessionId: string, count: number): void;
+  /**
+   * Appends hand-built events to the history exactly as given (`id`, `type`, `processed_at`, …; an `id` is made
+   * where missing) and applies `changes` to the session (its status, stop reason, …), touching `updated_at`.
+   */
+  appendHistory?(sessionId: string, events: Array<Record<string, unknown>>, changes?: Record<string, unknown>): void;
 }
 
 export interface AgentsService {

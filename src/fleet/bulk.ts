@@ -171,13 +171,13 @@ async function execute(
 }
 
 /**
- * A client whose retry waits go through the shared pause, and whose requests outlive Ctrl-C: a write in flight
- * finishes and is reported rather than cut off with its outcome unknown.
+ * A client whose retry waits go through the shared pause, and whose requests outlive Ctrl-C (unless `outliveSignal`
+ * is false, for reads): a write in flight finishes and is reported rather than cut off with its outcome unknown.
  */
-async function pausingClient(ctx: Ctx, pause: SharedPause): Promise<ApiClient> {
+export async function pausingClient(ctx: Ctx, pause: SharedPause, outliveSignal = true): Promise<ApiClient> {
   const { Ctx: Context } = await import('../context');
   const paced = new Context({ ...ctx.io, sleep: (ms) => pause.hold(ms) }, ctx.globals);
-  return paced.client(ctx.apiKey(), undefined, { outliveSignal: true });
+  return paced.client(ctx.apiKey(), undefined, { outliveSignal });
 }
 
 function summary(results: BulkResult[], action: BulkAction, total: number): string {

@@ -11,10 +11,10 @@
  * A missing or refused entry is compiled as before and written after the run's first second or at its exit, whichever
  * comes first, to a temp name and renamed, so parallel runs never read half an entry.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
-import { inFolder } from './cache-folder';
+import { inFolder, readOwnFile, writeOwnFile } from './cache-folder';
 
 interface Compilable {
   _compile(content: string, filename: string): unknown;
@@ -41,7 +41,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
     if (!filename.startsWith(inside)) return compile.call(this, content, filename);
     const entry = entryName(relative(codeDir, filename), statSync(filename));
-    const cachedData = readEntry(folder, entry);
+    const cachedData = readOwnFile(folder, entry);
     const script = new Script(M.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) stale.push({ entry, script });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
@@ -57,7 +57,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
   // long run (the live view, a tail, a worker) writes them a second in, and lets the scripts go.
   const flush = () => {
     if (stale.length > 0) removeUnmatched(folder, codeDir);
-    for (const { entry, script } of stale.splice(0)) writeEntry(folder, entry, script.createCachedData());
+    for (const { entry, script } of stale.splice(0)) writeOwnFile(folder, entry, script.createCachedData());
   };
   process.once('exit', flush);
   setTimeout(flush, 1000).unref();
@@ -66,44 +66,6 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
 const entryName = (path: string, st: { size: number; mtimeMs: number; ino: number }) => `${encodeURIComponent(path)}@${st.size}-${st.mtimeMs}-${st.ino}`;
 /** What entryName makes, and nothing else: clean-up removes only these. */
 const ENTRY = /^([A-Za-z0-9\-_.!~*'()%]+)@\d+-\d+(?:\.\d+)?-\d+$/;
-
-/** An entry's bytes, read only if it is a regular file of the user's own; undefined otherwise. */
-function readEntry(folder: number, entry: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(inFolder(folder, entry), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined; // not cached yet, or not a file svc wrote
-  }
-  try {
-    const st = fstatSync(fd);
-    return st.isFile() && st.uid === process.getuid?.() ? readFileSync(fd) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function writeEntry(folder: number, entry: string, data: Buffer): void {
-  const tmp = inFolder(folder, `${entry}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    try {
-      writeFileSync(fd, data);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, inFolder(folder, entry));
-  } catch {
-    // a full disk or a read-only cache: the next run compiles again
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never made
-    }
-  }
-}
 
 /** Removes the entries that match no file of the bundle as it is now (a rebuild, an upgrade); nothing else is touched. */
 function removeUnmatched(folder: number, codeDir: string): void {

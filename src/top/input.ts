@@ -89,6 +89,8 @@ export function runCommand(command: Command, input: string, store: BoardStore, s
       if (r) sink.open(r.id);
       return;
     }
+    case 'figures':
+      return store.dispatch({ type: 'figures.toggle' });
     case 'help':
     case 'closeHelp':
       return store.dispatch({ type: 'help.toggle' });

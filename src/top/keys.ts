@@ -27,6 +27,7 @@ export type Command =
   | 'allow'
   | 'deny'
   | 'open'
+  | 'figures'
   | 'help'
   | 'closeHelp'
   | 'quit'
@@ -102,6 +103,13 @@ export const KEYS: readonly KeyBinding[] = [
   { command: 'yes', key: 'y', help: (s) => `archive ${s.asking?.ids.length}`, matches: letter('y'), when: (s) => Boolean(s.asking) },
   { command: 'no', key: 'n/Esc', help: () => 'cancel', matches: (i, k) => letter('n')(i, k) || Boolean(k.escape), when: (s) => Boolean(s.asking) },
   { command: 'open', key: 'Enter', help: () => 'open', matches: (_i, k) => Boolean(k.return), when: (s) => onSessions(s) && selectedRow(s) !== undefined },
+  {
+    command: 'figures',
+    key: 'f',
+    help: (s) => (s.figuresOpen ? 'table' : 'figures'),
+    matches: letter('f'),
+    when: (s) => onSessions(s) && (s.figuresOpen || selectedRow(s) !== undefined),
+  },
   { command: 'help', key: '?', help: () => 'help', matches: letter('?'), when: browsing },
   { command: 'closeHelp', key: '?/Esc', help: () => 'close help', matches: (i, k) => letter('?')(i, k) || Boolean(k.escape), when: (s) => s.help },
   { command: 'quit', key: 'q', help: () => 'quit', matches: letter('q'), when: (s) => !s.filtering },
@@ -137,6 +145,7 @@ export const HELP: ReadonlyArray<{ key: string; help: string }> = [
   { key: 'a', help: 'archive, after a y (a running session is interrupted first)' },
   { key: 'y n', help: "allow or deny the selected session's oldest awaited tool confirmation" },
   { key: 'Enter', help: "open the session's live view; its q comes back here" },
+  { key: 'f', help: "the selected session's figures (svc sessions stats) from the events the board streamed" },
   { key: '?', help: 'this help' },
   { key: 'q', help: 'quit (Ctrl-C: exit 130)' },
 ];

@@ -7,6 +7,7 @@ import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 import { sessionRow, triggerRow, workRow, type LastRun, type SessionRow, type TriggerRow, type WorkRow } from './rows';
 import type { Obj } from '../api/resources';
+import { HistoryTally } from '../stats/tally';
 
 export type ViewName = 'sessions' | 'work' | 'triggers';
 export const VIEWS: readonly ViewName[] = ['sessions', 'work', 'triggers'];
@@ -47,6 +48,9 @@ export interface BoardState {
   /** Pending inputs of the sessions read so far. */
   pending: Readonly<Record<string, number>>;
   activity: Readonly<Record<string, Activity>>;
+  /** Each streamed session's figures (src/stats), from the events the board has streamed; `f` shows the selected one's. */
+  figures: Readonly<Record<string, HistoryTally>>;
+  figuresOpen: boolean;
   /** The selected row of each view, by ID (a re-sort or a new row keeps it). */
   selected: Readonly<Record<ViewName, string | undefined>>;
   /** Where the selection was, for when its row goes. */
@@ -109,7 +113,8 @@ export type Action =
   /** A write ended: its rows are no longer busy; marks of the rows it did are dropped. */
   | { type: 'done'; ids: readonly string[]; ok: readonly string[]; notice: Notice }
   | { type: 'notice'; notice?: Notice }
-  | { type: 'help.toggle' };
+  | { type: 'help.toggle' }
+  | { type: 'figures.toggle' };
 
 const perView = <T>(v: T): Record<ViewName, T> => ({ sessions: v, work: v, triggers: v });
 
@@ -125,6 +130,8 @@ export function initialState(o: { readonly?: boolean; rows?: number; columns?: n
     agentNames: {},
     pending: {},
     activity: {},
+    figures: {},
+    figuresOpen: false,
     selected: perView(undefined),
     cursor: perView(0),
     top: perView(0),
@@ -294,7 +301,11 @@ export function reduce(s: BoardState, a: Action): BoardState {
     case 'events': {
       let act = s.activity[a.id] ?? { step: 'running' };
       for (const { event, at } of a.events) act = nextActivity(act, event, at);
-      return { ...s, activity: { ...s.activity, [a.id]: act } };
+      // The accumulator counts in place (a new one per session); the state is still a new object for the view.
+      const tally = s.figures[a.id] ?? new HistoryTally();
+      for (const { event } of a.events) tally.add(event);
+      const figures = s.figures[a.id] ? s.figures : { ...s.figures, [a.id]: tally };
+      return { ...s, activity: { ...s.activity, [a.id]: act }, figures };
     }
     case 'stream.closed': {
       if (!(a.id in s.activity)) return s;
@@ -353,6 +364,8 @@ export function reduce(s: BoardState, a: Action): BoardState {
       return { ...s, notice: a.notice };
     case 'help.toggle':
       return { ...s, help: !s.help, filtering: false };
+    case 'figures.toggle':
+      return { ...s, figuresOpen: !s.figuresOpen, help: false };
   }
 }
 
@@ -381,14 +394,16 @@ function withoutSessions(s: BoardState, gone: readonly string[]): BoardState {
   const marks = new Set(s.marks);
   const activity = { ...s.activity };
   const pending = { ...s.pending };
+  const figures = { ...s.figures };
   for (const id of gone) {
+    delete figures[id];
     sessions.delete(id);
     marks.delete(id);
     delete activity[id];
     delete pending[id];
   }
   const asking = s.asking && s.asking.ids.some((id) => sessions.has(id)) ? { ...s.asking, ids: s.asking.ids.filter((id) => sessions.has(id)) } : undefined;
-  return { ...s, sessions, marks, activity, pending, asking };
+  return { ...s, sessions, marks, activity, pending, asking, figures };
 }
 
 function pruneActivity(activity: BoardState['activity'], sessions: ReadonlyMap<string, SessionRow>): BoardState['activity'] {

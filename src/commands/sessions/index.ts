@@ -18,6 +18,7 @@ import { addList } from './list';
 import { addPending } from './pending';
 import { addResources } from './resources';
 import { addSend } from './send';
+import { addStats } from './stats';
 import { addTail } from './tail';
 import { addToolResult } from './tool-result';
 import { addWait } from './wait';
@@ -84,4 +85,5 @@ export default function build(group: Command, kit: Kit): void {
   addExport(group, kit);
   addTail(group, kit);
   addWait(group, kit);
+  addStats(group, kit);
 }

@@ -305,6 +305,17 @@ export function createSessionService(emu: Emulator): SessionService {
       for (let i = 1; i < count; i++) rt.emit('agent.message', { content: [{ type: 'text', text: `seeded reply ${i} of ${count}` }] });
       rt.emit('session.status', { status: 'idle', stop_reason: { type: 'end_turn' } });
     },
+    appendHistory: (id, events, changes = {}) => {
+      const s = sessions.must(id);
+      const rt = runtime(s);
+      for (const e of events) {
+        const ev: Record<string, unknown> = { id: newId('sevt'), ...e };
+        const thread = typeof ev.session_thread_id === 'string' ? ev.session_thread_id : undefined;
+        const json = JSON.stringify(ev);
+        rt.hub.publish(rt.log.append(json, String(ev.type), thread), String(ev.type), json);
+      }
+      sessions.touch(s, changes as Partial<SessionRec>);
+    },
   };
   emu.services.sessions = service;
 

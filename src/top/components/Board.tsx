@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { readKeys } from '../input';
 import type { BoardSink } from '../sink';
 import type { BoardStore } from '../store';
+import { Figures } from './Figures';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { Help } from './Help';
@@ -21,7 +22,7 @@ export function Board({ store, sink, interactive = true }: { store: BoardStore; 
   return (
     <Box flexDirection="column">
       <Header s={s} now={now} />
-      {s.help ? <Help s={s} /> : <Table s={s} now={now} />}
+      {s.help ? <Help s={s} /> : s.figuresOpen ? <Figures s={s} /> : <Table s={s} now={now} />}
       <Footer s={s} keys={interactive} />
     </Box>
   );

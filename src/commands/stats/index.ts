@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { examples, type Flags, type Kit } from '../../cli/action';
+import { parseCount } from '../../config/settings';
+import { parseDuration } from '../../fleet/duration';
+import { parseSelectors, type SessionSelectors } from '../../fleet/select';
+import { BY_VALUES, parseBy, type GroupBy } from '../../stats/group';
+import { addSelectorFlags } from '../sessions/selectors';
+
+/** `svc stats [selectors] [--since D] [--by …] [--concurrency N] [--no-cache]`. */
+export interface StatsOptions {
+  selectors: SessionSelectors;
+  sinceMs?: number;
+  by: GroupBy;
+  concurrency: number;
+  cache: boolean;
+}
+
+export const DEFAULT_READERS = 8;
+
+export function parseStats(_args: string[], flags: Flags): StatsOptions {
+  const since = flags.since as string | undefined;
+  const concurrency = flags.concurrency as string | undefined;
+  return {
+    selectors: parseSelectors(flags),
+    sinceMs: since === undefined ? undefined : parseDuration(since, '--since'),
+    by: parseBy(flags.by as string | undefined),
+    concurrency: concurrency === undefined ? DEFAULT_READERS : parseCount(concurrency, '--concurrency', 1, 64),
+    cache: flags.cache !== false,
+  };
+}
+
+/** `svc stats`: what the selected sessions did, summed per group, from their histories. */
+export default function build(cmd: Command, kit: Kit): void {
+  addSelectorFlags(cmd, { includeArchived: true });
+  cmd
+    .option('--since <duration>', 'only sessions active within this long (updated since; 90s, 30m, 2h, 7d); their whole histories count')
+    .option('--by <group>', `sum per ${BY_VALUES} (default: one group, all)`)
+    .option('--concurrency <n>', `histories read at once (1 to 64, default ${DEFAULT_READERS})`)
+    .option('--no-cache', 'read every history, even of settled sessions whose cached figures are current');
+  examples(cmd, [
+    'svc stats',
+    'svc stats --since 7d --by agent',
+    'svc stats --status failed --by day -o json',
+    "svc stats -l 'team=infra' --by label:team --since 24h",
+  ]);
+  cmd.action(kit.verb(parseStats, async (ctx, o) => (await import('./run')).runStats(ctx, o)));
+}

@@ -1,0 +1,41 @@
+/** `svc stats`: the selected sessions' figures, each history read once (or taken from the cache), summed per group. */
+import type { Ctx } from '../../context';
+import { pausingClient } from '../../fleet/bulk';
+import { AgentNames } from '../../fleet/agent-names';
+import { SharedPause } from '../../fleet/pause';
+import { selectSessions } from '../../fleet/select';
+import { write } from '../../io';
+import { StatsCache } from '../../stats/cache';
+import { Groups } from '../../stats/group';
+import { tallyFleet } from '../../stats/read';
+import { fleetText } from '../../stats/text';
+import { SELECT_PAGE } from '../sessions/selectors';
+import type { StatsOptions } from './index';
+
+export async function runStats(ctx: Ctx, o: StatsOptions): Promise<void> {
+  const pause = new SharedPause(ctx.sleep, ctx.now);
+  const c = await pausingClient(ctx, pause, false);
+  const now = ctx.now();
+  // The service's own filter: a session with no change since then has no event since then.
+  const extra = o.sinceMs === undefined ? {} : { updated_at_gt: new Date(now - o.sinceMs).toISOString() };
+  const groups = new Groups(o.by);
+  const cache = o.cache ? StatsCache.open(ctx.io.env) : undefined;
+  let counts;
+  try {
+    const listed = selectSessions(c, o.selectors, now, { all: true, pageSize: SELECT_PAGE }, extra);
+    counts = await tallyFleet(c, listed, { pause, concurrency: o.concurrency, cache, base: ctx.settings.baseUrl.value, onTally: (s, t) => groups.add(s, t) });
+  } finally {
+    cache?.close();
+  }
+  if (counts.vanished) await ctx.msg(`${counts.vanished} session${counts.vanished === 1 ? '' : 's'} went away before their history was read; left out`);
+  if (ctx.format !== 'table' || ctx.settings.jq) return ctx.out.list(groups.figures(), []);
+  let label = (g: { group: string }) => g.group;
+  if (o.by.kind === 'agent') {
+    const names = new AgentNames(c);
+    await names.load(groups.keys);
+    label = (g) => (names.nameOf(g.group) ? `${names.nameOf(g.group)} (${g.group})` : g.group);
+  }
+  const tty = Boolean(ctx.io.stdout.isTTY);
+  await write(ctx.io.stdout, fleetText(groups.figures(), label, { width: tty ? ctx.io.stdout.columns : undefined, header: (h) => h }, tty));
+  if (tty) await ctx.msg(`${counts.read + counts.cached} sessions: ${counts.read} histories read, ${counts.cached} from the cache`);
+}
