@@ -366,6 +366,25 @@ describe('svc listen: bad flags', () => {
   });
 });
 
+describe("svc listen: the service's Retry-After", () => {
+  it('waits as long as a 429 asks (clamped to 60 s) before listing the fleet again, not its own shorter back-off', async () => {
+    // Every request is refused with Retry-After: 45; the API client retries it itself, then gives up to the listener.
+    await setFaults(t.emu, { rate_limit_every: 1, retry_after: 45 });
+    const waits: number[] = [];
+    // Waits are recorded and shortened, so the test takes no minute.
+    const sleep = (ms: number) => (waits.push(ms), new Promise<void>((r) => setTimeout(r, 5)));
+    const l = startListen(t.emu, ['--status', 'idle', '--exec', 'true', '--interval', '1s'], {}, sleep);
+    await waitUntil(() => /listing sessions failed/.test(l.stderr()), 'the listing to fail');
+    await setFaults(t.emu, {});
+    await l.stop();
+    const said = /listing sessions failed: .*; trying again in (\d+)s/.exec(l.stderr());
+    expect(Number(said?.[1])).toBeGreaterThanOrEqual(45);
+    expect(Number(said?.[1])).toBeLessThanOrEqual(60);
+    // Every wait before another request is the interval's or at least what the service asked.
+    expect(waits.filter((ms) => ms !== 1000 && ms < 45_000)).toEqual([]);
+  });
+});
+
 describe('svc listen: many sessions', () => {
   it('picks up sessions that come to match the selectors after it started, from their first event', async () => {
     const team = `t${Date.now()}`;
