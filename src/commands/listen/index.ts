@@ -33,7 +33,8 @@ Delivery:
   Each session's events are delivered in order, one at a time; stdout gets one line per settled delivery.
   session.requires_action (data: kind, event_id, name, input) follows an agent.tool_use that asks for
   confirmation or an agent.custom_tool_use: the session waits on a human.
-  Ctrl-C stops reading, lets deliveries in flight finish for 5 s, saves --state, and exits 130.
+  Ctrl-C stops reading, lets deliveries in flight finish for 5 s, saves --state, and exits 130; SIGTERM does the
+  same and exits 0 (a clean stop for a service manager).
 `,
   );
   cmd.action(

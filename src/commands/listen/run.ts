@@ -58,7 +58,8 @@ export async function runListen(ctx: Ctx, o: ListenCommand): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-  if (ctx.io.signal?.aborted) throw new InterruptedError();
+  // SIGTERM is how a service manager stops a listener: a clean stop, exit 0. Ctrl-C stays an interruption (130).
+  if (ctx.io.signal?.aborted && ctx.io.signal.reason !== 'SIGTERM') throw new InterruptedError();
 }
 
 /**
