@@ -106,6 +106,22 @@ describe('svc listen --forward-to', () => {
     expect(r.stdout + r.stderr).not.toContain('s3cr3t-pass');
   });
 
+  it('masks a token given as the URL user alone (https://TOKEN@host/) in the listening line and in --debug, and sends it as Basic credentials', async () => {
+    const sid = await session();
+    const token = 'tok_' + 'Q7'.repeat(12);
+    const withToken = receiver.url.replace('http://', `http://${token}@`);
+    const l = startListen(t.emu, [sid, '--forward-to', withToken, '--events', 'agent.message', '--debug']);
+    await waitUntil(() => streamsOpen(sid), 'the stream to open');
+    await send(t.emu, sid, '/echo with a token');
+    const [got] = await waitAccepted(receiver, sid, 'agent.message');
+    const r = await l.stop();
+    const req = receiver.accepted.find((x) => x.json.event.id === got.id)!;
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from(`${token}:`).toString('base64')}`);
+    expect(r.stderr).toContain(`delivering to ${receiver.url.replace('http://', 'http://***@')}`);
+    expect(r.stderr).toContain(`debug: > POST ${receiver.url.replace('http://', 'http://***@')}`);
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+
   it('reports a 4xx other than 408 and 429 on stderr and drops that event; the next events are still delivered', async () => {
     receiver.respond = (req) => (req.json?.event?.type === 'agent.message' ? { status: 422 } : { status: 200 });
     const sid = await session();
