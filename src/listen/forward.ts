@@ -55,8 +55,7 @@ export function forwardTo(o: ForwardOptions): Destination {
         // The answer's body is not read: drained so the connection is reused.
         await res.body.dump();
       } catch (e) {
-        const reason =
-          networkReason(e) ?? networkCode(e) ?? (e instanceof Error && e.name === 'TimeoutError' ? 'timed out' : (e as Error)?.message) ?? 'network error';
+        const reason = failure(e, timeout);
         o.debug?.(`< no answer from ${shown} after ${o.now() - started}ms: ${reason}`);
         return { kind: 'retry', reason: `no answer: ${reason}` };
       }
@@ -67,6 +66,15 @@ export function forwardTo(o: ForwardOptions): Destination {
       return { kind: 'drop', reason: `status ${status}`, status };
     },
   };
+}
+
+/** Why an attempt got no answer, in a few words: a timeout (undici's, or the attempt's own signal) says how long. */
+function failure(e: unknown, timeoutMs: number): string {
+  const why = networkReason(e);
+  if (why === 'timed out' || (e as Error)?.name === 'TimeoutError')
+    return `timed out after ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)}s` : `${timeoutMs}ms`}`;
+  const code = networkCode(e);
+  return why ?? (typeof code === 'string' ? code : undefined) ?? (e as Error)?.message ?? 'network error';
 }
 
 /** `https://user:password@host/…`: sent as Basic credentials (a URL's own are not sent by the HTTP client), the password a secret. */
