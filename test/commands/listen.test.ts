@@ -328,7 +328,7 @@ describe('svc listen: the secret', () => {
     const dir = tempConfigDir();
     const secretFile = join(dir, 'secret');
     const secret = 'whsec_test_' + 'k'.repeat(40);
-    writeFileSync(secretFile, secret + '\n');
+    writeFileSync(secretFile, secret + '\n', { mode: 0o600 });
     const sid = await session();
     const l = startListen(t.emu, [sid, '--forward-to', receiver.url, '--secret-file', secretFile, '--debug'], { SVC_DEBUG: 'api' });
     await waitUntil(() => streamsOpen(sid), 'the stream to open');

@@ -32,9 +32,41 @@ describe('the signing secret', () => {
 
   it('refuses a --secret-file that holds no secret or a short one', async () => {
     const dir = tempConfigDir();
-    writeFileSync(join(dir, 'short'), 'abc\n');
+    writeFileSync(join(dir, 'short'), 'abc\n', { mode: 0o600 });
     await expect(loadSecret(io(dir), 'short')).rejects.toThrow(UsageError);
     await expect(loadSecret(io(dir), 'missing')).rejects.toThrow('cannot read missing: ENOENT');
+  });
+});
+
+describe("a --secret-file follows the generated secret's rules", () => {
+  const secret = 'whsec_' + 'z'.repeat(30);
+
+  it('refuses one that others can read, naming the file and the fix, as it refuses a generated one', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'secret'), secret + '\n', { mode: 0o644 });
+    chmodSync(join(dir, 'secret'), 0o644);
+    await expect(loadSecret(io(dir), 'secret')).rejects.toThrow(new UsageError('--secret-file secret is readable by others (mode 644); chmod 600 secret'));
+    await expect(loadSecret(io(dir), '/etc/passwd')).rejects.toThrow(/^--secret-file \/etc\/passwd is readable by others/);
+  });
+
+  it('takes its one line without the newline that ends it (what --print-secret prints is the key, then one newline); refuses more lines or white space around it', async () => {
+    const dir = tempConfigDir();
+    const file = (name: string, text: string) => (writeFileSync(join(dir, name), text, { mode: 0o600 }), name);
+    for (const text of [secret, secret + '\n', secret + '\r\n']) expect((await loadSecret(io(dir), file('ok', text))).value).toBe(secret);
+    await expect(loadSecret(io(dir), file('lines', `root:x:0:0:root:/root:/bin/bash\n${secret}\n`))).rejects.toThrow(
+      new UsageError('--secret-file lines holds more than one line; a secret file holds the secret alone, on one line'),
+    );
+    await expect(loadSecret(io(dir), file('blank', secret + '\n\n'))).rejects.toThrow(/holds more than one line/);
+    await expect(loadSecret(io(dir), file('spaced', ` ${secret}\n`))).rejects.toThrow(/has white space around the secret/);
+    // The generated one: the file holds the key and one newline, and the key is what --print-secret prints before it.
+    const made = await loadSecret(io(dir));
+    expect(readFileSync(made.path, 'utf8')).toBe(made.value + '\n');
+  });
+
+  it("one over svc's size limit says the limit is svc's own, not the service's", async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'big'), 'k'.repeat(5000), { mode: 0o600 });
+    await expect(loadSecret(io(dir), 'big')).rejects.toThrow(new UsageError("big is larger than 4096 bytes, svc's own limit for a signing secret"));
   });
 });
 
