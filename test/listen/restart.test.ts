@@ -88,3 +88,22 @@ describe('svc listen stopped by a service manager', () => {
     expect(r.stderr).not.toMatch(/^error:/m);
   }, 30_000);
 });
+
+describe('svc listen: one listener per --state', () => {
+  it("a second listener on the same --state is exit 2 naming the first one's PID, and leaves the file to it", async () => {
+    const config = tempConfigDir();
+    const file = join(config, 'state.json');
+    const env = { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: config };
+    const sid = (await agentSession(t.emu, {})).id as string;
+    const first = spawnSvc(built.bin, ['listen', sid, '--exec', 'true', '--state', file], env);
+    await waitUntil(() => streamsOpen(sid), 'the first listener to open its stream', 15_000);
+    const second = await spawnSvc(built.bin, ['listen', sid, '--exec', 'true', '--state', file], env).exit;
+    expect(second.code).toBe(2);
+    expect(second.stderr).toBe(
+      `error: --state ${file} is in use by PID ${first.child.pid} (another svc listen); stop it, or give each listener its own --state\n`,
+    );
+    first.child.kill('SIGTERM');
+    expect((await first.exit).code).toBe(0);
+    expect(readdirSync(config)).toEqual(['state.json']);
+  }, 30_000);
+});
