@@ -252,6 +252,25 @@ describe('svc listen: sessions already waiting, missing, and a bounded run', () 
     expect(acceptedEvents(receiver, sid)).toHaveLength(1);
   });
 
+  it('records the session.requires_action of a session already waiting in --state: restarts do not deliver it again', async () => {
+    const file = join(tempConfigDir(), 'listen-state.json');
+    const sid = await session();
+    await send(t.emu, sid, '/confirm write {"path":"once.txt"}');
+    await waitUntil(async () => (await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body.requires_action === true, 'the session to wait');
+    const first = startListen(t.emu, [sid, '--forward-to', receiver.url, '--events', 'session.requires_action', '--state', file]);
+    await waitAccepted(receiver, sid, 'session.requires_action');
+    expect((await first.stop()).code).toBe(130);
+    // Settled like any delivery: the state knows the session now.
+    expect(JSON.parse(readFileSync(file, 'utf8')).sessions[sid]).toBeDefined();
+    for (let run = 2; run <= 3; run++) {
+      const r = await svc(['listen', sid, '--forward-to', receiver.url, '--events', 'session.requires_action', '--state', file, '--timeout', '2s'], {
+        env: emuEnv(t.emu, { SVC_CONFIG_DIR: first.env.SVC_CONFIG_DIR }),
+      });
+      expect(r.stderr).toMatch(/delivered 0, dropped 0\n$/);
+    }
+    expect(acceptedEvents(receiver, sid)).toHaveLength(1);
+  });
+
   it('exits 6 when the sessions named on the command line are not found, saying which', async () => {
     const r = await svc(['listen', 'sesn_missing_1', '--exec', 'true'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(6);
