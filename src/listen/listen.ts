@@ -140,6 +140,7 @@ class Listener {
       this.stop.abort();
       await Promise.all([...this.tracked.values()].map((t) => t.task));
       await this.queue.close(this.deps.graceMs);
+      await this.deps.destination.close?.();
       await this.deps.state.flush();
     }
     if (this.failure) throw this.failure;
