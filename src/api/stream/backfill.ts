@@ -72,17 +72,15 @@ export async function* eventPagesAfter(w: Where, anchor: Anchor): AsyncGenerator
   const first = await page(undefined);
   const newest = gapOf(first.items);
   let token = newest.ended ? undefined : (first.next_page_token ?? undefined);
-  let oldest: SessionEvent[] | undefined;
   while (token) {
     const p = await page(token);
     const gap = gapOf(p.items);
     const next = gap.ended ? undefined : (p.next_page_token ?? undefined);
-    if (!next) oldest = gap.events;
-    else tokens.push(token);
+    // The oldest page of the gap goes out as it is found; the others are read again after it.
+    if (next) tokens.push(token);
+    else if (gap.events.length) yield gap.events;
     token = next;
   }
-  if (oldest?.length) yield oldest;
-  oldest = undefined;
   for (let i = tokens.length - 1; i >= 0; i--) {
     const events = gapOf((await page(tokens[i])).items).events;
     if (events.length) yield events;
