@@ -66,7 +66,9 @@ try {
   const ms = Date.now() - t0;
   child.kill('SIGTERM');
   const code = await new Promise((r) => child.on('exit', r));
-  console.log(`listen resuming a gap of ${GAP} events: peak RSS ${(peak / 1024).toFixed(0)} MiB, ${ids.size} delivered (${posts} POSTs) in ${ms} ms, exit ${code}`);
+  console.log(
+    `listen resuming a gap of ${GAP} events: peak RSS ${(peak / 1024).toFixed(0)} MiB, ${ids.size} delivered (${posts} POSTs) in ${ms} ms, exit ${code}`,
+  );
 } finally {
   server.close();
   close();
