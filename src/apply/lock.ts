@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCodeError, InterruptedError, UsageError } from '../errors';
-import { alive, nonce } from '../config/lock';
+import { lockText, releaseLock, tryLock } from '../config/lock-file';
 
 /** How long an apply waits for another apply of the same set before giving up. */
 const WAIT_MS = 120_000;
-/** A lock file still empty after this long lost its writer between create and write. */
-const EMPTY_STALE_MS = 5_000;
+const APPLY_LOCK = { noun: 'apply lock', holder: 'svc apply' };
 
 export interface ApplyLock {
   /** The folder the lock files live in (the config folder). */
@@ -36,18 +35,12 @@ export async function withApplyLock<T>(o: ApplyLock, work: () => Promise<T>): Pr
     throw new UsageError(`cannot create the config folder ${o.dir} for the apply lock: ${code(e)}`);
   }
   const lock = applyLockPath(o.dir, o.service, o.set);
-  const mine = `${process.pid} ${nonce()}`;
+  const mine = lockText();
   const deadline = Date.now() + (o.waitMs ?? WAIT_MS);
   let told = false;
   for (let attempt = 0; ; attempt++) {
-    try {
-      writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
-      break;
-    } catch (e) {
-      if (code(e) !== 'EEXIST') throw new UsageError(`cannot create the apply lock ${lock}: ${code(e)}`);
-    }
-    const holder = readHolder(lock);
-    if (holder === undefined || breakIfStale(lock, holder)) continue;
+    const holder = tryLock(lock, mine, APPLY_LOCK);
+    if (!holder) break;
     if (!told) {
       told = true;
       o.note(`note: waiting for another svc apply of set "${o.set}" (pid ${holder.pid || 'starting'}) to finish`);
@@ -63,73 +56,13 @@ export async function withApplyLock<T>(o: ApplyLock, work: () => Promise<T>): Pr
   try {
     return await work();
   } finally {
-    if (readOrUndefined(lock) === mine) unlinkSync(lock);
+    releaseLock(lock, mine);
   }
 }
 
 /** The lock file of one set on one service: named by a hash, as a set name may hold any character. */
 export function applyLockPath(dir: string, service: string, set: string): string {
   return join(dir, `apply-${createHash('sha256').update(`${service}\0${set}`).digest('hex').slice(0, 32)}.lock`);
-}
-
-interface Holder {
-  text: string;
-  pid: number;
-  mtimeMs: number;
-}
-
-/** The lock's holder; undefined when the lock vanished meanwhile (try again). A lock svc did not write is exit 2. */
-function readHolder(lock: string): Holder | undefined {
-  let st;
-  try {
-    st = lstatSync(lock);
-  } catch (e) {
-    if (code(e) === 'ENOENT') return undefined;
-    throw refused(lock, code(e));
-  }
-  if (!st.isFile()) throw refused(lock, st.isDirectory() ? 'a folder' : st.isSymbolicLink() ? 'a symlink' : 'not a regular file');
-  let text: string;
-  try {
-    text = readFileSync(lock, 'utf8');
-  } catch (e) {
-    if (code(e) === 'ENOENT') return undefined;
-    throw refused(lock, code(e));
-  }
-  if (text !== '' && !/^[1-9][0-9]* [0-9a-z]+$/.test(text)) throw refused(lock, 'content svc did not write');
-  return { text, pid: text === '' ? 0 : Number(text.split(' ')[0]), mtimeMs: st.mtimeMs };
-}
-
-const refused = (lock: string, why: string) => new UsageError(`cannot understand the apply lock ${lock} (${why}); if no svc apply is running, remove it`);
-
-/** Removes the lock if its holder is gone; true when the caller should try again at once. */
-function breakIfStale(lock: string, h: Holder): boolean {
-  const stale = h.text === '' ? Date.now() - h.mtimeMs > EMPTY_STALE_MS : !alive(h.pid);
-  if (!stale) return false;
-  // Moved aside by rename (atomic), then checked it was the lock judged stale; a fresh one taken meanwhile
-  // by another process is put back.
-  const aside = `${lock}.stale-${process.pid}-${nonce()}`;
-  try {
-    renameSync(lock, aside);
-  } catch {
-    return true;
-  }
-  if (readOrUndefined(aside) !== h.text) {
-    try {
-      linkSync(aside, lock);
-    } catch {
-      // a third process holds the lock now; the one moved aside finishes unprotected (rare, never corrupting)
-    }
-  }
-  unlinkSync(aside);
-  return true;
-}
-
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 const code = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;

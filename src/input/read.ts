@@ -10,10 +10,16 @@ export interface ReadLimit {
   what: string;
   limit: number;
   signal?: AbortSignal;
+  /** The limit is svc's own, for this kind of file (a state file, a secret), not the service's. */
+  localLimitOf?: string;
 }
 
-export const tooLarge = (what: string, limit: number): UsageError =>
-  new UsageError(`${what} is larger than ${formatLimit(limit)}, the most the service accepts here`);
+export const tooLarge = (what: string, limit: number, localLimitOf?: string): UsageError =>
+  new UsageError(
+    localLimitOf
+      ? `${what} is larger than ${formatLimit(limit)}, svc's own limit for ${localLimitOf}`
+      : `${what} is larger than ${formatLimit(limit)}, the most the service accepts here`,
+  );
 
 const formatLimit = (bytes: number): string => (bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes} bytes`);
 
@@ -51,7 +57,7 @@ export async function readStream(stream: AsyncIterable<Buffer | string>, o: Read
       if (r.done) return Buffer.concat(chunks);
       const b = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
       size += b.length;
-      if (size > o.limit) throw tooLarge(o.what, o.limit);
+      if (size > o.limit) throw tooLarge(o.what, o.limit, o.localLimitOf);
       chunks.push(b);
     }
   } finally {
@@ -74,7 +80,7 @@ export async function readInputFile(name: string, cwd: string, o: ReadLimit): Pr
     throw cannotRead(name, e);
   }
   if (st.isFile()) {
-    if (st.size > o.limit) throw tooLarge(name, o.limit);
+    if (st.size > o.limit) throw tooLarge(name, o.limit, o.localLimitOf);
     return readRegular(name, path, o);
   }
   if (st.isFIFO()) return readPipe(name, path, o);
@@ -92,7 +98,7 @@ async function readRegular(name: string, path: string, o: ReadLimit): Promise<Bu
       const { bytesRead, buffer } = await fh.read({ buffer: Buffer.alloc(64 * 1024) });
       if (bytesRead === 0) return Buffer.concat(chunks, size);
       size += bytesRead;
-      if (size > o.limit) throw tooLarge(name, o.limit);
+      if (size > o.limit) throw tooLarge(name, o.limit, o.localLimitOf);
       chunks.push(buffer.subarray(0, bytesRead));
     }
   } catch (e) {

@@ -23,6 +23,8 @@ export interface Destination {
   readonly concurrency: number;
   /** One attempt; never throws for the receiver's failures (they are outcomes). `signal` abandons it. */
   attempt(d: Delivery, attempt: number, signal: AbortSignal): Promise<Outcome>;
+  /** Ends what attempts left behind, once the listener stops (processes a command started). */
+  close?(): Promise<void>;
 }
 
 /** The longest an attempt may take before it counts as failed (a receiver that never answers). */

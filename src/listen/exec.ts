@@ -19,8 +19,8 @@ export interface ExecOptions {
 
 /** Longest line of CMD's output copied; the rest of a longer one is dropped. */
 const MAX_LINE_BYTES = 64 * 1024;
-/** How long CMD's output may still arrive after it exited. */
-const OUTPUT_WAIT_MS = 1_000;
+/** How long the groups CMD left running get to end on SIGTERM when svc stops, before SIGKILL. */
+const STOP_GRACE_MS = 2_000;
 
 /**
  * `--exec CMD`: CMD once per event, the delivery's JSON on standard input, `SVC_SESSION_ID`, `SVC_EVENT_TYPE`,
@@ -32,9 +32,17 @@ export function execCommand(o: ExecOptions): Destination {
   const base = toolEnv(o.env);
   const timeout = o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const grace = o.killGraceMs ?? 5_000;
+  /** Process groups of CMDs started (each its own): what they left running is ended when svc stops. */
+  const groups = new Set<number>();
   return {
     name: o.command,
     concurrency: o.concurrency,
+    async close(): Promise<void> {
+      const left = [...groups].filter((pid) => group(pid, 'SIGTERM'));
+      groups.clear();
+      for (let waited = 0; waited < STOP_GRACE_MS && left.some((pid) => group(pid, 0)); waited += 50) await new Promise((r) => setTimeout(r, 50));
+      for (const pid of left) group(pid, 'SIGKILL');
+    },
     attempt(d: Delivery, attempt: number, signal: AbortSignal): Promise<Outcome> {
       const env = {
         ...base,
@@ -46,7 +54,11 @@ export function execCommand(o: ExecOptions): Destination {
       };
       // Its own process group, so a timeout or Ctrl-C ends everything CMD started.
       const child = spawn('/bin/sh', ['-c', o.command], { cwd: o.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-      const copied = Promise.all([copy(child.stdout!, o.stderr), copy(child.stderr!, o.stderr)]);
+      for (const pid of groups) if (!group(pid, 0)) groups.delete(pid);
+      if (child.pid !== undefined) groups.add(child.pid);
+      // Copied for as long as anything CMD started writes; the outcome does not wait for it.
+      void copy(child.stdout!, o.stderr);
+      void copy(child.stderr!, o.stderr);
       // CMD may exit without reading its input: a closed pipe is not a failed delivery.
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(d.body + '\n');
@@ -66,24 +78,25 @@ export function execCommand(o: ExecOptions): Destination {
           if (code === 0) return finish({ kind: 'accepted' });
           finish({ kind: 'retry', reason: sig ? `ended by ${sig}` : `exit ${code}` });
         });
+        // Settled when CMD exits, not when its output closes: a child it left in the background may hold that open.
         const finish = (outcome: Outcome) => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          // What CMD printed goes out before its outcome is reported, unless something it left running holds the pipes.
-          const held = new Promise<void>((r) => setTimeout(r, OUTPUT_WAIT_MS).unref());
-          void Promise.race([copied, held]).then(() => resolve(outcome));
+          resolve(outcome);
         };
       });
     },
   };
 }
 
-function group(pid: number | undefined, sig: NodeJS.Signals): void {
-  if (pid === undefined) return;
+/** Signals a process group (0: only asks whether it still exists); false when the group is gone. */
+function group(pid: number | undefined, sig: NodeJS.Signals | 0): boolean {
+  if (pid === undefined) return false;
   try {
     process.kill(-pid, sig);
+    return true;
   } catch {
-    // the group is gone
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 import { networkCode, networkReason } from '../api/errors';
 import { request } from '../api/http';
-import { addSecret } from '../text/redact';
+import { addSecret, MASK } from '../text/redact';
 import { ATTEMPT_TIMEOUT_MS, type Delivery, type Destination, type Outcome } from './destination';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signature } from './sign';
 
@@ -22,12 +22,13 @@ const RETRIED = new Set([408, 429]);
 export function forwardTo(o: ForwardOptions): Destination {
   const timeout = o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const auth = basicAuth(o.url);
+  const shown = withoutUserinfo(o.url);
   return {
-    name: o.url,
+    name: shown,
     concurrency: o.concurrency,
     async attempt(d: Delivery, attempt: number, signal: AbortSignal): Promise<Outcome> {
       const t = Math.floor(o.now() / 1000);
-      o.debug?.(`> POST ${o.url} ${DELIVERY_ID_HEADER}=${d.id} type=${d.type} attempt=${attempt}`);
+      o.debug?.(`> POST ${shown} ${DELIVERY_ID_HEADER}=${d.id} type=${d.type} attempt=${attempt}`);
       const started = o.now();
       let status: number;
       let retryAfter: string | undefined;
@@ -54,12 +55,11 @@ export function forwardTo(o: ForwardOptions): Destination {
         // The answer's body is not read: drained so the connection is reused.
         await res.body.dump();
       } catch (e) {
-        const reason =
-          networkReason(e) ?? networkCode(e) ?? (e instanceof Error && e.name === 'TimeoutError' ? 'timed out' : (e as Error)?.message) ?? 'network error';
-        o.debug?.(`< no answer from ${o.url} after ${o.now() - started}ms: ${reason}`);
+        const reason = failure(e, timeout);
+        o.debug?.(`< no answer from ${shown} after ${o.now() - started}ms: ${reason}`);
         return { kind: 'retry', reason: `no answer: ${reason}` };
       }
-      o.debug?.(`< ${status} POST ${o.url} ${o.now() - started}ms`);
+      o.debug?.(`< ${status} POST ${shown} ${o.now() - started}ms`);
       if (status >= 200 && status < 300) return { kind: 'accepted', status };
       if (status >= 500 || RETRIED.has(status)) return { kind: 'retry', reason: `status ${status}`, status, afterMs: retryAfterMs(retryAfter, o.now()) };
       if (status >= 300 && status < 400) return { kind: 'drop', reason: `status ${status}: redirects are not followed, fix --forward-to`, status };
@@ -68,13 +68,34 @@ export function forwardTo(o: ForwardOptions): Destination {
   };
 }
 
+/** Why an attempt got no answer, in a few words: a timeout (undici's, or the attempt's own signal) says how long. */
+function failure(e: unknown, timeoutMs: number): string {
+  const why = networkReason(e);
+  if (why === 'timed out' || (e as Error)?.name === 'TimeoutError')
+    return `timed out after ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)}s` : `${timeoutMs}ms`}`;
+  const code = networkCode(e);
+  return why ?? (typeof code === 'string' ? code : undefined) ?? (e as Error)?.message ?? 'network error';
+}
+
 /** `https://user:password@host/…`: sent as Basic credentials (a URL's own are not sent by the HTTP client), the password a secret. */
 function basicAuth(url: string): Record<string, string> {
   const u = new URL(url);
   if (!u.username && !u.password) return {};
   const password = decodeURIComponent(u.password);
-  addSecret(password);
-  return { authorization: `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${password}`).toString('base64')}` };
+  const user = decodeURIComponent(u.username);
+  // A user without a password is the credential itself.
+  addSecret(password || user);
+  return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+/**
+ * The URL as shown (the listening line, notices, --debug): its userinfo masked whole, as a user alone is as often
+ * a token (`https://TOKEN@host/`) as a name.
+ */
+export function withoutUserinfo(url: string): string {
+  const u = new URL(url);
+  if (!u.username && !u.password) return url;
+  return `${u.protocol}//${MASK}@${u.host}${u.pathname}${u.search}${u.hash}`;
 }
 
 /** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */

@@ -29,6 +29,8 @@ export class Intake {
   private readonly derived = new Set<string>();
   /** Where reading stands while a held event keeps the settled place before its ask. */
   private unsettled?: Place;
+  /** Whether reading has taken any event yet. */
+  private taken = false;
 
   constructor(
     readonly sessionId: string,
@@ -40,6 +42,7 @@ export class Intake {
   /** False when `signal` ended a wait for room in the queue: the event is not taken, and reading must stop. */
   async take(it: ReadEvent, signal: AbortSignal, replayed = false): Promise<boolean> {
     const e = it.event;
+    this.taken = true;
     const spec = canonicalEvent(e);
     if (this.chosen(spec.type) && !(await this.queue.push(this.delivery(e.id, spec.type, it.raw), signal))) return false;
     const answered = answeredCall(spec);
@@ -72,10 +75,16 @@ export class Intake {
    * (`stop_reason.event_ids`), which was before where reading starts. Not settled: reading starts where it was to.
    */
   async announce(awaited: SessionEvent[], signal: AbortSignal): Promise<boolean> {
+    let announced = false;
     for (const e of awaited) {
       const derived = requiresActionOf(canonicalEvent(e));
       if (derived && !(await this.derive(derived, signal))) return false;
+      announced ||= derived !== undefined;
     }
+    // Recorded like any delivery: once it is settled, the state knows the session, so a restart does not announce it
+    // again. Its place is where reading starts (nothing before it is owed); once reading has taken events, theirs is.
+    if (announced && !this.taken && this.read.kind === 'after')
+      this.queue.settle(this.sessionId, { id: this.read.id, processed_at: new Date(this.read.at).toISOString() });
     return true;
   }
 

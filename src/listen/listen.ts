@@ -2,7 +2,8 @@ import type { ApiClient, Query } from '../api/client';
 import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
-import { backoffMs } from '../api/backoff';
+import { backoffMs, peerWaitMs } from '../api/backoff';
+import { ApiError } from '../api/errors';
 import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
 import { watch, type WatchType } from '../fleet/watch';
 import type { Destination } from './destination';
@@ -73,6 +74,8 @@ interface Tracked {
   updatedAt: number;
   stop: AbortController;
   task?: Promise<void>;
+  /** Not read before this time (ms): the service asked for a wait (Retry-After). */
+  notBefore: number;
   /** Settles once a session already waiting on a human at the start has been announced; reading waits for it. */
   ready: Promise<void>;
 }
@@ -137,6 +140,7 @@ class Listener {
       this.stop.abort();
       await Promise.all([...this.tracked.values()].map((t) => t.task));
       await this.queue.close(this.deps.graceMs);
+      await this.deps.destination.close?.();
       await this.deps.state.flush();
     }
     if (this.failure) throw this.failure;
@@ -179,7 +183,7 @@ class Listener {
       } catch (e) {
         if (this.stop.signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
-        const wait = backoffMs(++failures, this.deps.random, 1000, 30_000);
+        const wait = this.retryWait(e, ++failures);
         this.deps.notice(`listing sessions failed: ${(e as Error).message}; trying again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait);
       }
@@ -211,6 +215,7 @@ class Listener {
       mode: 'poll',
       due: 1,
       updatedAt: row ? updatedAt(row) : 0,
+      notBefore: 0,
       stop: new AbortController(),
       ready: Promise.resolve(),
     };
@@ -261,7 +266,7 @@ class Listener {
         if (signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
         if (isGone(e)) return void this.leave(id, t, 'not found', e);
-        const wait = backoffMs(++failures, this.deps.random, 1000, 30_000);
+        const wait = this.retryWait(e, ++failures);
         this.deps.notice(`session ${id}: the stream failed: ${(e as Error).message}; opening it again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait, signal);
       }
@@ -271,7 +276,8 @@ class Listener {
   /** Reads the polled sessions that changed, and sweeps a few of the others, every interval. */
   private async pollLoop(): Promise<void> {
     while (await this.pause(this.o.intervalMs)) {
-      const polled = [...this.tracked.entries()].filter(([, t]) => t.mode === 'poll' && !t.task);
+      const now = this.deps.now();
+      const polled = [...this.tracked.entries()].filter(([, t]) => t.mode === 'poll' && !t.task && t.notBefore <= now);
       if (polled.length === 0) continue;
       const sweep = Math.ceil(polled.length / SWEEP_POLLS);
       const due = new Set(polled.filter(([, t]) => t.due > 0));
@@ -300,7 +306,11 @@ class Listener {
           if (signal.aborted) return;
           if (isFatal(e)) return this.fail(e);
           if (isGone(e)) return void this.leave(id, t, 'not found', e);
-          this.deps.notice(`session ${id}: reading its history failed: ${(e as Error).message}; trying again at the next poll`);
+          const asked = askedWaitMs(e);
+          if (asked === undefined) return this.deps.notice(`session ${id}: reading its history failed: ${(e as Error).message}; trying again at the next poll`);
+          const wait = peerWaitMs(asked, this.o.intervalMs);
+          t.notBefore = this.deps.now() + wait;
+          this.deps.notice(`session ${id}: reading its history failed: ${(e as Error).message}; trying again in ${Math.round(wait / 1000)}s`);
         },
       );
     t.task = task.finally(() => (t.task = undefined));
@@ -338,6 +348,11 @@ class Listener {
     }
   }
 
+  /** After a failed list or stream: the back-off, or the wait the service asked for (Retry-After), clamped. */
+  private retryWait(e: unknown, failures: number): number {
+    return peerWaitMs(askedWaitMs(e), backoffMs(failures, this.deps.random, 1000, 30_000));
+  }
+
   private fail(e: unknown): void {
     this.failure ??= e;
     this.stop.abort();
@@ -355,6 +370,11 @@ class Listener {
     signal.removeEventListener('abort', onAbort);
     return !signal.aborted;
   }
+}
+
+/** The wait a refusal of the service asked for (a 429's Retry-After), in ms. */
+function askedWaitMs(e: unknown): number | undefined {
+  return e instanceof ApiError && e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined;
 }
 
 function updatedAt(s: Obj): number {

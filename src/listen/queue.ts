@@ -1,4 +1,4 @@
-import { backoffMs } from '../api/backoff';
+import { backoffMs, peerWaitMs } from '../api/backoff';
 import type { Delivery, Destination, Outcome } from './destination';
 
 /** An event's place in its session: what a state file records once its delivery is settled. */
@@ -182,11 +182,10 @@ export class DeliveryQueue {
     const d = entry.delivery;
     if (outcome.kind === 'retry') {
       this.counts.retried++;
-      const wait =
-        outcome.afterMs !== undefined
-          ? // Never sooner than the receiver asked; jitter adds up to 10 %.
-            Math.round(outcome.afterMs * (1 + this.o.random() * 0.1))
-          : backoffMs(attempt, this.o.random, this.o.backoffBaseMs, this.o.backoffCapMs);
+      // The receiver's Retry-After is honoured within bounds: never sooner than the back-off (a `0` would spin),
+      // never longer than a minute (a date in 2100 would stall the session); jitter adds up to 10 % to its ask.
+      const asked = outcome.afterMs === undefined ? undefined : outcome.afterMs * (1 + this.o.random() * 0.1);
+      const wait = Math.round(peerWaitMs(asked, backoffMs(attempt, this.o.random, this.o.backoffBaseMs, this.o.backoffCapMs)));
       this.o.notice(`delivery ${d.id} (session ${d.sessionId}, ${d.type}) attempt ${attempt} failed: ${outcome.reason}; next attempt in ${seconds(wait)}`);
       if (!this.closing) {
         lane.retry = setTimeout(() => {

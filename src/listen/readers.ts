@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { eventsAfter, type Where } from '../api/stream/backfill';
+import { eventPagesAfter, type Where } from '../api/stream/backfill';
+import { Delivered } from '../api/stream/dedupe';
 import { followBatches } from '../api/stream/follow';
 import type { ConnectionState } from '../api/stream/types';
 import { sessions } from '../api/sessions';
@@ -26,8 +27,8 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
   const from = intake.read;
   const where: Where = { client: deps.client, sessionId: intake.sessionId, signal };
   let backfill = from.kind === 'after' ? from : undefined;
-  /** IDs the backfill gave: the first live events may repeat them. */
-  let seam: Set<string> | undefined;
+  /** What the backfill gave, in bounded memory: the first live events may repeat its end. */
+  let seam: Delivered | undefined;
   /** History is read until the stream is live: from the start, a backfill, or a recovery from an expired cursor. */
   let replaying = true;
   for await (const batch of followBatches({
@@ -43,10 +44,17 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
       if (it.kind === 'connection') {
         if (it.state.kind === 'live') {
           if (backfill) {
-            const events = await eventsAfter(where, backfill);
+            seam = new Delivered();
+            for await (const events of eventPagesAfter(where, backfill)) {
+              for (const e of events) {
+                const it = { kind: 'event' as const, event: e, raw: JSON.stringify(e) };
+                seam.accept(it);
+                seam.remember(e.id);
+                if (!(await intake.take(it, signal, true))) return;
+              }
+            }
+            seam.seal();
             backfill = undefined;
-            seam = new Set(events.map((e) => e.id));
-            for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal, true))) return;
           }
           if (replaying && !(await intake.caughtUp(signal))) return;
           replaying = false;
@@ -59,7 +67,7 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
       if (it.kind !== 'event') continue;
       if (seam) {
         // Repeats are a prefix of the live events: the first new one ends the seam.
-        if (seam.has(it.event.id)) continue;
+        if (!seam.accept(it)) continue;
         seam = undefined;
       }
       if (!(await intake.take(it, signal, replaying))) return;
@@ -69,8 +77,8 @@ export async function streamInto(intake: Intake, deps: ReaderDeps, signal: Abort
 
 /** One poll of a session without a stream: the history after where reading stands, a replay up to now. */
 export async function pollInto(intake: Intake, deps: ReaderDeps, signal: AbortSignal): Promise<void> {
-  const events = await eventsAfter({ client: deps.client, sessionId: intake.sessionId, signal }, intake.read);
-  for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal, true))) return;
+  for await (const events of eventPagesAfter({ client: deps.client, sessionId: intake.sessionId, signal }, intake.read))
+    for (const e of events) if (!(await intake.take({ event: e, raw: JSON.stringify(e) }, signal, true))) return;
   await intake.caughtUp(signal);
 }
 

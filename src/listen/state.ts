@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { lstat, open, rename, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Anchor } from '../api/stream/backfill';
+import { lockText, releaseLock, tryLock } from '../config/lock-file';
 import { UsageError } from '../errors';
 import { readInputFile } from '../input/read';
 import type { Io } from '../io';
@@ -33,6 +35,8 @@ export class ListenState {
   private dirty = false;
   private writing?: Promise<void>;
   private failing = false;
+  /** The lock file beside `--state` this listener holds. */
+  private lock?: { path: string; mine: string };
 
   private constructor(
     private readonly data: StateData,
@@ -47,21 +51,46 @@ export class ListenState {
 
   /**
    * Reads `--state FILE`, or starts one when it does not exist, written at once so a path that cannot be written
-   * is exit 2 before anything is followed. A file that is not a state file is exit 2, never overwritten.
+   * is exit 2 before anything is followed. A file that is not a state file is exit 2, never overwritten; so is one
+   * that is a link, another user's, or writable by others (a planted state replays or skips events), and one another
+   * listener holds: two listeners on one file would each rewrite it with their own sessions. Held until `close`.
    */
   static async open(io: Pick<Io, 'cwd' | 'signal'>, name: string, now: number, onError: (line: string) => void): Promise<ListenState> {
     const path = resolve(io.cwd, name);
-    if (await exists(path)) {
-      const text = (await readInputFile(name, io.cwd, { what: `--state ${name}`, limit: MAX_STATE_BYTES, signal: io.signal })).toString('utf8');
-      return new ListenState(parse(text, name), path, onError);
-    }
-    const state = new ListenState({ version: VERSION, since: new Date(now).toISOString(), sessions: {} }, path, onError);
+    const what = `--state ${name}`;
+    const st = await lstatOf(path, what);
+    if (st) trusted(st, what, name);
+    const lock = `${path}.lock`;
+    const mine = lockText();
+    const holder = tryLock(lock, mine, { noun: `lock of ${what}`, holder: 'svc listen' });
+    if (holder)
+      throw new UsageError(
+        `${what} is in use by ${holder.pid ? `PID ${holder.pid}` : 'a starting svc'} (another svc listen); stop it, or give each listener its own --state`,
+      );
     try {
-      await state.write();
+      const state = st
+        ? new ListenState(parse(await readState(io, name), name), path, onError)
+        : new ListenState({ version: VERSION, since: new Date(now).toISOString(), sessions: {} }, path, onError);
+      if (!st) {
+        try {
+          await state.write();
+        } catch (e) {
+          throw new UsageError(`cannot write ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        }
+      }
+      state.lock = { path: lock, mine };
+      return state;
     } catch (e) {
-      throw new UsageError(`cannot write --state ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      releaseLock(lock, mine);
+      throw e;
     }
-    return state;
+  }
+
+  /** Writes what is settled, then lets another listener take the file. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.lock) releaseLock(this.lock.path, this.lock.mine);
+    this.lock = undefined;
   }
 
   /** When this state's first listener started (ms). */
@@ -143,14 +172,28 @@ export class ListenState {
   }
 }
 
-/** Missing is a fresh start; anything else (a folder, a dangling link) is left to the read to name. */
-async function exists(path: string): Promise<boolean> {
+/** Missing (undefined) is a fresh start; a folder or other odd file is left to the read to name. */
+async function lstatOf(path: string, what: string): Promise<Stats | undefined> {
   try {
-    await lstat(path);
-    return true;
+    return await lstat(path);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+}
+
+/** As the config folder is: the user's own (or root's), writable by no one else, and no link (it is replaced). */
+function trusted(st: Stats, what: string, name: string): void {
+  if (st.isSymbolicLink()) throw new UsageError(`${what} is a symbolic link; give the file itself (svc replaces the file at each write)`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid && st.uid !== 0) throw new UsageError(`${what} belongs to another user (uid ${st.uid}); use a file of your own`);
+  if ((st.mode & 0o022) !== 0)
+    throw new UsageError(`${what} is writable by others (mode ${(st.mode & 0o7777).toString(8)}); make it private (chmod 600 ${name})`);
+}
+
+async function readState(io: Pick<Io, 'cwd' | 'signal'>, name: string): Promise<string> {
+  const o = { what: `--state ${name}`, limit: MAX_STATE_BYTES, signal: io.signal, localLimitOf: 'a listen state file' };
+  return (await readInputFile(name, io.cwd, o)).toString('utf8');
 }
 
 function parse(text: string, name: string): StateData {

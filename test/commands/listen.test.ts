@@ -106,6 +106,22 @@ describe('svc listen --forward-to', () => {
     expect(r.stdout + r.stderr).not.toContain('s3cr3t-pass');
   });
 
+  it('masks a token given as the URL user alone (https://TOKEN@host/) in the listening line and in --debug, and sends it as Basic credentials', async () => {
+    const sid = await session();
+    const token = 'tok_' + 'Q7'.repeat(12);
+    const withToken = receiver.url.replace('http://', `http://${token}@`);
+    const l = startListen(t.emu, [sid, '--forward-to', withToken, '--events', 'agent.message', '--debug']);
+    await waitUntil(() => streamsOpen(sid), 'the stream to open');
+    await send(t.emu, sid, '/echo with a token');
+    const [got] = await waitAccepted(receiver, sid, 'agent.message');
+    const r = await l.stop();
+    const req = receiver.accepted.find((x) => x.json.event.id === got.id)!;
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from(`${token}:`).toString('base64')}`);
+    expect(r.stderr).toContain(`delivering to ${receiver.url.replace('http://', 'http://***@')}`);
+    expect(r.stderr).toContain(`debug: > POST ${receiver.url.replace('http://', 'http://***@')}`);
+    expect(r.stdout + r.stderr).not.toContain(token);
+  });
+
   it('reports a 4xx other than 408 and 429 on stderr and drops that event; the next events are still delivered', async () => {
     receiver.respond = (req) => (req.json?.event?.type === 'agent.message' ? { status: 422 } : { status: 200 });
     const sid = await session();
@@ -236,6 +252,25 @@ describe('svc listen: sessions already waiting, missing, and a bounded run', () 
     expect(acceptedEvents(receiver, sid)).toHaveLength(1);
   });
 
+  it('records the session.requires_action of a session already waiting in --state: restarts do not deliver it again', async () => {
+    const file = join(tempConfigDir(), 'listen-state.json');
+    const sid = await session();
+    await send(t.emu, sid, '/confirm write {"path":"once.txt"}');
+    await waitUntil(async () => (await call(t.emu, 'GET', `/v1/sessions/${sid}`)).body.requires_action === true, 'the session to wait');
+    const first = startListen(t.emu, [sid, '--forward-to', receiver.url, '--events', 'session.requires_action', '--state', file]);
+    await waitAccepted(receiver, sid, 'session.requires_action');
+    expect((await first.stop()).code).toBe(130);
+    // Settled like any delivery: the state knows the session now.
+    expect(JSON.parse(readFileSync(file, 'utf8')).sessions[sid]).toBeDefined();
+    for (let run = 2; run <= 3; run++) {
+      const r = await svc(['listen', sid, '--forward-to', receiver.url, '--events', 'session.requires_action', '--state', file, '--timeout', '2s'], {
+        env: emuEnv(t.emu, { SVC_CONFIG_DIR: first.env.SVC_CONFIG_DIR }),
+      });
+      expect(r.stderr).toMatch(/delivered 0, dropped 0\n$/);
+    }
+    expect(acceptedEvents(receiver, sid)).toHaveLength(1);
+  });
+
   it('exits 6 when the sessions named on the command line are not found, saying which', async () => {
     const r = await svc(['listen', 'sesn_missing_1', '--exec', 'true'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(6);
@@ -312,7 +347,7 @@ describe('svc listen: the secret', () => {
     const dir = tempConfigDir();
     const secretFile = join(dir, 'secret');
     const secret = 'whsec_test_' + 'k'.repeat(40);
-    writeFileSync(secretFile, secret + '\n');
+    writeFileSync(secretFile, secret + '\n', { mode: 0o600 });
     const sid = await session();
     const l = startListen(t.emu, [sid, '--forward-to', receiver.url, '--secret-file', secretFile, '--debug'], { SVC_DEBUG: 'api' });
     await waitUntil(() => streamsOpen(sid), 'the stream to open');
@@ -363,6 +398,25 @@ describe('svc listen: bad flags', () => {
     expect(r.stderr).toContain(`--state ${file} is not a listen state file`);
     expect(readFileSync(file, 'utf8')).toBe('{"not":"a state"}');
     expect(await requestCount(t.emu)).toBe(before);
+  });
+});
+
+describe("svc listen: the service's Retry-After", () => {
+  it('waits as long as a 429 asks (clamped to 60 s) before listing the fleet again, not its own shorter back-off', async () => {
+    // Every request is refused with Retry-After: 45; the API client retries it itself, then gives up to the listener.
+    await setFaults(t.emu, { rate_limit_every: 1, retry_after: 45 });
+    const waits: number[] = [];
+    // Waits are recorded and shortened, so the test takes no minute.
+    const sleep = (ms: number) => (waits.push(ms), new Promise<void>((r) => setTimeout(r, 5)));
+    const l = startListen(t.emu, ['--status', 'idle', '--exec', 'true', '--interval', '1s'], {}, sleep);
+    await waitUntil(() => /listing sessions failed/.test(l.stderr()), 'the listing to fail');
+    await setFaults(t.emu, {});
+    await l.stop();
+    const said = /listing sessions failed: .*; trying again in (\d+)s/.exec(l.stderr());
+    expect(Number(said?.[1])).toBeGreaterThanOrEqual(45);
+    expect(Number(said?.[1])).toBeLessThanOrEqual(60);
+    // Every wait before another request is the interval's or at least what the service asked.
+    expect(waits.filter((ms) => ms !== 1000 && ms < 45_000)).toEqual([]);
   });
 });
 

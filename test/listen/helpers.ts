@@ -15,9 +15,14 @@ export interface Listening {
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export function startListen(emu: Emulator, args: string[], env: Record<string, string | undefined> = {}): Listening {
+export function startListen(
+  emu: Emulator,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  sleep: (ms: number) => Promise<void> = realSleep,
+): Listening {
   const full = emuEnv(emu, { SVC_CONFIG_DIR: tempConfigDir(), ...env });
-  const bg = background(['listen', ...args], full, { sleep: realSleep });
+  const bg = background(['listen', ...args], full, { sleep });
   return {
     done: bg.run,
     env: full,

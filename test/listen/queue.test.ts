@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Delivery, Destination, Outcome } from '../../src/listen/destination';
 import { DeliveryQueue, type Place, type Result } from '../../src/listen/queue';
 import { waitUntil } from '../helpers/sse';
@@ -35,7 +35,7 @@ const delivery = (sessionId: string, eventId: string): Delivery => ({
   body: '{}',
 });
 
-function queue(dest: Destination, o: { capacity?: number; sessionCapacity?: number; noticeEveryMs?: number } = {}) {
+function queue(dest: Destination, o: { capacity?: number; sessionCapacity?: number; noticeEveryMs?: number; backoffBaseMs?: number } = {}) {
   const settled: Array<[string, string]> = [];
   const results: Result[] = [];
   const notices: string[] = [];
@@ -48,8 +48,8 @@ function queue(dest: Destination, o: { capacity?: number; sessionCapacity?: numb
     notice: (l) => notices.push(l),
     now: Date.now,
     random: () => 0,
-    backoffBaseMs: 10,
-    backoffCapMs: 20,
+    backoffBaseMs: o.backoffBaseMs ?? 10,
+    backoffCapMs: o.backoffBaseMs === undefined ? 20 : 60_000,
     noticeEveryMs: o.noticeEveryMs ?? 60_000,
   });
   return { q, settled, results, notices };
@@ -158,5 +158,50 @@ describe('the delivery queue', () => {
     expect(dest.attempts.find((a) => a.d.eventId === 'e2')!.signal.aborted).toBe(true);
     expect(settled).toEqual([['a', 'e1']]);
     expect(q.size).toBe(1);
+  });
+
+  describe("a receiver's Retry-After", () => {
+    afterEach(() => vi.useRealTimers());
+
+    /** One delivery whose every attempt the receiver answers with this outcome; the attempts made after `ms`. */
+    async function attemptsAfter(outcome: Outcome, ms: number): Promise<{ attempts: number; notices: string[] }> {
+      vi.useFakeTimers();
+      const dest = new Hand(1);
+      const { q, notices } = queue(dest, { backoffBaseMs: 500 });
+      await q.push(delivery('a', 'e1'));
+      let answered = 0;
+      for (let t = 0; t < ms; t += 100) {
+        for (const a of dest.open()) {
+          (a as any).done = true;
+          answered++;
+          a.answer(outcome);
+        }
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      return { attempts: answered, notices };
+    }
+
+    it('a wait asked far in the future (3 000 000 s, a date in 2100) is clamped to 60 s: one attempt a minute, one notice per wait', async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on('warning', onWarning);
+      try {
+        const r = await attemptsAfter({ kind: 'retry', reason: 'status 429', status: 429, afterMs: 3_000_000_000 }, 130_000);
+        // At 0 s, after 60 s, after 120 s.
+        expect(r.attempts).toBe(3);
+        expect(r.notices).toHaveLength(3);
+        expect(r.notices[0]).toMatch(/attempt 1 failed: status 429; next attempt in 60s$/);
+        expect(warnings).not.toContain('TimeoutOverflowWarning');
+      } finally {
+        process.off('warning', onWarning);
+      }
+    });
+
+    it('a wait of 0 never retries sooner than the back-off (500 ms doubling), so the receiver is not hammered', async () => {
+      const r = await attemptsAfter({ kind: 'retry', reason: 'status 503', status: 503, afterMs: 0 }, 3_000);
+      // random() is 0: waits of 250, 500, 1000, 2000 ms; without the floor it was an attempt every tick.
+      expect(r.attempts).toBe(4);
+      expect(r.notices[0]).toMatch(/next attempt in 250ms$/);
+    });
   });
 });

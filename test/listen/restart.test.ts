@@ -67,3 +67,43 @@ describe('svc listen --state across kill -9', () => {
     expect(readdirSync(dirname(file)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   }, 60_000);
 });
+
+describe('svc listen stopped by a service manager', () => {
+  it('SIGTERM is a clean stop: deliveries settled, --state saved, the summary printed, exit 0 (Ctrl-C stays 130)', async () => {
+    const config = tempConfigDir();
+    const file = join(config, 'state.json');
+    const env = { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: config };
+    receiver.respond = () => ({ status: 200 });
+    const sid = (await agentSession(t.emu, {})).id as string;
+    const l = spawnSvc(built.bin, ['listen', sid, '--forward-to', receiver.url, '--state', file], env);
+    await waitUntil(() => streamsOpen(sid), 'the stream to open', 15_000);
+    await send(t.emu, sid, '/echo then a stop');
+    await waitIdleEvents(t.emu, sid, 1);
+    const all = (await history(t.emu, `/v1/sessions/${sid}`)).map((e) => e.id);
+    await waitUntil(() => settledIn(file, sid) === all.at(-1), 'everything settled', 15_000);
+    l.child.kill('SIGTERM');
+    const r = await l.exit;
+    expect([r.code, r.signal]).toEqual([0, null]);
+    expect(r.stderr).toMatch(/delivered \d+, dropped 0\n$/);
+    expect(r.stderr).not.toMatch(/^error:/m);
+  }, 30_000);
+});
+
+describe('svc listen: one listener per --state', () => {
+  it("a second listener on the same --state is exit 2 naming the first one's PID, and leaves the file to it", async () => {
+    const config = tempConfigDir();
+    const file = join(config, 'state.json');
+    const env = { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: config };
+    const sid = (await agentSession(t.emu, {})).id as string;
+    const first = spawnSvc(built.bin, ['listen', sid, '--exec', 'true', '--state', file], env);
+    await waitUntil(() => streamsOpen(sid), 'the first listener to open its stream', 15_000);
+    const second = await spawnSvc(built.bin, ['listen', sid, '--exec', 'true', '--state', file], env).exit;
+    expect(second.code).toBe(2);
+    expect(second.stderr).toBe(
+      `error: --state ${file} is in use by PID ${first.child.pid} (another svc listen); stop it, or give each listener its own --state\n`,
+    );
+    first.child.kill('SIGTERM');
+    expect((await first.exit).code).toBe(0);
+    expect(readdirSync(config)).toEqual(['state.json']);
+  }, 30_000);
+});

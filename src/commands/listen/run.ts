@@ -1,3 +1,4 @@
+import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
 import { write } from '../../io';
@@ -26,6 +27,23 @@ export async function runListen(ctx: Ctx, o: ListenCommand): Promise<void> {
   const client = await ctx.api();
   const notice = (line: string) => void ctx.msg(redact(line));
   const state = o.state === undefined ? ListenState.memory(ctx.now()) : await ListenState.open(ctx.io, o.state, ctx.now(), notice);
+  try {
+    await follow(ctx, o, state, client, notice);
+  } finally {
+    await state.close();
+  }
+  // SIGTERM is how a service manager stops a listener: a clean stop, exit 0. Ctrl-C stays an interruption (130).
+  if (ctx.io.signal?.aborted && ctx.io.signal.reason !== 'SIGTERM') throw new InterruptedError();
+}
+
+async function follow(
+  ctx: Ctx,
+  o: Extract<ListenCommand, { printSecret: false }>,
+  state: ListenState,
+  client: ApiClient,
+  notice: (line: string) => void,
+): Promise<void> {
+  const { loadSecret } = await import('../../listen/secret');
   let destination: Destination;
   if (o.target.kind === 'forward') {
     const secret = await loadSecret(ctx.io, o.secretFile);
@@ -58,7 +76,6 @@ export async function runListen(ctx: Ctx, o: ListenCommand): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
-  if (ctx.io.signal?.aborted) throw new InterruptedError();
 }
 
 /**
