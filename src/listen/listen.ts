@@ -2,9 +2,8 @@ import type { ApiClient, Query } from '../api/client';
 import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
-import { backoffMs } from '../api/backoff';
 import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
-import { watch, type WatchType } from '../fleet/watch';
+import { watch, watchRetryMs, type WatchType } from '../fleet/watch';
 import type { Destination } from './destination';
 import { REQUIRES_ACTION, type EventFilter } from './events';
 import { Intake } from './intake';
@@ -179,7 +178,8 @@ class Listener {
       } catch (e) {
         if (this.stop.signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
-        const wait = backoffMs(++failures, this.deps.random, 1000, 30_000);
+        // A 429's Retry-After is honoured (clamped), like every watch's.
+        const wait = watchRetryMs(e, ++failures, this.deps.random);
         this.deps.notice(`listing sessions failed: ${(e as Error).message}; trying again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait);
       }
@@ -261,7 +261,7 @@ class Listener {
         if (signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
         if (isGone(e)) return void this.leave(id, t, 'not found', e);
-        const wait = backoffMs(++failures, this.deps.random, 1000, 30_000);
+        const wait = watchRetryMs(e, ++failures, this.deps.random);
         this.deps.notice(`session ${id}: the stream failed: ${(e as Error).message}; opening it again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait, signal);
       }
