@@ -113,8 +113,11 @@ export async function watch(o: WatchOptions): Promise<void> {
   let resync = true;
   // Polls start one interval apart (not one interval after the last ended), so a change waits at most an interval plus one answer.
   let started = start;
+  /** The last listing failed and its wait is over: the next try goes at once. */
+  let retrying = false;
   for (let poll = 0; ; poll++) {
-    if (poll > 0 && !(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
+    if (poll > 0 && !retrying && !(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
+    retrying = false;
     started = o.now();
     try {
       if (resync || o.incremental === false || poll % every === 0) await full();
@@ -126,8 +129,7 @@ export async function watch(o: WatchOptions): Promise<void> {
       resync = true;
       const wait = o.failed(e, ++failures);
       if (!(await pause(o, wait))) return;
-      // The next try starts at once, not an interval after this one.
-      started = o.now() - o.intervalMs;
+      retrying = true;
     }
   }
 }
