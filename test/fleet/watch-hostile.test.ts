@@ -48,6 +48,10 @@ const session = (id: string, updatedAt: number) => ({
 
 /** `svc sessions list -w` in-process; every wait svc takes is recorded and lasts `realMs`. */
 function watchCmd(args: string[], realMs = 5) {
+  return svcCmd(['sessions', 'list', '-w', ...args], realMs);
+}
+
+function svcCmd(args: string[], realMs = 5) {
   const stdin = new PassThrough();
   stdin.end();
   const stdout = new Capture();
@@ -60,7 +64,7 @@ function watchCmd(args: string[], realMs = 5) {
     return new Promise<void>((r) => setTimeout(r, realMs));
   };
   const env = { SVC_CONFIG_DIR: tempConfigDir(), SVC_BASE_URL: service.url, SVC_API_KEY: 'sk_watch', SVC_MAX_RETRIES: '0' };
-  const code = main(['sessions', 'list', '-w', ...args], { stdin, stdout, stderr, env, cwd: process.cwd(), signal: ctrlC.signal, sleep });
+  const code = main(args, { stdin, stdout, stderr, env, cwd: process.cwd(), signal: ctrlC.signal, sleep });
   return { stdout, stderr, ctrlC, code, waits, events: () => ndjson(stdout.text) };
 }
 
@@ -142,5 +146,20 @@ describe('sessions list -w on a bad day', () => {
     const w = watchCmd([]);
     expect(await w.code).toBe(4);
     expect(f.lists).toHaveLength(1);
+  });
+});
+
+describe('listen on a 429', () => {
+  it('R-LIMIT-7 lists the sessions again no sooner than the Retry-After asks', async () => {
+    const f = fakeService();
+    f.refuse.push(throttled('7'), throttled('7'));
+    const l = svcCmd(['listen', '--exec', 'true', '--interval', '10ms']);
+    await waitUntil(() => f.lists.length >= 3, 'the third listing');
+    expect(l.stderr.text).toMatch(/listing sessions failed: slow down; trying again in 7s/);
+    const retries = l.waits.filter((ms) => ms >= 1000);
+    expect(retries.length).toBeGreaterThanOrEqual(2);
+    for (const ms of retries) expect(ms).toBeGreaterThanOrEqual(7000);
+    l.ctrlC.abort();
+    await l.code;
   });
 });
