@@ -32,6 +32,11 @@ export interface Io {
   startUpdateCheck?: (env: Env) => void;
 }
 
+/** The run was asked to stop by SIGTERM (a service manager), not Ctrl-C: a long-running reader's clean stop, exit 0. */
+export function stoppedByTerm(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && signal.reason === 'SIGTERM';
+}
+
 /** Writes and waits for drain when the stream's buffer is full. */
 export function write(stream: OutStream, chunk: string | Uint8Array): Promise<void> | void {
   if (!stream.write(chunk)) return new Promise((resolve) => stream.once('drain', () => resolve()));

@@ -3,8 +3,9 @@ import type { Dispatcher } from 'undici';
 import { request } from './http';
 import type { ErrorObject } from '../wire/errors';
 import { IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from '../wire/version';
-import { backoffMs } from './backoff';
+import { backoffMs, PEER_WAIT_CAP_MS, peerWaitMs } from './backoff';
 import { ApiError, NetworkError, networkCode, networkReason } from './errors';
+import { retryAfterMs } from './retry-after';
 import { addSecret, addSecretMembers, maskMembers, redact } from '../text/redact';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -78,8 +79,6 @@ export interface ClientOptions {
   signal?: AbortSignal;
 }
 
-const MAX_RETRY_AFTER_SECONDS = 60;
-
 export class ApiClient {
   readonly baseUrl: string;
   private warned = false;
@@ -138,19 +137,16 @@ export class ApiClient {
         throw e;
       }
       if (res.status < 400) throw redirected(res, this.url(spec.path, spec.query), this.baseUrl);
-      const err = await toApiError(res);
+      const err = await toApiError(res, this.now);
       if (err.type === 'rate_limit_reached_error' || (err.status === 429 && err.type !== 'exceeded_current_quota_error' && !err.malformed)) {
-        const wait = err.retryAfterSeconds;
-        if (wait !== undefined && wait > MAX_RETRY_AFTER_SECONDS) throw err;
+        const asked = err.retryAfterMs;
+        // Over the cap svc gives up (exit 8) rather than hang on a peer's word.
+        if (asked !== undefined && asked > PEER_WAIT_CAP_MS) throw err;
         if (!canRetry) throw err;
-        if (wait !== undefined) {
-          // Never shorter than asked; jitter adds up to 10 %.
-          const ms = wait * 1000 * (1 + this.random() * 0.1);
-          this.log(`retry in ${Math.round(ms)}ms (Retry-After ${wait}s)`);
-          await this.sleep(ms);
-        } else {
-          await this.backoff(attempt, 'rate limited');
-        }
+        // Never shorter than asked (jitter adds up to 10 %), never under the back-off, never over the cap.
+        const ms = Math.round(peerWaitMs(asked === undefined ? undefined : asked * (1 + this.random() * 0.1), backoffMs(attempt, this.random)));
+        this.log(`retry in ${ms}ms (${asked === undefined ? 'rate limited' : `Retry-After ${Math.round(asked / 1000)}s`})`);
+        await this.sleep(ms);
         continue;
       }
       if (err.status >= 500 && canRetry && retriableWrite) {
@@ -330,10 +326,9 @@ function redirected(res: StreamResponse, url: string, baseUrl: string): ApiError
   });
 }
 
-async function toApiError(res: StreamResponse): Promise<ApiError> {
+async function toApiError(res: StreamResponse, now: () => number): Promise<ApiError> {
   const requestId = res.headers[REQUEST_ID_HEADER];
-  const retryAfter = res.headers['retry-after'];
-  const retryAfterSeconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  const retryAfter = retryAfterMs(res.headers['retry-after'], now());
   let text = '';
   try {
     text = await res.body.text();
@@ -354,7 +349,7 @@ async function toApiError(res: StreamResponse): Promise<ApiError> {
     error,
     message: error ? undefined : `the service answered ${res.status} with a body of another shape`,
     requestId,
-    retryAfterSeconds,
+    retryAfterMs: retryAfter,
   });
 }
 

@@ -9,9 +9,10 @@ export class ApiError extends Error {
   readonly requestId?: string;
   /** The body was not the spec's error object (an infrastructure failure). */
   readonly malformed: boolean;
-  readonly retryAfterSeconds?: number;
+  /** The wait the answer's `Retry-After` asked for (seconds or an HTTP date), in ms; never clamped here. */
+  readonly retryAfterMs?: number;
 
-  constructor(init: { status: number; error?: ErrorObject; message?: string; requestId?: string; retryAfterSeconds?: number }) {
+  constructor(init: { status: number; error?: ErrorObject; message?: string; requestId?: string; retryAfterMs?: number }) {
     // A server message may quote what it was sent (an Authorization header): redacted before anything logs it.
     super(redact(init.error?.message ?? init.message ?? `HTTP ${init.status}`));
     this.name = 'ApiError';
@@ -20,7 +21,7 @@ export class ApiError extends Error {
     this.param = init.error?.param;
     this.requestId = init.error?.request_id ?? init.requestId;
     this.malformed = !init.error;
-    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.retryAfterMs = init.retryAfterMs;
   }
 
   toErrorObject(): ErrorObject {

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors';
+import { bounded } from '../fleet/duration';
 import { API_VERSION } from '../wire/version';
 import type { ConfigData, Profile } from './shape';
 import { readConfig } from './store';
@@ -148,8 +149,7 @@ export function parseSeconds(v: string, flag: string): number {
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
   const secs = unit === 'ms' ? n / 1000 : unit === 'm' ? n * 60 : unit === 'h' ? n * 3600 : n;
-  if (!(secs > 0)) throw new UsageError(`${flag} must be greater than zero`);
-  return secs;
+  return bounded(secs * 1000, flag) / 1000;
 }
 
 export function parseCount(v: string, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {

@@ -13,7 +13,7 @@ export function addResourceSelectorFlags(cmd: Command, plural: string): Command 
 /** `-w, --watch` with its `--interval` and `--timeout`. */
 export function addWatchFlags(cmd: Command): Command {
   return cmd
-    .option('-w, --watch', 'print the list, then every change (ADDED, MODIFIED, DELETED) until Ctrl-C or --timeout')
+    .option('-w, --watch', 'print the list, then every change (ADDED, MODIFIED, DELETED), through outages, until Ctrl-C, SIGTERM or --timeout')
     .option('--interval <duration>', `with --watch: how often to poll (default ${DEFAULT_INTERVAL})`)
-    .option('--timeout <duration>', 'with --watch: stop after this long (exit 0)');
+    .option('--timeout <duration>', 'with --watch: stop after this long (exit 0; at most 24d)');
 }

@@ -4,7 +4,7 @@ import { agents, type Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import { UsageError } from '../errors';
 import type { InStream } from '../io';
-import { parseDuration } from './duration';
+import { MAX_AGE_MS, parseDuration } from './duration';
 import { parseLabelSelector, type LabelTest } from './labels';
 import { resolveId } from './names';
 
@@ -46,9 +46,9 @@ export function parseSelectors(f: SelectorFlags): SessionSelectors {
     sel.agent = f.agent;
   }
   if (f.requiresAction) sel.requiresAction = true;
-  if (f.olderThan !== undefined) sel.olderThanMs = parseDuration(f.olderThan, '--older-than');
-  if (f.newerThan !== undefined) sel.newerThanMs = parseDuration(f.newerThan, '--newer-than');
-  if (f.idleFor !== undefined) sel.idleForMs = parseDuration(f.idleFor, '--idle-for');
+  if (f.olderThan !== undefined) sel.olderThanMs = parseDuration(f.olderThan, '--older-than', MAX_AGE_MS);
+  if (f.newerThan !== undefined) sel.newerThanMs = parseDuration(f.newerThan, '--newer-than', MAX_AGE_MS);
+  if (f.idleFor !== undefined) sel.idleForMs = parseDuration(f.idleFor, '--idle-for', MAX_AGE_MS);
   if (f.selector !== undefined) sel.labels = parseLabelSelector(f.selector, '--selector');
   if (f.includeArchived) sel.includeArchived = true;
   return sel;

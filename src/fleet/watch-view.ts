@@ -1,11 +1,11 @@
 import type { Obj } from '../api/resources';
 import type { Ctx } from '../context';
 import { InterruptedError } from '../errors';
-import { write } from '../io';
+import { stoppedByTerm, write } from '../io';
 import { escapeControls, escapeJsonControls } from '../output/controls';
 import { yamlText } from '../output/yaml';
 import { shortAge } from './duration';
-import { watch, type WatchOptions, type WatchType } from './watch';
+import { isPassing, watch, watchRetryMs, type WatchOptions, type WatchType } from './watch';
 
 /** One column of the watch rows: padded to `width` (the last is not), between EVENT and AGE. */
 export interface WatchCell {
@@ -26,7 +26,8 @@ const EVENT_WIDTH = 9;
 
 /**
  * A watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it (each
- * through the writer with --jq). Ctrl-C is exit 130, `--timeout` exit 0.
+ * through the writer with --jq). A failure the watch outlives (no answer, a 429, a 5xx) is one stderr line and
+ * another try, until `--timeout`. Ctrl-C is exit 130; `--timeout` and SIGTERM end it with exit 0.
  */
 export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void> {
   const { cells, timeoutMs, beforeRow, ...rest } = o;
@@ -53,12 +54,18 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
       ),
     );
   };
+  const failed = (e: unknown, attempt: number) => {
+    if (!isPassing(e)) throw e;
+    const wait = watchRetryMs(e, attempt, Math.random);
+    void ctx.msg(`reconnecting (attempt ${attempt}) in ${Math.max(1, Math.round(wait / 1000))}s: ${(e as Error).message}`);
+    return wait;
+  };
   try {
-    await watch({ ...rest, signal, sleep: ctx.sleep, now: ctx.now, emit });
+    await watch({ ...rest, signal, sleep: ctx.sleep, now: ctx.now, emit, failed });
   } finally {
     clearTimeout(t);
   }
-  if (ctx.io.signal?.aborted) throw new InterruptedError();
+  if (ctx.io.signal?.aborted && !stoppedByTerm(ctx.io.signal)) throw new InterruptedError();
 }
 
 function row(cells: string[], widths: number[]): string {

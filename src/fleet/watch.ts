@@ -1,4 +1,6 @@
+import { backoffMs, peerWaitMs } from '../api/backoff';
 import type { Query } from '../api/client';
+import { ApiError, NetworkError } from '../api/errors';
 import type { Obj } from '../api/resources';
 
 export type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -27,24 +29,49 @@ export interface WatchOptions {
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   emit: (type: WatchType, obj: Obj) => Promise<void> | void;
+  /**
+   * A listing failed (`attempt` counts failures in a row): returns how long to wait before the watch tries again,
+   * with what it knows kept and a full listing next; throws to end the watch. Without it a failure ends the watch.
+   */
+  failed?: (e: unknown, attempt: number) => number;
 }
 
 export const RESYNC_EVERY = 30;
+/**
+ * How far behind the client's own clock the cursor stays: one `updated_at` ahead of that clock (a skewed or hostile
+ * one) cannot hide the changes after it, and a change committed late inside the margin is still listed.
+ */
+export const CURSOR_MARGIN_MS = 5_000;
+/** The longest wait between two tries of a failed listing (a 429's Retry-After may ask up to the peer-wait cap). */
+export const WATCH_RETRY_CAP_MS = 30_000;
+
+/** How long a watch waits after its `attempt`-th failure in a row: a 429's Retry-After, clamped, else a back-off from 1 s. */
+export function watchRetryMs(e: unknown, attempt: number, random: () => number): number {
+  return peerWaitMs(e instanceof ApiError ? e.retryAfterMs : undefined, backoffMs(attempt, random, 1000, WATCH_RETRY_CAP_MS));
+}
+
+/** A failure a watch outlives: no answer, throttling, the service's own failure (a restart); not a refusal of the request. */
+export function isPassing(e: unknown): boolean {
+  if (e instanceof NetworkError) return true;
+  return e instanceof ApiError && ((e.status === 429 && e.type !== 'exceeded_current_quota_error') || e.status >= 500);
+}
 
 /**
  * kubectl's `get -w` over a list endpoint: the initial list as ADDED, then every interval one request for what
- * changed since the newest `updated_at` seen (`updated_at_gt`), so a quiet fleet costs one small request. Every
- * `resyncEvery` polls a full listing finds what was deleted.
+ * changed since the newest `updated_at` seen (`updated_at_gt`), so a quiet fleet costs one small request. The cursor
+ * never passes the client's clock less CURSOR_MARGIN_MS; what the overlap lists again is compared, not re-emitted.
+ * Every `resyncEvery` polls, and after a failure, a full listing finds what was deleted.
  */
 export async function watch(o: WatchOptions): Promise<void> {
   const known = new Map<string, string>();
   const version = o.version ?? ((s: Obj) => String(s.updated_at ?? ''));
-  let cursor: number | undefined;
+  /** The newest `updated_at` listed. */
+  let newest: number | undefined;
   const see = (s: Obj): WatchType | undefined => {
     const id = String(s.id);
     const updated = version(s);
     const t = Date.parse(String(s.updated_at ?? ''));
-    if (Number.isFinite(t) && (cursor === undefined || t > cursor)) cursor = t;
+    if (Number.isFinite(t) && (newest === undefined || t > newest)) newest = t;
     const matches = o.match(s) && (o.includeArchived || !s.archived_at);
     const before = known.get(id);
     if (!matches) {
@@ -70,24 +97,39 @@ export async function watch(o: WatchOptions): Promise<void> {
     }
   };
   const start = o.now();
-  await full();
-  // Nothing listed yet: changes from the start on are new.
-  cursor ??= start;
-  const every = o.resyncEvery ?? RESYNC_EVERY;
-  // Polls start one interval apart (not one interval after the last ended), so a change waits at most an interval plus one answer.
-  let started = o.now();
-  for (let poll = 1; ; poll++) {
-    if (!(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
-    started = o.now();
-    if (o.incremental === false || poll % every === 0) {
-      await full();
-      continue;
-    }
+  const changed = async (startedAt: number) => {
+    // Nothing listed yet: changes from the start on are new.
+    const cursor = Math.min(newest ?? start, startedAt - CURSOR_MARGIN_MS);
     // Archived items too: an archive is a change the selection may drop.
     const q: Query = { ...o.query, updated_at_gt: new Date(cursor).toISOString(), include_archived: true };
     for await (const s of o.list(q)) {
       const type = see(s);
       if (type) await o.emit(type, s);
+    }
+  };
+  const every = o.resyncEvery ?? RESYNC_EVERY;
+  let failures = 0;
+  /** A full listing is due: the first, each resync, and the first after a failure (deletions meanwhile). */
+  let resync = true;
+  // Polls start one interval apart (not one interval after the last ended), so a change waits at most an interval plus one answer.
+  let started = start;
+  /** The last listing failed and its wait is over: the next try goes at once. */
+  let retrying = false;
+  for (let poll = 0; ; poll++) {
+    if (poll > 0 && !retrying && !(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
+    retrying = false;
+    started = o.now();
+    try {
+      if (resync || o.incremental === false || poll % every === 0) await full();
+      else await changed(started);
+      resync = false;
+      failures = 0;
+    } catch (e) {
+      if (!o.failed || o.signal.aborted) throw e;
+      resync = true;
+      const wait = o.failed(e, ++failures);
+      if (!(await pause(o, wait))) return;
+      retrying = true;
     }
   }
 }

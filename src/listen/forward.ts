@@ -1,5 +1,6 @@
 import { networkCode, networkReason } from '../api/errors';
 import { request } from '../api/http';
+import { retryAfterMs } from '../api/retry-after';
 import { addSecret, MASK } from '../text/redact';
 import { ATTEMPT_TIMEOUT_MS, type Delivery, type Destination, type Outcome } from './destination';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signature } from './sign';
@@ -98,11 +99,5 @@ export function withoutUserinfo(url: string): string {
   return `${u.protocol}//${MASK}@${u.host}${u.pathname}${u.search}${u.hash}`;
 }
 
-/** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
+/** The one Retry-After parser (src/api/retry-after.ts), exported here too for listen's callers. */
+export { retryAfterMs } from '../api/retry-after';

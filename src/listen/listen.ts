@@ -2,10 +2,10 @@ import type { ApiClient, Query } from '../api/client';
 import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
-import { backoffMs, peerWaitMs } from '../api/backoff';
+import { peerWaitMs } from '../api/backoff';
 import { ApiError } from '../api/errors';
 import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
-import { watch, type WatchType } from '../fleet/watch';
+import { watch, watchRetryMs, type WatchType } from '../fleet/watch';
 import type { Destination } from './destination';
 import { REQUIRES_ACTION, type EventFilter } from './events';
 import { Intake } from './intake';
@@ -183,7 +183,8 @@ class Listener {
       } catch (e) {
         if (this.stop.signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
-        const wait = this.retryWait(e, ++failures);
+        // A 429's Retry-After is honoured (clamped), like every watch's.
+        const wait = watchRetryMs(e, ++failures, this.deps.random);
         this.deps.notice(`listing sessions failed: ${(e as Error).message}; trying again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait);
       }
@@ -266,7 +267,7 @@ class Listener {
         if (signal.aborted) return;
         if (isFatal(e)) return this.fail(e);
         if (isGone(e)) return void this.leave(id, t, 'not found', e);
-        const wait = this.retryWait(e, ++failures);
+        const wait = watchRetryMs(e, ++failures, this.deps.random);
         this.deps.notice(`session ${id}: the stream failed: ${(e as Error).message}; opening it again in ${Math.round(wait / 1000)}s`);
         await this.pause(wait, signal);
       }
@@ -348,11 +349,6 @@ class Listener {
     }
   }
 
-  /** After a failed list or stream: the back-off, or the wait the service asked for (Retry-After), clamped. */
-  private retryWait(e: unknown, failures: number): number {
-    return peerWaitMs(askedWaitMs(e), backoffMs(failures, this.deps.random, 1000, 30_000));
-  }
-
   private fail(e: unknown): void {
     this.failure ??= e;
     this.stop.abort();
@@ -374,7 +370,7 @@ class Listener {
 
 /** The wait a refusal of the service asked for (a 429's Retry-After), in ms. */
 function askedWaitMs(e: unknown): number | undefined {
-  return e instanceof ApiError && e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined;
+  return e instanceof ApiError ? e.retryAfterMs : undefined;
 }
 
 function updatedAt(s: Obj): number {

@@ -5,7 +5,6 @@
  * the store; nothing here draws.
  */
 import type { ApiClient } from '../api/client';
-import { backoffMs } from '../api/backoff';
 import { environments } from '../api/environments';
 import { ApiError, NetworkError } from '../api/errors';
 import type { Obj } from '../api/resources';
@@ -16,14 +15,14 @@ import { work } from '../api/work';
 import { AgentNames } from '../fleet/agent-names';
 import { resolveId } from '../fleet/names';
 import { agentIdOf, matcher, serviceQuery, type SessionSelectors } from '../fleet/select';
-import { watch } from '../fleet/watch';
+import { watch, watchRetryMs, WATCH_RETRY_CAP_MS } from '../fleet/watch';
 import type { SessionEvent } from '../wire/events';
 import { lastRun, type SessionRow } from './rows';
 import { streamedSessions, windowOf, type BoardState } from './state';
 import type { BoardStore } from './store';
 
 /** The longest wait between two tries while the service is unreachable. */
-export const RETRY_CAP_MS = 30_000;
+export const RETRY_CAP_MS = WATCH_RETRY_CAP_MS;
 /** Sessions listed per page: the largest the service serves, so a big fleet loads in few requests. */
 const PAGE = 1000;
 /** Pending-input reads in flight at once. */
@@ -92,16 +91,16 @@ class Wake {
   }
 }
 
-/** Why a request failed, in a few words, and how long to wait before trying again (a 429's Retry-After first). */
+/** Why a request failed, in a few words, and how long to wait before trying again (a 429's Retry-After, clamped). */
 function retryPlan(e: unknown, attempt: number, random: () => number): { message: string; waitMs: number } {
   const message = e instanceof Error ? e.message : String(e);
-  const asked = e instanceof ApiError && e.retryAfterSeconds !== undefined ? e.retryAfterSeconds * 1000 : undefined;
-  return { message, waitMs: asked ?? backoffMs(attempt, random, 1000, RETRY_CAP_MS) };
+  return { message, waitMs: watchRetryMs(e, attempt, random) };
 }
 
 /**
- * The sessions through fleet/watch.ts. An outage ends a watch: the board says so in its header and starts a new
- * one after a back-off; its first full listing drops the rows deleted meanwhile.
+ * The sessions through fleet/watch.ts. A failed listing does not end the watch: the board says so in its header and
+ * the watch tries again after a back-off (a 429's Retry-After, clamped), with a full listing that drops the rows
+ * deleted meanwhile.
  */
 async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterable<string>) => void): Promise<void> {
   const { store, client, selectors } = o;
@@ -119,10 +118,18 @@ async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterab
       removals = [];
     }
   };
+  const failed = (e: unknown, attempt: number) => {
+    flush();
+    const plan = retryPlan(e, attempt, o.random ?? Math.random);
+    const unreachable = e instanceof NetworkError;
+    store.dispatch({ type: 'connection', connection: { kind: 'down', unreachable, attempt, message: plan.message, retryAt: o.now() + plan.waitMs } });
+    return plan.waitMs;
+  };
   let attempt = 0;
   while (!o.signal.aborted) {
     try {
       const test = matcher(selectors, await agentIdOf(client, selectors));
+      attempt = 0;
       const shown = (s: Obj) => test(s) && (selectors.includeArchived || !s.archived_at);
       const list = async function* (q: Record<string, unknown>): AsyncGenerator<Obj> {
         const seen = 'updated_at_gt' in q ? undefined : new Set<string>();
@@ -132,7 +139,6 @@ async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterab
           if (upserts.length >= PAGE) flush();
         }
         flush();
-        attempt = 0;
         store.dispatch({ type: 'connection', connection: { kind: 'live' } });
         if (seen) store.dispatch({ type: 'sessions.synced', ids: seen });
         store.dispatch({ type: 'sessions.upsert', items: [], at: o.now() });
@@ -150,15 +156,12 @@ async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterab
           if (type === 'DELETED') removals.push(String(s.id));
           else upserts.push(s);
         },
+        failed,
       });
     } catch (e) {
+      // Only the agent's lookup gets here: the watch itself outlives its failures.
       if (o.signal.aborted) return;
-      flush();
-      attempt++;
-      const plan = retryPlan(e, attempt, o.random ?? Math.random);
-      const unreachable = e instanceof NetworkError;
-      store.dispatch({ type: 'connection', connection: { kind: 'down', unreachable, attempt, message: plan.message, retryAt: o.now() + plan.waitMs } });
-      await wake.sleep(plan.waitMs);
+      await wake.sleep(failed(e, ++attempt));
     }
   }
 }

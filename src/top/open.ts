@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
+import { stoppedByTerm } from '../io';
 import type { SessionSelectors } from '../fleet/select';
 import type { Notice } from './state';
 import type { WriteAction } from './sink';
@@ -128,11 +129,20 @@ export async function openBoard(o: BoardOptions): Promise<void> {
     for (;;) {
       const next = await showBoard();
       if (next.kind === 'quit') return;
-      if (next.kind === 'abort') throw new InterruptedError();
+      // SIGTERM is a clean stop (exit 0), Ctrl-C an interruption (130).
+      if (next.kind === 'abort') {
+        if (stoppedByTerm(ctx.io.signal)) return;
+        throw new InterruptedError();
+      }
       if (next.kind === 'error') throw next.error;
       stdout.write(CLEAR);
       const { openLiveView } = await import('../live/open');
-      await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: BACK });
+      try {
+        await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: BACK });
+      } catch (e) {
+        if (stoppedByTerm(ctx.io.signal)) return;
+        throw e;
+      }
       stdout.write(CLEAR);
     }
   } finally {

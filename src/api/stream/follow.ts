@@ -1,4 +1,4 @@
-import { backoffMs } from '../backoff';
+import { backoffMs, peerWaitMs } from '../backoff';
 import { ApiError, NetworkError } from '../errors';
 import { CONTROL_FRAME, CURSOR_NOW, CURSOR_START, ERROR_FRAME, type SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
@@ -98,6 +98,8 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
       let conn: Connection | undefined;
       let reason = 'the stream closed without an error frame';
       let connected = false;
+      /** What a 429 that refused the connection asked for (Retry-After). */
+      let asked: number | undefined;
       // Events delivered after the last frame id come back on this reconnect: a seam.
       if (delivered.uncursored) delivered.seal();
       try {
@@ -167,13 +169,15 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
         }
         if (!isTransient(e)) throw e;
         reason = describe(e);
+        asked = e instanceof ApiError ? e.retryAfterMs : undefined;
       } finally {
         conn?.close();
       }
       if (aborted()) break;
       if (!connected && ++failures > maxRetries) throw new NetworkError(`the event stream did not reopen after ${failures} attempts: ${reason}`);
       // Reconnecting never retries execution: only the stream is reopened.
-      const wait = backoffMs(Math.max(1, failures), random, undefined, o.backoffCapMs);
+      // A 429's Retry-After is honoured, clamped (a hostile one neither floods nor stalls the stream).
+      const wait = peerWaitMs(asked, backoffMs(Math.max(1, failures), random, undefined, o.backoffCapMs));
       yield [connection({ kind: 'reconnecting', attempt: failures + (connected ? 1 : 0), reason, retryInMs: wait })];
       await sleep(wait);
     }

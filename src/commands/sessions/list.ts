@@ -18,9 +18,9 @@ export function addList(group: Command, kit: Kit): Command {
   addSelectorFlags(cmd, { includeArchived: true });
   for (const f of TIME_FILTERS) cmd.option(f.flags, f.description);
   addListFlags(cmd)
-    .option('-w, --watch', 'print the list, then every change (ADDED, MODIFIED, DELETED) until Ctrl-C or --timeout')
+    .option('-w, --watch', 'print the list, then every change (ADDED, MODIFIED, DELETED), through outages, until Ctrl-C, SIGTERM or --timeout')
     .option('--interval <duration>', `with --watch: how often to poll (default ${DEFAULT_INTERVAL})`)
-    .option('--timeout <duration>', 'with --watch: stop after this long');
+    .option('--timeout <duration>', 'with --watch: stop after this long (exit 0; at most 24d)');
   examples(cmd, [
     'svc sessions list',
     'svc sessions list --created-after 2026-01-01T00:00:00Z --all -o ndjson',

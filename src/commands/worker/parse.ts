@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Flags } from '../../cli/action';
 import { UsageError } from '../../errors';
+import { bounded } from '../../fleet/duration';
 import type { LogFormat } from '../../worker/log';
 
 /** The flags of the built-in tools and the log, shared by `worker run` and `worker serve`. */
@@ -76,7 +77,7 @@ function maxIdle(raw: string): number {
   const n = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   if (!n) throw new UsageError(`--max-idle takes a duration such as 0, 30s, 5m or 1h (got "${raw}")`);
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[n[2] ?? 's']!;
-  return Math.round(Number(n[1]) * unit);
+  return bounded(Math.round(Number(n[1]) * unit), '--max-idle');
 }
 
 function int(raw: string, flag: string, min: number, max: number): number {
@@ -88,5 +89,5 @@ function int(raw: string, flag: string, min: number, max: number): number {
 function seconds(raw: string, flag: string): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0 || raw.trim() === '') throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
-  return Math.round(n * 1000);
+  return bounded(Math.round(n * 1000), flag);
 }

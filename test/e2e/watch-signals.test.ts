@@ -1,0 +1,97 @@
+// Long-running readers in a real process, stopped by a real signal: SIGTERM after a clean stop is exit 0, Ctrl-C is
+// 130 (`sessions list -w`, `svc top`); and 20 sessions in one process leave stderr clean (no MaxListenersExceededWarning
+// from many requests on one signal: sessions wait, listen, top).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { emuEnv, ndjson, tempConfigDir } from '../helpers/cli';
+import { useFleet } from '../helpers/fleet';
+import { describeWith } from '../helpers/requires';
+import { waitUntil } from '../helpers/sse';
+import { tmuxTerminal } from '../helpers/tmux';
+
+const repo = new URL('../..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `watch-signals-${process.pid}`);
+const bin = join(work, 'bin', 'svc.js');
+// 20 sessions that stay running for the whole file.
+const t = useFleet({}, { counts: { running: 20, waiting: 0, failed: 0, idle: 2, archived: 0, working: 0 }, runningStepMs: 60_000 });
+const { keys, paneShows, start, stop } = tmuxTerminal(work, 'signals');
+
+/** svc in its own process, off a terminal. */
+function child(args: string[]) {
+  const p = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, SVC_CONFIG_DIR: tempConfigDir(), ...emuEnv(t.emu) } });
+  const out = { stdout: '', stderr: '' };
+  p.stdout.on('data', (d) => (out.stdout += d));
+  p.stderr.on('data', (d) => (out.stderr += d));
+  const code = new Promise<number | null>((r) => p.on('exit', (c) => r(c)));
+  return { p, out, code };
+}
+
+describeWith('long-running readers and real signals', ['tmux'], () => {
+  beforeAll(async () => {
+    await buildPrivateSvc(work);
+    await start({ emu: t.emu, width: 160, height: 50 });
+  }, 90_000);
+
+  afterAll(async () => {
+    await stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('sessions list -w: SIGTERM ends it with exit 0 and whole NDJSON lines, SIGINT with 130', async () => {
+    const term = child(['sessions', 'list', '-w', '--interval', '100ms']);
+    await waitUntil(() => ndjson(term.out.stdout).length === 22, 'the initial list', 20_000);
+    term.p.kill('SIGTERM');
+    expect(await term.code).toBe(0);
+    expect(term.out.stdout.endsWith('\n')).toBe(true);
+    expect(term.out.stderr).toBe('');
+
+    const int = child(['sessions', 'list', '-w', '--interval', '100ms']);
+    await waitUntil(() => ndjson(int.out.stdout).length === 22, 'the initial list', 20_000);
+    int.p.kill('SIGINT');
+    expect(await int.code).toBe(130);
+    expect(int.out.stderr).toBe('error: interrupted\n');
+  });
+
+  it('sessions wait and listen on 20 running sessions: no warning on stderr', async () => {
+    const ids = t.fleet.sessions.running;
+    expect(ids).toHaveLength(20);
+    const wait = child(['sessions', 'wait', ...ids, '--timeout', '60s']);
+    const listen = child(['listen', '--status', 'running', '--exec', 'true', '--interval', '100ms']);
+    await waitUntil(() => listen.out.stderr.includes('listening to'), 'listen to start', 20_000);
+    // Every stream open and a few polls: the warning came at the 11th request on the shared signal.
+    await new Promise((r) => setTimeout(r, 2000));
+    wait.p.kill('SIGINT');
+    listen.p.kill('SIGINT');
+    expect(await wait.code).toBe(130);
+    await listen.code;
+    expect(wait.out.stderr).toBe('error: interrupted\n');
+    expect(listen.out.stderr).not.toMatch(/Warning|memory leak/);
+  });
+
+  it('svc top on 20 running sessions: stderr clean; SIGTERM is exit 0, Ctrl-C 130', async () => {
+    const pidFile = join(work, 'top.pid');
+    const errFile = join(work, 'top.err');
+    const run = (tag: string) =>
+      keys('-l', `sh -c 'echo $$ > ${pidFile}; exec node ${bin} top --interval 200ms 2>${errFile}'; echo "END-${tag} exit=$?"`).then(() => keys('Enter'));
+    await run('term');
+    await paneShows(/sessions: 22 \(20 running/);
+    await paneShows(/live, polled/);
+    // The streams of the running rows on screen are open (one request each on the board's signal).
+    await new Promise((r) => setTimeout(r, 1500));
+    await waitUntil(() => existsSync(pidFile), 'the pid file');
+    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
+    await paneShows('END-term exit=0');
+    // Only the terminal's own escapes (the cursor shown again), no line of text.
+    expect(readFileSync(errFile, 'utf8').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')).toBe('');
+
+    rmSync(pidFile);
+    await run('int');
+    await paneShows(/sessions: 22 \(20 running/);
+    await keys('C-c');
+    await paneShows('END-int exit=130');
+  }, 60_000);
+});
