@@ -74,7 +74,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     await keys('i');
     await paneShows('interrupted 1, unchanged 0, failed 0');
     // A slow reply winds down at its next step: stopping first, then interrupted.
-    await paneShows(new RegExp(`${running1}\\s+running 1\\s+\\w+\\s+(running, stopping|idle, interrupted)`));
+    await paneShows(new RegExp(`${running1}\\s+running 1\\s+\\w+\\s+(running \\(stopping\\)|interrupted)`));
     expect((await getSession(t.emu, running1)).control_epoch).toBe('1');
     await keys('Escape');
 

@@ -27,6 +27,11 @@ describe('the one derived state of a session', () => {
     expect(STATE_EXIT.interrupted).toBe(12);
   });
 
+  it('R-SESS-22 a continued session with nothing queued is idle though its last stop was the interrupt; without the flag the stop says it', () => {
+    expect(sessionStateText({ status: 'idle', interrupted: false, stop_reason: { type: 'interrupted' } })).toBe('idle');
+    expect(sessionStateText({ status: 'idle', stop_reason: { type: 'interrupted' } })).toBe('interrupted');
+  });
+
   it('R-SESS-27 a session stopping after an interrupt is still running; a continue pending is running too', () => {
     expect(sessionStateText({ status: 'running', interrupted: true, stopping: true })).toBe('running (stopping)');
     expect(sessionStateText({ status: 'idle', interrupted: true, continue_pending: true })).toBe('running (continue pending)');

@@ -21,8 +21,15 @@ import { addSend } from './send';
 import { addTail } from './tail';
 import { addToolResult } from './tool-result';
 import { addWait } from './wait';
+import { sessionStateText, type SessionStateInput } from '../../turn/state';
 
-export const SESSIONS: ResourceSpec = { group: 'sessions', noun: 'session', api: sessions, columns: SESSION_COLUMNS };
+export const SESSIONS: ResourceSpec = {
+  group: 'sessions',
+  noun: 'session',
+  api: sessions,
+  columns: SESSION_COLUMNS,
+  tableRecord: (s) => ({ id: s.id, state: sessionStateText(s as SessionStateInput), ...s }),
+};
 
 const list = (v: unknown): string[] => [v as string | string[]].flat();
 
