@@ -142,7 +142,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     let previous: string | undefined;
     const text = await waitUntil(async () => {
       const now = await pane();
-      const stable = now === previous && /idle \(end_turn\)/.test(now) && now.includes('q quit') ? now : undefined;
+      const stable = now === previous && /│\s+idle\s+│/.test(now) && now.includes('q quit') ? now : undefined;
       previous = now;
       if (!stable) await new Promise((r) => setTimeout(r, 100));
       return stable;
