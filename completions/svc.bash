@@ -142,6 +142,7 @@ __svc_table() {
     'A|files delete') REPLY='1' ;;
     'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
     'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'E|listen|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'F|listen|--secret-file') REPLY='file' ;;
     'F|listen|--state') REPLY='file' ;;
     'A|listen') REPLY='1' ;;
@@ -222,6 +223,7 @@ __svc_table() {
     'O|sessions') REPLY='-h --help' ;;
     'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all -w --watch --interval --timeout -h --help' ;;
     'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --interval --timeout' ;;
+    'E|sessions list|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'O|sessions get') REPLY='-h --help' ;;
     'A|sessions get') REPLY='1' ;;
     'O|sessions create') REPLY='--data --agent --agent-id --agent-version --environment --title --vault --resource-file --idempotency-key -h --help' ;;
@@ -233,9 +235,11 @@ __svc_table() {
     'A|sessions update') REPLY='1' ;;
     'O|sessions delete') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
     'V|sessions delete') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'E|sessions delete|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions delete') REPLY='1' ;;
     'O|sessions archive') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
     'V|sessions archive') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'E|sessions archive|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions archive') REPLY='1' ;;
     'O|sessions send') REPLY='--text --data --steer --file --idempotency-key -h --help' ;;
     'V|sessions send') REPLY='--text --data --file --idempotency-key' ;;
@@ -243,9 +247,11 @@ __svc_table() {
     'A|sessions send') REPLY='1' ;;
     'O|sessions interrupt') REPLY='--expected-epoch --wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
     'V|sessions interrupt') REPLY='--expected-epoch --status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'E|sessions interrupt|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions interrupt') REPLY='1' ;;
     'O|sessions continue') REPLY='--wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
     'V|sessions continue') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'E|sessions continue|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions continue') REPLY='1' ;;
     'O|sessions confirm') REPLY='--allow --deny --message -h --help' ;;
     'V|sessions confirm') REPLY='--message' ;;
@@ -278,6 +284,7 @@ __svc_table() {
     'A|sessions tail') REPLY='1' ;;
     'O|sessions wait') REPLY='--timeout --fail-fast --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
     'V|sessions wait') REPLY='--timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'E|sessions wait|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions wait') REPLY='1' ;;
     'O|sessions stats') REPLY='--thread --no-cache -h --help' ;;
     'V|sessions stats') REPLY='--thread' ;;
@@ -312,6 +319,7 @@ __svc_table() {
     'A|skills delete') REPLY='1' ;;
     'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --since --by --concurrency --no-cache -h --help' ;;
     'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --since --by --concurrency' ;;
+    'E|stats|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'C|threads') REPLY='list get archive tail' ;;
     'O|threads') REPLY='-h --help' ;;
     'O|threads list') REPLY='--limit --page-size --page-token --all -h --help' ;;
@@ -321,6 +329,7 @@ __svc_table() {
     'A|threads get') REPLY='1' ;;
     'O|threads archive') REPLY='--status -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
     'V|threads archive') REPLY='--status --concurrency' ;;
+    'E|threads archive|--status') REPLY='idle running rescheduling terminated cancelled interrupted' ;;
     'A|threads archive') REPLY='1' ;;
     'O|threads tail') REPLY='--deltas --cursor --until --no-live -h --help' ;;
     'V|threads tail') REPLY='--cursor --until' ;;
@@ -328,6 +337,7 @@ __svc_table() {
     'A|threads tail') REPLY='1' ;;
     'O|top') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --environment --interval --readonly -h --help' ;;
     'V|top') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --environment --interval' ;;
+    'E|top|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'C|triggers') REPLY='list get create update delete apply runs run pause resume' ;;
     'O|triggers') REPLY='-h --help' ;;
     'O|triggers list') REPLY='--agent --older-than --newer-than -l --selector --limit --page-size --page-token --all -w --watch --interval --timeout -h --help' ;;

@@ -62,6 +62,12 @@ A table shows the agent's name beside its ID where a row names an agent: reviewe
 Commands that print text (downloads, memories cat, auth token, config get, completion, demo, the
 emulator, the worker) refuse -o, -q and --jq; svc api prints the body as received and takes --jq.
 
+A session's STATUS in tables, -w rows, pickers, svc top, the live view and exports is its derived
+state: running, idle, failed (the error type), interrupted (input held), waiting (on a confirmation or a
+tool result), rescheduling, terminated; json, ndjson and yaml keep the service's status and stop_reason.
+--status takes those words, comma-separated (idle also matches failed, interrupted and waiting sessions,
+whose status is idle); any other word is exit 2.
+
 A missing ID on a terminal (svc sessions tail, svc agents get, …) offers the recent ones to pick from:
 arrows or j/k, Enter, Esc. Never with --no-input, CI set, or input or output not a terminal.
 `,

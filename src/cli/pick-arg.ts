@@ -8,14 +8,17 @@ export interface PickSource {
   noun: string;
   /** The most recent ones, in the service's order (newest first). */
   recent: (c: ApiClient, limit: number) => AsyncIterable<Obj> | Promise<AsyncIterable<Obj>>;
+  /** The status cell of a row (sessions: their derived state); default: the object's `status`. */
+  status?: (o: Obj) => string;
 }
 
 /** The resource a list API serves, as a pick source. */
 export function listSource(
   noun: string,
   api: { list: (c: ApiClient, q: Record<string, never>, lo: { limit: number; pageSize: number }) => AsyncIterable<Obj> },
+  status?: (o: Obj) => string,
 ): PickSource {
-  return { noun, recent: (c, limit) => api.list(c, {}, { limit, pageSize: limit }) };
+  return { noun, recent: (c, limit) => api.list(c, {}, { limit, pageSize: limit }), status };
 }
 
 interface Pickable {

@@ -23,11 +23,11 @@ export interface PickerState {
 }
 
 /** One row per resource: ID, name or title, status, how long ago it changed (json never comes here). */
-export function pickerState(items: Obj[], now: number): PickerState {
+export function pickerState(items: Obj[], now: number, status: (o: Obj) => unknown = (o) => o.status): PickerState {
   const rows = items.map((o) => [
     String(o.id ?? ''),
     cellText(o.name ?? o.title ?? o.display_name),
-    cellText(o.archived_at ? 'archived' : o.status),
+    cellText(o.archived_at ? 'archived' : status(o)),
     cellText(age(o.updated_at ?? o.created_at, now)),
   ]);
   return { rows: rows.map((r) => r.map((c) => escapeControls(c))), ids: items.map((o) => String(o.id ?? '')), cursor: 0 };
@@ -110,7 +110,7 @@ export async function pickId(ctx: Ctx, source: PickSource): Promise<string> {
     if (items.length >= PICK_LIMIT) break;
   }
   if (!items.length) throw new UsageError(`missing the ${source.noun} ID, and there are no ${source.noun}s to pick from`);
-  let state = pickerState(items, ctx.now());
+  let state = pickerState(items, ctx.now(), source.status);
   const err = ctx.io.stderr;
   const color = ctx.useColor(err);
   let drawn = 0;

@@ -3,6 +3,7 @@ import type { Obj } from '../api/resources';
 import { seg } from '../api/path';
 import type { Candidate } from './cache';
 import { pathKind } from './names';
+import { sessionStateText, type SessionStateInput } from '../turn/state';
 
 /** Where the candidates of one kind of argument come from. */
 interface Source {
@@ -37,7 +38,9 @@ const resourceSource = (r: ResourceEntry): Source => ({
   pick: (body) => {
     const items = byAge(itemsOf(body), Boolean(r.newestFirst));
     const member = r.label ?? 'name';
-    const ids = items.map((o) => ({ value: o.id, label: typeof o[member] === 'string' ? oneLine(o[member]) : labelOf(o) }));
+    // An untitled session is known by its state, in the words every view uses (`failed`, not `idle`).
+    const unlabelled = r.group === 'sessions' ? (o: Obj) => sessionStateText(o as SessionStateInput) : labelOf;
+    const ids = items.map((o) => ({ value: o.id, label: oneLine(o[member]) || unlabelled(o) }));
     return r.named ? [...ids, ...namesOf(items)] : ids;
   },
 });

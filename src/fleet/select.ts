@@ -3,6 +3,8 @@ import type { ListOptions } from '../api/paginate';
 import { agents, type Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import { UsageError } from '../errors';
+import { didYouMean } from '../text/similar';
+import { matchesStatus, STATUS_FILTER_VALUES, type SessionStateInput } from '../turn/state';
 import type { InStream } from '../io';
 import { MAX_AGE_MS, parseDuration } from './duration';
 import { parseLabelSelector, type LabelTest } from './labels';
@@ -36,11 +38,7 @@ export interface SelectorFlags {
 /** Checks every selector flag before anything is sent: a malformed one is exit 2 naming its flag. */
 export function parseSelectors(f: SelectorFlags): SessionSelectors {
   const sel: SessionSelectors = {};
-  if (f.status !== undefined) {
-    const status = f.status.split(',').map((s) => s.trim());
-    if (status.some((s) => s === '')) throw new UsageError(`--status takes statuses separated by commas, such as idle,running (got "${f.status}")`);
-    sel.status = status;
-  }
+  if (f.status !== undefined) sel.status = parseStatusList(f.status, STATUS_FILTER_VALUES);
   if (f.agent !== undefined) {
     if (f.agent.trim() === '') throw new UsageError('--agent takes an agent ID or name');
     sel.agent = f.agent;
@@ -52,6 +50,18 @@ export function parseSelectors(f: SelectorFlags): SessionSelectors {
   if (f.selector !== undefined) sel.labels = parseLabelSelector(f.selector, '--selector');
   if (f.includeArchived) sel.includeArchived = true;
   return sel;
+}
+
+/**
+ * `--status A,B`: each value one of `valid` (the service's statuses and the derived states), else exit 2 naming them,
+ * with the closest as a suggestion.
+ */
+export function parseStatusList(text: string, valid: readonly string[]): string[] {
+  const values = text.split(',').map((s) => s.trim());
+  if (values.some((s) => s === '')) throw new UsageError(`--status takes statuses separated by commas, such as idle,running (got "${text}")`);
+  const unknown = values.find((v) => !valid.includes(v));
+  if (unknown !== undefined) throw new UsageError(`unknown --status "${unknown}"${didYouMean(unknown, valid)}: use ${valid.join(', ')}`);
+  return values;
 }
 
 /** Whether any selector narrows the fleet (`--include-archived` alone widens it, so it does not count). */
@@ -84,7 +94,7 @@ export function requiresAction(s: Obj): boolean {
 /** The test svc applies while paging, for what the service cannot filter; `agentId` is the resolved `--agent`. */
 export function matcher(sel: SessionSelectors, agentId?: string): (s: Obj) => boolean {
   return (s) =>
-    (!sel.status || sel.status.includes(String(s.status))) &&
+    (!sel.status || sel.status.some((v) => matchesStatus(s as SessionStateInput, v))) &&
     (agentId === undefined || s.agent_id === agentId) &&
     (!sel.requiresAction || requiresAction(s)) &&
     (sel.idleForMs === undefined || s.status === 'idle') &&

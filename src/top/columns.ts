@@ -1,6 +1,6 @@
 /** The columns of each view: a title, a width (or the rest of the line) and the text of a row. Pure: the components only draw them. */
 import { shortAge } from '../fleet/duration';
-import { isStale, type SessionRow, type TriggerRow, type WorkRow } from './rows';
+import { isStale, sessionStatus, type SessionRow, type TriggerRow, type WorkRow } from './rows';
 import type { AnyRow, BoardState, ViewName } from './state';
 
 export interface Column {
@@ -17,16 +17,6 @@ export interface Column {
 
 const ago = (t: number | undefined, now: number) => (t ? shortAge(now - t) : '–');
 
-/** A session's status with what a bare status hides: waiting on a human, failed, interrupted, stopping, archived. */
-export function sessionStatus(r: SessionRow): string {
-  if (r.archived) return 'archived';
-  if (r.stopping) return `${r.status}, stopping`;
-  if (r.interrupted) return `${r.status}, interrupted`;
-  if (r.requiresAction) return 'waiting';
-  if (r.status === 'idle' && r.stopReason === 'error') return 'failed';
-  return r.status;
-}
-
 function sessionActivity(r: SessionRow, s: BoardState): string {
   if (s.busy[r.id]) return s.busy[r.id];
   const a = s.activity[r.id];
@@ -38,9 +28,17 @@ function sessionActivity(r: SessionRow, s: BoardState): string {
 }
 
 const statusColor = (status: string): string | undefined =>
-  ({ running: 'green', waiting: 'yellow', failed: 'red', terminated: 'red', archived: 'gray', paused: 'yellow', active: 'green', stale: 'red' })[
-    status.split(',')[0]
-  ];
+  ({
+    running: 'green',
+    waiting: 'yellow',
+    interrupted: 'yellow',
+    failed: 'red',
+    terminated: 'red',
+    archived: 'gray',
+    paused: 'yellow',
+    active: 'green',
+    stale: 'red',
+  })[status.split(/[ ,]/)[0]];
 
 const S = (f: (r: SessionRow, s: BoardState, now: number) => string) => f as Column['text'];
 const W = (f: (r: WorkRow, s: BoardState, now: number) => string) => f as Column['text'];
@@ -51,7 +49,12 @@ export const COLUMNS: Record<ViewName, Column[]> = {
     { title: 'ID', width: 22, text: (r) => r.id },
     { title: 'TITLE', width: 20, flex: true, text: S((r) => r.title) },
     { title: 'AGENT', width: 12, text: S((r, s) => s.agentNames[r.agentId] ?? r.agentId) },
-    { title: 'STATUS', width: 17, text: S((r) => sessionStatus(r)), color: (r) => statusColor(sessionStatus(r as SessionRow)) },
+    {
+      title: 'STATUS',
+      width: 20,
+      text: S((r, s) => sessionStatus(r, s.pending[r.id])),
+      color: (r, s) => statusColor(sessionStatus(r as SessionRow, s.pending[r.id])),
+    },
     { title: 'ACTIVITY', width: 20, text: S((r, s) => sessionActivity(r, s)) },
     { title: 'CONF', width: 4, drop: 5, text: S((r) => (r.requiresAction ? String(r.awaited.length) : '0')) },
     { title: 'PEND', width: 4, drop: 4, text: S((r, s) => (r.id in s.pending ? String(s.pending[r.id]) : '–')) },

@@ -1,5 +1,6 @@
 /** What the board keeps of each object the service lists: a few fields, so ten thousand sessions stay small. */
 import type { Obj } from '../api/resources';
+import { sessionState, stateText, type SessionState } from '../turn/state';
 
 export interface SessionRow {
   id: string;
@@ -76,6 +77,27 @@ export function sessionRow(o: Obj): SessionRow {
     updatedAt: time(o.updated_at),
     archived: Boolean(o.archived_at),
   };
+}
+
+/** A row's derived state (src/turn/state.ts), with the queued inputs the board read for it. */
+export function rowState(r: SessionRow, pendingInputs?: number): SessionState {
+  const stop = r.stopReason === undefined ? undefined : { type: r.stopReason, event_ids: r.awaited };
+  return sessionState(
+    {
+      status: r.status,
+      stop_reason: stop,
+      interrupted: r.interrupted,
+      stopping: r.stopping,
+      continue_pending: r.continuePending,
+      requires_action: r.requiresAction,
+    },
+    { pendingInputs },
+  );
+}
+
+/** A session's derived state as the board shows it, or `archived`: the words every view shows. */
+export function sessionStatus(r: SessionRow, pendingInputs?: number): string {
+  return r.archived ? 'archived' : stateText(rowState(r, pendingInputs));
 }
 
 export function workRow(o: Obj): WorkRow {

@@ -5,7 +5,7 @@
  */
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
-import { sessionRow, triggerRow, workRow, type LastRun, type SessionRow, type TriggerRow, type WorkRow } from './rows';
+import { sessionRow, sessionStatus, triggerRow, workRow, type LastRun, type SessionRow, type TriggerRow, type WorkRow } from './rows';
 import type { Obj } from '../api/resources';
 import { HistoryTally } from '../stats/tally';
 
@@ -191,7 +191,8 @@ function words(s: BoardState, view: ViewName, r: AnyRow): string {
   switch (view) {
     case 'sessions': {
       const x = r as SessionRow;
-      return `${x.id} ${x.title} ${s.agentNames[x.agentId] ?? x.agentId} ${x.status} ${x.stopReason ?? ''} ${s.activity[x.id]?.step ?? ''}`;
+      // The state as shown (`failed`), and the service's own words under it (`idle`, `error`).
+      return `${x.id} ${x.title} ${s.agentNames[x.agentId] ?? x.agentId} ${sessionStatus(x, s.pending[x.id])} ${x.status} ${x.stopReason ?? ''} ${s.activity[x.id]?.step ?? ''}`;
     }
     case 'work': {
       const x = r as WorkRow;
@@ -210,7 +211,7 @@ const memo = new WeakMap<object, { key: unknown[]; rows: readonly AnyRow[] }>();
 export function visibleRows(s: BoardState, view = s.view): readonly AnyRow[] {
   const source = view === 'sessions' ? s.sessions : view === 'work' ? s.work : s.triggers;
   const filter = s.filter[view].toLowerCase();
-  const key = [filter, s.sort[view], filter ? s.agentNames : undefined, filter ? s.activity : undefined];
+  const key = [filter, s.sort[view], filter ? s.agentNames : undefined, filter ? s.activity : undefined, filter ? s.pending : undefined];
   const hit = memo.get(source);
   if (hit && hit.key.every((k, i) => k === key[i])) return hit.rows;
   let rows = [...source.values()] as AnyRow[];

@@ -86,7 +86,8 @@ export function sessionState(s: SessionStateInput, extras: StateExtras = {}): Se
     const detail = ids.length > 1 ? `${ids.length} ${what === 'reply' ? 'replies' : `${what}s`}` : what;
     return { label: 'waiting', awaited: ids, detail };
   }
-  if (stop === 'interrupted') return { label: 'interrupted' };
+  // A Continue clears `interrupted` but leaves the last stop: only a service without the flag is read by its stop.
+  if (stop === 'interrupted' && typeof s.interrupted !== 'boolean') return { label: 'interrupted' };
   return { label: 'idle' };
 }
 
@@ -102,6 +103,21 @@ export const sessionStateText = (s: SessionStateInput, extras?: StateExtras): st
 export function matchesStatus(s: SessionStateInput, value: string): boolean {
   if ((DERIVED_FILTERS as readonly string[]).includes(value)) return sessionState(s).label === value;
   return s.status === value;
+}
+
+/** What `threads archive --status` accepts: a thread's statuses (a session's, and `cancelled` once its session ends) and `interrupted`. */
+export const THREAD_FILTER_VALUES: readonly string[] = [...SESSION_STATUSES, 'cancelled', 'interrupted'];
+
+/** A thread as one cell: a session's status reads as a session's state (`interrupted`), another as the service names it. */
+export function threadStateText(t: SessionStateInput): string {
+  if ((SESSION_STATUSES as readonly unknown[]).includes(t.status)) return sessionStateText(t);
+  const status = str(t.status) ?? 'unknown';
+  return t.interrupted === true ? `${status} (interrupted)` : status;
+}
+
+/** Whether a thread matches one `threads archive --status` value; `cancelled` also takes a real service's `canceled`. */
+export function matchesThreadStatus(t: SessionStateInput, value: string): boolean {
+  return value === 'cancelled' ? t.status === 'cancelled' || t.status === 'canceled' : matchesStatus(t, value);
 }
 
 /** The worst of several exit codes by `EXIT_SEVERITY` (unknown codes rank after the known non-zero ones). */

@@ -144,7 +144,7 @@ describe('a missing ID on a terminal offers a picker', () => {
   });
 
   it('selectors are not a missing ID: sessions archive --status with no ID never opens the picker', async () => {
-    const r = await svc(['sessions', 'archive', '--status', 'no-such-status'], terminal('\r'));
+    const r = await svc(['sessions', 'archive', '--status', 'rescheduling'], terminal('\r'));
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('Pick a session');
     expect(r.stderr).toContain('nothing matched');

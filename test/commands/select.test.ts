@@ -25,7 +25,7 @@ async function session(agentId: string, metadata: Record<string, string>): Promi
 }
 
 describe('svc sessions list selectors', () => {
-  it('--status (comma list, open vocabulary), --agent by ID or name, -l, --requires-action', async () => {
+  it('--status (comma list of statuses and derived states), --agent by ID or name, -l, --requires-action', async () => {
     const a = await agent('selector-bot');
     const b = await agent('other-bot');
     const idle = await session(a, { set: 'sel1', team: 'infra' });
@@ -40,7 +40,8 @@ describe('svc sessions list selectors', () => {
     expect(await ids(['sessions', 'list', '-l', 'set=sel1,!team', '--all'])).toEqual([waiting]);
     expect(await ids(['sessions', 'list', '-l', 'set=sel1,team!=web', '--all'])).toEqual([idle, waiting].sort());
     expect(await ids(['sessions', 'list', '-l', 'set=sel1', '--requires-action', '--all'])).toEqual([waiting]);
-    expect(await ids(['sessions', 'list', '-l', 'set=sel1', '--status', 'idle,whatever', '--all'])).toEqual([idle, waiting, other].sort());
+    expect(await ids(['sessions', 'list', '-l', 'set=sel1', '--status', 'idle,terminated', '--all'])).toEqual([idle, waiting, other].sort());
+    expect(await ids(['sessions', 'list', '-l', 'set=sel1', '--status', 'waiting', '--all'])).toEqual([waiting]);
     expect(await ids(['sessions', 'list', '-l', 'set=sel1', '--status', 'running', '--all'])).toEqual([]);
   });
 

@@ -12,6 +12,14 @@ describe('svc completion', () => {
     });
   }
 
+  it('the scripts offer the --status values: a session verb the states, threads archive the thread statuses', async () => {
+    const r = await svc(['completion', 'bash']);
+    expect(r.stdout).toContain("'E|sessions list|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;");
+    expect(r.stdout).toContain("'E|sessions archive|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;");
+    expect(r.stdout).toContain("'E|top|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;");
+    expect(r.stdout).toContain("'E|threads archive|--status') REPLY='idle running rescheduling terminated cancelled interrupted' ;;");
+  });
+
   it('an unknown shell is a usage error', async () => {
     const r = await svc(['completion', 'tcsh']);
     expect(r.code).toBe(2);

@@ -54,7 +54,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     expect(server1).toMatchObject({ status: 'idle', interrupted: true, stopping: false });
     expect(interrupted).toContain(`interrupted (epoch ${server1.control_epoch})`);
     // The notice comes with the control answer; the header follows a moment later (the stream or a session read).
-    await paneShows(/idle, interrupted │ epoch \d+/);
+    await paneShows(/│ interrupted │ epoch \d+/);
 
     await keys('c');
     const resumed = await paneShows(/continued \(epoch (\d+)\)/);
@@ -90,7 +90,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     await send(t.emu, s.id, '/slow 200');
     await paneShows(/running │ epoch 0/);
     await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } });
-    const interrupted = await paneShows(/idle, interrupted │ epoch 1[^]*c continue/);
+    const interrupted = await paneShows(/│ interrupted │ epoch 1[^]*c continue/);
     expect(footer(interrupted)).toContain('c continue');
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/continue`)).body.control_epoch).toBe('2');
     const server = await waitSession(t.emu, s.id, (x) => !x.continue_pending, 'the start completed');
@@ -142,7 +142,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     let previous: string | undefined;
     const text = await waitUntil(async () => {
       const now = await pane();
-      const stable = now === previous && /idle \(end_turn\)/.test(now) && now.includes('q quit') ? now : undefined;
+      const stable = now === previous && /│\s+idle\s+│/.test(now) && now.includes('q quit') ? now : undefined;
       previous = now;
       if (!stable) await new Promise((r) => setTimeout(r, 100));
       return stable;

@@ -50,7 +50,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     // Agent names come a moment later (one read per agent).
     const board = await paneShows(/sesn_\w+\s+running 1\s+reviewer\s+running/);
     expect(board).toMatch(/live, polled/);
-    expect(board).toMatch(/sesn_\w+\s+waiting 1\s+\w+\s+waiting\s+waiting on a human\s+1 /);
+    expect(board).toMatch(/sesn_\w+\s+waiting 1\s+\w+\s+waiting \(reply\)\s+waiting on a human\s+1 /);
     expect(board).toMatch(/sesn_\w+\s+failed 1\s+\w+\s+failed\s+error/);
     expect(rows(board)).toHaveLength(27);
 
@@ -74,7 +74,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     await keys('i');
     await paneShows('interrupted 1, unchanged 0, failed 0');
     // A slow reply winds down at its next step: stopping first, then interrupted.
-    await paneShows(new RegExp(`${running1}\\s+running 1\\s+\\w+\\s+(running, stopping|idle, interrupted)`));
+    await paneShows(new RegExp(`${running1}\\s+running 1\\s+\\w+\\s+(running \\(stopping\\)|interrupted)`));
     expect((await getSession(t.emu, running1)).control_epoch).toBe('1');
     await keys('Escape');
 

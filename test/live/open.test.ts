@@ -62,7 +62,7 @@ describe('openLiveView against the emulator', () => {
     const { s, stdin, stdout, view } = await runningTurn();
     stdin.press('i');
     await waitUntil(() => stdout.plain.includes('● interrupted (epoch 1): the session has stopped; c continues it'), 'the interrupt line');
-    await waitUntil(() => /idle, interrupted │ epoch 1\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 1');
+    await waitUntil(() => /│ interrupted │ epoch 1\n/.test(frame(stdout.plain, s.id)), 'the header at epoch 1');
     stdin.press('c');
     const server = await waitSession(t.emu, s.id, (x) => !x.interrupted && !x.continue_pending, 'the session resumed');
     expect(server.control_epoch).toBe('3');
@@ -88,7 +88,7 @@ describe('openLiveView against the emulator', () => {
   it('issue 17: an interrupt and a continue sent from another shell show in the header and the keys', async () => {
     const { s, stdin, stdout, view } = await runningTurn();
     await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } });
-    await waitUntil(() => /idle, interrupted │ epoch 1\n[^]*c continue/.test(frame(stdout.plain, s.id)), 'the interrupted session offering c');
+    await waitUntil(() => /│ interrupted │ epoch 1\n[^]*c continue/.test(frame(stdout.plain, s.id)), 'the interrupted session offering c');
     const continued = await call(t.emu, 'POST', `/v1/sessions/${s.id}/continue`);
     expect(continued.body.control_epoch).toBe('2');
     const server = await waitSession(t.emu, s.id, (x) => !x.continue_pending, 'the start completed');

@@ -81,10 +81,10 @@ function mount(...actions: Action[]) {
 const stream = (item: StreamItem): Action => ({ type: 'stream', item, at: 0 });
 
 describe('live view frames on the real shapes and on hostile text (issue 13)', () => {
-  it('a rendered frame of the real shapes: threads tagged by agent name, the stop reason in the header', async () => {
+  it('a rendered frame of the real shapes: threads tagged by agent name, the derived state (failed, with the stop) in the header', async () => {
     const v = mount({ type: 'session', session: { status: 'running', control_epoch: '2' } }, ...realTurn.map(stream));
     await waitUntil(() => v.all().includes('idle: retries_exhausted'), 'the last item', 3000);
-    await waitUntil(() => v.frame().includes('idle (retries_exhausted) │ epoch 2'), 'the header', 3000);
+    await waitUntil(() => v.frame().includes('failed (retries_exhausted) │ epoch 2'), 'the header', 3000);
     expect(v.all()).toContain('tool search (docs) {"q":"epochs"}  awaiting confirmation');
     expect(v.all()).toContain('[researcher] found it');
     expect(v.frame()).toContain('threads: main → researcher idle, writer cancelled');

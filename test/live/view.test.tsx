@@ -84,7 +84,7 @@ describe('live view keys (CLI.md "The live view")', () => {
 
   it('R-SESS-27 i is neither offered nor taken on an idle session with nothing to stop; queued input makes it apply', async () => {
     const v = mount(session({ status: 'idle', stop_reason: { type: 'end_turn' } }), { type: 'pending', count: 0 });
-    await v.until((f) => f.includes('idle (end_turn)'), 'the idle session');
+    await v.until((f) => f.includes('idle │ epoch 3'), 'the idle session');
     expect(v.footer()).toBe('m message · d hide deltas · q quit');
     await v.press('i');
     expect(v.sink.calls).toEqual([]);

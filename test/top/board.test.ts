@@ -127,7 +127,7 @@ describe('svc top on a terminal, against the emulator', () => {
     b.press('i');
     await waitSession(t.emu, s.id, (x) => x.interrupted === true, 'interrupted');
     await b.shows(/interrupted 1, unchanged 0, failed 0/);
-    await b.shows(new RegExp(`${s.id}\\s+runs-slow.*idle, interrupted`));
+    await b.shows(new RegExp(`${s.id}\\s+runs-slow.*\\binterrupted\\s`));
   });
 
   it('a write that fails leaves one line in the footer and the row as it was', async () => {

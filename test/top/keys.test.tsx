@@ -79,7 +79,7 @@ describe('svc top keys (ink-testing-library)', () => {
     const v = mount();
     await waitUntil(() => v.frame().includes('sesn_run'), 'the board');
     expect(v.frame()).toMatch(/sesn_run\s+title sesn_run\s+reviewer\s+running/);
-    expect(v.frame()).toMatch(/sesn_wait .* waiting\s+waiting on a human/);
+    expect(v.frame()).toMatch(/sesn_wait .* waiting \(reply\)\s+waiting on a human/);
     expect(v.footer()).toContain('i interrupt');
     expect(v.footer()).toContain('q quit');
     expect(v.footer()).not.toContain('c continue');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesStatus, sessionState, sessionStateText, STATE_EXIT, worstExit } from '../../src/turn/state';
+import { matchesStatus, matchesThreadStatus, sessionState, sessionStateText, STATE_EXIT, threadStateText, worstExit } from '../../src/turn/state';
 
 describe('the one derived state of a session', () => {
   it('R-SESS-25 an idle session stopped on an error is failed, with the error type when a view saw it', () => {
@@ -27,6 +27,11 @@ describe('the one derived state of a session', () => {
     expect(STATE_EXIT.interrupted).toBe(12);
   });
 
+  it('R-SESS-22 a continued session with nothing queued is idle though its last stop was the interrupt; without the flag the stop says it', () => {
+    expect(sessionStateText({ status: 'idle', interrupted: false, stop_reason: { type: 'interrupted' } })).toBe('idle');
+    expect(sessionStateText({ status: 'idle', stop_reason: { type: 'interrupted' } })).toBe('interrupted');
+  });
+
   it('R-SESS-27 a session stopping after an interrupt is still running; a continue pending is running too', () => {
     expect(sessionStateText({ status: 'running', interrupted: true, stopping: true })).toBe('running (stopping)');
     expect(sessionStateText({ status: 'idle', interrupted: true, continue_pending: true })).toBe('running (continue pending)');
@@ -50,5 +55,16 @@ describe('the one derived state of a session', () => {
     expect(worstExit([12, 11, 124])).toBe(11);
     expect(worstExit([0, 124, 12])).toBe(12);
     expect(worstExit([0, 0])).toBe(0);
+  });
+
+  it('a thread reads as a session where its status is one (interrupted), else as the service names it; cancelled takes canceled', () => {
+    expect(threadStateText({ status: 'idle', interrupted: true })).toBe('interrupted');
+    expect(threadStateText({ status: 'running' })).toBe('running');
+    expect(threadStateText({ status: 'cancelled' })).toBe('cancelled');
+    expect(threadStateText({ status: 'canceled', interrupted: true })).toBe('canceled (interrupted)');
+    expect(matchesThreadStatus({ status: 'canceled' }, 'cancelled')).toBe(true);
+    expect(matchesThreadStatus({ status: 'idle', interrupted: true }, 'interrupted')).toBe(true);
+    expect(matchesThreadStatus({ status: 'idle', interrupted: true }, 'idle')).toBe(true);
+    expect(matchesThreadStatus({ status: 'running' }, 'interrupted')).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ export async function runGet(ctx: Ctx, o: GetVerbOptions): Promise<void> {
   const api = o.resource.api;
   const q: Query = o.version !== undefined ? { version: o.version } : {};
   const obj = await withIdOf(c, o.resource, o.id, (id) => api.get(c, id, q));
-  await ctx.out.item(ctx.format === 'table' ? leading(obj, o.lead) : obj, o.resource.columns);
+  await ctx.out.item(ctx.format === 'table' ? leading(o.resource.tableRecord?.(obj) ?? obj, o.lead) : obj, o.resource.columns);
 }
 
 /** The object with these members first; json and yaml keep the service's order, only a table is rearranged. */

@@ -1,5 +1,5 @@
-import type { Crud } from '../../api/resources';
-import type { Column } from '../../output/table';
+import type { Crud, Obj } from '../../api/resources';
+import { cellText, type Column } from '../../output/table';
 import { listSource, type PickSource } from '../pick-arg';
 import type { NamedColumns } from './agent-names';
 
@@ -11,6 +11,8 @@ export interface ResourceSpec {
   columns: Column[];
   /** A list's columns when its rows name an agent: a table shows the agent's name beside its ID. */
   namedColumns?: NamedColumns;
+  /** What a table shows of one object, where it adds to the service's members (a session's derived state). */
+  tableRecord?: (o: Obj) => Obj;
 }
 
 /** The spec of a resource of the manifest. */
@@ -18,9 +20,10 @@ export function resourceSpec(api: Crud, columns: Column[], namedColumns?: NamedC
   return { group: api.entry.group, noun: api.entry.noun, api, columns, ...(namedColumns ? { namedColumns } : {}) };
 }
 
-/** Where a picker finds recent ones of this resource, for a verb whose ID is missing on a terminal. */
+/** Where a picker finds recent ones of this resource, for a verb whose ID is missing on a terminal; its status as the table shows it. */
 export function pickSource(spec: ResourceSpec): PickSource {
-  return listSource(spec.noun, spec.api);
+  const status = spec.columns.find((c) => c.header === 'STATUS');
+  return listSource(spec.noun, spec.api, status && ((o) => cellText(status.get(o))));
 }
 
 export function article(noun: string): string {

@@ -3,24 +3,14 @@ import { age } from '../../output/age';
 import { agentCell } from '../../output/agent-cell';
 import type { Column } from '../../output/table';
 import { blocksText, eventSummary } from '../../output/transcript';
-
-/** `idle`, `running (stopping)`, `idle (interrupted, requires action)`: the status with the flags that qualify it. */
-function statusText(s: Record<string, any>): string {
-  const flags = [
-    s.stopping && 'stopping',
-    s.interrupted && 'interrupted',
-    s.continue_pending && 'continue pending',
-    s.requires_action && 'requires action',
-  ].filter(Boolean);
-  return flags.length ? `${s.status} (${flags.join(', ')})` : String(s.status ?? '');
-}
+import { sessionStateText } from '../../turn/state';
 
 /** A session row; with `names`, its agent as `name (agent_…@version)`, else the bare ID. */
 export function sessionColumns(names?: AgentNames): Column[] {
   return [
     { header: 'ID', get: (s) => s.id },
     { header: 'TITLE', get: (s) => s.title },
-    { header: 'STATUS', get: statusText },
+    { header: 'STATUS', get: (s) => sessionStateText(s) },
     { header: 'AGENT', get: (s) => agentCell(s.agent_id, names?.nameOf(s.agent_id), s.agent_version) },
     { header: 'EPOCH', get: (s) => s.control_epoch },
     { header: 'UPDATED', get: (s) => age(s.updated_at) },

@@ -10,6 +10,7 @@ import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { pickSession } from './pick';
+import { sessionStateText, type SessionStateInput } from '../../turn/state';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 
@@ -86,18 +87,22 @@ async function render(format: ExportFormat, session: Obj, events: SessionEvent[]
   if (format === 'json') return (await import('../../output/controls')).escapeJsonControls(JSON.stringify(events, null, 2)) + '\n';
   const { buildTranscript } = await import('../../output/transcript');
   const root = buildTranscript(events);
-  const header = headerOf(session, events.length);
+  const { TurnErrors } = await import('../../turn/outcome');
+  const errors = new TurnErrors();
+  for (const e of events) errors.see(e);
+  const header = headerOf(session, events.length, errors.error?.type);
   if (format === 'html') return (await import('../../output/transcript-html')).renderHtml(header, root);
   return (await import('../../output/transcript-md')).renderMarkdown(header, root);
 }
 
-function headerOf(s: Obj, count: number): TranscriptHeader {
+/** `errorType`: the last turn's `session.error`, which the state names (`failed (model_error)`). */
+function headerOf(s: Obj, count: number, errorType: string | undefined): TranscriptHeader {
   const str = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
   const facts: Array<[string, string | undefined]> = [
     ['Session', str(s.id)],
     ['Agent', str(s.agent_id) && (s.agent_version !== undefined ? `${s.agent_id} (version ${s.agent_version})` : String(s.agent_id))],
     ['Environment', str(s.environment_id)],
-    ['Status', str(s.status)],
+    ['Status', str(s.status) && sessionStateText(s as SessionStateInput, { errorType })],
     ['Created', str(s.created_at)],
     ['Events', String(count)],
   ];

@@ -22,8 +22,15 @@ import { addStats } from './stats';
 import { addTail } from './tail';
 import { addToolResult } from './tool-result';
 import { addWait } from './wait';
+import { sessionStateText, type SessionStateInput } from '../../turn/state';
 
-export const SESSIONS: ResourceSpec = { group: 'sessions', noun: 'session', api: sessions, columns: SESSION_COLUMNS };
+export const SESSIONS: ResourceSpec = {
+  group: 'sessions',
+  noun: 'session',
+  api: sessions,
+  columns: SESSION_COLUMNS,
+  tableRecord: (s) => ({ id: s.id, state: sessionStateText(s as SessionStateInput), ...s }),
+};
 
 const list = (v: unknown): string[] => [v as string | string[]].flat();
 

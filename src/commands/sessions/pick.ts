@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { listSource, pickable } from '../../cli/pick-arg';
 import { hasSelectors, parseSelectors } from '../../fleet/select';
+import { sessionStateText, type SessionStateInput } from '../../turn/state';
 
 /** The recent sessions a picker offers when a verb's session ID is missing on a terminal. */
-export const RECENT_SESSIONS = listSource('session', sessions);
+export const RECENT_SESSIONS = listSource('session', sessions, (s) => sessionStateText(s as SessionStateInput));
 
 /** A verb of one session (`tail`, `events`, …): its missing SESSION is picked on a terminal. */
 export const pickSession = (cmd: Command): Command => pickable(cmd, RECENT_SESSIONS);

@@ -4,12 +4,13 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Flags } from '../../cli/action';
 import type { BulkTarget } from '../../fleet/bulk';
+import { STATUS_FILTER_VALUES } from '../../turn/state';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../fleet/select';
 
 /** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
 export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean } = {}): Command {
   cmd
-    .option('--status <status,...>', 'only sessions in one of these statuses (idle, running, rescheduling, terminated, …)')
+    .option('--status <status,...>', `only sessions in one of these states, comma-separated: ${STATUS_FILTER_VALUES.join(', ')}`)
     .option('--agent <agent>', 'only sessions of this agent (ID or name)')
     .option('--requires-action', 'only sessions waiting on a tool confirmation or a custom tool result')
     .option('--older-than <duration>', 'only sessions created longer ago than this (90s, 30m, 2h, 7d)')

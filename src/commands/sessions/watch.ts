@@ -4,11 +4,12 @@ import { agentNames, showsAgentNames } from '../../cli/verbs/agent-names';
 import type { AgentNames } from '../../fleet/agent-names';
 import { runWatchView, type WatchCell, type WatchViewOptions } from '../../fleet/watch-view';
 import { agentCell } from '../../output/agent-cell';
+import { sessionStateText, type SessionStateInput } from '../../turn/state';
 
 /** The session rows; with `names`, the agent as `name (agent_…@version)`. */
 const sessionCells = (names?: AgentNames): WatchCell[] => [
   { header: 'ID', width: 30, get: (s) => s.id },
-  { header: 'STATUS', width: 12, get: (s: Obj) => (s.archived_at ? 'archived' : s.status) },
+  { header: 'STATUS', width: 12, get: (s: Obj) => (s.archived_at ? 'archived' : sessionStateText(s as SessionStateInput)) },
   { header: 'TITLE', width: 30, get: (s) => s.title },
   { header: 'AGENT', width: 36, get: (s) => agentCell(s.agent_id, names?.nameOf(s.agent_id), s.agent_version) },
 ];

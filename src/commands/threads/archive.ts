@@ -8,7 +8,8 @@ import { examples, type Flags, type Kit } from '../../cli/action';
 import { addManyFlags } from '../../cli/verbs/many';
 import { done } from '../../cli/verbs/resource';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions, type BulkTarget } from '../../fleet/bulk';
-import { parseSelectors, readIds } from '../../fleet/select';
+import { parseStatusList, readIds } from '../../fleet/select';
+import { matchesThreadStatus, THREAD_FILTER_VALUES, type SessionStateInput } from '../../turn/state';
 
 /** `svc threads archive SESSION THREAD… | - | --status S`, parsed before any request. */
 export interface ThreadArchiveOptions {
@@ -25,7 +26,7 @@ export interface ThreadArchiveOptions {
 export function parseThreadArchive([session, ...rest]: string[], flags: Flags): ThreadArchiveOptions {
   const stdin = rest.includes('-');
   if (stdin && rest.length > 1) throw new UsageError('give thread IDs as arguments or - for standard input, not both');
-  const { status } = parseSelectors({ status: flags.status as string | undefined });
+  const status = flags.status === undefined ? undefined : parseStatusList(String(flags.status), THREAD_FILTER_VALUES);
   if (status && rest.length) throw new UsageError('give thread IDs or --status, not both');
   if (!rest.length && !status) throw new UsageError('give child thread IDs, - to read them from standard input, or --status to select them');
   const bulk: BulkOptions = {
@@ -51,7 +52,7 @@ export async function runThreadArchive(ctx: Ctx, o: ThreadArchiveOptions): Promi
 async function threadsInStatus(c: ApiClient, session: string, status: string[]): Promise<BulkTarget[]> {
   const targets: BulkTarget[] = [];
   for await (const t of threads.list(c, session, {}, { all: true, pageSize: 1000 }))
-    if (t.parent_thread_id !== null && status.includes(String(t.status))) targets.push({ id: String(t.id), row: t });
+    if (t.parent_thread_id !== null && status.some((v) => matchesThreadStatus(t as SessionStateInput, v))) targets.push({ id: String(t.id), row: t });
   return targets;
 }
 
@@ -77,7 +78,7 @@ export function addThreadArchive(group: Command, kit: Kit): Command {
     .argument('<session>', 'session ID')
     .argument('[threads...]', 'child thread IDs, or - to read them from standard input')
     .description('Archive child threads of a session, cancelling their running work (repeating is harmless)')
-    .option('--status <status,...>', 'every child thread of the session in one of these statuses (running, idle, …)');
+    .option('--status <status,...>', `every child thread of the session in one of these statuses: ${THREAD_FILTER_VALUES.join(', ')}`);
   addManyFlags(cmd);
   examples(cmd, [
     'svc threads archive SESSION_ID THREAD_ID',

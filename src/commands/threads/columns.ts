@@ -1,11 +1,12 @@
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
+import { threadStateText } from '../../turn/state';
 
 export const THREAD_COLUMNS: Column[] = [
   { header: 'ID', get: (t) => t.id },
   { header: 'AGENT', get: (t) => t.agent_name },
   { header: 'PARENT', get: (t) => t.parent_thread_id },
-  { header: 'STATUS', get: (t) => (t.interrupted ? `${t.status} (interrupted)` : t.status) },
+  { header: 'STATUS', get: (t) => threadStateText(t) },
   { header: 'EPOCH', get: (t) => t.control_epoch },
   { header: 'ARCHIVED', get: (t) => age(t.archived_at) },
 ];

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { ConnectionState } from '../../api/stream/types';
 import { filterName, type ViewState } from '../reducer';
 import { escapeLineControls } from '../../output/controls';
+import { sessionState, stateText, type SessionState } from '../../turn/state';
 
 /** `retryInS`: seconds to the next attempt while reconnecting. */
 export function connectionText(c: ConnectionState, retryInS?: number): { text: string; color: string } {
@@ -20,11 +21,19 @@ export function connectionText(c: ConnectionState, retryInS?: number): { text: s
   }
 }
 
-export function statusText(s: ViewState): string {
-  const flags = [s.stopping && 'stopping', s.interrupted && 'interrupted', s.continuePending && 'continue pending'].filter(Boolean);
-  const reason = s.status === 'idle' && s.stopReason?.type && s.stopReason.type !== 'interrupted' ? ` (${s.stopReason.type})` : '';
-  return escapeLineControls([s.status + reason, ...flags].join(', '));
+/** The session's derived state (src/turn/state.ts), the words every view shows; `unknown` until the first read. */
+export function headerState(s: ViewState): SessionState | undefined {
+  if (s.status === 'unknown') return undefined;
+  const session = { status: s.status, stop_reason: s.stopReason, interrupted: s.interrupted, stopping: s.stopping, continue_pending: s.continuePending };
+  return sessionState(session, { pendingInputs: s.pendingInputs });
 }
+
+export function statusText(s: ViewState): string {
+  const st = headerState(s);
+  return escapeLineControls(st ? stateText(st) : s.status);
+}
+
+const STATE_COLORS: Partial<Record<string, string>> = { running: 'green', failed: 'red', terminated: 'red', waiting: 'yellow', interrupted: 'yellow' };
 
 /**
  * Session, status, epoch, connection, pending inputs, event count, TTFT; then the thread filter and tree. The two state
@@ -39,7 +48,7 @@ export function Header({ s }: { s: ViewState }) {
         <Text bold>{escapeLineControls(s.sessionId)}</Text>
         {s.title ? ` "${escapeLineControls(s.title)}"` : ''}
         {sep}
-        <Text color={s.status === 'running' ? 'green' : s.status === 'terminated' ? 'red' : undefined}>{statusText(s)}</Text>
+        <Text color={STATE_COLORS[headerState(s)?.label ?? '']}>{statusText(s)}</Text>
         {sep}epoch {escapeLineControls(s.epoch ?? '?')}
       </Text>
       <Text>
