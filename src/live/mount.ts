@@ -5,6 +5,7 @@ import type { loadInk } from './load-ink';
 import { redrawOnResize, RecentLines } from './resize';
 import type { ActionSink } from './sink';
 import type { LiveStore } from './store';
+import { dropTypeahead } from './typeahead';
 
 const SHOW_CURSOR = '\u001b[?25h';
 /** Bracketed paste: the terminal marks pasted text, so a paste reaches the composer as text, never as keys. */
@@ -18,13 +19,20 @@ export interface MountedView {
   unmount(): Promise<void>;
 }
 
-/** Renders the view with Ink as loadInk loaded it. Keys are read only when standard input can be put in raw mode. */
-export function mountView(o: { ctx: Ctx; ink: Awaited<ReturnType<typeof loadInk>>; store: LiveStore; sink: ActionSink }): MountedView {
+/**
+ * Renders the view with Ink as loadInk loaded it. Keys are read only when standard input can be put in raw mode, and
+ * only those typed after the first frame: what the terminal held before is dropped, and the footer says so.
+ */
+export async function mountView(o: { ctx: Ctx; ink: Awaited<ReturnType<typeof loadInk>>; store: LiveStore; sink: ActionSink }): Promise<MountedView> {
   const [{ render }, { liveView }] = o.ink;
   const { stdin, stdout, stderr } = o.ctx.io;
   const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
   const restore = () => restoreTerminal(stdin, stdout, interactive);
   process.once('exit', restore);
+  if (interactive) {
+    o.store.dispatch({ type: 'typeahead', keys: await dropTypeahead(stdin) });
+    o.store.publishNow();
+  }
   // Before render: its resize handler must run ahead of Ink's.
   const recent = new RecentLines();
   const unwatchResize = stdout.isTTY ? redrawOnResize(stdout, recent) : () => undefined;

@@ -90,6 +90,10 @@ export interface ViewState {
   notice?: Notice;
   /** The view has closed: the last frame says how, in place of keys that no longer work. */
   ended?: string;
+  /** Keys typed before the first frame, dropped unread (the footer says so). */
+  dropped?: number;
+  /** Opened from `svc top --readonly`: the view only shows; no key acts on the session. */
+  readonly: boolean;
 }
 
 export type Action =
@@ -114,11 +118,14 @@ export type Action =
   | { type: 'confirmation.answering'; eventId: string; answering: boolean }
   | { type: 'deltas.toggle' }
   | { type: 'filter.cycle' }
-  | { type: 'ended'; text: string };
+  | { type: 'ended'; text: string }
+  /** Keys the terminal held when the view opened, dropped unread. */
+  | { type: 'typeahead'; keys: number };
 
-export function initialState(sessionId: string, o: { showDeltas?: boolean } = {}): ViewState {
+export function initialState(sessionId: string, o: { showDeltas?: boolean; readonly?: boolean } = {}): ViewState {
   return {
     sessionId,
+    readonly: Boolean(o.readonly),
     status: 'unknown',
     stopping: false,
     interrupted: false,
@@ -180,6 +187,8 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, showDeltas: !s.showDeltas, previews: [] };
     case 'ended':
       return { ...s, ended: a.text, compose: undefined };
+    case 'typeahead':
+      return a.keys > 0 ? { ...s, dropped: a.keys } : s;
     case 'filter.cycle': {
       const options = [FILTER_ALL, FILTER_MAIN, ...s.threads.map((t) => t.id)];
       const filter = options[(options.indexOf(s.filter) + 1) % options.length];

@@ -39,8 +39,8 @@ function mount(...actions: Action[]) {
   return mountWith({}, ...actions);
 }
 
-function mountWith(o: { color?: boolean }, ...actions: Action[]) {
-  const store = new LiveStore(initialState('sess_live'));
+function mountWith(o: { color?: boolean; readonly?: boolean }, ...actions: Action[]) {
+  const store = new LiveStore(initialState('sess_live', { readonly: o.readonly }));
   const sink = new FakeSink();
   store.dispatch({ type: 'stream', item: live, at: 0 });
   for (const a of actions) store.dispatch(a);
@@ -281,6 +281,20 @@ describe('live view footer and body', () => {
   it('a terminated session offers neither interrupt, continue nor message', async () => {
     const v = mount(session({ status: 'terminated' }));
     expect(v.footer()).toBe('d hide deltas · q quit');
+  });
+
+  it('read-only (opened from svc top --readonly): i, c, m, y and n are neither offered nor taken', async () => {
+    const awaited = stream(ev('agent.tool_use', { name: 'bash', input: {}, permission: 'ask' }, { id: 'sevt_ask' }));
+    const v = mountWith({ readonly: true }, session({ status: 'running' }), awaited);
+    expect(v.footer()).toBe('read-only d hide deltas · q quit');
+    await v.press('i', 'c', 'y', 'n', 'm', 'h', 'i', KEY.enter);
+    expect(v.sink.calls).toEqual([]);
+    expect(v.frame()).not.toContain('next_turn›');
+    view!.unmount();
+    const interrupted = mountWith({ readonly: true }, session({ status: 'idle', interrupted: true }));
+    await interrupted.press('c');
+    expect(interrupted.sink.calls).toEqual([]);
+    expect(interrupted.footer()).toBe('read-only d hide deltas · q quit');
   });
 
   it('the header shows session, status, epoch, connection, pending inputs, events and TTFT', async () => {
