@@ -118,6 +118,10 @@ describe('openLiveView against the emulator', () => {
     // No event says so (nothing was queued): the view reads the session while it is interrupted.
     await waitUntil(() => frame(stdout.plain, s.id).includes(`idle │ epoch ${server.control_epoch}\n`), 'the header after the continue', 10_000);
     expect(frame(stdout.plain, s.id)).not.toContain('c continue');
+    // The interrupt's line has its own epoch; the Continue, which wrote no event, is a line of its own from the read.
+    await waitUntil(() => stdout.plain.includes(`continued (epoch ${server.control_epoch})`), 'the continue line');
+    expect(stdout.plain).toContain('interrupted (epoch 1)');
+    expect(stdout.plain.split('continued (').length).toBe(2);
     stdin.press('q');
     await view;
   });
