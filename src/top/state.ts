@@ -5,6 +5,7 @@
  */
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
+import { sessionStatus } from './columns';
 import { sessionRow, triggerRow, workRow, type LastRun, type SessionRow, type TriggerRow, type WorkRow } from './rows';
 import type { Obj } from '../api/resources';
 
@@ -184,7 +185,8 @@ function words(s: BoardState, view: ViewName, r: AnyRow): string {
   switch (view) {
     case 'sessions': {
       const x = r as SessionRow;
-      return `${x.id} ${x.title} ${s.agentNames[x.agentId] ?? x.agentId} ${x.status} ${x.stopReason ?? ''} ${s.activity[x.id]?.step ?? ''}`;
+      // The status as its cell shows it (the derived state: failed, waiting, interrupted…), not the bare status.
+      return `${x.id} ${x.title} ${s.agentNames[x.agentId] ?? x.agentId} ${sessionStatus(x)} ${x.stopReason ?? ''} ${s.activity[x.id]?.step ?? ''}`;
     }
     case 'work': {
       const x = r as WorkRow;
