@@ -23,6 +23,8 @@ export interface BoardOptions {
   /** The selectors as typed, for the header. */
   selection?: string;
   environment?: string;
+  /** The environment's ID, resolved before the board opened. */
+  environmentId?: string;
   intervalMs: number;
   readonly: boolean;
 }
@@ -53,7 +55,14 @@ export async function openBoard(o: BoardOptions): Promise<void> {
       import('../live/typeahead'),
     ]);
   const store = new BoardStore(
-    initialState({ readonly: o.readonly, rows: tty.rows, columns: stdout.columns, environment: o.environment, selection: o.selection }),
+    initialState({
+      readonly: o.readonly,
+      rows: tty.rows,
+      columns: stdout.columns,
+      environment: o.environment,
+      environmentId: o.environmentId,
+      selection: o.selection,
+    }),
     undefined,
     ctx.now,
   );

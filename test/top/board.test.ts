@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseTop } from '../../src/commands/top/parse';
 import { runTop } from '../../src/commands/top/run';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { InterruptedError } from '../../src/errors';
+import { errorLine, exitCodeFor, InterruptedError } from '../../src/errors';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
@@ -82,6 +82,17 @@ describe('svc top as a command', () => {
 });
 
 describe('svc top on a terminal, against the emulator', () => {
+  it('--environment naming no environment is the 404 naming it, exit 6, before the screen is taken (never "loading…" forever)', async () => {
+    const { ctx, stdout } = ttyCtx(t.emu);
+    const error = await runTop(ctx, parseTop([], { environment: 'env_missing' })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(exitCodeFor(error)).toBe(6);
+    expect(errorLine(error)).toMatch(/env_missing.*status=404/);
+    expect(stdout.text).toBe('');
+  });
+
   it('shows the sessions with their agent names, and q quits with the terminal restored', async () => {
     const s = await createSession(t.emu, { title: 'basic-one' });
     const b = board(t.emu, { selector: undefined });
