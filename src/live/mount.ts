@@ -12,6 +12,13 @@ const SHOW_CURSOR = '\u001b[?25h';
 const PASTE_ON = '\u001b[?2004h';
 const PASTE_OFF = '\u001b[?2004l';
 
+/**
+ * How Ink renders the live view. The store already paces frames (FRAME_MS); Ink's own throttle (30 fps by default)
+ * would defer a frame's redraw past the transcript lines written with it, making two terminal writes of one frame and,
+ * beating against the store's pace, more than 30 a second. At 1000 its window (1 ms) never holds a second frame.
+ */
+export const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: false, maxFps: 1000 } as const;
+
 export interface MountedView {
   /** Settles when Ink exits by itself (its own error, or an exit from inside the tree). */
   exited: Promise<unknown>;
@@ -42,8 +49,7 @@ export async function mountView(o: { ctx: Ctx; ink: Awaited<ReturnType<typeof lo
     stdout: stdout as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: stderr as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
+    ...INK_OPTIONS,
   });
   return {
     exited: ink.waitUntilExit(),

@@ -4,7 +4,7 @@ import { LiveApp } from '../../src/live/components/App';
 import { KEYS } from '../../src/live/keys';
 import { initialState, type Action } from '../../src/live/reducer';
 import type { ActionSink } from '../../src/live/sink';
-import { LiveStore } from '../../src/live/store';
+import { FRAME_MS, LiveStore } from '../../src/live/store';
 import { waitUntil } from '../helpers/sse';
 import { delta, ev, live, text } from './fixtures';
 
@@ -389,6 +389,6 @@ describe('live view footer and body', () => {
     await v.until((f) => f.includes('w1999 ▍'), 'the last delta');
     const elapsed = Date.now() - started;
     unsubscribe();
-    expect(publishes).toBeLessThanOrEqual(Math.ceil(elapsed / 33) + 1);
+    expect(publishes).toBeLessThanOrEqual(Math.ceil(elapsed / FRAME_MS) + 1);
   });
 });
