@@ -12,6 +12,8 @@ export type ItemKind =
   | 'tool_result'
   | 'reply'
   | 'interrupt'
+  /** A Continue, which has no event of its own: marked from the epoch change and the status after an interrupt. */
+  | 'continue'
   | 'status'
   | 'error'
   | 'thread'

@@ -43,13 +43,14 @@ export interface KeyBinding {
 const letter = (ch: string) => (input: string, k: KeyPress) => input === ch && !k.ctrl && !k.meta;
 const viewing = (s: ViewState) => !s.compose;
 const composing = (s: ViewState) => Boolean(s.compose);
-const open = (s: ViewState) => s.status !== 'terminated';
+/** Keys that act on the session (interrupt, continue, message, answers) apply only to an open session, never read-only. */
+const writable = (s: ViewState) => s.status !== 'terminated' && !s.readonly;
 /**
  * The spec accepts an interrupt on an idle session too, but there it stops nothing: `i` is offered
  * only while a turn runs or one is about to start (queued input, a continue in progress).
  */
 const interruptible = (s: ViewState) =>
-  open(s) && !s.interrupted && !s.stopping && (s.status === 'running' || s.status === 'rescheduling' || s.continuePending || (s.pendingInputs ?? 0) > 0);
+  writable(s) && !s.interrupted && !s.stopping && (s.status === 'running' || s.status === 'rescheduling' || s.continuePending || (s.pendingInputs ?? 0) > 0);
 
 export const KEYS: readonly KeyBinding[] = [
   {
@@ -64,9 +65,9 @@ export const KEYS: readonly KeyBinding[] = [
     key: 'c',
     help: () => 'continue',
     matches: letter('c'),
-    when: (s) => viewing(s) && open(s) && s.interrupted && !s.stopping && !s.continuePending,
+    when: (s) => viewing(s) && writable(s) && s.interrupted && !s.stopping && !s.continuePending,
   },
-  { command: 'compose', key: 'm', help: () => 'message', matches: letter('m'), when: (s) => viewing(s) && open(s) },
+  { command: 'compose', key: 'm', help: () => 'message', matches: letter('m'), when: (s) => viewing(s) && writable(s) },
   { command: 'send', key: 'Enter', help: (s) => `send (${s.compose?.mode})`, matches: (_i, k) => Boolean(k.return), when: composing },
   {
     command: 'toggleMode',
@@ -82,14 +83,14 @@ export const KEYS: readonly KeyBinding[] = [
     key: 'y',
     help: (s) => `allow ${nextConfirmation(s)?.name}`,
     matches: letter('y'),
-    when: (s) => viewing(s) && nextConfirmation(s) !== undefined,
+    when: (s) => viewing(s) && writable(s) && nextConfirmation(s) !== undefined,
   },
   {
     command: 'deny',
     key: 'n',
     help: (s) => `deny ${nextConfirmation(s)?.name}`,
     matches: letter('n'),
-    when: (s) => viewing(s) && nextConfirmation(s) !== undefined,
+    when: (s) => viewing(s) && writable(s) && nextConfirmation(s) !== undefined,
   },
   {
     command: 'cycleThread',

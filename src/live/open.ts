@@ -20,6 +20,8 @@ export interface LiveViewOptions {
   abort?: { signal: AbortSignal; failure: () => Error | undefined };
   /** The last frame's footer when the user leaves (q, Ctrl-C); default: the session keeps running. */
   leaveNote?: string;
+  /** Only show (`svc top --readonly`): no key interrupts, continues, sends or answers, and the footer offers none. */
+  readonly?: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
       import('./outcome'),
     ],
   );
-  const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas }), undefined, ctx.now);
+  const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas, readonly: opts.readonly }), undefined, ctx.now);
   const stop = new AbortController();
   const [ended, finish] = settable<Outcome>();
   let outcome: Outcome | undefined;
@@ -67,7 +69,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   if (abort?.aborted) onSignal();
   abort?.addEventListener('abort', onSignal, { once: true });
 
-  const view = mountView({ ctx, ink, store, sink });
+  const view = await mountView({ ctx, ink, store, sink });
   view.exited.then(
     () => finish({ reason: 'quit' }),
     (error: unknown) => finish({ error }),

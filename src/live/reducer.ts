@@ -90,6 +90,17 @@ export interface ViewState {
   notice?: Notice;
   /** The view has closed: the last frame says how, in place of keys that no longer work. */
   ended?: string;
+  /** Keys typed before the first frame, dropped unread (the footer says so). */
+  dropped?: number;
+  /** Opened from `svc top --readonly`: the view only shows; no key acts on the session. */
+  readonly: boolean;
+  /** The `epoch` of the last interrupt acknowledgement in the stream: its line shows that epoch, not the session's now. */
+  interruptEpoch?: string;
+  /**
+   * An interrupt the transcript has marked, with its epoch, whose Continue it has not marked yet. A Continue writes no
+   * event: it shows as the status that follows, or (live) as a read of the session no longer interrupted at a later epoch.
+   */
+  openInterrupt?: { epoch?: string };
 }
 
 export type Action =
@@ -114,11 +125,14 @@ export type Action =
   | { type: 'confirmation.answering'; eventId: string; answering: boolean }
   | { type: 'deltas.toggle' }
   | { type: 'filter.cycle' }
-  | { type: 'ended'; text: string };
+  | { type: 'ended'; text: string }
+  /** Keys the terminal held when the view opened, dropped unread. */
+  | { type: 'typeahead'; keys: number };
 
-export function initialState(sessionId: string, o: { showDeltas?: boolean } = {}): ViewState {
+export function initialState(sessionId: string, o: { showDeltas?: boolean; readonly?: boolean } = {}): ViewState {
   return {
     sessionId,
+    readonly: Boolean(o.readonly),
     status: 'unknown',
     stopping: false,
     interrupted: false,
@@ -148,7 +162,7 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return draft;
     }
     case 'session':
-      return onSessionRead(s, a.session);
+      return continuedByRead(onSessionRead(s, a.session), a.session);
     case 'pending':
       return { ...s, pendingInputs: a.count };
     case 'epoch':
@@ -161,7 +175,9 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, controlling: a.action, notice: { text: a.text, level: 'info' } };
     case 'control': {
       const line: Item = { seq: s.nextSeq, kind: 'control', head: escapeControls(a.text), error: a.level === 'error' };
-      return { ...s, notice: undefined, controlling: undefined, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, line]) };
+      // The view's own continue that took says so in its line: no second line for it from the status that follows.
+      const openInterrupt = s.controlling === 'continue' && !s.interrupted ? undefined : s.openInterrupt;
+      return { ...s, notice: undefined, controlling: undefined, openInterrupt, nextSeq: s.nextSeq + 1, finished: capFinished([...s.finished, line]) };
     }
     case 'compose.open':
       return s.compose ? s : { ...s, compose: { text: '', mode: 'next_turn' } };
@@ -180,6 +196,8 @@ export function reduce(s: ViewState, a: Action): ViewState {
       return { ...s, showDeltas: !s.showDeltas, previews: [] };
     case 'ended':
       return { ...s, ended: a.text, compose: undefined };
+    case 'typeahead':
+      return a.keys > 0 ? { ...s, dropped: a.keys } : s;
     case 'filter.cycle': {
       const options = [FILTER_ALL, FILTER_MAIN, ...s.threads.map((t) => t.id)];
       const filter = options[(options.indexOf(s.filter) + 1) % options.length];
@@ -313,9 +331,14 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
     case 'user.interrupt':
       // The acknowledgement carries the new epoch; completion is confirmed by reading the session.
       n.epoch = laterEpoch(n.epoch, e.epoch);
+      n.interruptEpoch = e.epoch;
       n.stopping = !n.interrupted;
       break;
     case 'session.status':
+      // Only a Continue ends an interrupt but termination: any other status after it is the session started again.
+      if (n.openInterrupt && d.status === 'terminated') n.openInterrupt = undefined;
+      else if (n.openInterrupt && !isInterruptedStop(e))
+        continuedLine(n, fresh, `continued${n.openInterrupt.epoch === undefined ? '' : ` (after the interrupt at epoch ${n.openInterrupt.epoch})`}`);
       onStatus(n, String(d.status), d.stop_reason as StopReason | undefined);
       break;
     case 'session.thread_created':
@@ -348,10 +371,40 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
  */
 function controlItem(n: ViewState, e: SessionEvent): Item | undefined {
   if (e.type === 'user.interrupt') return { seq: n.nextSeq, kind: 'interrupt', head: 'interrupt', quiet: true };
-  if (e.type !== 'session.status' || e.data?.status !== 'idle' || (e.data?.stop_reason as StopReason | undefined)?.type !== 'interrupted') return undefined;
-  const head = escapeLineControls(`interrupted${n.epoch === undefined ? '' : ` (epoch ${n.epoch})`}`);
+  if (!isInterruptedStop(e)) return undefined;
+  // The epoch of this interrupt's own acknowledgement: the session's epoch now may be many interrupts later (a reload).
+  const epoch = n.interruptEpoch;
+  n.openInterrupt = { epoch };
+  n.interruptEpoch = undefined;
+  const head = escapeLineControls(`interrupted${epoch === undefined ? '' : ` (epoch ${epoch})`}`);
   const item: Item = { seq: n.nextSeq, kind: 'interrupt', head };
   return n.controlling === 'interrupt' ? { ...item, quiet: true } : item;
+}
+
+const isInterruptedStop = (e: SessionEvent): boolean =>
+  e.type === 'session.status' && e.data?.status === 'idle' && (e.data?.stop_reason as StopReason | undefined)?.type === 'interrupted';
+
+/** Marks the Continue of the open interrupt: a line of its own, or none when the view sent it (its outcome line says it). */
+function continuedLine(n: ViewState, fresh: Item[], head: string): void {
+  n.openInterrupt = undefined;
+  if (n.controlling === 'continue') return;
+  fresh.push({ seq: n.nextSeq, kind: 'continue', head: escapeLineControls(head) });
+  n.nextSeq += 1;
+}
+
+/**
+ * A read of the session while the stream is live: no longer interrupted (nor about to start) at an epoch past the open
+ * interrupt's means a Continue completed, which may write no event at all (nothing was queued).
+ */
+function continuedByRead(s: ViewState, read: Record<string, unknown>): ViewState {
+  const open = s.openInterrupt;
+  const epoch = typeof read.control_epoch === 'string' ? read.control_epoch : undefined;
+  if (!open?.epoch || epoch === undefined || s.connection.kind !== 'live') return s;
+  if (read.interrupted || read.stopping || read.continue_pending || read.status === 'terminated' || compareEpochs(epoch, open.epoch) <= 0) return s;
+  const fresh: Item[] = [];
+  const n = { ...s };
+  continuedLine(n, fresh, `continued (epoch ${epoch})`);
+  return fresh.length ? { ...n, finished: capFinished([...n.finished, ...fresh]) } : n;
 }
 
 /** The previews but those `gone` matches; the same array when none does, so most events copy nothing. */

@@ -1,4 +1,5 @@
 import { escapeControls } from './controls';
+import { cutToWidth, displayWidth, padToWidth } from './width';
 import { isObject } from '../is-object';
 
 export interface Column<T = any> {
@@ -17,7 +18,7 @@ export interface TableStyle {
  */
 export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyle): string {
   const cells = rows.map((r) => columns.map((c) => escapeControls(cellText(valueOf(c, r)))));
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)));
+  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]))));
   const fit = (line: string[]): string[] => {
     if (!style.width) return line;
     let used = 0;
@@ -25,10 +26,10 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
       const room = Math.max(style.width! - used - 1, 1);
       const w = Math.min(widths[i], room);
       used += w + 2;
-      return truncate(cell, w).padEnd(i === line.length - 1 ? 0 : w);
+      return padToWidth(truncate(cell, w), i === line.length - 1 ? 0 : w);
     });
   };
-  const pad = (line: string[]): string[] => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i])));
+  const pad = (line: string[]): string[] => line.map((cell, i) => (i === line.length - 1 ? cell : padToWidth(cell, widths[i])));
   const head = (style.width ? fit : pad)(columns.map((c) => c.header))
     .join('  ')
     .trimEnd();
@@ -66,10 +67,9 @@ export function cellText(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** Text cut to `width` terminal columns (CJK and emoji take two), ending in `…` when cut. */
 export function truncate(s: string, width: number): string {
-  if (s.length <= width) return s;
-  if (width <= 1) return s.slice(0, width);
-  return s.slice(0, width - 1) + '…';
+  return cutToWidth(s, width);
 }
 
 function stripAnsi(s: string): string {

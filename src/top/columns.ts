@@ -1,5 +1,7 @@
 /** The columns of each view: a title, a width (or the rest of the line) and the text of a row. Pure: the components only draw them. */
 import { shortAge } from '../fleet/duration';
+import { escapeLineControls } from '../output/controls';
+import { cutToWidth, padToWidth, withoutZeroWidth } from '../output/width';
 import { isStale, sessionStatus, type SessionRow, type TriggerRow, type WorkRow } from './rows';
 import type { AnyRow, BoardState, ViewName } from './state';
 
@@ -118,8 +120,10 @@ export function layout(view: ViewName, columns: number, idWidth?: number): Array
 /** The ID column as wide as the longest ID on screen, within bounds (the service's IDs are opaque, of any length). */
 export const idWidth = (ids: readonly string[]): number => Math.min(32, Math.max(12, ...ids.map((id) => id.length)));
 
-/** A cell cut or padded to its width. */
+/**
+ * A cell cut or padded to its width in terminal columns, its control characters (bidirectional ones too) shown escaped
+ * and characters that draw nothing dropped.
+ */
 export function cell(text: string, width: number): string {
-  const chars = [...text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')];
-  return chars.length > width ? chars.slice(0, Math.max(0, width - 1)).join('') + '…' : chars.join('') + ' '.repeat(width - chars.length);
+  return padToWidth(cutToWidth(withoutZeroWidth(escapeLineControls(text)), width), width);
 }

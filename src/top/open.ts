@@ -24,6 +24,8 @@ export interface BoardOptions {
   /** The selectors as typed, for the header. */
   selection?: string;
   environment?: string;
+  /** The environment's ID, resolved before the board opened. */
+  environmentId?: string;
   intervalMs: number;
   readonly: boolean;
 }
@@ -43,16 +45,25 @@ export async function openBoard(o: BoardOptions): Promise<void> {
   const tty = stdout as typeof stdout & NodeJS.EventEmitter & { rows?: number };
   // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.
   const [ink] = await (await import('../live/load-ink')).loadInk();
-  const [{ boardView }, { BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }] = await Promise.all([
-    import('./components/Board'),
-    import('./store'),
-    import('./state'),
-    import('./feed'),
-    import('../errors'),
-    import('../live/outcome'),
-  ]);
+  const [{ boardView }, { BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }, { dropTypeahead, droppedText }] =
+    await Promise.all([
+      import('./components/Board'),
+      import('./store'),
+      import('./state'),
+      import('./feed'),
+      import('../errors'),
+      import('../live/outcome'),
+      import('../live/typeahead'),
+    ]);
   const store = new BoardStore(
-    initialState({ readonly: o.readonly, rows: tty.rows, columns: stdout.columns, environment: o.environment, selection: o.selection }),
+    initialState({
+      readonly: o.readonly,
+      rows: tty.rows,
+      columns: stdout.columns,
+      environment: o.environment,
+      environmentId: o.environmentId,
+      selection: o.selection,
+    }),
     undefined,
     ctx.now,
   );
@@ -104,6 +115,9 @@ export async function openBoard(o: BoardOptions): Promise<void> {
       quit: () => settle({ kind: 'quit' }),
       abort: () => settle({ kind: 'abort' }),
     };
+    // Keys typed before the board is drawn (or while a live view handed back) are dropped unread, and the footer says so.
+    const dropped = interactive ? await dropTypeahead(stdin) : 0;
+    if (dropped) store.dispatch({ type: 'notice', notice: { text: droppedText(dropped), level: 'info' } });
     store.publishNow();
     const view = ink.render(boardView({ store, sink, interactive }), {
       stdout: stdout as NodeJS.WriteStream,
@@ -138,7 +152,7 @@ export async function openBoard(o: BoardOptions): Promise<void> {
       stdout.write(CLEAR);
       const { openLiveView } = await import('../live/open');
       try {
-        await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: BACK });
+        await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: BACK, readonly: o.readonly });
       } catch (e) {
         if (stoppedByTerm(ctx.io.signal)) return;
         throw e;

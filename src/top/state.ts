@@ -118,7 +118,9 @@ export type Action =
 
 const perView = <T>(v: T): Record<ViewName, T> => ({ sessions: v, work: v, triggers: v });
 
-export function initialState(o: { readonly?: boolean; rows?: number; columns?: number; environment?: string; selection?: string } = {}): BoardState {
+export function initialState(
+  o: { readonly?: boolean; rows?: number; columns?: number; environment?: string; environmentId?: string; selection?: string } = {},
+): BoardState {
   return {
     view: 'sessions',
     sessions: new Map(),
@@ -145,7 +147,7 @@ export function initialState(o: { readonly?: boolean; rows?: number; columns?: n
     connection: { kind: 'connecting' },
     rows: o.rows ?? 24,
     columns: o.columns ?? 80,
-    environment: o.environment === undefined ? undefined : { ref: o.environment },
+    environment: o.environment === undefined ? undefined : { ref: o.environment, id: o.environmentId },
     selection: o.selection,
   };
 }

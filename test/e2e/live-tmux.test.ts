@@ -100,6 +100,24 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     await paneShows(/END-OF-VIEW exit=0/);
   }, 120_000);
 
+  it('keys typed before the view opens are dropped: three lines pasted without bracketed paste neither interrupt nor send', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, '/slow 400');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'the running turn');
+    await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} sessions tail ${s.id}; echo "END-OF-VIEW exit=$?"`);
+    await keys('Enter');
+    // Sent at once, while node is still starting: the terminal holds them for whoever reads next.
+    await keys('-l', 'i\nmhello\n\n');
+    await paneShows(/dropped \d+ keys typed before the view opened/);
+    await paneShows(/running │ epoch 0/);
+    const types = (await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.type);
+    expect(types).not.toContain('user.interrupt');
+    expect(types.filter((x) => x === 'user.message')).toHaveLength(1);
+    await keys('q');
+    await paneShows(/END-OF-VIEW exit=0/);
+    expect((await getSession(t.emu, s.id)).control_epoch).toBe('0');
+  }, 120_000);
+
   it('issue 26: in the composer a pasted text keeps its line break until Enter; text and Enter in one write send that text', async () => {
     const s = await createSession(t.emu);
     await tail(s.id);

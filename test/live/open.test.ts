@@ -85,6 +85,29 @@ describe('openLiveView against the emulator', () => {
     await view;
   });
 
+  it('keys typed before the view opens are dropped, never acted on: no interrupt, no message; the footer says so', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, '/slow 200');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'the running turn');
+    const { ctx, stdin, stdout } = ttyCtx(t.emu);
+    // Three lines pasted into the shell without bracketed paste, waiting in the terminal when the view opens.
+    stdin.typeAhead('i\n');
+    stdin.typeAhead('mhello\n');
+    stdin.typeAhead('\n');
+    const view = openLiveView({ ctx, client: await ctx.api(), sessionId: s.id, deltas: false });
+    await waitUntil(() => /^live │/m.test(stdout.plain), 'the stream live');
+    await waitUntil(() => /running │ epoch 0/.test(frame(stdout.plain, s.id)), 'the running turn');
+    expect(frame(stdout.plain, s.id)).toContain('dropped 10 keys typed before the view opened');
+    expect(frame(stdout.plain, s.id)).not.toContain('next_turn›');
+    // Keys typed once the view is drawn are read as ever.
+    stdin.press('q');
+    await expect(view).resolves.toEqual({ reason: 'quit' });
+    const types = (await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.type);
+    expect(types).not.toContain('user.interrupt');
+    expect(types.filter((x) => x === 'user.message')).toHaveLength(1);
+    expect((await getSession(t.emu, s.id)).control_epoch).toBe('0');
+  });
+
   it('issue 17: an interrupt and a continue sent from another shell show in the header and the keys', async () => {
     const { s, stdin, stdout, view } = await runningTurn();
     await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } });
@@ -95,6 +118,10 @@ describe('openLiveView against the emulator', () => {
     // No event says so (nothing was queued): the view reads the session while it is interrupted.
     await waitUntil(() => frame(stdout.plain, s.id).includes(`idle │ epoch ${server.control_epoch}\n`), 'the header after the continue', 10_000);
     expect(frame(stdout.plain, s.id)).not.toContain('c continue');
+    // The interrupt's line has its own epoch; the Continue, which wrote no event, is a line of its own from the read.
+    await waitUntil(() => stdout.plain.includes(`continued (epoch ${server.control_epoch})`), 'the continue line');
+    expect(stdout.plain).toContain('interrupted (epoch 1)');
+    expect(stdout.plain.split('continued (').length).toBe(2);
     stdin.press('q');
     await view;
   });

@@ -36,6 +36,59 @@ describe('live view reducer: user events (R-EVT-2)', () => {
     expect(done.controlling).toBeUndefined();
   });
 
+  it("R-EVT-30 after a reload each interrupt shows its own event's epoch, not the session's now, and each Continue is a line of its own", () => {
+    const stopped = ev('session.status', { status: 'idle', stop_reason: { type: 'interrupted' } });
+    // The session read at open says epoch 5; history then replays two interrupts with a Continue between them.
+    const reloaded = apply(start(), { type: 'session', session: { status: 'idle', interrupted: true, control_epoch: '5' } });
+    const s = feed(reloaded, [
+      ev('user.interrupt', undefined, { epoch: '1' }),
+      stopped,
+      ev('session.status', { status: 'running' }),
+      ev('agent.message', text('again')),
+      ev('user.interrupt', undefined, { epoch: '4' }),
+      stopped,
+    ]);
+    expect(lines(s)).toEqual(['interrupted (epoch 1)', 'continued (after the interrupt at epoch 1)', 'agent: again', 'interrupted (epoch 4)']);
+    expect(s.epoch).toBe('5');
+  });
+
+  it('a Continue from elsewhere that writes no event is marked from the session read at a later epoch, once', () => {
+    const stopped = feed(start(), [
+      ev('user.interrupt', undefined, { epoch: '1' }),
+      ev('session.status', { status: 'idle', stop_reason: { type: 'interrupted' } }),
+    ]);
+    // Reads that do not show a completed Continue mark nothing: still interrupted, pending, or from before the interrupt.
+    const pending = apply(
+      stopped,
+      { type: 'session', session: { status: 'idle', interrupted: true, continue_pending: true, control_epoch: '2' } },
+      { type: 'session', session: { status: 'running', interrupted: false, control_epoch: '0' } },
+    );
+    expect(lines(pending)).toEqual(['interrupted (epoch 1)']);
+    const done = apply(pending, { type: 'session', session: { status: 'idle', interrupted: false, control_epoch: '3' } });
+    expect(lines(done)).toEqual(['interrupted (epoch 1)', 'continued (epoch 3)']);
+    // The status that follows (a queued input starts) is no second mark.
+    expect(lines(feed(done, [ev('session.status', { status: 'running' })]))).toEqual(['interrupted (epoch 1)', 'continued (epoch 3)']);
+  });
+
+  it("the view's own Continue leaves only its outcome line; a termination after an interrupt is no Continue", () => {
+    const stopped = feed(start(), [
+      ev('user.interrupt', undefined, { epoch: '1' }),
+      ev('session.status', { status: 'idle', stopReason: undefined, stop_reason: { type: 'interrupted' } }),
+    ]);
+    const own = apply(
+      stopped,
+      { type: 'control.start', action: 'continue', text: 'continuing…' },
+      { type: 'session', session: { status: 'idle', interrupted: false, control_epoch: '3' } },
+      { type: 'control', text: 'continued (epoch 3): the session is running again' },
+    );
+    expect(lines(feed(own, [ev('session.status', { status: 'running' })]))).toEqual([
+      'interrupted (epoch 1)',
+      'continued (epoch 3): the session is running again',
+    ]);
+    const archived = feed(stopped, [ev('session.status', { status: 'terminated' })]);
+    expect(lines(archived)).toEqual(['interrupted (epoch 1)', 'terminated']);
+  });
+
   it('R-SESS-24 epochs beyond 2^53 compare as digit strings', () => {
     const s = feed(apply(start(), { type: 'epoch', epoch: '9007199254740993' }), [ev('user.interrupt', undefined, { epoch: '9007199254740992' })]);
     expect(s.epoch).toBe('9007199254740993');

@@ -12,6 +12,13 @@ export class FakeTtyIn extends EventEmitter {
   /** Every raw-mode change, in order (the last must be false). */
   rawModes: boolean[] = [];
   private queue: string[] = [];
+  constructor() {
+    super();
+    // As a Readable does: a reader that starts listening is told of what is already buffered.
+    this.on('newListener', (event) => {
+      if (event === 'readable') setImmediate(() => this.queue.length && this.emit('readable'));
+    });
+  }
   setRawMode(mode: boolean) {
     this.rawModes.push(mode);
     return this;
@@ -27,6 +34,10 @@ export class FakeTtyIn extends EventEmitter {
   press(data: string) {
     this.queue.push(data);
     this.emit('readable');
+  }
+  /** Input the terminal holds before anything reads it (typed ahead): no `readable` until a reader asks. */
+  typeAhead(data: string) {
+    this.queue.push(data);
   }
   async *[Symbol.asyncIterator](): AsyncGenerator<string> {}
 }

@@ -4,7 +4,7 @@ import { LiveApp } from '../../src/live/components/App';
 import { KEYS } from '../../src/live/keys';
 import { initialState, type Action } from '../../src/live/reducer';
 import type { ActionSink } from '../../src/live/sink';
-import { LiveStore } from '../../src/live/store';
+import { FRAME_MS, LiveStore } from '../../src/live/store';
 import { waitUntil } from '../helpers/sse';
 import { delta, ev, live, text } from './fixtures';
 
@@ -39,8 +39,8 @@ function mount(...actions: Action[]) {
   return mountWith({}, ...actions);
 }
 
-function mountWith(o: { color?: boolean }, ...actions: Action[]) {
-  const store = new LiveStore(initialState('sess_live'));
+function mountWith(o: { color?: boolean; readonly?: boolean }, ...actions: Action[]) {
+  const store = new LiveStore(initialState('sess_live', { readonly: o.readonly }));
   const sink = new FakeSink();
   store.dispatch({ type: 'stream', item: live, at: 0 });
   for (const a of actions) store.dispatch(a);
@@ -283,6 +283,20 @@ describe('live view footer and body', () => {
     expect(v.footer()).toBe('d hide deltas · q quit');
   });
 
+  it('read-only (opened from svc top --readonly): i, c, m, y and n are neither offered nor taken', async () => {
+    const awaited = stream(ev('agent.tool_use', { name: 'bash', input: {}, permission: 'ask' }, { id: 'sevt_ask' }));
+    const v = mountWith({ readonly: true }, session({ status: 'running' }), awaited);
+    expect(v.footer()).toBe('read-only d hide deltas · q quit');
+    await v.press('i', 'c', 'y', 'n', 'm', 'h', 'i', KEY.enter);
+    expect(v.sink.calls).toEqual([]);
+    expect(v.frame()).not.toContain('next_turn›');
+    view!.unmount();
+    const interrupted = mountWith({ readonly: true }, session({ status: 'idle', interrupted: true }));
+    await interrupted.press('c');
+    expect(interrupted.sink.calls).toEqual([]);
+    expect(interrupted.footer()).toBe('read-only d hide deltas · q quit');
+  });
+
   it('the header shows session, status, epoch, connection, pending inputs, events and TTFT', async () => {
     const v = mount(
       session({ title: 'Review', status: 'running', control_epoch: '12' }),
@@ -375,6 +389,6 @@ describe('live view footer and body', () => {
     await v.until((f) => f.includes('w1999 ▍'), 'the last delta');
     const elapsed = Date.now() - started;
     unsubscribe();
-    expect(publishes).toBeLessThanOrEqual(Math.ceil(elapsed / 33) + 1);
+    expect(publishes).toBeLessThanOrEqual(Math.ceil(elapsed / FRAME_MS) + 1);
   });
 });

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseTop } from '../../src/commands/top/parse';
 import { runTop } from '../../src/commands/top/run';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { InterruptedError } from '../../src/errors';
+import { errorLine, exitCodeFor, InterruptedError } from '../../src/errors';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, send, waitSession, waitUntil } from '../helpers/sse';
+import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 import { ttyCtx } from '../live/tty';
 
 const t = useEmulator({ modelStepMs: 5 });
@@ -82,6 +82,17 @@ describe('svc top as a command', () => {
 });
 
 describe('svc top on a terminal, against the emulator', () => {
+  it('--environment naming no environment is the 404 naming it, exit 6, before the screen is taken (never "loading…" forever)', async () => {
+    const { ctx, stdout } = ttyCtx(t.emu);
+    const error = await runTop(ctx, parseTop([], { environment: 'env_missing' })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(exitCodeFor(error)).toBe(6);
+    expect(errorLine(error)).toMatch(/env_missing.*status=404/);
+    expect(stdout.text).toBe('');
+  });
+
   it('shows the sessions with their agent names, and q quits with the terminal restored', async () => {
     const s = await createSession(t.emu, { title: 'basic-one' });
     const b = board(t.emu, { selector: undefined });
@@ -128,6 +139,33 @@ describe('svc top on a terminal, against the emulator', () => {
     await waitSession(t.emu, s.id, (x) => x.interrupted === true, 'interrupted');
     await b.shows(/interrupted 1, unchanged 0, failed 0/);
     await b.shows(new RegExp(`${s.id}\\s+runs-slow.*\\binterrupted\\s`));
+  });
+
+  it('--readonly reaches the live view Enter opens: i, m + text + Enter, c and y act on nothing, and its footer offers none of them', async () => {
+    const s = await createSession(t.emu, { title: 'ro-view' });
+    await send(t.emu, s.id, '/slow 400');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'running');
+    const b = board(t.emu, { readonly: true });
+    await b.shows(new RegExp(`${s.id}\\s+ro-view.*running`));
+    b.press('/');
+    for (const ch of 'ro-view') b.press(ch);
+    b.press('\r');
+    await b.shows(/│ (1 of \d+|1) rows/);
+    b.press('\r');
+    const view = () => b.stdout.plain.slice(b.stdout.plain.lastIndexOf(`${s.id} "ro-view"`));
+    await waitUntil(() => /running │ epoch 0[^]*read-only d hide deltas · q quit/.test(view()), 'the live view, read-only');
+    for (const k of ['i', 'm', 'h', 'i', '\r', 'c', 'y', 'n']) b.press(k);
+    const at = b.stdout.plain.length;
+    b.press('q');
+    await waitUntil(() => b.stdout.plain.slice(at).includes('svc top │'), 'the board back', 10_000).catch((e) => {
+      console.error(b.stdout.plain.slice(at - 3000));
+      throw e;
+    });
+    const types = (await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.type);
+    expect(types).not.toContain('user.interrupt');
+    expect(types.filter((x) => x === 'user.message')).toHaveLength(1);
+    expect(await getSession(t.emu, s.id)).toMatchObject({ control_epoch: '0', interrupted: false });
+    expect(view()).not.toMatch(/i interrupt|m message|next_turn›/);
   });
 
   it('a write that fails leaves one line in the footer and the row as it was', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStale, workRow } from '../../src/top/rows';
+import { isStale, sessionStatus, workRow } from '../../src/top/rows';
 import {
   initialState,
   MAX_STREAMS,
@@ -77,6 +77,25 @@ describe('the board reducer (pure)', () => {
     s = run(s, { type: 'filter.clear' }, { type: 'filter.open' }, { type: 'filter.input', text: 'running' }, { type: 'filter.done' });
     expect(ids(s)).toEqual(['c']);
     expect(s.filtering).toBe(false);
+  });
+
+  it('the filter matches the status as its cell shows it: failed, waiting, interrupted', () => {
+    const s = run(
+      initialState(),
+      upsert(
+        session('f', 1, { stop_reason: { type: 'error' } }),
+        session('w', 2, { stop_reason: { type: 'requires_action', event_ids: ['e1'] } }),
+        session('i', 3, { interrupted: true, stop_reason: { type: 'interrupted' } }),
+        session('ok', 4, { stop_reason: { type: 'end_turn' } }),
+      ),
+    );
+    const matching = (text: string) => ids(run(s, { type: 'filter.open' }, { type: 'filter.input', text }));
+    for (const id of ['f', 'w', 'i', 'ok']) {
+      const shown = sessionStatus(s.sessions.get(id)!);
+      expect(matching(shown), shown).toContain(id);
+    }
+    expect(matching('failed')).toEqual(['f']);
+    expect(matching('waiting')).toEqual(['w']);
   });
 
   it('s cycles the sort: by status puts sessions waiting on a human first, then running ones', () => {

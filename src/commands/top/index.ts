@@ -7,9 +7,9 @@ import { parseTop } from './parse';
 export default function build(cmd: Command, kit: Kit): void {
   addSelectorFlags(cmd, { includeArchived: true });
   cmd
-    .option('--environment <environment>', 'the environment whose work rows view 2 shows (ID or name)')
+    .option('--environment <environment>', 'the environment whose work rows view 2 shows (ID or name; a missing one is exit 6 before the board opens)')
     .option('--interval <duration>', 'how often to poll the fleet (default 2s)')
-    .option('--readonly', 'turn the write keys off (i, c, a, y, n)');
+    .option('--readonly', 'turn the write keys off (i, c, a, y, n), on the board and in the live view Enter opens');
   examples(cmd, [
     'svc top',
     'svc top --status running,idle --agent triager',

@@ -13,6 +13,15 @@ export async function runTop(ctx: Ctx, o: TopOptions): Promise<void> {
   refuseDebugOnScreen(ctx, 'board', 'send it to a file (svc top --debug 2>debug.log)');
   // No credential is exit 4 before the screen is taken.
   ctx.apiKey();
-  const [{ openBoard }, { boardWrites }] = await Promise.all([import('../../top/open'), import('./writes')]);
-  await openBoard({ ctx, client: await ctx.api(), writes: boardWrites(ctx), ...o });
+  const [{ openBoard }, { boardWrites }, { resolveId }, { environments }] = await Promise.all([
+    import('../../top/open'),
+    import('./writes'),
+    import('../../fleet/names'),
+    import('../../api/environments'),
+  ]);
+  const client = await ctx.api();
+  // A missing environment is the 404 naming it (exit 6) before the screen is taken, as for any other argument:
+  // a board that opened on it would only say "loading…" in a view the user may never look at.
+  const environmentId = o.environment === undefined ? undefined : await resolveId(client, environments, 'environment', o.environment);
+  await openBoard({ ctx, client, writes: boardWrites(ctx), ...o, environmentId });
 }
