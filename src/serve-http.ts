@@ -1,20 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from './errors';
+import type { HostPort } from './host-port';
 
-/** Where a small status server listens (`--metrics-addr`, `work stats --serve`). */
-export interface HostPort {
-  host: string;
-  port: number;
-}
-
-/** `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (every interface); port 0 picks a free one. Exit 2 otherwise. */
-export function parseHostPort(raw: string, flag: string): HostPort {
-  const m = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(raw.trim());
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65535) throw new UsageError(`${flag} takes HOST:PORT (e.g. 127.0.0.1:9090, :9090, [::1]:9090; port 0 picks a free one), got "${raw}"`);
-  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
-}
+export type { HostPort } from './host-port';
 
 export interface Reply {
   status: number;

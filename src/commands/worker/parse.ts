@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Flags } from '../../cli/action';
 import { UsageError } from '../../errors';
 import { parseDuration } from '../../fleet/duration';
-import { parseHostPort, type HostPort } from '../../serve-http';
+import { parseHostPort, type HostPort } from '../../host-port';
 import type { LogFormat } from '../../worker/log';
 
 /** The flags of the built-in tools and the log, shared by `worker run` and `worker serve`. */
