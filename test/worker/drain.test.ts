@@ -19,7 +19,11 @@ describe('svc worker run: SIGTERM drains', () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const w = spawnSvc(built.bin, ['worker', 'run', '--environment', env.id, '--workdir', dir, '--concurrency', '2'], workerEnv(env.key));
-    const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"touch started; while [ ! -e go ]; do sleep 0.02; done; echo finished after the drain began"}');
+    const sid = await toolSession(
+      t.emu,
+      env.id,
+      '/tool bash {"command":"touch started; while [ ! -e go ]; do sleep 0.02; done; echo finished after the drain began"}',
+    );
     await waitUntil(() => existsSync(join(dir, 'started')), 'the tool to start', 15_000);
     await waitRow(t.emu, env.id, sid, (r) => r.status === 'active', 'the lease to be active');
     w.child.kill('SIGTERM');
