@@ -13,7 +13,7 @@ import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addLeaseOp, addWorkGet } from './lease';
 import { addPoll } from './poll';
-import { DEFAULT_STATS_INTERVAL, parseWorkStats } from './stats';
+import { DEFAULT_STATS_INTERVAL, parseWorkStats } from './stats-parse';
 
 const WORK_ROWS: ChildListSource = {
   columns: WORK_COLUMNS,

@@ -1,25 +1,14 @@
 import type { ApiClient } from '../../api/client';
 import { environments } from '../../api/environments';
 import { work, type WorkItem } from '../../api/work';
-import type { Flags } from '../../cli/action';
 import { listInParent } from '../../cli/verbs/parent';
 import type { Ctx } from '../../context';
 import { InterruptedError, UsageError } from '../../errors';
-import { parseDuration } from '../../fleet/duration';
+import type { WorkStatsOptions } from './stats-parse';
 import { write } from '../../io';
 import type { Column } from '../../output/table';
-import { parseHostPort, type HostPort } from '../../host-port';
 import { countWorkRow, emptyQueueCounts, workRow } from '../../top/rows';
 import { workClient } from './credential';
-
-/** `svc work stats ENV [-w] [--interval D] [--timeout D] [--serve HOST:PORT]`. */
-export interface WorkStatsOptions {
-  env: string;
-  watch: boolean;
-  intervalMs: number;
-  timeoutMs?: number;
-  serve?: HostPort;
-}
 
 /** What `svc work stats` prints, and `--serve` answers (KEDA's metrics-api scaler reads a member: `demand`, `queued`). */
 export interface QueueStats {
@@ -35,7 +24,6 @@ export interface QueueStats {
   observed_at: string;
 }
 
-export const DEFAULT_STATS_INTERVAL = '10s';
 /** The largest page the service gives: the fewest requests for one pass. */
 const PAGE_SIZE = 1000;
 
@@ -48,21 +36,6 @@ export const STATS_COLUMNS: Column[] = [
   { header: 'DEMAND', get: (s) => s.demand },
   { header: 'ROWS', get: (s) => s.rows },
 ];
-
-export function parseWorkStats([env]: string[], flags: Flags): WorkStatsOptions {
-  const watch = Boolean(flags.watch);
-  const serve = flags.serve === undefined ? undefined : parseHostPort(flags.serve as string, '--serve');
-  if (serve && watch) throw new UsageError('--serve and --watch are two ways to repeat the count: give one');
-  if (!watch && !serve && flags.interval !== undefined) throw new UsageError('--interval applies with --watch or --serve');
-  if (!watch && flags.timeout !== undefined) throw new UsageError('--timeout applies with --watch');
-  return {
-    env,
-    watch,
-    serve,
-    intervalMs: parseDuration((flags.interval as string | undefined) ?? DEFAULT_STATS_INTERVAL, '--interval'),
-    timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout as string, '--timeout'),
-  };
-}
 
 /**
  * One pass over the environment's rows, page by page (one request a page, {@link PAGE_SIZE} rows each), counted as
