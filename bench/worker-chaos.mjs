@@ -5,7 +5,9 @@
  * starting `svc worker serve`), for each W. At the end it checks, from history and the emulator's own records:
  * every session idle, every agent.tool_use answered by exactly one accepted result, no result accepted from a
  * stale generation or a revoked token, every row completed. Prints sessions/min and p50/p99 tool latency
- * (agent.tool_use → accepted user.tool_result). Not part of npm test.
+ * (agent.tool_use → accepted user.tool_result). Not part of npm test. KILL_SIGNAL=SIGTERM drains instead (a rolling
+ * update): the worker finishes its rows within GRACE (default 1s) or hands them back, and must exit 0; its
+ * successor starts at once.
  *
  * Run: node bench/worker-chaos.mjs      (S=50 sessions per run, K=3 calls, WS=1,2,4,8, MODES=inprocess,onwork,
  *                                          KILL_MS=2000, LEASE_MS=1000, TOOL_MS=200)
@@ -24,6 +26,8 @@ const K = Number(process.env.K ?? 3);
 const WS = (process.env.WS ?? '1,2,4,8').split(',').map(Number);
 const MODES = (process.env.MODES ?? 'inprocess,onwork').split(',');
 const KILL_MS = Number(process.env.KILL_MS ?? 2000);
+const KILL_SIGNAL = process.env.KILL_SIGNAL ?? 'SIGKILL';
+const GRACE = process.env.GRACE ?? '1s';
 const LEASE_MS = Number(process.env.LEASE_MS ?? 1000);
 const TOOL_MS = Number(process.env.TOOL_MS ?? 200);
 const RUN_TIMEOUT_MS = Number(process.env.RUN_TIMEOUT_MS ?? 600_000);
@@ -103,6 +107,7 @@ function startWorker(envId, key, mode, n) {
     '--worker-id',
     `chaos-${n}`,
     ...(mode === 'onwork' ? ['--on-work', onWorkScript] : []),
+    ...(KILL_SIGNAL === 'SIGTERM' ? ['--grace', GRACE] : []),
   ];
   const child = spawn(node, args, {
     env: {
@@ -112,8 +117,10 @@ function startWorker(envId, key, mode, n) {
       SVC_ENVIRONMENT_KEY: key,
       SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-chaos-')),
     },
-    stdio: ['ignore', 'ignore', 'ignore'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // Started: its signal handlers are in place (a SIGTERM before them is Node's default death, not a drain).
+  child.stderr.on('data', (d) => (child.started ||= String(d).includes('worker started')));
   return child;
 }
 
@@ -147,9 +154,14 @@ async function runOnce(mode, W) {
   for (let i = 0; i < W; i++) workers.push(startWorker(env.id, key, mode, next++));
   const writesBefore = audit.length;
   let kills = 0;
+  const drained = [];
   const killer = setInterval(() => {
-    const i = Math.floor(Math.random() * workers.length);
-    workers[i].kill('SIGKILL');
+    const ready = workers.map((w, i) => (w.started || KILL_SIGNAL !== 'SIGTERM' ? i : -1)).filter((i) => i >= 0);
+    if (ready.length === 0) return;
+    const i = ready[Math.floor(Math.random() * ready.length)];
+    const w = workers[i];
+    if (KILL_SIGNAL === 'SIGTERM') drained.push(new Promise((r) => (w.exitCode !== null ? r(w.exitCode) : w.once('exit', (code, sig) => r(code ?? sig)))));
+    w.kill(KILL_SIGNAL);
     kills++;
     workers[i] = startWorker(env.id, key, mode, next++);
   }, KILL_MS);
@@ -197,6 +209,9 @@ async function runOnce(mode, W) {
   }
   for (const w of workers) w.kill('SIGTERM');
   await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null || w.signalCode !== null ? r() : w.once('exit', r)))));
+  const drainCodes = await Promise.all(drained);
+  const drainFailures = drainCodes.filter((code) => code !== 0).length;
+  if (drainFailures) console.error('drained workers exited with', drainCodes.filter((c) => c !== 0).join(' '));
 
   const latencies = [];
   let stuck = 0;
@@ -244,6 +259,7 @@ async function runOnce(mode, W) {
     staleAccepted,
     refusedWrites: refused,
     notCompleted,
+    drainFailures,
     failure: failure?.message,
   };
 }
@@ -258,7 +274,7 @@ try {
         `${mode.padEnd(9)} W=${String(W).padEnd(2)} sessions=${r.sessions} calls=${r.calls} kills=${r.kills}  ` +
           `${r.sessionsPerMin.toFixed(1)} sessions/min  tool p50=${r.p50} ms p99=${r.p99} ms  ` +
           `stuck=${r.stuck} duplicate=${r.duplicates} unanswered=${r.unanswered} stale_accepted=${r.staleAccepted} ` +
-          `not_completed=${r.notCompleted} (refused stale writes: ${r.refusedWrites})${r.failure ? `  FAILURE: ${r.failure}` : ''}`,
+          `not_completed=${r.notCompleted} drain_exit_not_0=${r.drainFailures} (refused stale writes: ${r.refusedWrites})${r.failure ? `  FAILURE: ${r.failure}` : ''}`,
       );
     }
   }
@@ -271,7 +287,8 @@ try {
   console.log(
     `total: ${total('sessions')} sessions, ${total('kills')} kills; stuck=${total('stuck')} duplicate=${total('duplicates')} stale_accepted=${total('staleAccepted')} not_completed=${total('notCompleted')}`,
   );
-  process.exitCode = ['stuck', 'duplicates', 'unanswered', 'staleAccepted', 'notCompleted'].some((k) => total(k) > 0) || results.some((r) => r.failure) ? 1 : 0;
+  process.exitCode =
+    ['stuck', 'duplicates', 'unanswered', 'staleAccepted', 'notCompleted', 'drainFailures'].some((k) => total(k) > 0) || results.some((r) => r.failure) ? 1 : 0;
 } finally {
   await emu.close();
   rmSync(work, { recursive: true, force: true });

@@ -142,3 +142,45 @@ export function isStale(w: WorkRow, now: number): boolean {
   if (!['starting', 'active', 'stopping'].includes(w.status) || w.leaseTtlMs === undefined || w.renewedAt === undefined) return false;
   return now - w.renewedAt > w.leaseTtlMs;
 }
+
+/** An environment's work queue counted by state: what `svc work stats` prints and `svc top`'s work view heads with. */
+export interface QueueCounts {
+  /** Rows by their `status`, unknown statuses under their own name. */
+  byStatus: Record<string, number>;
+  queued: number;
+  /** In `starting`, `active` or `stopping`. */
+  leased: number;
+  /** Leased rows whose lease ran past its TTL ({@link isStale}). */
+  stale: number;
+  rows: number;
+  /** `created_at` of the oldest queued row. */
+  oldestQueuedAt?: number;
+}
+
+const LEASED = new Set(['starting', 'active', 'stopping']);
+
+export const emptyQueueCounts = (): QueueCounts => ({
+  byStatus: { queued: 0, starting: 0, active: 0, stopping: 0, completed: 0, failed: 0, cancelled: 0 },
+  queued: 0,
+  leased: 0,
+  stale: 0,
+  rows: 0,
+});
+
+/** Adds one row to the counts: one pass over the rows, however many, in constant memory. */
+export function countWorkRow(c: QueueCounts, w: WorkRow, now: number): void {
+  c.rows++;
+  c.byStatus[w.status] = (c.byStatus[w.status] ?? 0) + 1;
+  if (w.status === 'queued') {
+    c.queued++;
+    if (w.createdAt > 0 && (c.oldestQueuedAt === undefined || w.createdAt < c.oldestQueuedAt)) c.oldestQueuedAt = w.createdAt;
+  }
+  if (LEASED.has(w.status)) c.leased++;
+  if (isStale(w, now)) c.stale++;
+}
+
+export function queueCounts(rows: Iterable<WorkRow>, now: number): QueueCounts {
+  const c = emptyQueueCounts();
+  for (const w of rows) countWorkRow(c, w, now);
+  return c;
+}

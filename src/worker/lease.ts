@@ -19,6 +19,8 @@ export class Lease {
   private readonly lostCtl = new AbortController();
   private readonly closedCtl = new AbortController();
   private renewedAt = 0;
+  /** Given up on purpose at the end of a drain, not lost: see {@link handBack}. */
+  handedBack = false;
   /** Lease calls go one at a time, so a heartbeat in flight never races the stop that ends the row. */
   private tail: Promise<unknown> = Promise.resolve();
   readonly ttlMs: number;
@@ -50,6 +52,18 @@ export class Lease {
     if (this.lost.aborted) return;
     this.log.warn('lease lost; abandoning the row', { ...this.fields, reason });
     this.lostCtl.abort(new Error(reason));
+    this.close();
+  }
+
+  /**
+   * The drain's grace time ran out with the row still busy: tools stop, nothing more is written, heartbeats end, so
+   * the lease lapses and the service re-queues the row for another worker (the spec has no release call).
+   */
+  handBack(): void {
+    if (this.lost.aborted) return;
+    this.handedBack = true;
+    this.log.warn('grace time over; handing the row back: its lease lapses and the service re-queues it', this.fields);
+    this.lostCtl.abort(new Error('handed back'));
     this.close();
   }
 

@@ -7,6 +7,7 @@ import type { Clock } from './clock';
 import { handoffLine, STOP_LINE, type Handoff } from './handoff';
 import { lines } from './lines';
 import type { WorkerLog } from './log';
+import type { WorkerMetrics } from './metrics';
 import { stopForShutdown, type HeldRow, type RowServer } from './row';
 
 export interface OnWorkOptions {
@@ -31,6 +32,7 @@ export interface OnWorkOptions {
 export interface OnWorkDeps {
   log: WorkerLog;
   clock: Clock;
+  metrics?: WorkerMetrics;
 }
 
 export const DEFAULT_ON_WORK = { killGraceMs: 5_000, windDownMs: 60_000, fastFailMs: 10_000, maxFastFailures: 5 };
@@ -83,6 +85,7 @@ export function onWork(opts: OnWorkOptions, deps: OnWorkDeps): RowServer {
       const started = deps.clock.now();
       const child = startCommand(opts, row, (line) => deps.log.passthrough(prefix, line));
       deps.log.info('command started', { ...fields, pid: child.pid, attempt });
+      void child.exited.then((exit) => deps.metrics?.commandExited(exit, (deps.clock.now() - started) / 1000));
       const ended = await firstOf(child.exited, lease.lost, shutdown);
       if (ended === 'lost') {
         await child.end(opts.killGraceMs);

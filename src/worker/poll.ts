@@ -5,7 +5,7 @@ import { work, type WorkItem } from '../api/work';
 import type { Clock } from './clock';
 import { describe } from './lease';
 import type { WorkerLog } from './log';
-import type { RowOutcome } from './row';
+import type { RowEnd, WorkerMetrics } from './metrics';
 
 export interface PollOptions {
   environmentId: string;
@@ -19,7 +19,8 @@ export interface PollDeps {
   client: ApiClient;
   log: WorkerLog;
   clock: Clock;
-  serve: (item: WorkItem) => Promise<RowOutcome>;
+  serve: (item: WorkItem) => Promise<RowEnd>;
+  metrics: WorkerMetrics;
 }
 
 const BACKOFF_BASE_MS = 500;
@@ -44,10 +45,13 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
     }
     let items: WorkItem[];
     try {
+      deps.metrics.pollStarted();
       items = (await work.poll(deps.client, opts.environmentId, opts.workerId, opts.blockMs, signal)).items;
       failures = 0;
+      deps.metrics.polled(items.length > 0 ? 'claimed' : 'empty');
     } catch (e) {
       if (signal.aborted) break;
+      deps.metrics.polled('error', describe(e));
       if (!transient(e)) throw e;
       failures++;
       const ms = backoff(deps.clock, failures, BACKOFF_CAP_MS);

@@ -4,10 +4,12 @@ import type { Follow } from '../api/stream/types';
 import type { Clock } from './clock';
 import { describe, Lease } from './lease';
 import type { Fields, WorkerLog } from './log';
+import type { RowEnd, WorkerMetrics } from './metrics';
 import { SessionWorker } from './session';
 import type { ToolContext } from './tools/index';
 import { addSecret } from '../text/redact';
 
+/** What a row server reports; `serveRow` adds `handed_back` (the drain gave it up) and `failed` (it could not be served). */
 export type RowOutcome = 'completed' | 'abandoned' | 'stopped';
 
 /** A claimed and acknowledged row, as a row server sees it: the lease is held and heartbeating. */
@@ -33,18 +35,20 @@ export interface RowDeps {
   /** Runs once the lease is held, before the row is served (skill packages into the workdir). */
   prepare?: (row: HeldRow) => Promise<void>;
   serve: RowServer;
+  metrics: WorkerMetrics;
 }
 
 /**
  * Serves one claimed row from ack to its end: `completed` (the session went idle and the row was stopped),
- * `abandoned` (the lease was lost: nothing more is written for it), or `stopped` (the worker shut down).
+ * `abandoned` (the lease was lost: nothing more is written for it), `stopped` (the worker shut down: `shutdown`),
+ * `handed_back` (`handBack` aborted at the end of a drain) or `failed` (the row could not be served).
  */
-export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: AbortSignal): Promise<RowOutcome> {
+export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: AbortSignal, handBack?: AbortSignal): Promise<RowEnd> {
   const { secret, ...item } = claimed;
   const fields: Fields = { row: item.id, session: item.session_id, generation: item.generation };
   if (secret === undefined || item.session_id === undefined || item.environment_id === undefined) {
     deps.log.error('claimed row is incomplete; skipping it', fields);
-    return 'abandoned';
+    return 'failed';
   }
   addSecret(secret);
   let token: string;
@@ -53,13 +57,33 @@ export async function serveRow(claimed: WorkItem, deps: RowDeps, shutdown: Abort
     token = decodeSecret(secret).sessions_token;
   } catch (e) {
     deps.log.error('cannot decode the row secret; skipping it', { ...fields, error: describe(e) });
-    return 'abandoned';
+    return 'failed';
   }
   addSecret(token);
   deps.log.info('row claimed', { ...fields, lease_ttl_ms: item.lease_ttl_ms });
   const client = deps.clientFor(token);
   const lease = new Lease(item, client, deps.log, deps.clock, deps.heartbeatMs);
-  if (shutdown.aborted || !(await lease.ack())) return 'abandoned';
+  lease.lost.addEventListener('abort', () => lease.handedBack || deps.metrics.leaseLost(), { once: true });
+  const giveBack = () => lease.handBack();
+  handBack?.addEventListener('abort', giveBack, { once: true });
+  try {
+    if (shutdown.aborted || handBack?.aborted || !(await lease.ack())) return 'abandoned';
+    const outcome = await serveHeld(item, token, client, lease, fields, deps, shutdown);
+    return outcome === 'abandoned' && lease.handedBack ? 'handed_back' : outcome;
+  } finally {
+    handBack?.removeEventListener('abort', giveBack);
+  }
+}
+
+async function serveHeld(
+  item: Omit<WorkItem, 'secret'>,
+  token: string,
+  client: ApiClient,
+  lease: Lease,
+  fields: Fields,
+  deps: RowDeps,
+  shutdown: AbortSignal,
+): Promise<RowOutcome> {
   const heartbeats = lease.heartbeats();
   const held: HeldRow = { item: item as HeldRow['item'], token, client, lease, fields };
   try {
@@ -77,6 +101,9 @@ export interface InProcessDeps {
   clock: Clock;
   tools: Omit<ToolContext, 'signal'>;
   maxIdleMs: number;
+  metrics?: WorkerMetrics;
+  /** Aborted when the worker drains: an idle session's row is completed at once, whatever `maxIdleMs` says. */
+  draining?: AbortSignal;
 }
 
 /** The built-in way: this process follows the session and runs its tool calls. */
@@ -85,7 +112,16 @@ export function inProcess(deps: InProcessDeps): RowServer {
     const session = new SessionWorker(
       item.session_id,
       lease,
-      { client, follow: deps.follow, log: deps.log, clock: deps.clock, tools: deps.tools, maxIdleMs: deps.maxIdleMs },
+      {
+        client,
+        follow: deps.follow,
+        log: deps.log,
+        clock: deps.clock,
+        tools: deps.tools,
+        maxIdleMs: deps.maxIdleMs,
+        metrics: deps.metrics,
+        draining: deps.draining,
+      },
       fields,
     );
     const onShutdown = () => session.end(false);

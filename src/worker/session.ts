@@ -9,6 +9,7 @@ import { runsOnWorker } from '../wire/tools';
 import type { Clock } from './clock';
 import { describe, type StopOutcome } from './lease';
 import type { Fields, WorkerLog } from './log';
+import type { WorkerMetrics } from './metrics';
 import { runTool, type ToolContext, type ToolResult } from './tools/index';
 
 interface Call {
@@ -32,6 +33,9 @@ export interface SessionDeps {
   tools: Omit<ToolContext, 'signal'>;
   /** How long an idle session keeps its row before it is completed (`--max-idle`), so a follow-up needs no new claim. */
   maxIdleMs: number;
+  metrics?: WorkerMetrics;
+  /** Aborted when the worker drains: an idle session ends its row at once instead of waiting out `maxIdleMs`. */
+  draining?: AbortSignal;
 }
 
 /**
@@ -195,6 +199,7 @@ export class SessionWorker {
     this.deps.log.info('tool started', f);
     const result = await runTool(call.name, call.input, { ...this.deps.tools, signal: entry.ctl.signal });
     const ms = this.deps.clock.now() - started;
+    this.deps.metrics?.toolCall(call.name, entry.ctl.signal.aborted ? 'cancelled' : result.is_error ? 'error' : 'ok', ms / 1000);
     // Fencing: a lost lease writes nothing more; a call answered elsewhere keeps that answer.
     if (this.lease.lost.aborted || entry.superseded)
       return this.deps.log.info('tool result dropped', { ...f, ms, reason: this.lease.lost.aborted ? 'lease lost' : 'answered elsewhere' });
@@ -223,11 +228,12 @@ export class SessionWorker {
 
   private async finish(): Promise<void> {
     this.idleSince ??= this.deps.clock.now();
-    const left = this.idleSince + this.deps.maxIdleMs - this.deps.clock.now();
+    const left = this.deps.draining?.aborted ? 0 : this.idleSince + this.deps.maxIdleMs - this.deps.clock.now();
     if (left > 0) {
       // --max-idle: the row is kept for a follow-up; any new activity clears `idle` and the wait ends unused.
       this.deps.log.info('session idle; keeping the row', { ...this.fields, max_idle_ms: this.deps.maxIdleMs });
-      await this.deps.clock.delay(left, AbortSignal.any([this.doneCtl.signal, this.activity()]));
+      const until = [this.doneCtl.signal, this.activity(), ...(this.deps.draining ? [this.deps.draining] : [])];
+      await this.deps.clock.delay(left, AbortSignal.any(until));
       this.finishing = false;
       return this.maybeFinish();
     }

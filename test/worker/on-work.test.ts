@@ -148,7 +148,7 @@ process.stdin.on('end', () => child?.stdin.end());
     expect(await toolResults(t.emu, sid)).toEqual([]);
   }, 40_000);
 
-  it('R-WORK-30 SIGTERM to the worker winds every CMD down: tools cancelled, results written, every row stopped', async () => {
+  it('R-WORK-30 Ctrl-C to the worker winds every CMD down: tools cancelled, results written, every row stopped, exit 130', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const cmd = script(dir, 'cmd.sh', serveCmd(dir));
@@ -159,9 +159,9 @@ process.stdin.on('end', () => child?.stdin.end());
     );
     const pids = await Promise.all([1, 2].map((n) => waitUntil(() => readPid(join(dir, `tool-${n}.pid`)), 'both tools to start', 15_000)));
     for (const sid of sids) await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'both leases to be active');
-    ac.abort('SIGTERM');
+    ac.abort('SIGINT');
     const r = await running;
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(130);
     for (const pid of pids) expect(gone(pid)).toBe(true);
     for (const sid of sids) {
       const [result] = await toolResults(t.emu, sid);

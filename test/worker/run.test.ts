@@ -89,7 +89,7 @@ describe('svc worker run', () => {
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   });
 
-  it('R-WORK-30 on SIGTERM mid-tool cancels the tool, writes its result back, stops the row and exits 0', async () => {
+  it('R-WORK-30 on Ctrl-C mid-tool cancels the tool, writes its result back, stops the row and exits 130', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const ac = new AbortController();
@@ -97,9 +97,9 @@ describe('svc worker run', () => {
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo started; echo $$ > pid; exec sleep 30"}');
     const pid = await waitUntil(() => existsSync(join(dir, 'pid')) && Number(readFileSync(join(dir, 'pid'), 'utf8')), 'the tool to start');
     await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
-    ac.abort('SIGTERM');
+    ac.abort('SIGINT');
     const r = await running;
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(130);
     await waitUntil(() => gone(pid), 'the cancelled tool to be gone');
     const [result] = await toolResults(t.emu, sid);
     expect(result.data.is_error).toBe(true);
@@ -108,7 +108,8 @@ describe('svc worker run', () => {
     expect(row).toMatchObject({ status: 'completed', stop_requested_at: expect.any(String) });
     expect(r.stderr).toContain('shutting down');
     expect(r.stderr).toMatch(/row stopped .*row=/);
-    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/worker stopped/);
+    expect(r.stderr).toMatch(/worker stopped/);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('error: interrupted');
     expectNoSecrets(r.stdout + r.stderr, secrets(env.key));
   });
 

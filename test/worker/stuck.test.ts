@@ -70,7 +70,7 @@ describe('svc worker run: a tool stuck on something', () => {
     expect(w.stderr.text).not.toContain('lease lost');
   }, 30_000);
 
-  it('R-WORK-30 SIGTERM ends the worker within its grace time while a grep is stuck in a catastrophic pattern: the call is cancelled, its result written, the row stopped', async () => {
+  it('R-WORK-30 Ctrl-C ends the worker within its grace time while a grep is stuck in a catastrophic pattern: the call is cancelled, its result written, the row stopped', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     writeFileSync(join(dir, 'poison.txt'), POISON);
@@ -85,8 +85,8 @@ describe('svc worker run: a tool stuck on something', () => {
     await waitUntil(() => stderr.includes('tool started'), 'the grep to start', 15_000);
     await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
     const signalled = Date.now();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
     expect(Date.now() - signalled).toBeLessThan(10_000);
     const [result] = await toolResults(t.emu, sid);
     expect(result.data.is_error, JSON.stringify(result) + stderr).toBe(true);
@@ -115,7 +115,7 @@ describe('svc worker run: a tool stuck on something', () => {
     await waitUntil(() => w.stderr.text.includes('tool started'), 'the tool to start', 15_000);
     await waitRow(t.emu, env.id, sid, (r) => r.status === 'active', 'the lease to be active');
     const signalled = Date.now();
-    ac.abort('SIGTERM');
+    ac.abort('SIGINT');
     await expect(w.done).rejects.toMatchObject({ exitCode: 130, message: 'the worker did not wind down within its grace time of 1500 ms' });
     expect(Date.now() - signalled).toBeLessThan(5000);
     expect(w.stderr.text).toMatch(/grace time over; exiting with rows still held/);

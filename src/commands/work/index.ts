@@ -13,6 +13,7 @@ import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addLeaseOp, addWorkGet } from './lease';
 import { addPoll } from './poll';
+import { DEFAULT_STATS_INTERVAL, parseWorkStats } from './stats-parse';
 
 const WORK_ROWS: ChildListSource = {
   columns: WORK_COLUMNS,
@@ -77,6 +78,28 @@ export default function build(group: Command, kit: Kit): void {
   );
 
   addWorkGet(group, kit);
+
+  const stats = group
+    .command('stats')
+    .argument('<env>', 'environment ID, or its name when the API key is used')
+    .description(
+      'Count the work queue of an environment: rows queued, leased (starting, active, stopping), stale (a lease past its TTL), the oldest queued age, ' +
+        'and demand (queued + leased, for an autoscaler); one pass over the rows, one request a page',
+    )
+    .option('-w, --watch', 'count again every --interval until Ctrl-C, SIGTERM or --timeout (off a terminal: one JSON line each)')
+    .option('--interval <duration>', `with --watch or --serve: how often to count (default ${DEFAULT_STATS_INTERVAL})`)
+    .option('--timeout <duration>', 'with --watch: stop after this long (exit 0)')
+    .option(
+      '--serve <host:port>',
+      "serve the same JSON over HTTP at / (and /healthz) for a scaler such as KEDA's metrics-api; counted at most once an --interval",
+    );
+  examples(stats, [
+    'svc work stats ENV_ID',
+    'svc work stats ENV_ID -o json --jq .queued',
+    'svc work stats ENV_ID -w --interval 30s',
+    'svc work stats ENV_ID --serve 0.0.0.0:8080',
+  ]);
+  stats.action(kit.verb(parseWorkStats, async (ctx, o) => (await import('./stats')).runWorkStats(ctx, o)));
 
   addPoll(group, kit);
   for (const op of ['ack', 'heartbeat', 'stop'] as const) addLeaseOp(group, kit, op);

@@ -32,12 +32,22 @@ export default function build(group: Command, kit: Kit): void {
           'the hand-off JSON with the session token (e.g. a script running `svc worker serve` in a container)',
       )
       .option('--worker-id <name>', 'name sent with each poll (default: host name and a random suffix)')
-      .option('--heartbeat-interval <seconds>', 'seconds between heartbeats (default: a third of the lease)'),
+      .option('--heartbeat-interval <seconds>', 'seconds between heartbeats (default: a third of the lease)')
+      .option(
+        '--metrics-addr <host:port>',
+        'serve /metrics (Prometheus text), /healthz and /readyz (503 after 10 s without a successful poll, and while draining) on HOST:PORT; port 0 picks a free one, logged at start',
+      )
+      .option(
+        '--grace <duration>',
+        'after SIGTERM, how long the rows in flight may take to finish before they are handed back (their leases lapse and the service re-queues them); ' +
+          'after Ctrl-C, how long the wind-down may take (default 30s; with --on-work 95s)',
+      ),
   );
   examples(run, [
     'SVC_ENVIRONMENT_KEY=ek_… svc worker run --environment ENV_ID --workdir ./sandbox',
     'svc worker run --environment ENV_ID --on-work ./run-in-container.sh --concurrency 4',
     'svc worker run --environment ENV_ID --once --max-idle 30s',
+    'svc worker run --environment ENV_ID --metrics-addr 0.0.0.0:9090 --grace 45s',
   ]);
   printsText(run, 'it logs what it does; --log-format chooses how');
   run.action(kit.verb(parseWorkerRun, async (ctx, o) => (await import('./run')).runWorkerRun(ctx, o)));

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import type { Flags } from '../../cli/action';
 import { UsageError } from '../../errors';
-import { bounded } from '../../fleet/duration';
+import { bounded, parseDuration } from '../../fleet/duration';
+import { parseHostPort, type HostPort } from '../../host-port';
 import type { LogFormat } from '../../worker/log';
 
 /** The flags of the built-in tools and the log, shared by `worker run` and `worker serve`. */
@@ -24,6 +25,10 @@ export interface WorkerRunOptions extends ToolOptions {
   heartbeatMs?: number;
   /** `--on-work CMD` as given: found on PATH or under the working folder when the command runs. */
   onWork?: string;
+  /** `--metrics-addr HOST:PORT`: /metrics, /healthz, /readyz. */
+  metricsAddr?: HostPort;
+  /** `--grace D`; undefined: the worker's default (worker/index.ts shutdownGraceMs). */
+  graceMs?: number;
 }
 
 /** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
@@ -56,7 +61,9 @@ export function parseWorkerRun(_args: string[], flags: Flags): WorkerRunOptions 
   // CMD runs the tools, in its own process: `--unrestricted-paths` belongs to the `svc worker serve` it starts.
   if (onWork !== undefined && tools.unrestrictedPaths)
     throw new UsageError('--unrestricted-paths applies to the built-in tools, and with --on-work CMD runs the tools: give it to `svc worker serve` in CMD');
-  return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork };
+  const metricsAddr = flags.metricsAddr === undefined ? undefined : parseHostPort(flags.metricsAddr as string, '--metrics-addr');
+  const graceMs = flags.grace === undefined ? undefined : parseDuration(flags.grace as string, '--grace');
+  return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork, metricsAddr, graceMs };
 }
 
 export function parseWorkerServe(_args: string[], flags: Flags): WorkerServeOptions {

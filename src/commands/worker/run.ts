@@ -31,6 +31,8 @@ function workerOptions(ctx: Ctx, o: WorkerRunOptions): WorkerOptions {
     onWork: o.onWork === undefined ? undefined : { argv: resolveCommand(o.onWork, ctx.io.env, cwd) },
     baseUrl: ctx.settings.baseUrl.value,
     apiVersion: ctx.settings.apiVersion,
+    metricsAddr: o.metricsAddr,
+    shutdownGraceMs: o.graceMs,
   };
 }
 

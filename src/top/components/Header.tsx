@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import { escapeLineControls } from '../../output/controls';
-import type { SessionRow } from '../rows';
+import { shortAge } from '../../fleet/duration';
+import { queueCounts, type SessionRow } from '../rows';
 import { sortName, VIEWS, visibleRows, type BoardState } from '../state';
 
 /** Two lines: what is watched and whether the service answers; then the views, sort and filter. */
@@ -16,7 +17,7 @@ export function Header({ s, now }: { s: BoardState; now: number }) {
         {sep}
         <Text color={conn.color}>{conn.text}</Text>
         {sep}
-        {s.view === 'sessions' ? sessionCounts(s) : s.view === 'work' ? `work rows of ${escapeLineControls(s.environment?.ref ?? '?')}` : 'triggers'}
+        {s.view === 'sessions' ? sessionCounts(s) : s.view === 'work' ? workCounts(s, now) : 'triggers'}
         {s.selection ? (
           <>
             {sep}
@@ -58,6 +59,13 @@ function sessionCounts(s: BoardState): string {
     else if (r.status === 'running') running++;
   }
   return `sessions: ${s.sessions.size} (${running} running, ${waiting} waiting)`;
+}
+
+/** The same counts as `svc work stats` (one function: queueCounts). */
+function workCounts(s: BoardState, now: number): string {
+  const c = queueCounts(s.work.values(), now);
+  const oldest = c.oldestQueuedAt === undefined ? '' : `, oldest queued ${shortAge(now - c.oldestQueuedAt)}`;
+  return `work rows of ${escapeLineControls(s.environment?.ref ?? '?')}: ${c.queued} queued, ${c.leased} leased, ${c.stale} stale${oldest}`;
 }
 
 /** An error message cut to fit the header beside the rest. */

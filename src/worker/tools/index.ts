@@ -14,6 +14,7 @@ type Tool = (input: Input, ctx: ToolContext) => Promise<ToolResult>;
 
 /** The sandbox tools of the built-in toolset (API-NOTES: agents, built-in names) that run on a worker. */
 const SANDBOX_TOOLS: Readonly<Record<string, Tool>> = { bash, read, write, edit, glob, grep };
+export const SANDBOX_TOOL_NAMES: readonly string[] = Object.keys(SANDBOX_TOOLS);
 
 /** How long a stopped tool may take to answer for itself (bash reports the output it had) before it is answered for. */
 const SETTLE_MS = 1000;
@@ -25,7 +26,7 @@ const SETTLE_MS = 1000;
  */
 export async function runTool(name: string, input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const tool = Object.hasOwn(SANDBOX_TOOLS, name) ? SANDBOX_TOOLS[name] : undefined;
-  if (!tool) return failed(`unknown tool "${name}": this worker runs ${Object.keys(SANDBOX_TOOLS).join(', ')}`);
+  if (!tool) return failed(`unknown tool "${name}": this worker runs ${SANDBOX_TOOL_NAMES.join(', ')}`);
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return failed(`${name}: the input must be a JSON object`);
   const deadline = new AbortController();
   const signal = AbortSignal.any([ctx.signal, deadline.signal]);

@@ -1,0 +1,31 @@
+import type { Flags } from '../../cli/action';
+import { UsageError } from '../../errors';
+import { parseDuration } from '../../fleet/duration';
+import { parseHostPort, type HostPort } from '../../host-port';
+
+/** `svc work stats ENV [-w] [--interval D] [--timeout D] [--serve HOST:PORT]`. */
+export interface WorkStatsOptions {
+  env: string;
+  watch: boolean;
+  intervalMs: number;
+  timeoutMs?: number;
+  serve?: HostPort;
+}
+
+export const DEFAULT_STATS_INTERVAL = '10s';
+
+/** Exit 2 before any request for flags that cannot work together. */
+export function parseWorkStats([env]: string[], flags: Flags): WorkStatsOptions {
+  const watch = Boolean(flags.watch);
+  const serve = flags.serve === undefined ? undefined : parseHostPort(flags.serve as string, '--serve');
+  if (serve && watch) throw new UsageError('--serve and --watch are two ways to repeat the count: give one');
+  if (!watch && !serve && flags.interval !== undefined) throw new UsageError('--interval applies with --watch or --serve');
+  if (!watch && flags.timeout !== undefined) throw new UsageError('--timeout applies with --watch');
+  return {
+    env,
+    watch,
+    serve,
+    intervalMs: parseDuration((flags.interval as string | undefined) ?? DEFAULT_STATS_INTERVAL, '--interval'),
+    timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout as string, '--timeout'),
+  };
+}
