@@ -21,6 +21,8 @@ export interface TurnOptions {
   lines?: 'raw' | 'each';
   /** With `lines`: agent.delta lines too. */
   deltas?: boolean;
+  /** Runs as the message is sent: from here the turn may be running (`run --interrupt-on-exit` then stops it on a signal). */
+  sending?: () => void;
   /** Runs once the message is accepted, before the turn is followed (`run --continue` resumes the session here). */
   afterSend?: () => Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function followTurn(ctx: Ctx, client: ApiClient, o: TurnOptions): P
       if (r.value.kind === 'connection') await notice(ctx, r.value.state);
     }
     if (r.done) throw w.failure() ?? new Error('the event stream closed before it opened');
+    o.sending?.();
     turn.eventId = (await sessions.sendEvents(client, o.sessionId, o.body, randomUUID())).event_id;
     await o.afterSend?.();
     while (!(r = await items.next()).done) {

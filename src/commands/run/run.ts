@@ -11,7 +11,7 @@ import { errorLine, InterruptedError, SessionInterruptedError, UsageError } from
 import { fileText, stdinText } from '../../input/read';
 import { write } from '../../io';
 import { waitSignal } from '../../follow/deadline';
-import { followTurn } from '../../follow/turn';
+import { followTurn, type TurnOptions } from '../../follow/turn';
 import { holdsInput, viewEnd } from '../../turn/outcome';
 import type { SessionStateInput } from '../../turn/state';
 import { pollSession } from '../sessions/poll';
@@ -52,15 +52,16 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   const sessionId = 'session' in o.target ? o.target.session : await createSession(ctx, client, o.target);
   const resume = 'session' in o.target && (await interruptedBeforeSend(client, sessionId, o.resume === true));
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
+  // Set as the message goes out: a signal during the send may come after the service accepted it.
   let sent = false;
+  const sending = () => void (sent = true);
   const afterSend = async () => {
-    sent = true;
     if (resume) await resumeAfterSend(ctx, client, sessionId);
   };
   try {
-    if (output === 'live') return await runLive(ctx, client, sessionId, body, o, afterSend);
+    if (output === 'live') return await runLive(ctx, client, sessionId, body, o, { sending, afterSend });
     const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
-    const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, lines, deltas: o.deltas, afterSend });
+    const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, lines, deltas: o.deltas, sending, afterSend });
     if (output === 'text' && turn.text !== undefined) await printReply(ctx, turn.text);
     else if (output === 'id') await ctx.out.item({ id: sessionId });
     else if (output === 'object') {
@@ -132,10 +133,18 @@ async function createSession(ctx: Ctx, client: ApiClient, o: NewSession): Promis
  * On a terminal: the live view, started from a cursor read before sending, so it too misses nothing; once it
  * closes at idle, the final message is printed as without a terminal.
  */
-async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: MessageBody, o: RunOptions, afterSend: () => Promise<void>): Promise<void> {
+async function runLive(
+  ctx: Ctx,
+  client: ApiClient,
+  sessionId: string,
+  body: MessageBody,
+  o: RunOptions,
+  hooks: Required<Pick<TurnOptions, 'sending' | 'afterSend'>>,
+): Promise<void> {
   const page = await sessions.historyPage(client, sessionId, { page_size: 1, order: 'desc' });
+  hooks.sending();
   await sessions.sendEvents(client, sessionId, body, randomUUID());
-  await afterSend();
+  await hooks.afterSend();
   const { openLiveView } = await import('../../live/open');
   const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
   try {
