@@ -126,6 +126,15 @@ describe('svc run', () => {
     expect(await getSession(t.emu, sid)).toMatchObject({ status: 'idle', interrupted: false, stop_reason: { type: 'end_turn' } });
   });
 
+  it('--session S --continue right after an interrupt (stopping or already interrupted) runs the turn (exit 0)', async () => {
+    const s = await createSession(t.emu);
+    await send(t.emu, s.id, slow);
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'running');
+    await interrupt(s.id);
+    const r = await svc(['run', '--session', s.id, '--continue', '--message', '/echo after the stop'], { env: env() });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'after the stop\n', '']);
+  });
+
   it('--continue without --session, or with --parallel, is exit 2 before any request', async () => {
     const before = await requestCount(t.emu);
     const alone = await svc(['run', '--agent', 'agent_x', '--message', 'hi', '--continue'], { env: env() });

@@ -50,14 +50,13 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   const text = await messageText(ctx, o.message);
   const client = await ctx.api();
   const sessionId = 'session' in o.target ? o.target.session : await createSession(ctx, client, o.target);
-  const resume = 'session' in o.target && (await interruptedBeforeSend(client, sessionId, o.resume === true));
+  const resume = 'session' in o.target && (await interruptedBeforeSend(ctx, client, sessionId, o.resume === true));
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
   // Set as the message goes out: a signal during the send may come after the service accepted it.
   let sent = false;
   const sending = () => void (sent = true);
-  const afterSend = async () => {
-    if (resume) await resumeAfterSend(ctx, client, sessionId);
-  };
+  // `--continue`: once the message is queued behind the interrupt, the Continue that runs it.
+  const afterSend = async () => void (resume && (await sessions.continue(client, sessionId)));
   try {
     if (output === 'live') return await runLive(ctx, client, sessionId, body, o, { sending, afterSend });
     const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
@@ -76,19 +75,18 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
 /**
  * An interrupted session (or one stopping for an interrupt) holds new input until a Continue, so a message sent to it
  * would be followed forever: exit 12 with nothing sent, unless `--continue` asks to resume it after sending (true).
+ * A stopping session is first read until its wind-down ends: a Continue then would answer 409, and the interrupted
+ * status that ends the wind-down must come before the follow starts, not look like an interrupt of the new turn.
  */
-async function interruptedBeforeSend(client: ApiClient, sessionId: string, resume: boolean): Promise<boolean> {
+async function interruptedBeforeSend(ctx: Ctx, client: ApiClient, sessionId: string, resume: boolean): Promise<boolean> {
   const s = await sessions.get(client, sessionId);
   if (!holdsInput(s as SessionStateInput)) return false;
-  if (resume) return true;
-  const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${sessionId}\` first, or rerun with --continue`;
-  throw new SessionInterruptedError(line, sessionId, false);
-}
-
-/** `--continue`: once the message is queued, a Continue (after the interrupt's wind-down: a stopping session answers 409). */
-async function resumeAfterSend(ctx: Ctx, client: ApiClient, sessionId: string): Promise<void> {
-  await pollSession(ctx, client, sessionId, (s) => s.stopping !== true);
-  await sessions.continue(client, sessionId);
+  if (!resume) {
+    const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${sessionId}\` first, or rerun with --continue`;
+    throw new SessionInterruptedError(line, sessionId, false);
+  }
+  if (s.stopping === true) await pollSession(ctx, client, sessionId, (x) => x.stopping !== true);
+  return true;
 }
 
 /**
