@@ -215,7 +215,7 @@ __svc_table() {
     'O|plugins archive') REPLY='-y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
     'V|plugins archive') REPLY='--concurrency' ;;
     'A|plugins archive') REPLY='1' ;;
-    'O|run') REPLY='--agent --environment --session --message --message-file --timeout --deltas --no-live --idempotency-key --parallel -h --help' ;;
+    'O|run') REPLY='--agent --environment --session --message --message-file --timeout --deltas --no-live --continue --interrupt-on-exit --idempotency-key --parallel -h --help' ;;
     'V|run') REPLY='--agent --environment --session --message --message-file --timeout --idempotency-key --parallel' ;;
     'F|run|--message-file') REPLY='file' ;;
     'A|run') REPLY='1' ;;

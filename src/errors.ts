@@ -29,15 +29,81 @@ export class NoEnvironmentKeyError extends NoCredentialError {
   }
 }
 
-/** The session turn ended in session.error or the session was terminated: exit 11. */
-export class SessionFailedError extends Error {
-  override name = 'SessionFailedError';
-  /** The recovery of the spec's `error_type` table, when the turn's `session.error` named a known type. */
+/**
+ * A session that a command waited on ended in a state a pipeline must tell apart (CLI.md "exit codes a pipeline can
+ * trust"): its line names the session and the command that moves it on; its JSON form carries `session_id`.
+ */
+export abstract class SessionEndError extends Error {
+  /** The `type` of the JSON error object. */
+  abstract readonly type: string;
   constructor(
     message: string,
+    readonly sessionId?: string,
+    /** The recovery shown under the line on a terminal (the spec's, for a known `error_type`). */
     readonly hint?: string,
   ) {
     super(message);
+  }
+
+  /** The JSON error object: the service's shape, with the session and what only this ending has. */
+  toErrorObject(): Record<string, unknown> {
+    return { type: this.type, message: this.message, ...(this.sessionId ? { session_id: this.sessionId } : {}), ...this.members() };
+  }
+
+  protected members(): Record<string, unknown> {
+    return {};
+  }
+}
+
+/** The session turn ended in session.error or stopped unfinished, or the session was terminated: exit 11. */
+export class SessionFailedError extends SessionEndError {
+  override name = 'SessionFailedError';
+  readonly type = 'session_failed';
+  constructor(
+    message: string,
+    hint?: string,
+    readonly detail: { sessionId?: string; errorType?: string; terminated?: boolean } = {},
+  ) {
+    super(message, detail.sessionId, hint);
+  }
+
+  protected override members(): Record<string, unknown> {
+    return { state: this.detail.terminated ? 'terminated' : 'failed', ...(this.detail.errorType ? { error_type: this.detail.errorType } : {}) };
+  }
+}
+
+/** The turn was interrupted, or input waits behind an interrupt until a Continue: exit 12. */
+export class SessionInterruptedError extends SessionEndError {
+  override name = 'SessionInterruptedError';
+  readonly type = 'session_interrupted';
+  constructor(
+    message: string,
+    sessionId: string,
+    /** Input is queued behind the interrupt. */
+    readonly held: boolean,
+  ) {
+    super(message, sessionId);
+  }
+
+  protected override members(): Record<string, unknown> {
+    return { state: 'interrupted', held: this.held };
+  }
+}
+
+/** The turn stopped waiting on a human (`requires_action`): a tool confirmation or a custom tool result: exit 13. */
+export class SessionWaitingError extends SessionEndError {
+  override name = 'SessionWaitingError';
+  readonly type = 'session_waiting';
+  constructor(
+    message: string,
+    sessionId: string,
+    readonly eventIds: string[],
+  ) {
+    super(message, sessionId);
+  }
+
+  protected override members(): Record<string, unknown> {
+    return { state: 'waiting', event_ids: this.eventIds };
   }
 }
 
@@ -46,11 +112,11 @@ export class WaitTimeoutError extends Error {
   override name = 'WaitTimeoutError';
 }
 
-/** Ctrl-C: exit 130. */
+/** Ctrl-C (or SIGTERM): exit 130. The message may say what became of the work the command had started. */
 export class InterruptedError extends Error {
   override name = 'InterruptedError';
-  constructor() {
-    super('interrupted');
+  constructor(message = 'interrupted') {
+    super(message);
   }
 }
 
@@ -112,6 +178,8 @@ export function exitCodeFor(err: unknown): number {
   // A connection that failed while a caller streamed a body (download, stream) is a network failure too.
   if (err instanceof NetworkError || networkReason(err) !== undefined) return 10;
   if (err instanceof SessionFailedError) return 11;
+  if (err instanceof SessionInterruptedError) return 12;
+  if (err instanceof SessionWaitingError) return 13;
   if (err instanceof WaitTimeoutError) return 124;
   if (err instanceof InterruptedError) return 130;
   if (err instanceof ExitCodeError) return err.exitCode;
@@ -164,7 +232,7 @@ export function printable(text: string): string {
 
 /** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
 export function errorJson(err: unknown): string {
-  if (err instanceof ApiError) return jsonLine({ error: err.toErrorObject() });
+  if (err instanceof ApiError || err instanceof SessionEndError) return jsonLine({ error: err.toErrorObject() });
   const type =
     err instanceof UsageError || err instanceof ConfigError
       ? 'usage_error'
@@ -176,6 +244,14 @@ export function errorJson(err: unknown): string {
             ? 'cli_error'
             : 'unexpected_error';
   return jsonLine({ error: { type, message: err instanceof Error ? err.message : String(err) } });
+}
+
+/** Whether failures print as JSON: the format asked for explicitly (flag, env or profile, never the piped default) is json or ndjson. */
+export const jsonFailures = (output: string | undefined): boolean => output === 'json' || output === 'ndjson';
+
+/** A failure's line as CLI.md prints it: the JSON form under an explicit `-o json|ndjson` (`output`), else text. */
+export function failureLine(err: unknown, output: string | undefined): string {
+  return jsonFailures(output) ? errorJson(err) : errorLine(err);
 }
 
 /** One JSON line, redacted, with the controls JSON.stringify leaves raw escaped (the same value). */
@@ -195,7 +271,7 @@ export function recoveryHint(err: unknown, about: HintContext = {}): string | un
     return `${ERROR_RECOVERY.resource_not_found_error.replace(/\.$/, '')}; ${listHint(about.group)}`;
   }
   if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
-  if (err instanceof SessionFailedError) return err.hint;
+  if (err instanceof SessionEndError) return err.hint;
   if (err instanceof NetworkError && err.baseUrl && err.code && UNREACHABLE.has(err.code)) {
     const { baseUrl, profile } = about.settings ?? {};
     if (baseUrl?.source === 'profile' && baseUrl.value === err.baseUrl) {
@@ -248,7 +324,7 @@ function isKnown(err: unknown): boolean {
     err instanceof ConfigError ||
     err instanceof NoCredentialError ||
     err instanceof NetworkError ||
-    err instanceof SessionFailedError ||
+    err instanceof SessionEndError ||
     err instanceof WaitTimeoutError ||
     err instanceof InterruptedError ||
     err instanceof ExitCodeError

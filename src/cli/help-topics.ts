@@ -33,13 +33,22 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   8    rate_limit_reached_error after retries, exceeded_current_quota_error
   9    server_error, any other status >= 500, a response body of another shape
   10   network failure or timeout: no response
-  11   the session turn ended in session.error or the session was terminated
-       (run, sessions wait, sessions tail --until)
+  11   run, sessions wait, sessions tail --until: the turn ended in session.error or stopped unfinished,
+       or the session was terminated
+  12   the same commands: the turn was interrupted, or the input waits behind an interrupt
+       (svc sessions continue S moves it on)
+  13   the same commands: the turn stopped waiting on a human: a tool confirmation or a custom tool result
+       (the line names the svc sessions confirm or tool-result command)
+  14   svc worker serve: the session token was refused or the worker went away
   124  --timeout of run / sessions wait elapsed
-  130  interrupted by Ctrl-C
+  130  interrupted by Ctrl-C, or SIGTERM on run (--interrupt-on-exit interrupts the session first)
+
+Waiting on many (sessions wait A B, run --parallel) exits with the worst of their codes, in this order:
+11, then 13, then 12, then 124.
 
 Every failure prints one line on stderr: error: MESSAGE (type=… status=… param=… request_id=…);
-with an explicit -o json|ndjson that line is the service's error object as JSON.
+with an explicit -o json|ndjson that line is the service's error object as JSON (for 11, 12 and 13:
+type session_failed, session_interrupted or session_waiting, with session_id).
 `,
   formatting: `Output formats (-o, --output FORMAT; data on stdout, messages on stderr):
 

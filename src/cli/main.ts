@@ -47,7 +47,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     // Loaded on failure only: help and successful commands never need the error map.
     const errors = await import('../errors');
-    const e = io.signal?.aborted && !(err instanceof Error && err.name === 'UsageError') ? new errors.InterruptedError() : err;
+    // After a signal every failure is the interruption, unless the command already said what became of its work.
+    const cut = io.signal?.aborted && !(err instanceof errors.UsageError) && !(err instanceof errors.InterruptedError);
+    const e = cut ? new errors.InterruptedError() : err;
     await report(errors, e, io, ctx, argv);
     await updateNotice(io, argv, targetGroup(argv));
     return errors.exitCodeFor(e);
@@ -113,7 +115,7 @@ async function printTopic(io: Io, topic: Exclude<(typeof HELP_TOPICS)[number], '
 }
 
 async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
-  const { errorJson, errorLine, exitCodeFor, printable, recoveryHint } = errors;
+  const { errorJson, errorLine, exitCodeFor, jsonFailures, printable, recoveryHint } = errors;
   if (err instanceof errors.ExitCodeError && err.silent) return;
   const [{ addSecret, redact }, { escapeControls }] = await Promise.all([import('../text/redact'), import('../output/controls')]);
   for (const key of [io.env.SVC_API_KEY, io.env.SVC_ENVIRONMENT_KEY]) addSecret(key);
@@ -122,7 +124,7 @@ async function report(errors: typeof import('../errors'), err: unknown, io: Io, 
   try {
     const s = ctx?.settings;
     for (const key of [s?.apiKey?.value, s?.environmentKey?.value]) addSecret(key);
-    explicitJson = s?.output?.value === 'json' || s?.output?.value === 'ndjson';
+    explicitJson = jsonFailures(s?.output?.value);
     debug ||= Boolean(s?.debug);
   } catch {
     // the config itself is what failed; report without it

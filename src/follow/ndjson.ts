@@ -7,6 +7,7 @@ import { InterruptedError, UsageError } from '../errors';
 import { LineBatch } from '../output/ndjson-tail';
 import type { TailOptions } from './options';
 import { decides, outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../turn/outcome';
+import { finishTurn } from './finish';
 import { notice } from './notice';
 import { startNow, type NowStart } from './start-now';
 import { canonicalEvent } from '../wire/shapes';
@@ -78,8 +79,8 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
   if (threadEnd) return threadEnd.finish();
-  // Only `--until idle` ends the tail by itself.
-  if (until && ended?.settled) until.errors.finish(ended);
+  // Only `--until idle` ends the tail by itself: exit 0, or the code of the state the session settled in.
+  if (until && ended?.settled) await finishTurn(client, until.errors, ended);
 }
 
 /**
@@ -147,9 +148,9 @@ async function untilThreadSettled(ctx: Ctx, client: ApiClient, o: TailOptions, s
       watch.saw(e.id);
     },
     stop: () => stop.abort(),
-    finish: () => {
+    finish: async () => {
       if (failure) throw failure;
-      if (end) errors.finish(end);
+      if (end) await finishTurn(client, errors, end);
     },
   };
 }

@@ -7,8 +7,9 @@ import { typeOf, type StreamItem } from '../api/stream/types';
 import type { Ctx } from '../context';
 import { LineBatch } from '../output/ndjson-tail';
 import type { SessionEvent } from '../wire/events';
-import { decides, outcomeOfStatus, textOfMessage, TurnErrors, type Outcome } from '../turn/outcome';
+import { decides, outcomeOfStatus, textOfMessage, TurnErrors, withPending, type Settled } from '../turn/outcome';
 import { waitSignal } from './deadline';
+import { finishTurn } from './finish';
 import { notice } from './notice';
 
 export interface TurnOptions {
@@ -20,6 +21,10 @@ export interface TurnOptions {
   lines?: 'raw' | 'each';
   /** With `lines`: agent.delta lines too. */
   deltas?: boolean;
+  /** Runs as the message is sent: from here the turn may be running (`run --interrupt-on-exit` then stops it on a signal). */
+  sending?: () => void;
+  /** Runs once the message is accepted, before the turn is followed (`run --continue` resumes the session here). */
+  afterSend?: () => Promise<void>;
 }
 
 /** How the turn ended, when it ended well: the coordinator's last message (text and event). */
@@ -30,8 +35,9 @@ export interface TurnResult {
 
 /**
  * Subscribes before it sends (the stream's control frame first, then the POST), so no event of the turn is missed.
- * The turn is ours from our `user.message` (its id is the accepted event_id) to the idle status after it.
- * Exit 11 (thrown) when it failed; 124 or 130 when the deadline or Ctrl-C ended it.
+ * The turn is ours from our `user.message` (its id is the accepted event_id) to the idle status after it; an interrupt
+ * before it started holds it, which ends the follow too. Thrown: exit 11, 12 or 13 by the state the session settled
+ * in (TurnErrors.verdict); 124 or 130 when the deadline or Ctrl-C ended it.
  */
 export async function followTurn(ctx: Ctx, client: ApiClient, o: TurnOptions): Promise<TurnResult> {
   const out = new LineBatch(ctx.io.stdout);
@@ -45,7 +51,9 @@ export async function followTurn(ctx: Ctx, client: ApiClient, o: TurnOptions): P
       if (r.value.kind === 'connection') await notice(ctx, r.value.state);
     }
     if (r.done) throw w.failure() ?? new Error('the event stream closed before it opened');
+    o.sending?.();
     turn.eventId = (await sessions.sendEvents(client, o.sessionId, o.body, randomUUID())).event_id;
+    await o.afterSend?.();
     while (!(r = await items.next()).done) {
       const it = r.value;
       if (it.kind === 'connection') {
@@ -64,8 +72,8 @@ export async function followTurn(ctx: Ctx, client: ApiClient, o: TurnOptions): P
     await items.return?.();
     await out.flush();
   }
-  if (!turn.ended) throw w.failure() ?? new Error('the event stream ended before the turn did');
-  turn.finish();
+  if (!turn.end) throw w.failure() ?? new Error('the event stream ended before the turn did');
+  await finishTurn(client, turn.errors, turn.end);
   return { text: turn.text, message: turn.message };
 }
 
@@ -77,9 +85,9 @@ class Turn {
   eventId?: string;
   text?: string;
   message?: SessionEvent;
-  private end?: Outcome;
+  end?: Settled;
   private started = false;
-  private readonly errors = new TurnErrors();
+  readonly errors = new TurnErrors();
 
   constructor(private readonly sessionId: string) {}
 
@@ -88,8 +96,11 @@ class Turn {
     if (!this.started) {
       // Without an event_id (no input queue) the first message after sending is ours.
       const ours = e.type === 'user.message' && (this.eventId === undefined || e.id === this.eventId);
+      const settled = ours ? undefined : outcomeOfStatus(this.sessionId, e);
+      // Interrupted before our message ran: it waits behind the interrupt until a Continue, so the follow ends here.
+      if (settled?.state.label === 'interrupted') this.end = withPending(settled, 1);
       // A session terminated before our message ran ends the wait too.
-      if (!ours && !(e.type === 'session.status' && e.data?.status === 'terminated')) return false;
+      if (!ours && settled?.state.label !== 'terminated') return this.end !== undefined;
       this.started = true;
     }
     this.errors.see(e);
@@ -98,15 +109,6 @@ class Turn {
       this.text = textOfMessage(e.data?.content);
     }
     this.end ??= outcomeOfStatus(this.sessionId, e);
-    return this.ended;
-  }
-
-  get ended(): boolean {
     return this.end !== undefined;
-  }
-
-  /** Exit 0, or exit 11 with the turn's failure. */
-  finish(): void {
-    if (this.end) this.errors.finish(this.end);
   }
 }

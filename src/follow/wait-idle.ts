@@ -6,11 +6,12 @@ import { typeOf } from '../api/stream/types';
 import type { Ctx } from '../context';
 import { waitSignal } from './deadline';
 import { decides, outcomeOf, outcomeOfStatus, TurnErrors } from '../turn/outcome';
-import { addRecentError } from './recent-error';
+import { finishTurn } from './finish';
 import { notice } from './notice';
 
 /**
- * Waits until the session is idle and returns it; exit 11 when it failed or awaits a reply, 124 at the deadline.
+ * Waits until the session has settled and returns it when idle; else exit 11 (failed, terminated), 12 (interrupted:
+ * at once, as nothing but a Continue moves it on), 13 (waiting on a human), 124 at the deadline.
  * A settled session answers at once. Otherwise the live stream is opened first and the session read again once it is
  * live, so a turn that ends between the first read and the subscription is not missed.
  */
@@ -18,9 +19,7 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
   const first = await sessions.get(client, sessionId);
   const now = outcomeOf(first);
   if (now.settled) {
-    const earlier = new TurnErrors();
-    await addRecentError(client, sessionId, earlier, now);
-    earlier.finish(now);
+    await finishTurn(client, new TurnErrors(), now);
     return first;
   }
   const w = waitSignal(ctx, timeoutMs, `session ${sessionId} is still running`);
@@ -46,8 +45,6 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
     w.dispose();
   }
   if (!settled) throw w.failure() ?? new Error('the event stream ended before the session settled');
-  const end = outcomeOf(settled);
-  await addRecentError(client, sessionId, errors, end);
-  errors.finish(end);
+  await finishTurn(client, errors, outcomeOf(settled));
   return settled;
 }

@@ -1,16 +1,13 @@
 /** How the live view ends: what it returns to the command, and what its last frame says. */
-import type { TurnError } from '../turn/outcome';
-import type { TurnWatch } from '../turn/watch';
+import type { EndReason, TurnWatch } from '../turn/watch';
 
 export interface LiveViewResult {
-  /** `quit`: the user left (q; Ctrl-C rejects with InterruptedError); `idle`, `error`, `terminated`: how the session ended (untilIdle). */
-  reason: 'quit' | 'idle' | 'error' | 'terminated';
+  /** `quit`: the user left (q; Ctrl-C rejects with InterruptedError); the others: how the turn ended (untilIdle). */
+  reason: 'quit' | EndReason;
   /** With untilIdle: the text of the coordinator's last message of the turn, for `run` to print. */
   message?: string;
-  /** With reason `error`: the turn's `session.error`, when the view saw one (its type names the recovery). */
-  sessionError?: TurnError;
-  /** With reason `idle`: the turn stopped unfinished (a stop_reason such as `refusal`), which exits 11 as without a terminal. */
-  unfinished?: { failure: string; hint?: string };
+  /** With untilIdle: how the turn ended when not well, as the error the command exits with (11, 12), as without a terminal. */
+  failure?: Error;
 }
 
 /** How the view ended, or an error: `left` when the user or the deadline ended it (the session is untouched). */
@@ -22,11 +19,11 @@ export const LEFT = 'left the view; the session keeps running';
 /** What the command gets back: the reason, and with untilIdle what the turn said. */
 export function resultOf(outcome: Outcome, watch: TurnWatch, untilIdle: boolean): LiveViewResult {
   if ('error' in outcome) throw outcome.error;
+  const failure = untilIdle && outcome.reason !== 'quit' ? watch.failure() : undefined;
   return {
     reason: outcome.reason,
     ...(untilIdle && watch.message !== undefined ? { message: watch.message } : {}),
-    ...(outcome.reason === 'error' && watch.error ? { sessionError: watch.error } : {}),
-    ...(outcome.reason === 'idle' && watch.unfinished ? { unfinished: watch.unfinished } : {}),
+    ...(failure ? { failure } : {}),
   };
 }
 
@@ -40,6 +37,8 @@ export function endNote(o: Outcome | undefined, leaveNote = LEFT): string {
       return 'the turn ended; the session is idle';
     case 'error':
       return 'the turn ended in session.error';
+    case 'interrupted':
+      return 'the session was interrupted';
     case 'terminated':
       return 'the session was terminated';
   }

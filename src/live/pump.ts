@@ -57,7 +57,7 @@ export function pump(o: PumpOptions): { watch: TurnWatch; drain: (last?: StreamI
   void (async () => {
     try {
       const api = await o.client;
-      const threadEnd = o.untilIdle && o.threadId !== undefined ? await threadSettled(o, api) : undefined;
+      const threadEnd = o.untilIdle && o.threadId !== undefined ? await threadSettled(o, api, watch) : undefined;
       let threadWatched = false;
       const items = follow({
         client: api,
@@ -96,7 +96,7 @@ export function pump(o: PumpOptions): { watch: TurnWatch; drain: (last?: StreamI
 }
 
 /** A child thread's stream carries no session.status: with untilIdle the session is read until it settles. */
-async function threadSettled(o: PumpOptions, client: ApiClient) {
+async function threadSettled(o: PumpOptions, client: ApiClient, watch: TurnWatch) {
   const { ThreadSettled } = await import('../follow/thread-settled');
   return new ThreadSettled({
     client,
@@ -108,8 +108,10 @@ async function threadSettled(o: PumpOptions, client: ApiClient) {
     // An outage does not end the view: the read is tried again, as the stream reconnects.
     retry: (e) => (e instanceof NetworkError || (e instanceof ApiError && e.status >= 500) ? THREAD_RETRY_MS : undefined),
     // As on the session's stream, an idle that awaits a confirmation is not an end: the view can answer it.
-    ends: ({ session }) => (session.stop_reason as { type?: string } | null)?.type !== 'requires_action',
-    onEnd: ({ session, outcome }) =>
-      o.finish({ reason: session.status === 'terminated' ? 'terminated' : outcome.settled && outcome.errorStop ? 'error' : 'idle' }),
+    ends: ({ outcome }) => !outcome.settled || outcome.state.label !== 'waiting',
+    onEnd: ({ outcome }) => {
+      const reason = outcome.settled ? watch.settle(outcome) : undefined;
+      if (reason) o.finish({ reason });
+    },
   });
 }

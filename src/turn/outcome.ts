@@ -1,54 +1,66 @@
 import type { SessionEvent, StopReason } from '../wire/events';
 import { SESSION_ERROR_RECOVERY, UNFINISHED_STOPS } from '../wire/errors';
-import { SessionFailedError } from '../errors';
+import { SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../errors';
+import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from './state';
 
 /**
- * How a session stands for `run`, `sessions wait` and `tail --until idle`: still going, or settled (with a failure).
- * `errorStop` marks a turn that stopped on an error, which the turn's own `session.error` explains best; `awaiting`
- * one that waits for replies, which `TurnErrors` words with the command that answers each.
+ * How a session stands for `run`, `sessions wait`, `tail --until idle` and the live view: still going, or settled in
+ * one of the derived states (src/turn/state.ts), which `TurnErrors` turns into the exit code and line of that state.
  */
-export type Outcome = { settled: false } | { settled: true; failure?: string; hint?: string; errorStop?: boolean; awaiting?: Awaiting };
+export type Outcome = { settled: false } | Settled;
 
-/** The events a session waits on (`stop_reason.event_ids` of `requires_action`). */
-export interface Awaiting {
+export interface Settled {
+  settled: true;
   sessionId: string;
-  eventIds: string[];
+  /** The derived state it settled in: idle, failed, terminated, interrupted or waiting. */
+  state: SessionState;
+  /** The turn stopped on an error, which the turn's own `session.error` explains best. */
+  errorStop: boolean;
+  /** What the state was read from, to read it again with what another request says (`withPending`). */
+  from: SessionLike;
 }
 
-interface SessionLike {
+/** The fields of a session object (or of a `session.status` event's data) an outcome reads. */
+export interface SessionLike extends SessionStateInput {
   id?: string;
-  status?: unknown;
-  archived_at?: unknown;
   stop_reason?: StopReason | null;
 }
 
 /**
- * Reads a session object: idle or terminated is settled. An error stop, an unfinished stop or an awaited reply is a
- * failure (exit 11): nothing unattended will answer a tool confirmation or a custom tool call.
+ * Reads a session object: settled unless running or rescheduling (or in a status this client does not know). Every
+ * state but idle is a failure of its own exit code: nothing unattended answers a confirmation or resumes an interrupt.
  */
-export function outcomeOf(s: SessionLike): Outcome {
-  const id = s.id ?? '';
-  if (s.status === 'terminated') return { settled: true, failure: `session ${id} was terminated` };
-  if (s.status !== 'idle') return { settled: false };
-  const stop = s.stop_reason ?? undefined;
-  if (stop?.type === 'error') return { settled: true, failure: errorStopLine(id), errorStop: true };
-  if (stop?.type === 'requires_action') return { settled: true, awaiting: { sessionId: id, eventIds: stop.event_ids ?? [] } };
-  if (stop && Object.hasOwn(UNFINISHED_STOPS, stop.type)) {
-    const { what, recovery } = UNFINISHED_STOPS[stop.type];
-    return { settled: true, failure: `the session turn stopped unfinished: ${what} (stop_reason ${stop.type}, session ${id})`, hint: recovery };
-  }
-  return { settled: true };
+export function outcomeOf(s: SessionLike, extras?: StateExtras): Outcome {
+  const state = sessionState(s, extras);
+  if (state.label === 'running' || state.label === 'rescheduling') return { settled: false };
+  // sessionState shows an unknown status as idle with the status beside it: not an end to act on.
+  if (state.label === 'idle' && s.status !== 'idle') return { settled: false };
+  return { settled: true, sessionId: s.id ?? '', state, errorStop: state.label === 'failed' && s.stop_reason?.type === 'error', from: s };
 }
 
+/** The same outcome with the count of queued inputs (`GET …/events/pending`): an interrupted session then says whether input is held. */
+export const withPending = (end: Settled, pendingInputs: number): Settled => outcomeOf({ ...end.from, id: end.sessionId }, { pendingInputs }) as Settled;
+
 /** The outcome an idle or terminated `session.status` event announces, read as `outcomeOf` reads a session; undefined otherwise. */
-export function outcomeOfStatus(sessionId: string, e: SessionEvent): Outcome | undefined {
+export function outcomeOfStatus(sessionId: string, e: SessionEvent): Settled | undefined {
   if (e.type !== 'session.status') return undefined;
   const end = outcomeOf({ id: sessionId, status: e.data?.status, stop_reason: e.data?.stop_reason as StopReason | undefined });
   return end.settled ? end : undefined;
 }
 
+/** Whether input sent now waits behind an interrupt until a Continue: the session is interrupted, or stopping for one. */
+export const holdsInput = (s: SessionStateInput): boolean => s.stopping === true || sessionState(s).label === 'interrupted';
+
 /** An error stop whose `session.error` was not seen. */
 const errorStopLine = (sessionId: string): string => `the session turn ended in session.error (session ${sessionId})`;
+
+/** Exit 12's line: the session, whether input waits behind the interrupt, and the command that resumes it. */
+export function interruptedLine(sessionId: string, held: boolean): string {
+  const resume = `\`svc sessions continue ${sessionId}\``;
+  return held
+    ? `session ${sessionId} is interrupted and input waits behind the interrupt: ${resume} resumes it and runs the input`
+    : `session ${sessionId} is interrupted: its turn stopped before the end; ${resume} resumes it`;
+}
 
 /** How a reply is given: the verb that answers each kind of awaited event. */
 type Answer = 'confirm' | 'tool-result';
@@ -82,9 +94,9 @@ export class TurnErrors {
     if (answer) this.answers.set(e.id, answer);
   }
 
-  /** True when every awaited event's kind is known, so the failure names only the verb that answers it. */
-  knows(a: Awaiting): boolean {
-    return a.eventIds.length > 0 && a.eventIds.every((id) => this.answers.has(id));
+  /** True when every awaited event's kind is known, so the line names only the verb that answers it. */
+  knows(eventIds: readonly string[]): boolean {
+    return eventIds.length > 0 && eventIds.every((id) => this.answers.has(id));
   }
 
   /** The current turn's last `session.error`, if any. */
@@ -92,20 +104,37 @@ export class TurnErrors {
     return this.last;
   }
 
-  get failure(): string | undefined {
-    return this.last && turnFailed(this.last).message;
+  /**
+   * How a settled turn ended, as the error a command ends with: undefined when idle and clean; exit 11 for failed or
+   * terminated (naming the turn's `session.error` when seen, which also outweighs an idle or an interrupt after it),
+   * 12 for interrupted, 13 for waiting on a human. Each line names the session and the command that moves it on.
+   */
+  verdict(end: Outcome): Error | undefined {
+    if (!end.settled) return undefined;
+    const { sessionId: id, state } = end;
+    switch (state.label) {
+      case 'terminated':
+        return new SessionFailedError(`session ${id} was terminated`, undefined, { sessionId: id, terminated: true });
+      case 'waiting':
+        return new SessionWaitingError(this.awaitingLine(id, state.awaited ?? []), id, state.awaited ?? []);
+      case 'failed':
+        if (!end.errorStop) return unfinished(id, state.errorType ?? '');
+        return this.last ? turnFailed(this.last, id) : new SessionFailedError(errorStopLine(id), undefined, { sessionId: id });
+      case 'interrupted':
+        return this.last ? turnFailed(this.last, id) : new SessionInterruptedError(interruptedLine(id, state.held === true), id, state.held === true);
+      default:
+        return this.last && turnFailed(this.last, id);
+    }
   }
 
-  /** Ends a settled turn: exit 0, or exit 11 naming the turn's `session.error` when there was one. */
+  /** Ends a settled turn: returns when it ended well, else throws its verdict. */
   finish(end: Outcome): void {
-    if (!end.settled) return;
-    const failure = end.failure ?? (end.awaiting && this.awaitingLine(end.awaiting));
-    if (this.last && (end.errorStop || !failure)) throw turnFailed(this.last);
-    finish(failure, end.hint);
+    const failure = this.verdict(end);
+    if (failure) throw failure;
   }
 
-  /** Exit 11's line for a turn waiting on replies: the exact command that answers each awaited event. */
-  private awaitingLine({ sessionId, eventIds }: Awaiting): string {
+  /** Exit 13's line for a turn waiting on replies: the exact command that answers each awaited event. */
+  private awaitingLine(sessionId: string, eventIds: readonly string[]): string {
     if (!eventIds.length) return `session ${sessionId} is waiting for a reply (svc sessions get ${sessionId} shows stop_reason)`;
     const answers = eventIds.map((id) => {
       const answer = this.answers.get(id);
@@ -115,6 +144,15 @@ export class TurnErrors {
     });
     return `session ${sessionId} is waiting for ${eventIds.length === 1 ? 'a reply' : `${eventIds.length} replies`}: answer with ${answers.join('; ')}`;
   }
+}
+
+/** Exit 11 for a turn that stopped with its work not done (`stop_reason` refusal, …), with the recovery as the hint. */
+function unfinished(sessionId: string, stop: string): SessionFailedError {
+  const { what, recovery } = Object.hasOwn(UNFINISHED_STOPS, stop) ? UNFINISHED_STOPS[stop] : { what: 'unfinished', recovery: undefined };
+  return new SessionFailedError(`the session turn stopped unfinished: ${what} (stop_reason ${stop}, session ${sessionId})`, recovery, {
+    sessionId,
+    errorType: stop,
+  });
 }
 
 /** What a turn's `session.error` says: its type and message. */
@@ -128,25 +166,16 @@ export function turnErrorOf(e: SessionEvent): TurnError {
   return { type: String(d.error_type ?? 'unknown'), message: d.message ? String(d.message) : undefined };
 }
 
-/** Exit 11 naming the `session.error`, with the spec's recovery as the hint when the type is known. */
-export function turnFailed(last: TurnError): SessionFailedError {
-  const line = `the session turn ended in session.error: ${last.type}${last.message ? `: ${last.message}` : ''}`;
-  return new SessionFailedError(line, Object.hasOwn(SESSION_ERROR_RECOVERY, last.type) ? SESSION_ERROR_RECOVERY[last.type] : undefined);
+/** Exit 11 naming the `session.error` and its session, with the spec's recovery as the hint when the type is known. */
+export function turnFailed(last: TurnError, sessionId: string): SessionFailedError {
+  const line = `the session turn ended in session.error: ${last.type}${last.message ? `: ${last.message}` : ''} (session ${sessionId})`;
+  const hint = Object.hasOwn(SESSION_ERROR_RECOVERY, last.type) ? SESSION_ERROR_RECOVERY[last.type] : undefined;
+  return new SessionFailedError(line, hint, { sessionId, errorType: last.type });
 }
 
-/**
- * How the live view ended (`run`, `tail --until idle` on a terminal), as without a terminal: exit 0, or exit 11
- * naming the turn's `session.error` when the view saw one.
- */
-export function viewEnd(sessionId: string, r: { reason: string; sessionError?: TurnError; unfinished?: { failure: string; hint?: string } }): void {
-  if (r.unfinished) finish(r.unfinished.failure, r.unfinished.hint);
-  if (r.reason === 'error') throw r.sessionError ? turnFailed(r.sessionError) : new SessionFailedError(errorStopLine(sessionId));
-  if (r.reason === 'terminated') finish(`session ${sessionId} was terminated`);
-}
-
-/** Ends a command per its outcome: exit 0, or exit 11 with one line (and its recovery as the hint). */
-export function finish(failure: string | undefined, hint?: string): void {
-  if (failure) throw new SessionFailedError(failure, hint);
+/** How the live view ended (`run`, `tail --until idle` on a terminal): as without a terminal, by the turn's verdict. */
+export function viewEnd(r: { failure?: Error }): void {
+  if (r.failure) throw r.failure;
 }
 
 /** The text blocks of a message's content joined, as `run` prints the coordinator's last message. */

@@ -14,9 +14,10 @@ import { addSecret } from '../text/redact';
 
 /**
  * `worker serve` exit code when the row is no longer its own: the session work token was refused (the row was
- * re-queued, taken by another worker or ended) or the worker that started it went away. Not in CLI.md's table.
+ * re-queued, taken by another worker or ended) or the worker that started it went away. Not in CLI.md's table,
+ * whose 12 and 13 are a session's interrupted and waiting states.
  */
-export const ROW_LOST_EXIT = 12;
+export const ROW_LOST_EXIT = 14;
 
 export interface ServeOptions {
   workdir: string;

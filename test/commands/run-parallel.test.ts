@@ -30,9 +30,9 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(r.code).toBe(0);
     const results = ndjson(r.stdout).sort((a, b) => a.line - b.line);
     expect(results).toEqual([
-      { line: 1, session_id: expect.any(String), status: 'idle', ok: true, reply: 'You said: first' },
-      { line: 3, session_id: expect.any(String), status: 'idle', ok: true, reply: 'You said: second' },
-      { line: 4, session_id: expect.any(String), status: 'idle', ok: true, reply: 'You said: third' },
+      { line: 1, session_id: expect.any(String), status: 'idle', ok: true, exit: 0, reply: 'You said: first' },
+      { line: 3, session_id: expect.any(String), status: 'idle', ok: true, exit: 0, reply: 'You said: second' },
+      { line: 4, session_id: expect.any(String), status: 'idle', ok: true, exit: 0, reply: 'You said: third' },
     ]);
     expect(new Set(results.map((x) => x.session_id)).size).toBe(3);
     expect(r.stderr).toBe('idle 3, failed 0 of 3 lines\n');
@@ -112,7 +112,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(await code).toBe(130);
     const results = ndjson(stdout.text);
     expect(results).toHaveLength(2);
-    expect(results.every((x) => x.status === 'interrupted' && !x.ok && typeof x.session_id === 'string')).toBe(true);
+    expect(results.every((x) => x.status === 'running' && x.exit === 130 && !x.ok && typeof x.session_id === 'string')).toBe(true);
     expect(stderr.text).toContain('not started 3');
     expect(await sessionsLabelled('p4')).toHaveLength(2);
   });

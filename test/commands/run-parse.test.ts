@@ -14,6 +14,8 @@ describe('parseRun: one run', () => {
       timeoutMs: undefined,
       deltas: false,
       noLive: false,
+      resume: false,
+      interruptOnExit: false,
     });
     expect(parseRun([], { agent: 'agent_1', message: 'hi' })).not.toEqual(o);
   });

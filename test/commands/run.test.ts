@@ -68,9 +68,9 @@ describe('svc run', () => {
     expect(r.stderr).toMatch(/error: the session turn ended in session.error/);
   });
 
-  it('exits 11 naming the awaited event when the turn stops for a tool confirmation', async () => {
+  it('exits 13 naming the awaited event when the turn stops for a tool confirmation', async () => {
     const r = await svc(['run', '--agent', await agent(), '--message', '/confirm bash {"cmd":"ls"}'], { env: env() });
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     const s = await getSession(t.emu, sessionOf(r.stderr));
     expect(s.requires_action).toBe(true);
     expect(r.stderr).toContain(`svc sessions confirm ${s.id} ${s.stop_reason.event_ids[0]} --allow`);

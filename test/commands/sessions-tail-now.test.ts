@@ -37,12 +37,12 @@ describe('--until idle --cursor now (NDJSON)', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
   });
 
-  it('sessions tail on a session already waiting on a confirmation exits 11 with the command that answers it', async () => {
+  it('sessions tail on a session already waiting on a confirmation exits 13 with the command that answers it', async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/confirm deploy {}');
     const waiting = await waitSession(t.emu, s.id, (x) => x.stop_reason?.type === 'requires_action', 'a confirmation awaited');
     const r = await bounded(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle']);
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`svc sessions confirm ${s.id} ${waiting.stop_reason.event_ids[0]}`);
   });
@@ -63,10 +63,10 @@ describe('--until idle --cursor now (NDJSON)', () => {
     const before = (await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.id);
     const tail = background(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle'], env());
     await waitUntil(() => streamsOpen(s.id), 'the tail subscribed');
-    // The interrupt ends the turn: idle, stop_reason interrupted, which is settled without a failure.
+    // The interrupt ends the turn: idle, stop_reason interrupted, which settles as interrupted (exit 12).
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } })).status).toBe(202);
     const r = await tail.run;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(12);
     expect((await getSession(t.emu, s.id)).status).toBe('idle');
     const all = (await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.id);
     const printed = lines(r.stdout);
@@ -90,7 +90,7 @@ describe('--until idle --cursor now (NDJSON)', () => {
     await waitUntil(() => streamsOpen(s.id), 'the tail subscribed');
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt', data: {} }] } })).status).toBe(202);
     const r = await tail.run;
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(12);
     const all = (await history(t.emu, `/v1/sessions/${s.id}/threads/${coordinator}`)).map((e) => e.id);
     const printed = lines(r.stdout);
     expect(printed.length).toBeGreaterThan(0);

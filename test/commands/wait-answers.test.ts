@@ -12,14 +12,14 @@ const awaiting = (x: any) => x.requires_action === true;
 /** The one `error:` line of a failure. */
 const errorLine = (stderr: string) => stderr.split('\n').find((l) => l.startsWith('error: ')) ?? '';
 
-describe('exit 11 on an awaited reply names the exact command that answers it', () => {
+describe('exit 13 on an awaited reply names the exact command that answers it', () => {
   it('sessions wait on a session awaiting a tool confirmation prints `svc sessions confirm SID EVENT --allow` with the real IDs, and no tool-result', async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/confirm write {"path":"a"}');
     const [eventId] = (await waitSession(t.emu, s.id, awaiting)).stop_reason.event_ids;
     // Settled before the wait: no stream, so the kind of wait comes from the history.
     const r = await svc(['sessions', 'wait', s.id], { env: env() });
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     expect(errorLine(r.stderr)).toBe(
       `error: session ${s.id} is waiting for a reply: answer with \`svc sessions confirm ${s.id} ${eventId} --allow\` (or --deny)`,
     );
@@ -34,14 +34,14 @@ describe('exit 11 on an awaited reply names the exact command that answers it', 
     await send(t.emu, s.id, '/custom lookup {"q":"x"}');
     const r = await waiting;
     const [eventId] = (await waitSession(t.emu, s.id, awaiting)).stop_reason.event_ids;
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     expect(errorLine(r.stderr)).toBe(`error: session ${s.id} is waiting for a reply: answer with \`svc sessions tool-result ${s.id} ${eventId} --text "…"\``);
   });
 
   it('run that stops for a confirmation prints the confirm command with the new session and event IDs', async () => {
     const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'runner', model: 'scripted-1' } })).body.id;
     const r = await svc(['run', '--agent', agent, '--message', '/confirm bash {"cmd":"ls"}'], { env: env() });
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     const sid = /session (sesn_\S+)/.exec(r.stderr)![1];
     const [eventId] = (await waitSession(t.emu, sid, awaiting)).stop_reason.event_ids;
     expect(errorLine(r.stderr)).toBe(

@@ -18,7 +18,7 @@ describe('svc sessions wait after a session.error', () => {
     expect(r.code).toBe(11);
     expect(r.stdout).toBe('');
     const lines = r.stderr.split('\n').filter((l) => !l.startsWith('debug:') && l !== '');
-    expect(lines[0]).toBe('error: the session turn ended in session.error: model_error: error injected by /error model_error');
+    expect(lines[0]).toBe(`error: the session turn ended in session.error: model_error: error injected by /error model_error (session ${s.id})`);
     expect(lines[1]).toBe('hint: Act on the message or retry later.');
     const requests = r.stderr
       .split('\n')

@@ -58,11 +58,11 @@ describe('svc sessions wait', () => {
     expect(r.stderr).toContain('was terminated');
   });
 
-  it('exits 11 naming the awaited event when the session waits for a tool confirmation', async () => {
+  it('exits 13 naming the awaited event when the session waits for a tool confirmation', async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/confirm bash {"cmd":"ls"}');
     const r = await svc(['sessions', 'wait', s.id, '--timeout', '5s'], { env: env() });
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     const awaited = (await getSession(t.emu, s.id)).stop_reason.event_ids[0];
     expect(r.stderr).toContain(awaited);
     expect(r.stderr).toContain('svc sessions confirm');

@@ -37,14 +37,14 @@ describe('svc sessions wait on many', () => {
     expect(r.stderr).toMatch(/model_unavailable/);
   });
 
-  it('exit 11 for a session awaiting a reply; with --fail-fast at the first failure, leaving the rest unwaited', async () => {
+  it('exit 13 for a session awaiting a reply; with --fail-fast at the first failure, leaving the rest unwaited', async () => {
     const asks = await fresh('w3');
     const slow = await fresh('w3');
     await send(t.emu, asks, '/confirm bash {"command":"ls"}');
     await send(t.emu, slow, '/slow 500 a b c d e f g h');
     await waitSession(t.emu, asks, (s) => s.requires_action, 'waiting');
     const r = await run(['sessions', 'wait', '-l', 'wait=w3', '--fail-fast', '-o', 'ndjson', '--timeout', '60s']);
-    expect(r.code).toBe(11);
+    expect(r.code).toBe(13);
     expect(ndjson(r.stdout).map((s) => s.id)).toEqual([asks]);
     expect((await call(t.emu, 'GET', `/v1/sessions/${slow}`)).body.status).toBe('running');
     await call(t.emu, 'POST', `/v1/sessions/${slow}/events`, { body: { events: [{ type: 'user.interrupt' }] } });

@@ -65,14 +65,19 @@ describe('svc run on a terminal', () => {
   it('R-ERR-24 a turn ending in session.error exits 11 with the same error line and recovery hint as without a terminal', async () => {
     const r = await onTty(['run', '--agent', await agentId(), '--message', '/error rate_limited']);
     expect(r.code).toBe(11);
-    const [, ...lines] = r.stderr.plain.trim().split('\n');
-    expect(lines).toEqual(['error: the session turn ended in session.error: rate_limited: error injected by /error rate_limited', 'hint: Wait and retry.']);
+    const [created, ...lines] = r.stderr.plain.trim().split('\n');
+    const sid = created.split(' ')[1];
+    expect(lines).toEqual([
+      `error: the session turn ended in session.error: rate_limited: error injected by /error rate_limited (session ${sid})`,
+      'hint: Wait and retry.',
+    ]);
     // The view closed on the failed turn and says so.
     expect(r.stdout.plain).toContain('error rate_limited: error injected by /error rate_limited');
     expect(r.stdout.plain).toContain('the turn ended in session.error');
     const piped = await svc(['run', '--agent', await agentId(), '--message', '/error rate_limited'], { env: emuEnv(t.emu), stderrTTY: true });
     expect(piped.code).toBe(11);
-    expect(piped.stderr.trim().split('\n').slice(1)).toEqual(lines);
+    const [pipedCreated, ...pipedLines] = piped.stderr.trim().split('\n');
+    expect(pipedLines.map((l) => l.replace(pipedCreated.split(' ')[1], sid))).toEqual(lines);
   });
 
   it('-o ndjson prints every event as a line even on a terminal, no view', async () => {
@@ -108,7 +113,9 @@ describe('svc sessions tail on a terminal', () => {
     await waitSession(t.emu, s.id, (x) => x.status === 'idle', 'the turn ended');
     const r = await onTty(['sessions', 'tail', s.id, '--until', 'idle']);
     expect(r.code).toBe(11);
-    expect(r.stderr.plain).toBe('error: the session turn ended in session.error: odd_failure: unknown error type; error injected by /error odd_failure\n');
+    expect(r.stderr.plain).toBe(
+      `error: the session turn ended in session.error: odd_failure: unknown error type; error injected by /error odd_failure (session ${s.id})\n`,
+    );
   });
 
   it('Ctrl-C typed in the view exits 130, as the contract says; q exits 0 (issue 13)', async () => {

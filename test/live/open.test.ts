@@ -157,7 +157,9 @@ describe('openLiveView against the emulator', () => {
     const second = ttyCtx(t.emu);
     await expect(openLiveView({ ctx: second.ctx, client: await second.ctx.api(), sessionId: e.id, deltas: true, untilIdle: true })).resolves.toEqual({
       reason: 'error',
-      sessionError: { type: 'model_overloaded', message: 'unknown error type; error injected by /error model_overloaded' },
+      failure: expect.objectContaining({
+        message: `the session turn ended in session.error: model_overloaded: unknown error type; error injected by /error model_overloaded (session ${e.id})`,
+      }),
     });
     // The last frame says how the view ended, with no keys left on the screen.
     const last = second.stdout.plain.slice(second.stdout.plain.lastIndexOf(e.id));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOf, outcomeOfStatus, TurnErrors, viewEnd } from '../../src/turn/outcome';
-import { SessionFailedError } from '../../src/errors';
+import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../src/turn/outcome';
+import { exitCodeFor, SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../../src/errors';
 import { TurnWatch } from '../../src/turn/watch';
 import type { SessionEvent } from '../../src/wire/events';
 import { ev, text } from '../live/fixtures';
@@ -33,43 +33,65 @@ describe('how a turn ends (live view and run)', () => {
     expect(w.see(status('terminated'))).toBe('terminated');
   });
 
-  it('a turn the live view sees stop unfinished (refusal) ends idle but exits 11 through viewEnd, as without a terminal', () => {
+  it('a turn the live view sees stop unfinished (refusal) ends idle but exits 11 through its failure, as without a terminal', () => {
     const w = new TurnWatch('s1');
     expect(w.see(status('idle', { type: 'refusal' }))).toBe('idle');
-    expect(w.unfinished?.failure).toContain('stop_reason refusal, session s1');
-    expect(() => viewEnd('s1', { reason: 'idle', unfinished: w.unfinished })).toThrow(SessionFailedError);
+    expect(w.failure()).toBeInstanceOf(SessionFailedError);
+    expect(w.failure()?.message).toContain('stop_reason refusal, session s1');
     expect(w.see(status('running'))).toBeUndefined();
     expect(w.see(status('idle', { type: 'end_turn' }))).toBe('idle');
-    expect(w.unfinished).toBeUndefined();
-    expect(() => viewEnd('s1', { reason: 'idle', unfinished: w.unfinished })).not.toThrow();
+    expect(w.failure()).toBeUndefined();
   });
 
-  it('outcomeOfStatus: only idle or terminated statuses settle, with the failure a session read would give', () => {
+  it('the live view ends an interrupted turn as interrupted, with exit 12 naming `svc sessions continue`', () => {
+    const w = new TurnWatch('s1');
+    expect(w.see(status('idle', { type: 'interrupted' }))).toBe('interrupted');
+    const e = w.failure();
+    expect(e).toBeInstanceOf(SessionInterruptedError);
+    expect(exitCodeFor(e)).toBe(12);
+    expect(e?.message).toContain('`svc sessions continue s1`');
+  });
+
+  it('outcomeOfStatus: only idle or terminated statuses settle, in the derived state a session read would give', () => {
     expect(outcomeOfStatus('s1', status('running'))).toBeUndefined();
     expect(outcomeOfStatus('s1', event('agent.message', text('x')))).toBeUndefined();
-    expect(outcomeOfStatus('s1', status('idle', { type: 'end_turn' }))).toEqual({ settled: true });
-    expect(outcomeOfStatus('s1', status('idle', { type: 'error' }))).toMatchObject({
-      settled: true,
-      errorStop: true,
-      failure: expect.stringContaining('session.error (session s1)'),
-    });
-    expect(outcomeOfStatus('s1', status('terminated'))).toEqual({ settled: true, failure: 'session s1 was terminated' });
+    expect(outcomeOfStatus('s1', status('idle', { type: 'end_turn' }))).toMatchObject({ settled: true, state: { label: 'idle' }, errorStop: false });
+    expect(outcomeOfStatus('s1', status('idle', { type: 'error' }))).toMatchObject({ settled: true, errorStop: true, state: { label: 'failed' } });
+    expect(outcomeOfStatus('s1', status('idle', { type: 'interrupted' }))).toMatchObject({ settled: true, state: { label: 'interrupted' } });
+    expect(outcomeOfStatus('s1', status('terminated'))).toMatchObject({ settled: true, state: { label: 'terminated' } });
+    expect(new TurnErrors().verdict(outcomeOfStatus('s1', status('idle', { type: 'error' }))!)?.message).toBe(
+      'the session turn ended in session.error (session s1)',
+    );
+    expect(new TurnErrors().verdict(outcomeOfStatus('s1', status('terminated'))!)?.message).toBe('session s1 was terminated');
+  });
+
+  it('an interrupted session object settles at once: exit 12, and with input held the line says it waits behind the interrupt', () => {
+    const s = { id: 's1', status: 'idle', interrupted: true, stop_reason: { type: 'interrupted' } };
+    const plain = new TurnErrors().verdict(outcomeOf(s));
+    expect(plain).toBeInstanceOf(SessionInterruptedError);
+    expect((plain as SessionInterruptedError).held).toBe(false);
+    const held = new TurnErrors().verdict(outcomeOf(s, { pendingInputs: 2 }));
+    expect((held as SessionInterruptedError).held).toBe(true);
+    expect(held?.message).toBe('session s1 is interrupted and input waits behind the interrupt: `svc sessions continue s1` resumes it and runs the input');
+    // A session.error seen in the turn outweighs the interrupt that followed it (11 is worse than 12).
+    const errors = new TurnErrors();
+    errors.see(event('session.error', { error_type: 'model_error', message: 'boom' }));
+    expect(exitCodeFor(errors.verdict(outcomeOf(s)))).toBe(11);
   });
 });
 
-describe('exit 11 for a turn awaiting replies (TurnErrors.finish)', () => {
+describe('exit 13 for a turn awaiting replies, 11 for an unfinished stop (TurnErrors.verdict)', () => {
   const failure = (errors: TurnErrors, end: ReturnType<typeof outcomeOf>): SessionFailedError => {
-    try {
-      errors.finish(end);
-    } catch (e) {
-      return e as SessionFailedError;
-    }
-    throw new Error('finish did not fail');
+    const e = errors.verdict(end);
+    if (!e) throw new Error('no failure');
+    return e as SessionFailedError;
   };
   const waiting = (...ids: string[]) => outcomeOf({ id: 's1', status: 'idle', stop_reason: { type: 'requires_action', event_ids: ids } });
 
   it('names one command per awaited event, by the kind seen: confirm for a tool use that asks, tool-result for a custom tool use', () => {
     const errors = new TurnErrors();
+    expect(failure(errors, waiting('e1'))).toBeInstanceOf(SessionWaitingError);
+    expect(exitCodeFor(failure(errors, waiting('e1')))).toBe(13);
     errors.see(event('agent.tool_use', { name: 'bash', input: {}, permission: 'ask' }, { id: 'e1' }));
     errors.see(event('agent.custom_tool_use', { name: 'lookup', input: {} }, { id: 'e2' }));
     expect(failure(errors, waiting('e1')).message).toBe('session s1 is waiting for a reply: answer with `svc sessions confirm s1 e1 --allow` (or --deny)');

@@ -240,7 +240,7 @@ describe('svc worker serve', () => {
     return { row, token };
   }
 
-  it('exits 12 when the session token is refused (the row was re-queued), saying so in one line', async () => {
+  it('exits 14 when the session token is refused (the row was re-queued), saying so in one line', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo never"}');
     const { row } = await claim(env.id, env.key, sid);
@@ -249,12 +249,12 @@ describe('svc worker serve', () => {
       workdir(),
     );
     const r = await s.exited;
-    expect(r.code).toBe(12);
+    expect(r.code).toBe(14);
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: the row is no longer this worker's: the session refused its work token/);
     expect(await toolResults(t.emu, sid)).toEqual([]);
   }, 20_000);
 
-  it('exits 12 without writing anything when its input closes (the worker that started it is gone)', async () => {
+  it('exits 14 without writing anything when its input closes (the worker that started it is gone)', async () => {
     const env = await selfHostedEnvironment(t.emu);
     const dir = workdir();
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo $$ > tool.pid; exec sleep 30"}');
@@ -263,7 +263,7 @@ describe('svc worker serve', () => {
     const pid = await waitUntil(() => readPid(join(dir, 'tool.pid')), 'the tool to start', 15_000);
     s.closeInput();
     const r = await s.exited;
-    expect(r.code).toBe(12);
+    expect(r.code).toBe(14);
     expect(r.stderr).toMatch(/standard input closed/);
     await waitUntil(() => gone(pid), 'the tool to be killed');
     expect(await toolResults(t.emu, sid)).toEqual([]);

@@ -15,18 +15,31 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
     .option('--deltas', 'with -o ndjson, include agent.delta lines (the live view shows previews by default: d hides them)')
     .option('--no-live', 'no live view even on a terminal')
+    .option('--continue', 'with --session: if the session is interrupted, send the message, then resume it (else exit 12, nothing sent)')
+    .option('--interrupt-on-exit', 'on Ctrl-C or SIGTERM, interrupt the session before exiting (for CI cancels); else the turn goes on')
     .option('--idempotency-key <key>', 'Idempotency-Key of the session create (default: a fresh UUID); with --parallel, KEY:LINE per line')
     .option(
       '--parallel <n>',
-      `one new session per line of --message-file, at most N at once (1..${MAX_PARALLEL}); a line is a JSON string or {"message", "title"?, "metadata"?}; prints {"line","session_id","status","ok","reply"|"error"} per line as it settles`,
+      `one new session per line of --message-file, at most N at once (1..${MAX_PARALLEL}); a line is a JSON string or {"message", "title"?, "metadata"?}; prints {"line","session_id","status","ok","exit","reply"|"error"} per line as it settles`,
     )
     .action(kit.verb(parseRun, runRunCommand));
+  cmd.addHelpText(
+    'after',
+    `
+Exit codes (also of each --parallel line, whose worst is the exit; svc help exit-codes):
+  0 the turn ended idle; 11 it failed (session.error, an unfinished stop) or the session was terminated;
+  12 it was interrupted, or the message waits behind an interrupt; 13 it waits on a human (a tool confirmation
+  or a custom tool result); 124 --timeout; 130 Ctrl-C or SIGTERM (the turn goes on unless --interrupt-on-exit).
+  The error line names the session and the command that moves it on.`,
+  );
   examples(cmd, [
     'svc run --agent ci-bot --parallel 8 --message-file tasks.ndjson --timeout 30m -o ndjson',
     'svc run --agent agent_123 --message "Summarise the open issues" --timeout 10m',
     'echo "Fix the build" | svc run --agent agent_123 - -o ndjson',
     'svc run --agent agent_123 --message "Status?" -o json --jq .reply',
     'svc run --session sesn_123 --message-file prompt.md',
+    'svc run --session sesn_123 --continue --message "Carry on"',
+    'svc run --agent agent_123 --message "Fix the build" --interrupt-on-exit --timeout 30m',
   ]);
 }
 

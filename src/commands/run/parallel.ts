@@ -3,7 +3,18 @@ import { environments } from '../../api/environments';
 import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { errorJson, errorLine, exitCodeFor, ExitCodeError, InterruptedError, UsageError, WaitTimeoutError } from '../../errors';
+import {
+  errorJson,
+  errorLine,
+  exitCodeFor,
+  ExitCodeError,
+  InterruptedError,
+  jsonFailures,
+  SessionInterruptedError,
+  SessionWaitingError,
+  UsageError,
+  WaitTimeoutError,
+} from '../../errors';
 import { unknownOutcome } from '../../cli/verbs/idempotency';
 import { mapAsync } from '../../cli/verbs/list';
 import { Channel } from '../../fleet/channel';
@@ -11,6 +22,7 @@ import { resolveId } from '../../fleet/names';
 import { followTurn } from '../../follow/turn';
 import { fileText } from '../../input/read';
 import type { Column } from '../../output/table';
+import { worstExit } from '../../turn/state';
 import type { ParallelOptions } from './parse';
 
 /** One line of the message file: the message, and what the new session is given besides. */
@@ -22,12 +34,17 @@ export interface MessageLine {
   metadata?: Record<string, string>;
 }
 
-/** How one line ended: `idle` (ok), `failed` (exit 11 or the create's error), `timeout` or `interrupted` (still running). */
+/**
+ * How one line ended, with the exit code `run` would give it alone: `idle` (0), `failed` (11, or the create's own
+ * error), `interrupted` (12), `waiting` on a human (13); `timeout` (124) or `running` (130, Ctrl-C) when svc stopped
+ * following a turn that goes on.
+ */
 export interface LineResult {
   line: number;
   session_id: string | null;
-  status: 'idle' | 'failed' | 'timeout' | 'interrupted';
+  status: 'idle' | 'failed' | 'interrupted' | 'waiting' | 'timeout' | 'running';
   ok: boolean;
+  exit: number;
   reply?: string | null;
   error?: Record<string, unknown>;
 }
@@ -38,6 +55,7 @@ export const LINE_COLUMNS: Column[] = [
   { header: 'LINE', get: (r) => r.line },
   { header: 'SESSION', get: (r) => r.session_id },
   { header: 'STATUS', get: (r) => r.status },
+  { header: 'EXIT', get: (r) => r.exit },
   { header: 'REPLY', get: (r) => (r.ok ? r.reply : r.error?.message) },
 ];
 
@@ -83,9 +101,9 @@ function isStringMap(v: unknown): v is Record<string, string> {
 
 /**
  * `svc run --parallel N --message-file F`: one new session per line, at most N turns at once, each line's result
- * printed as it settles. Exit as `sessions wait`: 0 when every turn ended idle, else the first failed line's code
- * (11 for a failed turn), 124 when `--timeout` left turns running, 130 on Ctrl-C (the turns in flight are reported
- * with their sessions, which go on running).
+ * printed as it settles. Exit as `sessions wait`: the worst of the lines' codes by `worstExit` (11 > 13 > 12 > 124, a
+ * line's own error such as a refused create in its place), 124 when `--timeout` left turns running or lines not
+ * started, 130 on Ctrl-C (the turns in flight are reported with their sessions, which go on running).
  */
 export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
   const lines = parseMessageLines(await fileText(ctx.io, o.messageFile), o.messageFile);
@@ -100,25 +118,25 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
   const { Ctx: Context } = await import('../../context');
   const sub = new Context({ ...ctx.io, signal }, ctx.globals);
   const settled = new Channel<LineResult>();
-  const results = new Map<number, { result: LineResult; code: number }>();
-  const stopped = (): LineResult['status'] => (ctx.io.signal?.aborted ? 'interrupted' : 'timeout');
+  const results = new Map<number, LineResult>();
+  const stopped = (): LineResult['status'] => (ctx.io.signal?.aborted ? 'running' : 'timeout');
 
   const one = async (m: MessageLine): Promise<void> => {
     let sessionId: string | null = null;
     let result: LineResult;
-    let code = 0;
     try {
       sessionId = await createSession(client, m, agentId, environmentId, o.createKey);
       const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: m.text }] } }] };
       const turn = await followTurn(sub, client, { sessionId, body });
-      result = { line: m.line, session_id: sessionId, status: 'idle', ok: true, reply: turn.text ?? null };
+      result = { line: m.line, session_id: sessionId, status: 'idle', ok: true, exit: 0, reply: turn.text ?? null };
     } catch (e) {
       const cut = signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError);
-      code = cut ? 0 : exitCodeFor(e);
-      result = { line: m.line, session_id: sessionId, status: cut ? stopped() : 'failed', ok: false, error: errorObject(cut ? stoppedError(stopped()) : e) };
-      if (!cut) await ctx.msg(`line ${m.line}: ${errorLine(e)}`);
+      const error = cut ? stoppedError(stopped()) : e;
+      result = { line: m.line, session_id: sessionId, status: cut ? stopped() : lineStatus(e), ok: false, exit: exitCodeFor(error), error: errorObject(error) };
+      // Under an explicit -o json|ndjson the line is the JSON error object (with session_id when the turn ended badly).
+      if (!cut) await ctx.msg(jsonFailures(ctx.settings.output?.value) ? errorJson(e) : `line ${m.line}: ${errorLine(e)}`);
     }
-    results.set(m.line, { result, code });
+    results.set(m.line, result);
     settled.push(result);
   };
   let next = 0;
@@ -133,13 +151,22 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
   await ctx.out.list(ctx.format === 'id' ? mapAsync(settled, (r) => ({ id: r.session_id })) : settled, LINE_COLUMNS);
   await all;
   const notStarted = lines.length - next;
-  const ended = [...results.values()];
-  const failed = lines.map((m) => results.get(m.line)).find((r) => r && r.code !== 0);
-  const cut = ended.filter((r) => r.result.status === 'timeout' || r.result.status === 'interrupted').length;
-  await ctx.msg(summary(ended.length, lines.length, ended.filter((r) => r.code !== 0).length, cut, notStarted));
+  const ended = lines.flatMap((m) => results.get(m.line) ?? []);
+  const cut = ended.filter((r) => r.status === 'timeout' || r.status === 'running').length;
+  await ctx.msg(summary(ended, lines.length, notStarted));
   if (ctx.io.signal?.aborted) throw new InterruptedError();
-  if (failed) throw new ExitCodeError(failed.code, `line ${failed.result.line} failed`, true);
-  if (cut || notStarted) throw new WaitTimeoutError(`${cut + notStarted} of ${lines.length} lines not finished after --timeout`);
+  // Lines never started count as cut by --timeout (124).
+  const worst = worstExit([...ended.map((r) => r.exit), ...(notStarted ? [124] : [])]);
+  if (worst === 124) throw new WaitTimeoutError(`${cut + notStarted} of ${lines.length} lines not finished after --timeout`);
+  const first = ended.find((r) => r.exit === worst);
+  if (first) throw new ExitCodeError(worst, `line ${first.line} failed`, true);
+}
+
+/** A line's status by the error its turn ended with. */
+function lineStatus(e: unknown): LineResult['status'] {
+  if (e instanceof SessionInterruptedError) return 'interrupted';
+  if (e instanceof SessionWaitingError) return 'waiting';
+  return 'failed';
 }
 
 /** The line's session, created with the key `BASE:LINE`: a second run with the same base replays it instead of creating another. */
@@ -157,11 +184,13 @@ async function createSession(c: ApiClient, m: MessageLine, agentId: string, envi
 const errorObject = (e: unknown): Record<string, unknown> => (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error;
 
 const stoppedError = (status: LineResult['status']) =>
-  status === 'interrupted' ? new InterruptedError() : new WaitTimeoutError('the turn was still running at --timeout');
+  status === 'running' ? new InterruptedError() : new WaitTimeoutError('the turn was still running at --timeout');
 
-function summary(done: number, total: number, failed: number, cut: number, notStarted: number): string {
-  const parts = [`idle ${done - failed - cut}`, `failed ${failed}`];
-  if (cut) parts.push(`still running ${cut}`);
+function summary(ended: LineResult[], total: number, notStarted: number): string {
+  const count = (...of: Array<LineResult['status']>) => ended.filter((r) => of.includes(r.status)).length;
+  const parts = [`idle ${count('idle')}`, `failed ${count('failed')}`];
+  for (const s of ['interrupted', 'waiting'] as const) if (count(s)) parts.push(`${s} ${count(s)}`);
+  if (count('timeout', 'running')) parts.push(`still running ${count('timeout', 'running')}`);
   if (notStarted) parts.push(`not started ${notStarted}`);
   return `${parts.join(', ')} of ${total} lines`;
 }

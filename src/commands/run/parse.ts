@@ -24,6 +24,10 @@ export interface RunOptions {
   timeoutMs?: number;
   deltas: boolean;
   noLive: boolean;
+  /** `--continue`: an interrupted `--session` gets the message, then a Continue (else exit 12 with nothing sent). */
+  resume?: boolean;
+  /** `--interrupt-on-exit`: Ctrl-C or SIGTERM interrupts the session before svc exits (else the turn goes on). */
+  interruptOnExit?: boolean;
 }
 
 /** `svc run --parallel N --message-file F`: one new session per line; each create sends `${createKey}:${line}`. */
@@ -59,12 +63,15 @@ function parseSingle(input: string | undefined, flags: Flags): RunOptions {
   if (!agent && !session) throw new UsageError('--agent is required (or --session to reuse a session)');
   const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find(([key]) => flags[key] !== undefined);
   if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
+  if (flags.continue && session === undefined) throw new UsageError('--continue resumes an interrupted --session: a new session is never interrupted');
   return {
     target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey },
     message: messageSource(input, flags),
     timeoutMs,
     deltas: Boolean(flags.deltas),
     noLive: flags.live === false,
+    resume: Boolean(flags.continue),
+    interruptOnExit: Boolean(flags.interruptOnExit),
   };
 }
 
@@ -89,6 +96,9 @@ function parseParallel(input: string | undefined, flags: Flags): ParallelOptions
   const agent = flags.agent as string | undefined;
   if (!agent) throw new UsageError('--agent is required with --parallel');
   if (flags.deltas) throw new UsageError('--deltas works on one run: --parallel prints one result per line');
+  if (flags.continue) throw new UsageError('--continue resumes an interrupted --session: --parallel starts new sessions');
+  if (flags.interruptOnExit)
+    throw new UsageError('--interrupt-on-exit works on one run: after Ctrl-C, --parallel names the sessions in flight for `svc sessions interrupt -`');
   return {
     agent,
     environment: flags.environment as string | undefined,

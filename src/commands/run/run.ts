@@ -6,12 +6,15 @@ import { sessions } from '../../api/sessions';
 import { refuseDebugOnLiveView } from '../../cli/screen';
 import { resolveId } from '../../fleet/names';
 import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import { ApiError, NetworkError } from '../../api/errors';
+import { errorLine, InterruptedError, SessionInterruptedError, UsageError } from '../../errors';
 import { fileText, stdinText } from '../../input/read';
 import { write } from '../../io';
 import { waitSignal } from '../../follow/deadline';
-import { followTurn } from '../../follow/turn';
-import { viewEnd } from '../../turn/outcome';
+import { followTurn, type TurnOptions } from '../../follow/turn';
+import { holdsInput, viewEnd } from '../../turn/outcome';
+import type { SessionStateInput } from '../../turn/state';
+import { pollSession } from '../sessions/poll';
 import { escapeControls } from '../../output/controls';
 import type { MessageSource, NewSession, RunOptions } from './parse';
 
@@ -47,15 +50,62 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   const text = await messageText(ctx, o.message);
   const client = await ctx.api();
   const sessionId = 'session' in o.target ? o.target.session : await createSession(ctx, client, o.target);
+  const resume = 'session' in o.target && (await interruptedBeforeSend(ctx, client, sessionId, o.resume === true));
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
-  if (output === 'live') return runLive(ctx, client, sessionId, body, o);
-  const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
-  const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, lines, deltas: o.deltas });
-  if (output === 'text' && turn.text !== undefined) await printReply(ctx, turn.text);
-  else if (output === 'id') await ctx.out.item({ id: sessionId });
-  else if (output === 'object') {
-    const session = await sessions.get(client, sessionId);
-    await ctx.out.item({ session, reply: turn.text ?? null, message: turn.message ?? null });
+  // Set as the message goes out: a signal during the send may come after the service accepted it.
+  let sent = false;
+  const sending = () => void (sent = true);
+  // `--continue`: once the message is queued behind the interrupt, the Continue that runs it.
+  const afterSend = async () => void (resume && (await sessions.continue(client, sessionId)));
+  try {
+    if (output === 'live') return await runLive(ctx, client, sessionId, body, o, { sending, afterSend });
+    const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
+    const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, lines, deltas: o.deltas, sending, afterSend });
+    if (output === 'text' && turn.text !== undefined) await printReply(ctx, turn.text);
+    else if (output === 'id') await ctx.out.item({ id: sessionId });
+    else if (output === 'object') {
+      const session = await sessions.get(client, sessionId);
+      await ctx.out.item({ session, reply: turn.text ?? null, message: turn.message ?? null });
+    }
+  } catch (e) {
+    throw await leaving(ctx, sessionId, e, o.interruptOnExit === true && sent);
+  }
+}
+
+/**
+ * An interrupted session (or one stopping for an interrupt) holds new input until a Continue, so a message sent to it
+ * would be followed forever: exit 12 with nothing sent, unless `--continue` asks to resume it after sending (true).
+ * A stopping session is first read until its wind-down ends: a Continue then would answer 409, and the interrupted
+ * status that ends the wind-down must come before the follow starts, not look like an interrupt of the new turn.
+ */
+async function interruptedBeforeSend(ctx: Ctx, client: ApiClient, sessionId: string, resume: boolean): Promise<boolean> {
+  const s = await sessions.get(client, sessionId);
+  if (!holdsInput(s as SessionStateInput)) return false;
+  if (!resume) {
+    const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${sessionId}\` first, or rerun with --continue`;
+    throw new SessionInterruptedError(line, sessionId, false);
+  }
+  if (s.stopping === true) await pollSession(ctx, client, sessionId, (x) => x.stopping !== true);
+  return true;
+}
+
+/**
+ * Ctrl-C or SIGTERM while following the turn (exit 130): the one line says what became of the session, which goes on
+ * unless `--interrupt-on-exit` (and the message was sent): then it is interrupted first, with a client that outlives
+ * the signal. Any other error passes through.
+ */
+async function leaving(ctx: Ctx, sessionId: string, e: unknown, interrupt: boolean): Promise<unknown> {
+  if (!(e instanceof InterruptedError) && !ctx.io.signal?.aborted) return e;
+  const goesOn = `follow it with \`svc sessions tail ${sessionId}\`, or stop it with \`svc sessions interrupt ${sessionId}\``;
+  if (!interrupt) return new InterruptedError(`interrupted; session ${sessionId} goes on: ${goesOn}`);
+  try {
+    await sessions.interrupt(await ctx.client(ctx.apiKey(), undefined, { outliveSignal: true }), sessionId);
+    return new InterruptedError(`interrupted; so is session ${sessionId} (--interrupt-on-exit): \`svc sessions continue ${sessionId}\` resumes it`);
+  } catch (failed) {
+    if (!(failed instanceof ApiError || failed instanceof NetworkError)) throw failed;
+    return new InterruptedError(
+      `interrupted; interrupting session ${sessionId} failed (${errorLine(failed).replace(/^error: /, '')}), so it goes on: ${goesOn}`,
+    );
   }
 }
 
@@ -81,9 +131,18 @@ async function createSession(ctx: Ctx, client: ApiClient, o: NewSession): Promis
  * On a terminal: the live view, started from a cursor read before sending, so it too misses nothing; once it
  * closes at idle, the final message is printed as without a terminal.
  */
-async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: MessageBody, o: RunOptions): Promise<void> {
+async function runLive(
+  ctx: Ctx,
+  client: ApiClient,
+  sessionId: string,
+  body: MessageBody,
+  o: RunOptions,
+  hooks: Required<Pick<TurnOptions, 'sending' | 'afterSend'>>,
+): Promise<void> {
   const page = await sessions.historyPage(client, sessionId, { page_size: 1, order: 'desc' });
+  hooks.sending();
   await sessions.sendEvents(client, sessionId, body, randomUUID());
+  await hooks.afterSend();
   const { openLiveView } = await import('../../live/open');
   const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
   try {
@@ -97,7 +156,7 @@ async function runLive(ctx: Ctx, client: ApiClient, sessionId: string, body: Mes
       abort: w,
       leaveNote: `left the view; the turn goes on: follow it with \`svc sessions tail ${sessionId}\``,
     });
-    viewEnd(sessionId, r);
+    viewEnd(r);
     if (r.reason === 'idle' && r.message !== undefined) await printReply(ctx, r.message);
   } finally {
     w.dispose();

@@ -1,7 +1,11 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
+import { ApiError, NetworkError } from '../../api/errors';
+import type { ApiClient } from '../../api/client';
 import { UsageError } from '../../errors';
+import { holdsInput } from '../../turn/outcome';
+import type { SessionStateInput } from '../../turn/state';
 import { readData } from '../../input/data';
 import { stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
@@ -57,7 +61,23 @@ export async function runSend(ctx: Ctx, o: SendOptions): Promise<void> {
   if (Buffer.byteLength(JSON.stringify(body)) > LIMITS.jsonBody)
     throw new UsageError(`the message is over the ${LIMITS.jsonBody / 1024 / 1024} MiB request limit`);
   const key = idempotencyKey(o);
-  await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), o.session, body, key));
+  const client = await ctx.api();
+  await printAccepted(ctx, await sessions.sendEvents(client, o.session, body, key));
+  if (body.events.some((e) => (e as { type?: unknown }).type === 'user.message')) await warnIfHeld(ctx, client, o.session);
+}
+
+/** A message sent to an interrupted session waits behind the interrupt until a Continue: said on stderr, the send still succeeded. */
+async function warnIfHeld(ctx: Ctx, client: ApiClient, sessionId: string): Promise<void> {
+  let s: SessionStateInput;
+  try {
+    s = (await sessions.get(client, sessionId)) as SessionStateInput;
+  } catch (e) {
+    // The input was accepted; whether it is held stays unsaid rather than failing the send.
+    if (e instanceof ApiError || e instanceof NetworkError) return;
+    throw e;
+  }
+  if (!holdsInput(s)) return;
+  await ctx.msg(`warning: session ${sessionId} is interrupted: this input waits behind the interrupt until \`svc sessions continue ${sessionId}\``);
 }
 
 async function sendBody(ctx: Ctx, o: SendOptions): Promise<{ type?: string; events: unknown[] }> {

@@ -28,7 +28,10 @@ export function addTail(group: Command, kit: Kit): Command {
 
 /** `--until idle`, the same on `sessions tail` and `threads tail` (a thread's tail ends with its session's turn). */
 export const untilOption = (): Option =>
-  new Option('--until <state>', 'exit once the session is idle and its events are printed (exit 11 on session.error or termination)').choices(['idle']);
+  new Option(
+    '--until <state>',
+    'exit once the session settles and its events are printed: 0 idle, 11 failed or terminated, 12 interrupted, 13 waiting on a reply',
+  ).choices(['idle']);
 
 export function tailOptions(sessionId: string, opts: Flags, threadId?: string): TailOptions {
   if (opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');
@@ -59,7 +62,7 @@ export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
     // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
     const { viewEnd } = await import('../../turn/outcome');
-    viewEnd(o.sessionId, await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: true, untilIdle: o.untilIdle }));
+    viewEnd(await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: true, untilIdle: o.untilIdle }));
     return;
   }
   const { tailNdjson } = await import('../../follow/ndjson');

@@ -1,7 +1,8 @@
 import { sessions } from '../../api/sessions';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
-import { errorLine, exitCodeFor, ExitCodeError, InterruptedError, SessionFailedError, WaitTimeoutError } from '../../errors';
+import { exitCodeFor, ExitCodeError, failureLine, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../errors';
+import { worstExit } from '../../turn/state';
 import { Channel } from '../../fleet/channel';
 import { SESSION_COLUMNS } from './columns';
 
@@ -9,8 +10,10 @@ import { SESSION_COLUMNS } from './columns';
 const MAX_STREAMS = 64;
 
 /**
- * `sessions wait` on many: the set is fixed at start; each session is printed as it settles. Exit 0 when all are
- * idle without error, 11 when any failed (at the first with `failFast`), 124 when the deadline came first.
+ * `sessions wait` on many: the set is fixed at start; each session is printed as it settles, each failure is one
+ * stderr line naming its session. Exit 0 when all are idle without error, else the worst of their codes by
+ * `worstExit` (11 failed or terminated > 13 waiting > 12 interrupted > 124 the deadline came first); `failFast` stops
+ * at the first that does not end idle.
  */
 export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: number; failFast: boolean }): Promise<void> {
   if (ids.length === 0) return void (await ctx.msg('nothing matched'));
@@ -23,7 +26,7 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
   const sub = new Context({ ...ctx.io, signal }, ctx.globals);
   const settled = new Channel<Obj>();
   const pending = new Set(ids);
-  let failure: unknown;
+  const codes: number[] = [];
   let next = 0;
   const one = async (id: string) => {
     try {
@@ -33,10 +36,12 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
       // Ended by the deadline, Ctrl-C or --fail-fast: the session is still pending.
       if (signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError)) return;
       pending.delete(id);
-      failure ??= e;
-      await ctx.msg(errorLine(e));
-      // A failed turn is printed as it settled; a session that could not be read (not found) is not.
-      if (e instanceof SessionFailedError) settled.push(await sessions.get(c, id).catch(() => ({ id })));
+      codes.push(exitCodeFor(e));
+      // A session's own ending names it; any other failure (not found, …) gets its ID beside the line.
+      const named = e instanceof SessionEndError || typeof e !== 'object' || e === null ? e : withNote(e, `session ${id}`);
+      await ctx.msg(failureLine(named, ctx.settings.output?.value));
+      // A session that settled badly is printed as it settled; one that could not be read (not found) is not.
+      if (e instanceof SessionEndError) settled.push(await sessions.get(c, id).catch(() => ({ id })));
       if (o.failFast) stop.abort('fail-fast');
     }
   };
@@ -50,7 +55,8 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
   await ctx.out.list(settled, SESSION_COLUMNS);
   await all;
   if (ctx.io.signal?.aborted) throw new InterruptedError();
-  if (failure) throw new ExitCodeError(exitCodeFor(failure), 'a session failed', true);
+  const worst = worstExit(codes);
+  if (worst) throw new ExitCodeError(worst, 'a session failed', true);
   if (pending.size) {
     const left = [...pending];
     throw new WaitTimeoutError(

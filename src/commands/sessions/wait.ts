@@ -6,11 +6,11 @@ import { parseDuration } from '../../fleet/duration';
 import { addSelectorFlags, isSingle, pick, targetsOf, type Picked } from './selectors';
 import { pickSessions } from './pick';
 
-/** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0), 11 when it failed, 124 on timeout. */
+/** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0); else the code of the state it settled in, 124 on timeout. */
 export function addWait(group: Command, kit: Kit): Command {
   const cmd = group
     .command('wait')
-    .description('Wait until sessions are idle (exit 11 on session.error, termination or an awaited tool reply; 124 on --timeout)')
+    .description('Wait until sessions settle: exit 0 idle, 11 failed or terminated, 12 interrupted, 13 waiting on a reply, 124 --timeout; many: the worst')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
     .option('--fail-fast', 'with many sessions: stop at the first that fails');
