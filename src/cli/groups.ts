@@ -24,7 +24,12 @@ export const GROUPS: GroupEntry[] = [
   resource(RESOURCES.artifacts, () => import('../commands/artifacts/index')),
   { name: 'auth', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
   { name: '__complete', description: 'Complete resource IDs for the shell scripts', load: () => import('../commands/completion/complete'), hidden: true },
-  { name: '__update-check', description: 'Ask the registry for a newer svc (started detached)', load: () => import('../commands/update-check/index'), hidden: true },
+  {
+    name: '__update-check',
+    description: 'Ask the registry for a newer svc (started detached)',
+    load: () => import('../commands/update-check/index'),
+    hidden: true,
+  },
   { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('../commands/completion/index') },
   { name: 'config', description: 'Read and write settings and profiles', load: () => import('../commands/config/index') },
   {
