@@ -150,6 +150,9 @@ export function cannotRead(name: string, e: unknown): UsageError {
   return new UsageError(`cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
 }
 
+/** One trailing newline is the shell's (`echo`) or the editor's, not the text's. */
+export const chompNewline = (s: string): string => s.replace(/\r?\n$/, '');
+
 /** Standard input as text: at most `limit` bytes (the spec's JSON body limit by default), interruptible. */
 export async function stdinText(io: Pick<Io, 'stdin' | 'signal'>, limit: number = LIMITS.jsonBody): Promise<string> {
   return (await readStream(io.stdin, { what: 'standard input', limit, signal: io.signal })).toString('utf8');

@@ -7,7 +7,7 @@ import { refuseDebugOnLiveView } from '../../cli/screen';
 import { resolveId } from '../../fleet/names';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { fileText, stdinText } from '../../input/read';
+import { chompNewline, fileText, stdinText } from '../../input/read';
 import { write } from '../../io';
 import { waitSignal } from '../../follow/deadline';
 import { followTurn } from '../../follow/turn';
@@ -64,8 +64,7 @@ const printReply = (ctx: Ctx, text: string) => write(ctx.io.stdout, escapeContro
 
 async function messageText(ctx: Ctx, m: MessageSource): Promise<string> {
   if (m.from === 'text') return m.text;
-  if (m.from === 'file') return fileText(ctx.io, m.file);
-  return stdinText(ctx.io);
+  return chompNewline(m.from === 'file' ? await fileText(ctx.io, m.file) : await stdinText(ctx.io));
 }
 
 async function createSession(ctx: Ctx, client: ApiClient, o: NewSession): Promise<string> {
