@@ -90,10 +90,12 @@ async function consent(ctx: Ctx, targets: BulkTarget[], action: BulkAction): Pro
   const what = `${action.name} ${count(targets.length, action.noun)}`;
   if (!ctx.canPrompt)
     throw new UsageError(`${what}: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI), or --dry-run to see them; nothing was sent`);
+  const { confirm, inputEnded } = await import('../input/prompt');
+  if (inputEnded(ctx.io))
+    throw new UsageError(`${what}: standard input has ended (the IDs were read from it), so no answer can be read: pass --yes to confirm; nothing was sent`);
   const shown = targets.slice(0, PROMPT_ROWS).map((t) => `  ${rowText(t)}`);
   if (targets.length > PROMPT_ROWS) shown.push(`  … and ${targets.length - PROMPT_ROWS} more`);
   await ctx.msg(shown.join('\n'));
-  const { confirm } = await import('../input/prompt');
   const what1 = what.charAt(0).toUpperCase() + what.slice(1);
   if (!(await confirm(ctx.io, `${what1}?`))) throw new UsageError(`not confirmed; nothing was sent`);
 }
