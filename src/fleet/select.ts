@@ -4,6 +4,8 @@ import { agents, type Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import { UsageError } from '../errors';
 import type { InStream } from '../io';
+import { readLines } from '../input/read';
+import { LIMITS } from '../wire/limits';
 import { parseDuration } from './duration';
 import { parseLabelSelector, type LabelTest } from './labels';
 import { resolveId } from './names';
@@ -142,18 +144,22 @@ export async function* filterPaged(
   if (rest) lo.onRest?.({ shown, nextPageToken: rest.nextPageToken });
 }
 
+/** The most IDs svc reads from standard input at once: the IDs are held to act on them. */
+export const MAX_STDIN_IDS = 1_000_000;
+
 /**
- * IDs from standard input, one per line; a line holding a JSON object with `id` (NDJSON from `-o ndjson`) counts
- * too. Blank lines are skipped; a line that is neither is exit 2.
+ * IDs from standard input, one per line, read as lines in bounded memory: a line of at most 4 MiB (an NDJSON object
+ * from `-o ndjson` counts: its `id`), at most MAX_STDIN_IDS of them. Blank lines are skipped; a line that is neither
+ * an ID nor such an object, or input past a bound, is exit 2 and nothing is sent.
  */
-export async function readIds(stdin: InStream): Promise<string[]> {
-  let text = '';
-  for await (const chunk of stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+export async function readIds(stdin: InStream, signal?: AbortSignal): Promise<string[]> {
   const ids: string[] = [];
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
+  for await (const { n, text } of readLines(stdin, { what: 'standard input', maxLine: LIMITS.jsonBody, signal })) {
+    const line = text.trim();
     if (line === '') continue;
-    ids.push(line.startsWith('{') ? idOfJson(line, i + 1) : line);
+    if (ids.length === MAX_STDIN_IDS)
+      throw new UsageError(`standard input holds more than ${MAX_STDIN_IDS} IDs: svc reads at most ${MAX_STDIN_IDS} at once; nothing was sent`);
+    ids.push(line.startsWith('{') ? idOfJson(line, n) : line);
   }
   return ids;
 }

@@ -70,7 +70,7 @@ export function withIdOf<T>(c: ApiClient, resource: ResourceSpec, ref: string, a
 }
 
 export async function runMany(ctx: Ctx, o: ManyVerbOptions, action: BulkAction): Promise<void> {
-  const ids = o.stdin ? await readIds(ctx.io.stdin) : (o.ids ?? []);
+  const ids = o.stdin ? await readIds(ctx.io.stdin, ctx.io.signal) : (o.ids ?? []);
   await runBulk(ctx, {
     targets: o.selectors ? await selectedTargets(ctx, o.resource.api, o.selectors) : [...new Set(ids)].map((id) => ({ id })),
     action,
