@@ -154,13 +154,14 @@ export const MAX_STDIN_IDS = 1_000_000;
  */
 export async function readIds(stdin: InStream, signal?: AbortSignal): Promise<string[]> {
   const ids: string[] = [];
-  for await (const { n, text } of readLines(stdin, { what: 'standard input', maxLine: LIMITS.jsonBody, signal })) {
-    const line = text.trim();
-    if (line === '') continue;
-    if (ids.length === MAX_STDIN_IDS)
-      throw new UsageError(`standard input holds more than ${MAX_STDIN_IDS} IDs: svc reads at most ${MAX_STDIN_IDS} at once; nothing was sent`);
-    ids.push(line.startsWith('{') ? idOfJson(line, n) : line);
-  }
+  for await (const lines of readLines(stdin, { what: 'standard input', maxLine: LIMITS.jsonBody, signal }))
+    for (const { n, text } of lines) {
+      const line = text.trim();
+      if (line === '') continue;
+      if (ids.length === MAX_STDIN_IDS)
+        throw new UsageError(`standard input holds more than ${MAX_STDIN_IDS} IDs: svc reads at most ${MAX_STDIN_IDS} at once; nothing was sent`);
+      ids.push(line.startsWith('{') ? idOfJson(line, n) : line);
+    }
   return ids;
 }
 

@@ -74,10 +74,11 @@ export interface Line {
 }
 
 /**
- * A stream as lines, in constant memory whatever its size: each line at most `maxLine` bytes (a longer one is exit
- * 2 naming it, read no further). `\r\n` ends a line too; a last line without a break counts.
+ * A stream as lines, in constant memory whatever its size, handed over a chunk's worth at a time (a million short
+ * lines cost no million awaits): each line at most `maxLine` bytes (a longer one is exit 2 naming it, read no
+ * further). `\r\n` ends a line too; a last line without a break counts.
  */
-export async function* readLines(stream: AsyncIterable<Buffer | string>, o: LineLimit): AsyncGenerator<Line> {
+export async function* readLines(stream: AsyncIterable<Buffer | string>, o: LineLimit): AsyncGenerator<Line[]> {
   const it = stream[Symbol.asyncIterator]();
   let parts: Buffer[] = [];
   let size = 0;
@@ -94,17 +95,20 @@ export async function* readLines(stream: AsyncIterable<Buffer | string>, o: Line
     for (;;) {
       const r = await interruptible(it.next(), o.signal);
       if (r.done) break;
-      let b = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
-      for (let at = b.indexOf(10); at !== -1; at = b.indexOf(10)) {
-        if (size + at > o.maxLine) throw tooLong();
-        yield line(b.subarray(0, at));
-        b = b.subarray(at + 1);
+      const b = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+      const lines: Line[] = [];
+      let from = 0;
+      for (let at = b.indexOf(10); at !== -1; at = b.indexOf(10, from)) {
+        if (size + at - from > o.maxLine) throw tooLong();
+        lines.push(line(b.subarray(from, at)));
+        from = at + 1;
       }
-      size += b.length;
+      size += b.length - from;
       if (size > o.maxLine) throw tooLong();
-      if (b.length) parts.push(b);
+      if (from < b.length) parts.push(b.subarray(from));
+      if (lines.length) yield lines;
     }
-    if (size > 0) yield line(Buffer.alloc(0));
+    if (size > 0) yield [line(Buffer.alloc(0))];
   } finally {
     // Stop the source: a pipe that keeps writing (`yes |`) must not keep the process alive.
     void it.return?.();
@@ -199,7 +203,7 @@ async function openPipe(name: string, path: string, signal: AbortSignal | undefi
  * A file named on the command line as lines (readLines), in constant memory however large: regular files and pipes
  * only, as readInputFile.
  */
-export async function* fileLines(io: Pick<Io, 'cwd' | 'signal'>, name: string, maxLine: number): AsyncGenerator<Line> {
+export async function* fileLines(io: Pick<Io, 'cwd' | 'signal'>, name: string, maxLine: number): AsyncGenerator<Line[]> {
   const path = resolve(io.cwd, name);
   let st: Stats;
   try {
