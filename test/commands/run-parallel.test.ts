@@ -140,4 +140,25 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect([zero.code, zero.stderr]).toEqual([2, expect.stringContaining('--parallel')]);
     expect(await requestCount(t.emu)).toBe(before);
   });
+
+  it('a 5 MB file of 1 KB lines is read whole (each line is its own request): its bad last line is what is refused, not its size', async () => {
+    const a = await agent();
+    const before = await requestCount(t.emu);
+    const kb = JSON.stringify('x'.repeat(1020));
+    const file = messageFile(Array.from({ length: 5000 }, () => kb).join('\n') + '\n{"message":\n');
+    const r = await run(['run', '--agent', a, '--parallel', '2', '--message-file', file]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`error: ${file} line 5001: not JSON: give a JSON string or an object with "message" per line\n`);
+    expect(await requestCount(t.emu)).toBe(before);
+  });
+
+  it('a line over 4 MiB is exit 2 naming it and saying the bound is svc\'s own, with nothing sent', async () => {
+    const a = await agent();
+    const before = await requestCount(t.emu);
+    const file = messageFile(`"ok"\n${JSON.stringify('y'.repeat(4 * 1024 * 1024))}\n"after"\n`);
+    const r = await run(['run', '--agent', a, '--parallel', '2', '--message-file', file]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`error: ${file} line 2 is longer than 4 MiB: svc reads at most 4 MiB per line\n`);
+    expect(await requestCount(t.emu)).toBe(before);
+  });
 });

@@ -9,7 +9,9 @@ import { mapAsync } from '../../cli/verbs/list';
 import { Channel } from '../../fleet/channel';
 import { resolveId } from '../../fleet/names';
 import { followTurn } from '../../follow/turn';
-import { fileText } from '../../input/read';
+import { fileLines } from '../../input/read';
+import type { Io } from '../../io';
+import { LIMITS } from '../../wire/limits';
 import type { Column } from '../../output/table';
 import type { ParallelOptions } from './parse';
 
@@ -43,38 +45,39 @@ export const LINE_COLUMNS: Column[] = [
 
 /**
  * The message file, checked whole before anything is sent: one message per line, a JSON string or an object with
- * `message` (or `text`) and optionally the session's `title` and `metadata`. Blank lines are skipped.
+ * `message` (or `text`) and optionally the session's `title` and `metadata`. Blank lines are skipped. Each line is a
+ * request of its own, so the line is bounded (the service's JSON body limit), not the file: it is read as lines.
  */
-export function parseMessageLines(content: string, file: string): MessageLine[] {
+export async function readMessageLines(io: Pick<Io, 'cwd' | 'signal'>, file: string): Promise<MessageLine[]> {
   const out: MessageLine[] = [];
-  for (const [i, raw] of content.split(/\r?\n/).entries()) {
-    if (raw.trim() === '') continue;
-    const line = i + 1;
-    const bad = (why: string) => new UsageError(`${file} line ${line}: ${why}`);
-    let v: unknown;
-    try {
-      v = JSON.parse(raw);
-    } catch {
-      throw bad('not JSON: give a JSON string or an object with "message" per line');
-    }
-    if (typeof v === 'string') {
-      if (v === '') throw bad('the message is empty');
-      out.push({ line, text: v });
-      continue;
-    }
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad('give a JSON string or an object with "message"');
-    const o = v as Record<string, unknown>;
-    const unknown = Object.keys(o).find((k) => !MESSAGE_KEYS.has(k));
-    if (unknown !== undefined) throw bad(`unknown member "${unknown}" (a line takes message or text, title, metadata)`);
-    if (o.message !== undefined && o.text !== undefined) throw bad('give "message" or "text", not both');
-    const text = o.message ?? o.text;
-    if (typeof text !== 'string' || text === '') throw bad('"message" must be a non-empty string');
-    if (o.title !== undefined && typeof o.title !== 'string') throw bad('"title" must be a string');
-    if (o.metadata !== undefined && !isStringMap(o.metadata)) throw bad('"metadata" must be an object of strings');
-    out.push({ line, text, ...(o.title !== undefined ? { title: o.title as string } : {}), ...(o.metadata !== undefined ? { metadata: o.metadata } : {}) });
-  }
+  for await (const lines of fileLines(io, file, LIMITS.jsonBody))
+    for (const { n, text } of lines) if (text.trim() !== '') out.push(parseMessageLine(text, n, file));
   if (!out.length) throw new UsageError(`${file} holds no message: give one per line`);
   return out;
+}
+
+function parseMessageLine(raw: string, line: number, file: string): MessageLine {
+  const bad = (why: string) => new UsageError(`${file} line ${line}: ${why}`);
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw bad('not JSON: give a JSON string or an object with "message" per line');
+  }
+  if (typeof v === 'string') {
+    if (v === '') throw bad('the message is empty');
+    return { line, text: v };
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad('give a JSON string or an object with "message"');
+  const o = v as Record<string, unknown>;
+  const unknown = Object.keys(o).find((k) => !MESSAGE_KEYS.has(k));
+  if (unknown !== undefined) throw bad(`unknown member "${unknown}" (a line takes message or text, title, metadata)`);
+  if (o.message !== undefined && o.text !== undefined) throw bad('give "message" or "text", not both');
+  const text = o.message ?? o.text;
+  if (typeof text !== 'string' || text === '') throw bad('"message" must be a non-empty string');
+  if (o.title !== undefined && typeof o.title !== 'string') throw bad('"title" must be a string');
+  if (o.metadata !== undefined && !isStringMap(o.metadata)) throw bad('"metadata" must be an object of strings');
+  return { line, text, ...(o.title !== undefined ? { title: o.title as string } : {}), ...(o.metadata !== undefined ? { metadata: o.metadata } : {}) };
 }
 
 function isStringMap(v: unknown): v is Record<string, string> {
@@ -88,7 +91,7 @@ function isStringMap(v: unknown): v is Record<string, string> {
  * with their sessions, which go on running).
  */
 export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
-  const lines = parseMessageLines(await fileText(ctx.io, o.messageFile), o.messageFile);
+  const lines = await readMessageLines(ctx.io, o.messageFile);
   const api = await ctx.api();
   const agentId = await resolveId(api, agents, 'agent', o.agent);
   const environmentId = o.environment ? await resolveId(api, environments, 'environment', o.environment) : undefined;
