@@ -89,7 +89,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(r.stderr).toContain('still running 1');
   });
 
-  it('Ctrl-C stops starting lines, reports the turns in flight with their sessions, and exits 130', async () => {
+  it('Ctrl-C stops starting lines, reports the turns in flight as abandoned (their sessions go on), and exits 130', async () => {
     const file = messageFile(
       Array.from({ length: 5 }, (_, i) => JSON.stringify({ message: '/slow 100', metadata: { batch: `p4` }, title: `t${i}` })).join('\n'),
     );
@@ -112,7 +112,11 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(await code).toBe(130);
     const results = ndjson(stdout.text);
     expect(results).toHaveLength(2);
-    expect(results.every((x) => x.status === 'interrupted' && !x.ok && typeof x.session_id === 'string')).toBe(true);
+    expect(results.every((x) => x.status === 'abandoned' && !x.ok && typeof x.session_id === 'string')).toBe(true);
+    // Abandoned, not interrupted: the sessions ran on to the end of their turns.
+    expect(results[0].error.message).toContain(`svc sessions interrupt ${results[0].session_id}`);
+    await waitUntil(async () => (await sessionsLabelled('p4')).every((s) => s.status === 'idle'), 'the abandoned turns to end');
+    for (const s of await sessionsLabelled('p4')) expect(s.stop_reason?.type).toBe('end_turn');
     expect(stderr.text).toContain('not started 3');
     expect(await sessionsLabelled('p4')).toHaveLength(2);
   });

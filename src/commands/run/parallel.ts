@@ -14,6 +14,7 @@ import type { Io } from '../../io';
 import { LIMITS } from '../../wire/limits';
 import type { Column } from '../../output/table';
 import type { ParallelOptions } from './parse';
+import { STATE_EXIT } from '../../turn/state';
 
 /** One line of the message file: the message, and what the new session is given besides. */
 export interface MessageLine {
@@ -24,11 +25,14 @@ export interface MessageLine {
   metadata?: Record<string, string>;
 }
 
-/** How one line ended: `idle` (ok), `failed` (exit 11 or the create's error), `timeout` or `interrupted` (still running). */
+/**
+ * How one line ended: `idle` (ok), `failed` (exit 11 or the create's error), `interrupted` (the session was
+ * interrupted: exit 12), or svc stopped following a turn that went on: `timeout` (--timeout) or `abandoned` (Ctrl-C).
+ */
 export interface LineResult {
   line: number;
   session_id: string | null;
-  status: 'idle' | 'failed' | 'timeout' | 'interrupted';
+  status: 'idle' | 'failed' | 'interrupted' | 'timeout' | 'abandoned';
   ok: boolean;
   reply?: string | null;
   error?: Record<string, unknown>;
@@ -104,7 +108,7 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
   const sub = new Context({ ...ctx.io, signal }, ctx.globals);
   const settled = new Channel<LineResult>();
   const results = new Map<number, { result: LineResult; code: number }>();
-  const stopped = (): LineResult['status'] => (ctx.io.signal?.aborted ? 'interrupted' : 'timeout');
+  const stopped = (): 'abandoned' | 'timeout' => (ctx.io.signal?.aborted ? 'abandoned' : 'timeout');
 
   const one = async (m: MessageLine): Promise<void> => {
     let sessionId: string | null = null;
@@ -118,7 +122,8 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
     } catch (e) {
       const cut = signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError);
       code = cut ? 0 : exitCodeFor(e);
-      result = { line: m.line, session_id: sessionId, status: cut ? stopped() : 'failed', ok: false, error: errorObject(cut ? stoppedError(stopped()) : e) };
+      const status = cut ? stopped() : code === STATE_EXIT.interrupted ? 'interrupted' : 'failed';
+      result = { line: m.line, session_id: sessionId, status, ok: false, error: cut ? stoppedError(stopped(), sessionId) : errorObject(e) };
       if (!cut) await ctx.msg(`line ${m.line}: ${errorLine(e)}`);
     }
     results.set(m.line, { result, code });
@@ -138,7 +143,7 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
   const notStarted = lines.length - next;
   const ended = [...results.values()];
   const failed = lines.map((m) => results.get(m.line)).find((r) => r && r.code !== 0);
-  const cut = ended.filter((r) => r.result.status === 'timeout' || r.result.status === 'interrupted').length;
+  const cut = ended.filter((r) => r.result.status === 'timeout' || r.result.status === 'abandoned').length;
   await ctx.msg(summary(ended.length, lines.length, ended.filter((r) => r.code !== 0).length, cut, notStarted));
   if (ctx.io.signal?.aborted) throw new InterruptedError();
   if (failed) throw new ExitCodeError(failed.code, `line ${failed.result.line} failed`, true);
@@ -159,8 +164,12 @@ async function createSession(c: ApiClient, m: MessageLine, agentId: string, envi
 
 const errorObject = (e: unknown): Record<string, unknown> => (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error;
 
-const stoppedError = (status: LineResult['status']) =>
-  status === 'interrupted' ? new InterruptedError() : new WaitTimeoutError('the turn was still running at --timeout');
+/** Why svc stopped following a turn: the session was not interrupted, it goes on. */
+function stoppedError(status: 'abandoned' | 'timeout', sessionId: string | null): Record<string, unknown> {
+  if (status === 'timeout') return errorObject(new WaitTimeoutError('the turn was still running at --timeout'));
+  const id = sessionId ?? 'ID';
+  return { type: 'cli_error', message: `svc stopped following at Ctrl-C; the session goes on (svc sessions interrupt ${id} stops it)` };
+}
 
 function summary(done: number, total: number, failed: number, cut: number, notStarted: number): string {
   const parts = [`idle ${done - failed - cut}`, `failed ${failed}`];
