@@ -156,7 +156,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(await requestCount(t.emu)).toBe(before);
   });
 
-  it('a line over 4 MiB is exit 2 naming it and saying the bound is svc\'s own, with nothing sent', async () => {
+  it("a line over 4 MiB is exit 2 naming it and saying the bound is svc's own, with nothing sent", async () => {
     const a = await agent();
     const before = await requestCount(t.emu);
     const file = messageFile(`"ok"\n${JSON.stringify('y'.repeat(4 * 1024 * 1024))}\n"after"\n`);

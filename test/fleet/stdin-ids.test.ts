@@ -57,7 +57,8 @@ describe('IDs on standard input are read as bounded lines', () => {
 
   it('lines split across chunks, CRLF endings and a last line without a break are read whole, numbered as an editor counts', async () => {
     const lines = [];
-    for await (const batch of readLines(Readable.from([Buffer.from('ab'), Buffer.from('c\r\nd'), Buffer.from('e\n\nf')]), { what: 'x', maxLine: 8 })) lines.push(...batch);
+    for await (const batch of readLines(Readable.from([Buffer.from('ab'), Buffer.from('c\r\nd'), Buffer.from('e\n\nf')]), { what: 'x', maxLine: 8 }))
+      lines.push(...batch);
     expect(lines).toEqual([
       { n: 1, text: 'abc' },
       { n: 2, text: 'de' },
