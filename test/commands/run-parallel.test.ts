@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions, ndjson } from '../helpers/cli';
+import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions, type SvcResult, ndjson } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 
@@ -59,6 +59,34 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     const ids = ndjson(first.stdout).map((x) => x.session_id);
     expect(again.stdout.trim().split('\n').sort()).toEqual(ids.sort());
     expect(await sessionsLabelled('p3')).toHaveLength(2);
+  });
+
+  it('a re-run with the same --idempotency-key and lines sends no second message: each line reports the turn already taken', async () => {
+    const file = messageFile('{"message":"once only","metadata":{"batch":"p5"}}\n{"message":"also once","metadata":{"batch":"p5"}}\n');
+    const args = ['run', '--agent', await agent(), '--parallel', '2', '--message-file', file, '--idempotency-key', 'batch-p5', '-o', 'ndjson'];
+    const first = await run(args);
+    const again = await run(args);
+    expect([first.code, again.code]).toEqual([0, 0]);
+    const byLine = (r: SvcResult) => ndjson(r.stdout).sort((a, b) => a.line - b.line);
+    expect(byLine(again)).toEqual(byLine(first));
+    for (const s of await sessionsLabelled('p5')) {
+      const events = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items;
+      expect(events.filter((e: any) => e.type === 'user.message')).toHaveLength(1);
+    }
+  });
+
+  it('a changed line under the same --idempotency-key is a conflict: exit 7 naming the line, and nothing is sent to its session', async () => {
+    const args = (file: string) => ['run', '--agent', a, '--parallel', '1', '--message-file', file, '--idempotency-key', 'batch-p6', '-o', 'ndjson'];
+    const a = await agent();
+    expect((await run(args(messageFile('{"message":"first wording","metadata":{"batch":"p6"}}\n')))).code).toBe(0);
+    const r = await run(args(messageFile('{"message":"second wording","metadata":{"batch":"p6"}}\n')));
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('line 1: error: session ');
+    expect(r.stderr).toContain('made for line 1 under this --idempotency-key, already holds another message');
+    expect(ndjson(r.stdout)).toMatchObject([{ line: 1, status: 'failed', ok: false }]);
+    const [s] = await sessionsLabelled('p6');
+    const events = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items;
+    expect(events.filter((e: any) => e.type === 'user.message').map((e: any) => e.data.content[0].text)).toEqual(['first wording']);
   });
 
   it('a line whose turn ends in session.error is reported failed and the exit is 11; the other lines still run', async () => {

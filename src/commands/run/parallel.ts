@@ -9,6 +9,8 @@ import { mapAsync } from '../../cli/verbs/list';
 import { Channel } from '../../fleet/channel';
 import { resolveId } from '../../fleet/names';
 import { followTurn } from '../../follow/turn';
+import { waitIdle } from '../../follow/wait-idle';
+import { textOfMessage } from '../../turn/outcome';
 import { fileLines } from '../../input/read';
 import type { Io } from '../../io';
 import { LIMITS } from '../../wire/limits';
@@ -39,6 +41,8 @@ export interface LineResult {
 }
 
 const MESSAGE_KEYS = new Set(['message', 'text', 'title', 'metadata']);
+/** History pages read to find a replayed session's message and reply. */
+const HISTORY_PAGE = 100;
 
 export const LINE_COLUMNS: Column[] = [
   { header: 'LINE', get: (r) => r.line },
@@ -116,9 +120,10 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
     let code = 0;
     try {
       sessionId = await createSession(client, m, agentId, environmentId, o.createKey);
-      const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text: m.text }] } }] };
-      const turn = await followTurn(sub, client, { sessionId, body });
-      result = { line: m.line, session_id: sessionId, status: 'idle', ok: true, reply: turn.text ?? null };
+      // A fresh key makes a fresh session; under a key given again the create may be a replay of an earlier run's.
+      const earlier = o.keyGiven ? await firstMessage(client, sessionId) : undefined;
+      const reply = earlier === undefined ? await newTurn(sub, client, sessionId, m.text) : await earlierTurn(sub, client, sessionId, m, earlier);
+      result = { line: m.line, session_id: sessionId, status: 'idle', ok: true, reply };
     } catch (e) {
       const cut = signal.aborted && (e instanceof InterruptedError || e instanceof WaitTimeoutError);
       code = cut ? 0 : exitCodeFor(e);
@@ -160,6 +165,34 @@ async function createSession(c: ApiClient, m: MessageLine, agentId: string, envi
   };
   const create = sessions.create(c, body, `${baseKey}:${m.line}`);
   return String((await unknownOutcome(create, 'svc sessions list --newer-than 1h', baseKey)).id);
+}
+
+async function newTurn(ctx: Ctx, c: ApiClient, sessionId: string, text: string): Promise<string | null> {
+  const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
+  return (await followTurn(ctx, c, { sessionId, body })).text ?? null;
+}
+
+/** The text of the session's first `user.message`, or undefined when it has none yet (a session just created). */
+async function firstMessage(c: ApiClient, sessionId: string): Promise<string | undefined> {
+  for await (const e of sessions.history(c, sessionId, { order: 'asc' }, { all: true, pageSize: HISTORY_PAGE }))
+    if (e.type === 'user.message' && e.session_thread_id === undefined) return textOfMessage(e.data?.content);
+  return undefined;
+}
+
+/**
+ * A line's session replayed under the same key already holds a message, sent by an earlier run: the same line
+ * waits for that turn and reports it, with no second turn; a changed line is a conflict (exit 7), nothing sent.
+ */
+async function earlierTurn(ctx: Ctx, c: ApiClient, sessionId: string, m: MessageLine, earlier: string): Promise<string | null> {
+  if (earlier !== m.text)
+    throw new ExitCodeError(
+      7,
+      `session ${sessionId}, made for line ${m.line} under this --idempotency-key, already holds another message: the line changed since; give a new --idempotency-key to run it`,
+    );
+  await waitIdle(ctx, c, sessionId, undefined);
+  for await (const e of sessions.history(c, sessionId, { order: 'desc' }, { all: true, pageSize: HISTORY_PAGE }))
+    if (e.type === 'agent.message' && e.session_thread_id === undefined) return textOfMessage(e.data?.content);
+  return null;
 }
 
 const errorObject = (e: unknown): Record<string, unknown> => (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error;

@@ -28,6 +28,8 @@ export interface RunOptions {
 
 /** `svc run --parallel N --message-file F`: one new session per line; each create sends `${createKey}:${line}`. */
 export interface ParallelOptions extends NewSession {
+  /** `--idempotency-key` was given: a line's session may be a replay holding an earlier run's message. */
+  keyGiven: boolean;
   messageFile: string;
   parallel: number;
   timeoutMs?: number;
@@ -96,5 +98,6 @@ function parseParallel(input: string | undefined, flags: Flags): ParallelOptions
     parallel,
     timeoutMs: parseDeadline(flags.timeout as string | undefined),
     createKey: idempotencyKey(flags),
+    keyGiven: flags.idempotencyKey !== undefined,
   };
 }
