@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
 import type { Ctx } from '../../context';
+import { addMetadataFlag } from '../../cli/verbs/body';
 import { MAX_PARALLEL, parseRun, type RunCommandOptions } from './parse';
 
 /** `svc run`: create or reuse a session, subscribe, send one message, follow until idle, print the final answer. */
@@ -15,12 +16,14 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
     .option('--deltas', 'with -o ndjson, include agent.delta lines (the live view shows previews by default: d hides them)')
     .option('--no-live', 'no live view even on a terminal')
+    .option('--title <title>', 'title of the new session (with --parallel, for lines without their own)')
     .option('--idempotency-key <key>', 'Idempotency-Key of the session create (default: a fresh UUID); with --parallel, KEY:LINE per line')
     .option(
       '--parallel <n>',
       `one new session per line of --message-file, at most N at once (1..${MAX_PARALLEL}); a line is a JSON string or {"message", "title"?, "metadata"?}; prints {"line","session_id","status","ok","reply"|"error"} per line as it settles`,
     )
     .action(kit.verb(parseRun, runRunCommand));
+  addMetadataFlag(cmd, false);
   examples(cmd, [
     'svc run --agent ci-bot --parallel 8 --message-file tasks.ndjson --timeout 30m -o ndjson',
     'svc run --agent agent_123 --message "Summarise the open issues" --timeout 10m',

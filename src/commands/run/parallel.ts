@@ -119,7 +119,7 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
     let result: LineResult;
     let code = 0;
     try {
-      sessionId = await createSession(client, m, agentId, environmentId, o.createKey);
+      sessionId = await createSession(client, m, agentId, environmentId, o);
       // A fresh key makes a fresh session; under a key given again the create may be a replay of an earlier run's.
       const earlier = o.keyGiven ? await firstMessage(client, sessionId) : undefined;
       const reply = earlier === undefined ? await newTurn(sub, client, sessionId, m.text) : await earlierTurn(sub, client, sessionId, m, earlier);
@@ -156,15 +156,17 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
 }
 
 /** The line's session, created with the key `BASE:LINE`: a second run with the same base replays it instead of creating another. */
-async function createSession(c: ApiClient, m: MessageLine, agentId: string, environmentId: string | undefined, baseKey: string): Promise<string> {
+async function createSession(c: ApiClient, m: MessageLine, agentId: string, environmentId: string | undefined, o: ParallelOptions): Promise<string> {
+  const title = m.title ?? o.title;
+  const metadata = o.metadata || m.metadata ? { ...o.metadata, ...m.metadata } : undefined;
   const body = {
     agent_id: agentId,
     ...(environmentId ? { environment_id: environmentId } : {}),
-    ...(m.title !== undefined ? { title: m.title } : {}),
-    ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+    ...(title !== undefined ? { title } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
   };
-  const create = sessions.create(c, body, `${baseKey}:${m.line}`);
-  return String((await unknownOutcome(create, 'svc sessions list --newer-than 1h', baseKey)).id);
+  const create = sessions.create(c, body, `${o.createKey}:${m.line}`);
+  return String((await unknownOutcome(create, 'svc sessions list --newer-than 1h', o.createKey)).id);
 }
 
 async function newTurn(ctx: Ctx, c: ApiClient, sessionId: string, text: string): Promise<string | null> {

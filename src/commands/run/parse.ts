@@ -1,4 +1,5 @@
 import type { Flags } from '../../cli/action';
+import { editMetadata, parseMetadataFlags } from '../../cli/verbs/body';
 import { idempotencyKey } from '../../cli/verbs/idempotency';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../errors';
@@ -12,6 +13,9 @@ export interface NewSession {
   agent: string;
   environment?: string;
   createKey: string;
+  /** `--title` and `--metadata KEY=VALUE` of the new session (with --parallel, a line's own win). */
+  title?: string;
+  metadata?: Record<string, string>;
 }
 
 /** Where the one message of a single run comes from. */
@@ -42,6 +46,8 @@ const NEW_SESSION_FLAGS = [
   ['agent', '--agent'],
   ['environment', '--environment'],
   ['idempotencyKey', '--idempotency-key'],
+  ['title', '--title'],
+  ['metadata', '--metadata'],
 ] as const;
 
 /**
@@ -62,7 +68,7 @@ function parseSingle(input: string | undefined, flags: Flags): RunOptions {
   const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find(([key]) => flags[key] !== undefined);
   if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
   return {
-    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey },
+    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey, ...sessionFields(flags) },
     message: messageSource(input, flags),
     timeoutMs,
     deltas: Boolean(flags.deltas),
@@ -79,6 +85,12 @@ function messageSource(input: string | undefined, flags: Flags): MessageSource {
   if (message !== undefined) return { from: 'text', text: message };
   if (file !== undefined) return { from: 'file', file };
   return { from: 'stdin' };
+}
+
+/** `--title` and `--metadata` of a new session, checked (exit 2). */
+function sessionFields(flags: Flags): Pick<NewSession, 'title' | 'metadata'> {
+  const metadata = parseMetadataFlags(flags.metadata, false);
+  return { ...(flags.title !== undefined ? { title: flags.title as string } : {}), ...(metadata ? { metadata: editMetadata({}, metadata) } : {}) };
 }
 
 /** `--parallel` and the flags it needs or refuses. */
@@ -98,6 +110,7 @@ function parseParallel(input: string | undefined, flags: Flags): ParallelOptions
     parallel,
     timeoutMs: parseDeadline(flags.timeout as string | undefined),
     createKey: idempotencyKey(flags),
+    ...sessionFields(flags),
     keyGiven: flags.idempotencyKey !== undefined,
   };
 }

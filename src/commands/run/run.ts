@@ -71,7 +71,8 @@ async function createSession(ctx: Ctx, client: ApiClient, o: NewSession): Promis
   // A name works for the agent and the environment (the ID is tried first).
   const agentId = await resolveId(client, agents, 'agent', o.agent);
   const environmentId = o.environment ? await resolveId(client, environments, 'environment', o.environment) : undefined;
-  const s = await sessions.create(client, { agent_id: agentId, ...(environmentId ? { environment_id: environmentId } : {}) }, o.createKey);
+  const fields = { ...(o.title !== undefined ? { title: o.title } : {}), ...(o.metadata ? { metadata: o.metadata } : {}) };
+  const s = await sessions.create(client, { agent_id: agentId, ...(environmentId ? { environment_id: environmentId } : {}), ...fields }, o.createKey);
   await ctx.msg(`session ${s.id}`);
   return s.id as string;
 }
