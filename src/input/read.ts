@@ -90,7 +90,8 @@ export async function* readLines(stream: AsyncIterable<Buffer | string>, o: Line
     const text = b.toString('utf8');
     return { n: ++n, text: text.endsWith('\r') ? text.slice(0, -1) : text };
   };
-  const tooLong = () => new UsageError(`${o.what} line ${n + 1} is longer than ${formatLimit(o.maxLine)}: svc reads at most ${formatLimit(o.maxLine)} per line`);
+  const tooLong = () =>
+    new UsageError(`${o.what} line ${n + 1} is longer than ${formatLimit(o.maxLine)}: svc reads at most ${formatLimit(o.maxLine)} per line`);
   try {
     for (;;) {
       const r = await interruptible(it.next(), o.signal);

@@ -31,7 +31,11 @@ describe('svc help', () => {
   });
 
   it('svc version --help and svc help version print the help of version, not the version', async () => {
-    for (const args of [['version', '--help'], ['version', '-h'], ['help', 'version']]) {
+    for (const args of [
+      ['version', '--help'],
+      ['version', '-h'],
+      ['help', 'version'],
+    ]) {
       const r = await svc(args);
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^Usage: svc version/);

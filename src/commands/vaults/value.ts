@@ -13,7 +13,6 @@ export function addValueFlags(cmd: Command): Command {
     .option('--value <value>', 'only "-" (standard input): a value typed on the command line would land in shell history and ps');
 }
 
-
 /** Where the value comes from, as the flags say; `data` is `--data`, which may take standard input first. */
 export interface ValueSource {
   fromStdin: boolean;
