@@ -152,14 +152,13 @@ export const MAX_STDIN_IDS = 1_000_000;
  * from `-o ndjson` counts: its `id`), at most MAX_STDIN_IDS of them. Blank lines are skipped; a line that is neither
  * an ID nor such an object, or input past a bound, is exit 2 and nothing is sent.
  */
-export async function readIds(stdin: InStream, signal?: AbortSignal): Promise<string[]> {
+export async function readIds(stdin: InStream, signal?: AbortSignal, max: number = MAX_STDIN_IDS): Promise<string[]> {
   const ids: string[] = [];
   for await (const lines of readLines(stdin, { what: 'standard input', maxLine: LIMITS.jsonBody, signal }))
     for (const { n, text } of lines) {
       const line = text.trim();
       if (line === '') continue;
-      if (ids.length === MAX_STDIN_IDS)
-        throw new UsageError(`standard input holds more than ${MAX_STDIN_IDS} IDs: svc reads at most ${MAX_STDIN_IDS} at once; nothing was sent`);
+      if (ids.length === max) throw new UsageError(`standard input holds more than ${max} IDs: svc reads at most ${max} at once; nothing was sent`);
       ids.push(line.startsWith('{') ? idOfJson(line, n) : line);
     }
   return ids;

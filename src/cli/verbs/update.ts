@@ -44,7 +44,8 @@ export function parseUpdate(resource: ResourceSpec, [id]: string[], flags: Flags
 
 export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
   const read = await readVerbBody(ctx, o.body, o.verb);
-  if (Object.keys(read).length === 0 && !o.metadata) throw new UsageError('nothing to update: give --data, a field flag or --metadata');
+  if (Object.keys(read).length === 0 && !o.metadata)
+    throw new UsageError(`nothing to update: give --data or a field flag${o.resource.api.entry.metadata ? ' or --metadata' : ''}`);
   const given = await resolveRefs(ctx, read, o.verb.refs);
   const api = o.resource.api;
   const c = await ctx.api();
