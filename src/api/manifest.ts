@@ -19,15 +19,18 @@ export interface ResourceEntry {
   newestFirst?: boolean;
   /** The member completion shows beside an ID, what a person recognises one by (default: `name`). */
   label?: string;
+  /** Its create and update bodies carry `metadata` (API-NOTES): `--metadata KEY=VALUE` sets it. */
+  metadata?: boolean;
 }
 
 export const RESOURCES = {
-  agents: { group: 'agents', noun: 'agent', path: '/v1/agents', kind: 'Agent', named: true, description: 'Manage agents and their versions' },
+  agents: { group: 'agents', noun: 'agent', path: '/v1/agents', kind: 'Agent', named: true, metadata: true, description: 'Manage agents and their versions' },
   sessions: {
     group: 'sessions',
     noun: 'session',
     path: '/v1/sessions',
     named: false,
+    metadata: true,
     description: 'Manage sessions: send, interrupt, continue, confirm, tail, wait, export',
     label: 'title',
   },
@@ -37,6 +40,7 @@ export const RESOURCES = {
     path: '/v1/environments',
     kind: 'Environment',
     named: true,
+    metadata: true,
     description: 'Manage environments (cloud or self-hosted)',
   },
   triggers: {
@@ -45,15 +49,25 @@ export const RESOURCES = {
     path: '/v1/triggers',
     kind: 'Trigger',
     named: true,
+    metadata: true,
     description: 'Manage triggers, their runs, pause and resume',
   },
-  vaults: { group: 'vaults', noun: 'vault', path: '/v1/vaults', kind: 'Vault', named: true, description: 'Manage vaults and their credentials' },
+  vaults: {
+    group: 'vaults',
+    noun: 'vault',
+    path: '/v1/vaults',
+    kind: 'Vault',
+    named: true,
+    metadata: true,
+    description: 'Manage vaults and their credentials',
+  },
   memoryStores: {
     group: 'memory-stores',
     noun: 'memory store',
     path: '/v1/memory-stores',
     kind: 'MemoryStore',
     named: true,
+    metadata: true,
     description: 'Manage memory stores',
     newestFirst: true,
   },

@@ -29,7 +29,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       target = targetGroup(argv);
     }
     // Only the bare `svc --version` prints the version: `agents get --version N` is a verb's own flag.
-    if (target === 'version' || (!target && (argv.includes('--version') || argv.includes('-V')))) {
+    const wantsHelp = argv.includes('--help') || argv.includes('-h');
+    if ((target === 'version' && !wantsHelp) || (!target && (argv.includes('--version') || argv.includes('-V')))) {
       const flag = argv.find((a) => OUTPUT_FLAGS.has(a.replace(/=.*/, '')));
       if (flag) throw new (await import('../errors')).UsageError(`${flag.replace(/=.*/, '')} does not apply to svc --version: it prints the version alone`);
       const { SVC_VERSION } = await import('../version');

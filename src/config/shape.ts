@@ -14,6 +14,12 @@ export type ConfigData = {
 };
 
 /**
+ * A map of profiles by name, without a prototype: a profile may be named `__proto__`, `constructor` or `toString`, and
+ * is then stored and found like any other, never confused with what every object inherits.
+ */
+export const profileMap = (): Record<string, Profile> => Object.create(null) as Record<string, Profile>;
+
+/**
  * The config file's text as svc's config, with plain JSON.parse and no schema library. Anything malformed or
  * mistyped is a ConfigError naming the file (and the key), never quoting its content, which holds keys.
  */
@@ -27,7 +33,7 @@ export function parseConfig(text: string, file: string): ConfigData {
   if (!isObject(data) || (data.profiles !== undefined && !isObject(data.profiles))) {
     throw new ConfigError(`config file ${file} does not hold a config object; fix or remove it`);
   }
-  const profiles: Record<string, Profile> = {};
+  const profiles = profileMap();
   for (const [name, p] of Object.entries((data.profiles ?? {}) as Record<string, unknown>)) {
     if (!isObject(p)) throw new ConfigError(`config file ${file}: profile "${name}" is not an object; fix or remove it`);
     for (const key of PROFILE_KEYS) {

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors';
 import { MiB } from '../wire/limits';
 import { checkFolder, ensureFolder } from './folder';
-import { parseConfig, type ConfigData } from './shape';
+import { parseConfig, profileMap, type ConfigData } from './shape';
 
 /*
  * The store is conf. What svc adds around it, as conf leaves each to its caller:
@@ -40,7 +40,7 @@ const plain = ({ current_profile, profiles }: ConfigData): ConfigData => ({ curr
 
 /** Reads the config. A missing file is an empty config, read without conf, which would create the folder. */
 export function readConfig(file: string): ConfigData {
-  if (checkFile(file) === undefined) return { profiles: {} };
+  if (checkFile(file) === undefined) return { profiles: profileMap() };
   return throughConf(file, 'read', () => plain(openStore(file).store));
 }
 
@@ -54,7 +54,7 @@ export async function updateConfig(file: string, change: (data: ConfigData) => v
     () => {
       const real = checkFile(file);
       const store = throughConf(file, 'read', () => openStore(file));
-      const data = real === undefined ? { profiles: {} } : throughConf(file, 'read', () => plain(store.store));
+      const data = real === undefined ? { profiles: profileMap() } : throughConf(file, 'read', () => plain(store.store));
       change(data);
       throughConf(file, 'write', () => writeAtomically(store, data));
       removeLeftTemps(real ?? file);

@@ -25,8 +25,11 @@ export interface BulkAction {
   past: string;
   /** What one target is: `session`. */
   noun: string;
-  /** Sends the write (and the reads it needs) for one target; throws the error that fails it. */
-  apply(c: ApiClient, t: BulkTarget): Promise<BulkOutcome>;
+  /**
+   * Sends the write (and the reads it needs) for one target; throws the error that fails it. `named` is told the ID
+   * when the target was given by name, so the result reports that ID (and the name).
+   */
+  apply(c: ApiClient, t: BulkTarget, named: (id: string) => void): Promise<BulkOutcome>;
   /** `--ignore-not-found` applies (delete and archive): a 404 is then a success, reported unchanged. */
   ignorableNotFound?: boolean;
 }
@@ -41,7 +44,10 @@ export interface BulkOptions {
 
 /** One line of the report: `{"id","action","ok","error"?}`, with `unchanged` and what the action returned. */
 export interface BulkResult {
+  /** The resource's ID: the one a name given stood for. */
   id: string;
+  /** The name given, when the target was given by name. */
+  name?: string;
   action: string;
   ok: boolean;
   unchanged?: boolean;
@@ -83,17 +89,19 @@ export async function runBulk(ctx: Ctx, o: { targets: BulkTarget[]; action: Bulk
   await ctx.msg(summary(done.results, action, targets.length));
   if (done.interrupted) throw new InterruptedError();
   const failed = done.results.find((r) => r && !r.ok);
-  if (failed) throw new ExitCodeError(done.codes.get(failed.id) ?? 1, `${action.name} failed for ${failed.id}`, true);
+  if (failed) throw new ExitCodeError(done.codes.get(failed) ?? 1, `${action.name} failed for ${failed.id}`, true);
 }
 
 async function consent(ctx: Ctx, targets: BulkTarget[], action: BulkAction): Promise<void> {
   const what = `${action.name} ${count(targets.length, action.noun)}`;
   if (!ctx.canPrompt)
     throw new UsageError(`${what}: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI), or --dry-run to see them; nothing was sent`);
+  const { confirm, inputEnded } = await import('../input/prompt');
+  if (inputEnded(ctx.io))
+    throw new UsageError(`${what}: standard input has ended (the IDs were read from it), so no answer can be read: pass --yes to confirm; nothing was sent`);
   const shown = targets.slice(0, PROMPT_ROWS).map((t) => `  ${rowText(t)}`);
   if (targets.length > PROMPT_ROWS) shown.push(`  … and ${targets.length - PROMPT_ROWS} more`);
   await ctx.msg(shown.join('\n'));
-  const { confirm } = await import('../input/prompt');
   const what1 = what.charAt(0).toUpperCase() + what.slice(1);
   if (!(await confirm(ctx.io, `${what1}?`))) throw new UsageError(`not confirmed; nothing was sent`);
 }
@@ -109,7 +117,7 @@ const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 interface Finished {
   results: BulkResult[];
-  codes: Map<string, number>;
+  codes: Map<BulkResult, number>;
   interrupted: boolean;
 }
 
@@ -124,20 +132,23 @@ async function execute(
   const client = await pausingClient(ctx, pause);
   const signal = ctx.io.signal;
   const slots: Array<BulkResult | undefined> = new Array(targets.length);
-  const codes = new Map<string, number>();
+  const codes = new Map<BulkResult, number>();
   let next = 0;
   let stop = false;
   let wake = () => {};
 
   const one = async (t: BulkTarget): Promise<BulkResult> => {
+    let byName: string | undefined;
+    const who = () => (byName === undefined ? { id: t.id } : { id: byName, name: t.id });
     try {
-      const outcome = await action.apply(client, t);
-      return { id: t.id, action: action.name, ok: true, ...(outcome.unchanged ? { unchanged: true } : {}), ...outcome.extra };
+      const outcome = await action.apply(client, t, (id) => (byName = id));
+      return { ...who(), action: action.name, ok: true, ...(outcome.unchanged ? { unchanged: true } : {}), ...outcome.extra };
     } catch (e) {
       if (options.ignoreNotFound && action.ignorableNotFound && e instanceof ApiError && e.status === 404)
-        return { id: t.id, action: action.name, ok: true, unchanged: true };
-      codes.set(t.id, exitCodeFor(e));
-      return { id: t.id, action: action.name, ok: false, error: (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error };
+        return { ...who(), action: action.name, ok: true, unchanged: true };
+      const failed: BulkResult = { ...who(), action: action.name, ok: false, error: (JSON.parse(errorJson(e)) as { error: Record<string, unknown> }).error };
+      codes.set(failed, exitCodeFor(e));
+      return failed;
     }
   };
   const worker = async () => {

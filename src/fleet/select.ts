@@ -6,6 +6,8 @@ import { UsageError } from '../errors';
 import { didYouMean } from '../text/similar';
 import { matchesStatus, STATUS_FILTER_VALUES, type SessionStateInput } from '../turn/state';
 import type { InStream } from '../io';
+import { readLines } from '../input/read';
+import { LIMITS } from '../wire/limits';
 import { MAX_AGE_MS, parseDuration } from './duration';
 import { parseLabelSelector, type LabelTest } from './labels';
 import { resolveId } from './names';
@@ -152,19 +154,23 @@ export async function* filterPaged(
   if (rest) lo.onRest?.({ shown, nextPageToken: rest.nextPageToken });
 }
 
+/** The most IDs svc reads from standard input at once: the IDs are held to act on them. */
+export const MAX_STDIN_IDS = 1_000_000;
+
 /**
- * IDs from standard input, one per line; a line holding a JSON object with `id` (NDJSON from `-o ndjson`) counts
- * too. Blank lines are skipped; a line that is neither is exit 2.
+ * IDs from standard input, one per line, read as lines in bounded memory: a line of at most 4 MiB (an NDJSON object
+ * from `-o ndjson` counts: its `id`), at most MAX_STDIN_IDS of them. Blank lines are skipped; a line that is neither
+ * an ID nor such an object, or input past a bound, is exit 2 and nothing is sent.
  */
-export async function readIds(stdin: InStream): Promise<string[]> {
-  let text = '';
-  for await (const chunk of stdin) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+export async function readIds(stdin: InStream, signal?: AbortSignal, max: number = MAX_STDIN_IDS): Promise<string[]> {
   const ids: string[] = [];
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
-    if (line === '') continue;
-    ids.push(line.startsWith('{') ? idOfJson(line, i + 1) : line);
-  }
+  for await (const lines of readLines(stdin, { what: 'standard input', maxLine: LIMITS.jsonBody, signal }))
+    for (const { n, text } of lines) {
+      const line = text.trim();
+      if (line === '') continue;
+      if (ids.length === max) throw new UsageError(`standard input holds more than ${max} IDs: svc reads at most ${max} at once; nothing was sent`);
+      ids.push(line.startsWith('{') ? idOfJson(line, n) : line);
+    }
   return ids;
 }
 

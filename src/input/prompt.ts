@@ -1,8 +1,18 @@
 import { InterruptedError, UsageError } from '../errors';
 import type { Io } from '../io';
 
+/**
+ * Standard input has been read to its end (IDs typed, then Ctrl-D): no answer can come from it any more, and a
+ * question on it would wait on nothing while the process ends with exit 0.
+ */
+export function inputEnded(io: Pick<Io, 'stdin'>): boolean {
+  const s = io.stdin as unknown as { readableEnded?: boolean; destroyed?: boolean };
+  return Boolean(s.readableEnded || s.destroyed);
+}
+
 /** Asks on the terminal; input is not echoed when `hidden`. Callers check `noInput` first. */
 export async function prompt(io: Io, question: string, hidden = false): Promise<string> {
+  if (inputEnded(io)) throw new UsageError('no answer given: standard input has ended');
   const { createInterface } = await import('node:readline');
   const input = io.stdin as unknown as NodeJS.ReadableStream;
   const output = io.stderr as unknown as NodeJS.WritableStream;

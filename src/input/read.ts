@@ -66,6 +66,62 @@ export async function readStream(stream: AsyncIterable<Buffer | string>, o: Read
   }
 }
 
+/** A read line by line: what is read (for messages), the longest line svc reads, and the Ctrl-C signal. */
+export interface LineLimit {
+  what: string;
+  maxLine: number;
+  signal?: AbortSignal;
+}
+
+/** One line of a stream: its text (without the line break) and its number, 1-based as an editor counts. */
+export interface Line {
+  n: number;
+  text: string;
+}
+
+/**
+ * A stream as lines, in constant memory whatever its size, handed over a chunk's worth at a time (a million short
+ * lines cost no million awaits): each line at most `maxLine` bytes (a longer one is exit 2 naming it, read no
+ * further). `\r\n` ends a line too; a last line without a break counts.
+ */
+export async function* readLines(stream: AsyncIterable<Buffer | string>, o: LineLimit): AsyncGenerator<Line[]> {
+  const it = stream[Symbol.asyncIterator]();
+  let parts: Buffer[] = [];
+  let size = 0;
+  let n = 0;
+  const line = (tail: Buffer): Line => {
+    const b = parts.length ? Buffer.concat([...parts, tail]) : tail;
+    parts = [];
+    size = 0;
+    const text = b.toString('utf8');
+    return { n: ++n, text: text.endsWith('\r') ? text.slice(0, -1) : text };
+  };
+  const tooLong = () =>
+    new UsageError(`${o.what} line ${n + 1} is longer than ${formatLimit(o.maxLine)}: svc reads at most ${formatLimit(o.maxLine)} per line`);
+  try {
+    for (;;) {
+      const r = await interruptible(it.next(), o.signal);
+      if (r.done) break;
+      const b = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+      const lines: Line[] = [];
+      let from = 0;
+      for (let at = b.indexOf(10); at !== -1; at = b.indexOf(10, from)) {
+        if (size + at - from > o.maxLine) throw tooLong();
+        lines.push(line(b.subarray(from, at)));
+        from = at + 1;
+      }
+      size += b.length - from;
+      if (size > o.maxLine) throw tooLong();
+      if (from < b.length) parts.push(b.subarray(from));
+      if (lines.length) yield lines;
+    }
+    if (size > 0) yield [line(Buffer.alloc(0))];
+  } finally {
+    // Stop the source: a pipe that keeps writing (`yes |`) must not keep the process alive.
+    void it.return?.();
+  }
+}
+
 /**
  * Reads a file named on the command line, bounded and interruptible. Regular files and pipes (a FIFO,
  * `<(cmd)`) are read; devices, sockets and folders are refused, since they have no end to read to.
@@ -116,6 +172,17 @@ const openFd = (path: string, flags: number): Promise<number> => new Promise((ok
  * once open it is read as a pipe through the event loop, so a writer that never writes is interruptible too.
  */
 async function readPipe(name: string, path: string, o: ReadLimit): Promise<Buffer> {
+  const pipe = await openPipe(name, path, o.signal);
+  try {
+    return await readStream(pipe, { ...o, what: name });
+  } finally {
+    pipe.destroy();
+  }
+}
+
+/** A FIFO opened for reading (see readPipe); the caller destroys the socket, which closes the descriptor. */
+async function openPipe(name: string, path: string, signal: AbortSignal | undefined): Promise<import('node:net').Socket> {
+  const o = { signal };
   const opening = openFd(path, constants.O_RDONLY);
   // On Ctrl-C, release the thread-pool thread blocked in open(2) by briefly becoming the writer.
   const release = () =>
@@ -136,11 +203,32 @@ async function readPipe(name: string, path: string, o: ReadLimit): Promise<Buffe
   }
   const { Socket } = await import('node:net');
   // The socket owns the descriptor from here and closes it when destroyed.
-  const pipe = new Socket({ fd, readable: true, writable: false });
+  return new Socket({ fd, readable: true, writable: false });
+}
+
+/**
+ * A file named on the command line as lines (readLines), in constant memory however large: regular files and pipes
+ * only, as readInputFile.
+ */
+export async function* fileLines(io: Pick<Io, 'cwd' | 'signal'>, name: string, maxLine: number): AsyncGenerator<Line[]> {
+  const path = resolve(io.cwd, name);
+  let st: Stats;
   try {
-    return await readStream(pipe, { ...o, what: name });
+    st = await fsp.stat(path);
+  } catch (e) {
+    throw cannotRead(name, e);
+  }
+  if (!st.isFile() && !st.isFIFO()) throw new UsageError(`cannot read ${name}: ${kindOf(st)}, not a regular file or a pipe`);
+  const { createReadStream } = await import('node:fs');
+  const source = st.isFIFO() ? await openPipe(name, path, io.signal) : createReadStream(path);
+  try {
+    yield* readLines(source, { what: name, maxLine, signal: io.signal });
+  } catch (e) {
+    // An error while reading (EIO) names the file, never its content.
+    if (e instanceof UsageError || e instanceof InterruptedError) throw e;
+    throw cannotRead(name, e);
   } finally {
-    pipe.destroy();
+    source.destroy();
   }
 }
 
@@ -155,6 +243,9 @@ function kindOf(st: Stats): string {
 export function cannotRead(name: string, e: unknown): UsageError {
   return new UsageError(`cannot read ${name}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}`);
 }
+
+/** One trailing newline is the shell's (`echo`) or the editor's, not the text's. */
+export const chompNewline = (s: string): string => s.replace(/\r?\n$/, '');
 
 /** Standard input as text: at most `limit` bytes (the spec's JSON body limit by default), interruptible. */
 export async function stdinText(io: Pick<Io, 'stdin' | 'signal'>, limit: number = LIMITS.jsonBody): Promise<string> {

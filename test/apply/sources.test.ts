@@ -1,11 +1,12 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
+import { builtForOtherUsers, canActAsNobody } from '../helpers/bundled';
 
 const log: string[] = [];
 const t = useEmulator({ log: (l) => log.push(l) });
@@ -128,46 +129,57 @@ describe('svc apply: a Skill folder', () => {
   });
 });
 
-// Root reads any file, so as root the unreadable file is read by another user: the built svc run as nobody.
+// Root reads any file, so as root the unreadable file is read by another user: the built svc run as nobody, from a
+// copy nobody can read wherever the checkout is (a clone under /root or in a `mktemp -d` folder is closed to them).
 const builtBin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-// …and only where nobody can reach the checkout (a clone under /root is closed to other users).
-const canDropToNobody =
-  process.getuid?.() === 0 && spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'test', '-r', builtBin]).status === 0;
+const built = existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)));
 
-describe.skipIf(!canDropToNobody)('svc apply run as another user (root reads every file)', () => {
-  it('an unreadable file inside a skill folder is exit 2 naming it, with nothing sent (svc run as nobody)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-skill-nobody-'));
-    chmodSync(dir, 0o755);
-    const config = join(dir, 'config');
-    mkdirSync(config, { mode: 0o700 });
-    mkdirSync(join(dir, 'skill'), { mode: 0o755 });
-    writeFileSync(join(dir, 'skill', 'SKILL.md'), '# Skill\n', { mode: 0o644 });
-    writeFileSync(join(dir, 'skill', 'secret.md'), 'x\n', { mode: 0o600 });
-    writeFileSync(join(dir, 'skill.yaml'), 'kind: Skill\nname: nobody-skill\npath: skill\n', { mode: 0o644 });
-    const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
-    chownSync(config, nobody, nobody);
-    const bin = builtBin;
-    // Spawned, not spawnSync: the emulator answering it runs in this process.
-    const { writes, r } = await withWrites(
-      () =>
-        new Promise<{ status: number | null; stderr: string }>((resolve) => {
-          const args = ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, bin, 'apply', '-f', 'skill.yaml', '--set', 'skill-nobody'];
-          const env = {
-            PATH: process.env.PATH ?? '',
-            SVC_CONFIG_DIR: config,
-            SVC_BASE_URL: t.emu.url,
-            SVC_API_KEY: t.emu.apiKey,
-            NO_COLOR: '1',
-            NODE_DISABLE_COMPILE_CACHE: '1',
-          };
-          const child = spawn('setpriv', args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-          let stderr = '';
-          child.stderr.on('data', (d) => (stderr += d));
-          child.on('close', (status) => resolve({ status, stderr }));
-        }),
-    );
-    expect(r.stderr).toMatch(/secret\.md: cannot read: EACCES/);
-    expect(r.status).toBe(2);
-    expect(writes).toEqual([]);
-  });
-});
+describe(
+  'svc apply run as another user (root reads every file)',
+  {
+    skip: !canActAsNobody || !built,
+    meta:
+      canActAsNobody && built
+        ? {}
+        : { skipReason: !canActAsNobody ? 'needs root and setpriv to act as another user (nobody)' : 'needs `npm run build` (dist/)' },
+  },
+  () => {
+    it('an unreadable file inside a skill folder is exit 2 naming it, with nothing sent (svc run as nobody)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-skill-nobody-'));
+      chmodSync(dir, 0o755);
+      const config = join(dir, 'config');
+      mkdirSync(config, { mode: 0o700 });
+      mkdirSync(join(dir, 'skill'), { mode: 0o755 });
+      writeFileSync(join(dir, 'skill', 'SKILL.md'), '# Skill\n', { mode: 0o644 });
+      writeFileSync(join(dir, 'skill', 'secret.md'), 'x\n', { mode: 0o600 });
+      writeFileSync(join(dir, 'skill.yaml'), 'kind: Skill\nname: nobody-skill\npath: skill\n', { mode: 0o644 });
+      const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+      chownSync(config, nobody, nobody);
+      const copy = builtForOtherUsers(builtBin);
+      const bin = copy.bin;
+      // Spawned, not spawnSync: the emulator answering it runs in this process.
+      const { writes, r } = await withWrites(
+        () =>
+          new Promise<{ status: number | null; stderr: string }>((resolve) => {
+            const args = ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, bin, 'apply', '-f', 'skill.yaml', '--set', 'skill-nobody'];
+            const env = {
+              PATH: process.env.PATH ?? '',
+              SVC_CONFIG_DIR: config,
+              SVC_BASE_URL: t.emu.url,
+              SVC_API_KEY: t.emu.apiKey,
+              NO_COLOR: '1',
+              NODE_DISABLE_COMPILE_CACHE: '1',
+            };
+            const child = spawn('setpriv', args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+            let stderr = '';
+            child.stderr.on('data', (d) => (stderr += d));
+            child.on('close', (status) => resolve({ status, stderr }));
+          }),
+      );
+      rmSync(copy.folder, { recursive: true, force: true });
+      expect(r.stderr).toMatch(/secret\.md: cannot read: EACCES/);
+      expect(r.status).toBe(2);
+      expect(writes).toEqual([]);
+    });
+  },
+);

@@ -30,6 +30,19 @@ describe('svc help', () => {
     expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it('svc version --help and svc help version print the help of version, not the version', async () => {
+    for (const args of [
+      ['version', '--help'],
+      ['version', '-h'],
+      ['help', 'version'],
+    ]) {
+      const r = await svc(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: svc version/);
+      expect(r.stdout).not.toMatch(/^\d+\.\d+\.\d+/);
+    }
+  });
+
   it('svc help environment lists the environment variables of the contract', async () => {
     const r = await svc(['help', 'environment']);
     expect(r.code).toBe(0);

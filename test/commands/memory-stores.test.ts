@@ -51,7 +51,7 @@ describe('svc memory-stores', () => {
     const before = await requests();
     const r = await svc(['memory-stores', 'update', s.id], { env: env() });
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toBe('error: nothing to update: give --data or a field flag\n');
+    expect(r.stderr).toBe('error: nothing to update: give --data or a field flag or --metadata\n');
     expect(await requests()).toBe(before);
   });
 

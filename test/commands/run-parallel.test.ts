@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions, ndjson } from '../helpers/cli';
+import { Capture, emuEnv, svc, tempConfigDir, type SvcOptions, type SvcResult, ndjson } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 
@@ -61,6 +61,35 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(await sessionsLabelled('p3')).toHaveLength(2);
   });
 
+  it('a re-run with the same --idempotency-key and lines sends no second message: each line reports the turn already taken', async () => {
+    const file = messageFile('{"message":"once only","metadata":{"batch":"p5"}}\n{"message":"also once","metadata":{"batch":"p5"}}\n');
+    const args = ['run', '--agent', await agent(), '--parallel', '2', '--message-file', file, '--idempotency-key', 'batch-p5', '-o', 'ndjson'];
+    const first = await run(args);
+    const again = await run(args);
+    expect([first.code, again.code]).toEqual([0, 0]);
+    const byLine = (r: SvcResult) => ndjson(r.stdout).sort((a, b) => a.line - b.line);
+    expect(byLine(again)).toEqual(byLine(first));
+    for (const s of await sessionsLabelled('p5')) {
+      const events = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items;
+      expect(events.filter((e: any) => e.type === 'user.message')).toHaveLength(1);
+    }
+  });
+
+  it('a changed line under the same --idempotency-key is a conflict: exit 7 naming the line, and nothing is sent to its session', async () => {
+    const args = (file: string) => ['run', '--agent', a, '--parallel', '1', '--message-file', file, '--idempotency-key', 'batch-p6', '-o', 'ndjson'];
+    const a = await agent();
+    expect((await run(args(messageFile('{"message":"first wording","metadata":{"batch":"p6"}}\n')))).code).toBe(0);
+    const r = await run(args(messageFile('{"message":"second wording","metadata":{"batch":"p6"}}\n')));
+    expect(r.code).toBe(7);
+    // Under an explicit -o ndjson the failure is the JSON error object.
+    expect(r.stderr).toContain('{"error":{"type":"cli_error","message":"session ');
+    expect(r.stderr).toContain('made for line 1 under this --idempotency-key, already holds another message');
+    expect(ndjson(r.stdout)).toMatchObject([{ line: 1, status: 'failed', ok: false }]);
+    const [s] = await sessionsLabelled('p6');
+    const events = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items;
+    expect(events.filter((e: any) => e.type === 'user.message').map((e: any) => e.data.content[0].text)).toEqual(['first wording']);
+  });
+
   it('a line whose turn ends in session.error is reported failed and the exit is 11; the other lines still run', async () => {
     const file = messageFile('"fine"\n"/error"\n"also fine"\n');
     const r = await run(['run', '--agent', await agent(), '--parallel', '3', '--message-file', file, '-o', 'json']);
@@ -89,7 +118,7 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(r.stderr).toContain('still running 1');
   });
 
-  it('Ctrl-C stops starting lines, reports the turns in flight with their sessions, and exits 130', async () => {
+  it('Ctrl-C stops starting lines, reports the turns in flight as abandoned (their sessions go on), and exits 130', async () => {
     const file = messageFile(
       Array.from({ length: 5 }, (_, i) => JSON.stringify({ message: '/slow 100', metadata: { batch: `p4` }, title: `t${i}` })).join('\n'),
     );
@@ -112,7 +141,11 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     expect(await code).toBe(130);
     const results = ndjson(stdout.text);
     expect(results).toHaveLength(2);
-    expect(results.every((x) => x.status === 'running' && x.exit === 130 && !x.ok && typeof x.session_id === 'string')).toBe(true);
+    expect(results.every((x) => x.status === 'abandoned' && x.exit === 130 && !x.ok && typeof x.session_id === 'string')).toBe(true);
+    // Abandoned, not interrupted: the sessions ran on to the end of their turns.
+    expect(results[0].error.message).toContain(`svc sessions interrupt ${results[0].session_id}`);
+    await waitUntil(async () => (await sessionsLabelled('p4')).every((s) => s.status === 'idle'), 'the abandoned turns to end');
+    for (const s of await sessionsLabelled('p4')) expect(s.stop_reason?.type).toBe('end_turn');
     expect(stderr.text).toContain('not started 3');
     expect(await sessionsLabelled('p4')).toHaveLength(2);
   });
@@ -138,6 +171,27 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     }
     const zero = await run(['run', '--agent', a, '--parallel', '0', '--message-file', messageFile('"x"\n')]);
     expect([zero.code, zero.stderr]).toEqual([2, expect.stringContaining('--parallel')]);
+    expect(await requestCount(t.emu)).toBe(before);
+  });
+
+  it('a 5 MB file of 1 KB lines is read whole (each line is its own request): its bad last line is what is refused, not its size', async () => {
+    const a = await agent();
+    const before = await requestCount(t.emu);
+    const kb = JSON.stringify('x'.repeat(1020));
+    const file = messageFile(Array.from({ length: 5000 }, () => kb).join('\n') + '\n{"message":\n');
+    const r = await run(['run', '--agent', a, '--parallel', '2', '--message-file', file]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`error: ${file} line 5001: not JSON: give a JSON string or an object with "message" per line\n`);
+    expect(await requestCount(t.emu)).toBe(before);
+  });
+
+  it("a line over 4 MiB is exit 2 naming it and saying the bound is svc's own, with nothing sent", async () => {
+    const a = await agent();
+    const before = await requestCount(t.emu);
+    const file = messageFile(`"ok"\n${JSON.stringify('y'.repeat(4 * 1024 * 1024))}\n"after"\n`);
+    const r = await run(['run', '--agent', a, '--parallel', '2', '--message-file', file]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(`error: ${file} line 2 is longer than 4 MiB: svc reads at most 4 MiB per line\n`);
     expect(await requestCount(t.emu)).toBe(before);
   });
 });

@@ -89,6 +89,7 @@ describe('parseRun: --parallel', () => {
       parallel: 8,
       timeoutMs: undefined,
       createKey: expect.stringMatching(UUID),
+      keyGiven: false,
     });
   });
 

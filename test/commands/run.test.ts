@@ -61,6 +61,16 @@ describe('svc run', () => {
     expect((await history(t.emu, `/v1/sessions/${s.id}`)).filter((e) => e.type === 'user.message')).toHaveLength(2);
   });
 
+  it('run - and --message-file send the message without its one trailing newline, as sessions send does', async () => {
+    const s = await createSession(t.emu);
+    expect((await svc(['run', '--session', s.id, '-'], { env: env(), stdin: 'piped\n' })).code).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-run-'));
+    writeFileSync(join(dir, 'prompt.md'), 'edited\n\n');
+    expect((await svc(['run', '--session', s.id, '--message-file', 'prompt.md'], { env: env(), cwd: dir })).code).toBe(0);
+    const sent = (await history(t.emu, `/v1/sessions/${s.id}`)).filter((e) => e.type === 'user.message').map((e) => e.data.content[0].text);
+    expect(sent).toEqual(['piped', 'edited\n']);
+  });
+
   it('exits 11 when the turn ends in session.error, printing nothing on stdout', async () => {
     const r = await svc(['run', '--agent', await agent(), '--message', '/error model_unavailable'], { env: env() });
     expect(r.code).toBe(11);

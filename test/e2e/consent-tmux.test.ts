@@ -83,4 +83,26 @@ describeWith('the bulk consent prompt in a real terminal (tmux)', ['tmux'], () =
     expect(await paneShows(await command(`node ${svcBin} sessions archive -l batch=${two.label} --yes`, 0))).not.toContain('[y/N]');
     expect(await archived([...one.ids, ...two.ids])).toEqual([true, true, true]);
   }, 60_000);
+
+  it('sessions archive - with IDs typed and Ctrl-D: no answer can be read, so exit 2 saying so, nothing archived', async () => {
+    const { ids } = await batch(2);
+    const ended = await command(`node ${svcBin} sessions archive -`, 2);
+    for (const id of ids) {
+      await keys('-l', id);
+      await keys('Enter');
+    }
+    await keys('C-d');
+    const end = await paneShows(ended);
+    expect(end).toContain('standard input has ended (the IDs were read from it), so no answer can be read: pass --yes to confirm; nothing was sent');
+    expect(await archived(ids)).toEqual([false, false]);
+  }, 60_000);
+
+  it('argument IDs and Ctrl-D at the prompt: no answer is exit 2, nothing archived', async () => {
+    const { ids } = await batch(2);
+    const ended = await command(`node ${svcBin} sessions archive ${ids.join(' ')}`, 2);
+    await paneShows('Archive 2 sessions? [y/N]');
+    await keys('C-d');
+    expect(await paneShows(ended)).toContain('error: no answer given');
+    expect(await archived(ids)).toEqual([false, false]);
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 
@@ -15,6 +16,27 @@ export function useBundledSvc(name: string): { readonly bin: string } {
   beforeAll(() => buildPrivateSvc(work), 120_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   return { bin: join(work, 'bin', 'svc.js') };
+}
+
+/** Root with setpriv at hand: a test can act as another local user (`nobody`). */
+export const canActAsNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+
+/**
+ * A copy of a built svc (its bin/ and dist/, which need nothing else to run) that another local user can run: in a
+ * fresh folder under the system's temporary folder, open to all, wherever the checkout is (a clone in a folder only
+ * its owner may enter, such as one of `mktemp -d` or /root, is closed to that user). Removed by the caller.
+ */
+export function builtForOtherUsers(bin: string): { bin: string; folder: string } {
+  const from = dirname(dirname(bin));
+  const folder = mkdtempSync(join(tmpdir(), 'svc-other-user-'));
+  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(folder, d), { recursive: true });
+  const open = (path: string): void => {
+    const dir = statSync(path).isDirectory();
+    chmodSync(path, dir ? 0o755 : 0o644);
+    if (dir) for (const name of readdirSync(path)) open(join(path, name));
+  };
+  open(folder);
+  return { bin: join(folder, 'bin', 'svc.js'), folder };
 }
 
 export interface Spawned {

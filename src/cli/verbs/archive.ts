@@ -32,8 +32,8 @@ export function archiveAction(resource: ResourceSpec): BulkAction {
     past: 'archived',
     noun: resource.noun,
     ignorableNotFound: true,
-    async apply(c, t) {
-      const current = await withIdOf(c, resource, t.id, (id) => resource.api.get(c, id));
+    async apply(c, t, named) {
+      const current = await withIdOf(c, resource, t.id, (id) => resource.api.get(c, id), named);
       if (current.archived_at) return { unchanged: true };
       await resource.api.archive(c, String(current.id));
       return {};

@@ -2,7 +2,18 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../action';
-import { addBodyFlags, parseBody, readVerbBody, resolveRefs, type BodyInput, type BodyVerb } from './body';
+import {
+  addBodyFlags,
+  addMetadataFlag,
+  editMetadata,
+  parseBody,
+  parseMetadataFlags,
+  readVerbBody,
+  resolveRefs,
+  type BodyInput,
+  type BodyVerb,
+  type MetadataEdit,
+} from './body';
 import { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempotency';
 import { article, flagName, type ResourceSpec } from './spec';
 
@@ -14,6 +25,8 @@ export interface CreateVerbOptions {
   /** Members the body must have, each with the flag that sets it. */
   required: { field: string; flag: string }[];
   idempotencyKey: string;
+  /** `--metadata KEY=VALUE`, merged over the metadata of --data. */
+  metadata?: MetadataEdit;
 }
 
 export type CreateExtra = BodyVerb & { required?: string[] };
@@ -23,11 +36,13 @@ export function parseCreate(resource: ResourceSpec, flags: Flags, extra: CreateE
     const flag = extra.flags?.find((f) => f.field === field);
     return { field, flag: flag ? flagName(flag.flags) : `--${field.replace(/_/g, '-')}` };
   });
-  return { resource, body: parseBody(flags, extra.flags), verb: extra, required, idempotencyKey: idempotencyKey(flags) };
+  const metadata = parseMetadataFlags(flags.metadata, false);
+  return { resource, body: parseBody(flags, extra.flags), verb: extra, required, idempotencyKey: idempotencyKey(flags), ...(metadata ? { metadata } : {}) };
 }
 
 export async function runCreate(ctx: Ctx, o: CreateVerbOptions): Promise<void> {
-  const body = await readVerbBody(ctx, o.body, o.verb);
+  const read = await readVerbBody(ctx, o.body, o.verb);
+  const body = o.metadata ? { ...read, metadata: editMetadata(read.metadata, o.metadata) } : read;
   const missing = o.required.find((r) => body[r.field] === undefined);
   if (missing) throw new UsageError(`${o.resource.noun} ${missing.field} is required (${missing.flag} or --data)`);
   const sent = await resolveRefs(ctx, body, o.verb.refs);
@@ -37,6 +52,7 @@ export async function runCreate(ctx: Ctx, o: CreateVerbOptions): Promise<void> {
 
 export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: CreateExtra = {}): Command {
   const cmd = addIdempotencyOption(addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra));
+  if (spec.api.entry.metadata) addMetadataFlag(cmd, false);
   examples(cmd, extra.examples ?? [`svc ${spec.group} create --data @${spec.noun}.yaml`]);
   return cmd.action(kit.verb((_args, flags) => parseCreate(spec, flags, extra), runCreate));
 }

@@ -16,7 +16,8 @@ export async function runDelete(ctx: Ctx, o: DeleteVerbOptions): Promise<void> {
   if (!isSingleItem(o)) return runMany(ctx, o, deleteAction(o.resource));
   const api = o.resource.api;
   const c = await ctx.api();
-  await withIdOf(c, o.resource, o.ids![0], async (id) => {
+  const ref = o.ids![0];
+  await withIdOf(c, o.resource, ref, async (id) => {
     const deleted = await confirmedWrite(
       ctx,
       c,
@@ -24,7 +25,7 @@ export async function runDelete(ctx: Ctx, o: DeleteVerbOptions): Promise<void> {
       () => readDeleted(() => api.get(c, id)),
       `${o.resource.noun} ${id}`,
     );
-    await done(ctx, id, deleted, 'deleted');
+    await done(ctx, id, deleted, 'deleted', id === ref ? undefined : ref);
   });
 }
 
@@ -34,8 +35,8 @@ export function deleteAction(resource: ResourceSpec): BulkAction {
     past: 'deleted',
     noun: resource.noun,
     ignorableNotFound: true,
-    async apply(c, t) {
-      await withIdOf(c, resource, t.id, (id) => resource.api.delete(c, id));
+    async apply(c, t, named) {
+      await withIdOf(c, resource, t.id, (id) => resource.api.delete(c, id), named);
       return {};
     },
   };

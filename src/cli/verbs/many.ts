@@ -64,13 +64,16 @@ export function isSingleItem(o: ManyVerbOptions): boolean {
   return !o.selectors && !o.stdin && o.ids?.length === 1 && !o.dryRun && !o.failFast && !o.ignoreNotFound && !o.yes;
 }
 
-/** `act` with the ID an argument names: a name works for resources with names (tried only when the ID is not found). */
-export function withIdOf<T>(c: ApiClient, resource: ResourceSpec, ref: string, act: (id: string) => Promise<T>): Promise<T> {
-  return resource.api.entry.named ? byIdOrName(c, resource.api, resource.noun, ref, act) : act(ref);
+/**
+ * `act` with the ID an argument names: a name works for resources with names (tried only when the ID is not found),
+ * and `named` is told the ID the name stood for.
+ */
+export function withIdOf<T>(c: ApiClient, resource: ResourceSpec, ref: string, act: (id: string) => Promise<T>, named?: (id: string) => void): Promise<T> {
+  return resource.api.entry.named ? byIdOrName(c, resource.api, resource.noun, ref, act, named) : act(ref);
 }
 
 export async function runMany(ctx: Ctx, o: ManyVerbOptions, action: BulkAction): Promise<void> {
-  const ids = o.stdin ? await readIds(ctx.io.stdin) : (o.ids ?? []);
+  const ids = o.stdin ? await readIds(ctx.io.stdin, ctx.io.signal) : (o.ids ?? []);
   await runBulk(ctx, {
     targets: o.selectors ? await selectedTargets(ctx, o.resource.api, o.selectors) : [...new Set(ids)].map((id) => ({ id })),
     action,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
 import type { Ctx } from '../../context';
+import { addMetadataFlag } from '../../cli/verbs/body';
 import { MAX_PARALLEL, parseRun, type RunCommandOptions } from './parse';
 
 /** `svc run`: create or reuse a session, subscribe, send one message, follow until idle, print the final answer. */
@@ -17,6 +18,7 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--no-live', 'no live view even on a terminal')
     .option('--continue', 'with --session: if the session is interrupted, send the message, then resume it (else exit 12, nothing sent)')
     .option('--interrupt-on-exit', 'on Ctrl-C or SIGTERM, interrupt the session before exiting (for CI cancels); else the turn goes on')
+    .option('--title <title>', 'title of the new session (with --parallel, for lines without their own)')
     .option('--idempotency-key <key>', 'Idempotency-Key of the session create (default: a fresh UUID); with --parallel, KEY:LINE per line')
     .option(
       '--parallel <n>',
@@ -32,6 +34,7 @@ Exit codes (also of each --parallel line, whose worst is the exit; svc help exit
   or a custom tool result); 124 --timeout; 130 Ctrl-C or SIGTERM (the turn goes on unless --interrupt-on-exit).
   The error line names the session and the command that moves it on.`,
   );
+  addMetadataFlag(cmd, false);
   examples(cmd, [
     'svc run --agent ci-bot --parallel 8 --message-file tasks.ndjson --timeout 30m -o ndjson',
     'svc run --agent agent_123 --message "Summarise the open issues" --timeout 10m',

@@ -1,4 +1,5 @@
 import type { Flags } from '../../cli/action';
+import { editMetadata, parseMetadataFlags } from '../../cli/verbs/body';
 import { idempotencyKey } from '../../cli/verbs/idempotency';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../errors';
@@ -12,6 +13,9 @@ export interface NewSession {
   agent: string;
   environment?: string;
   createKey: string;
+  /** `--title` and `--metadata KEY=VALUE` of the new session (with --parallel, a line's own win). */
+  title?: string;
+  metadata?: Record<string, string>;
 }
 
 /** Where the one message of a single run comes from. */
@@ -32,6 +36,8 @@ export interface RunOptions {
 
 /** `svc run --parallel N --message-file F`: one new session per line; each create sends `${createKey}:${line}`. */
 export interface ParallelOptions extends NewSession {
+  /** `--idempotency-key` was given: a line's session may be a replay holding an earlier run's message. */
+  keyGiven: boolean;
   messageFile: string;
   parallel: number;
   timeoutMs?: number;
@@ -44,6 +50,8 @@ const NEW_SESSION_FLAGS = [
   ['agent', '--agent'],
   ['environment', '--environment'],
   ['idempotencyKey', '--idempotency-key'],
+  ['title', '--title'],
+  ['metadata', '--metadata'],
 ] as const;
 
 /**
@@ -65,7 +73,7 @@ function parseSingle(input: string | undefined, flags: Flags): RunOptions {
   if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
   if (flags.continue && session === undefined) throw new UsageError('--continue resumes an interrupted --session: a new session is never interrupted');
   return {
-    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey },
+    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey, ...sessionFields(flags) },
     message: messageSource(input, flags),
     timeoutMs,
     deltas: Boolean(flags.deltas),
@@ -84,6 +92,12 @@ function messageSource(input: string | undefined, flags: Flags): MessageSource {
   if (message !== undefined) return { from: 'text', text: message };
   if (file !== undefined) return { from: 'file', file };
   return { from: 'stdin' };
+}
+
+/** `--title` and `--metadata` of a new session, checked (exit 2). */
+function sessionFields(flags: Flags): Pick<NewSession, 'title' | 'metadata'> {
+  const metadata = parseMetadataFlags(flags.metadata, false);
+  return { ...(flags.title !== undefined ? { title: flags.title as string } : {}), ...(metadata ? { metadata: editMetadata({}, metadata) } : {}) };
 }
 
 /** `--parallel` and the flags it needs or refuses. */
@@ -106,5 +120,7 @@ function parseParallel(input: string | undefined, flags: Flags): ParallelOptions
     parallel,
     timeoutMs: parseDeadline(flags.timeout as string | undefined),
     createKey: idempotencyKey(flags),
+    ...sessionFields(flags),
+    keyGiven: flags.idempotencyKey !== undefined,
   };
 }

@@ -8,7 +8,7 @@ import { resolveId } from '../../fleet/names';
 import type { Ctx } from '../../context';
 import { ApiError, NetworkError } from '../../api/errors';
 import { errorLine, InterruptedError, SessionInterruptedError, UsageError } from '../../errors';
-import { fileText, stdinText } from '../../input/read';
+import { chompNewline, fileText, stdinText } from '../../input/read';
 import { write } from '../../io';
 import { waitSignal } from '../../follow/deadline';
 import { followTurn, type TurnOptions } from '../../follow/turn';
@@ -114,15 +114,15 @@ const printReply = (ctx: Ctx, text: string) => write(ctx.io.stdout, escapeContro
 
 async function messageText(ctx: Ctx, m: MessageSource): Promise<string> {
   if (m.from === 'text') return m.text;
-  if (m.from === 'file') return fileText(ctx.io, m.file);
-  return stdinText(ctx.io);
+  return chompNewline(m.from === 'file' ? await fileText(ctx.io, m.file) : await stdinText(ctx.io));
 }
 
 async function createSession(ctx: Ctx, client: ApiClient, o: NewSession): Promise<string> {
   // A name works for the agent and the environment (the ID is tried first).
   const agentId = await resolveId(client, agents, 'agent', o.agent);
   const environmentId = o.environment ? await resolveId(client, environments, 'environment', o.environment) : undefined;
-  const s = await sessions.create(client, { agent_id: agentId, ...(environmentId ? { environment_id: environmentId } : {}) }, o.createKey);
+  const fields = { ...(o.title !== undefined ? { title: o.title } : {}), ...(o.metadata ? { metadata: o.metadata } : {}) };
+  const s = await sessions.create(client, { agent_id: agentId, ...(environmentId ? { environment_id: environmentId } : {}), ...fields }, o.createKey);
   await ctx.msg(`session ${s.id}`);
   return s.id as string;
 }

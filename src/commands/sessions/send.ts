@@ -7,7 +7,7 @@ import { UsageError } from '../../errors';
 import { holdsInput } from '../../turn/outcome';
 import type { SessionStateInput } from '../../turn/state';
 import { readData } from '../../input/data';
-import { stdinText } from '../../input/read';
+import { chompNewline, stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
@@ -99,5 +99,5 @@ async function messageText(ctx: Ctx, text: string | undefined, hasFiles: boolean
   if (text !== undefined && text !== '-') return text;
   if (text === undefined && hasFiles) return '';
   if (text === undefined && ctx.io.stdin.isTTY) throw new UsageError('give --text, --data or --file, or pipe the message on standard input');
-  return (await stdinText(ctx.io)).replace(/\r?\n$/, '');
+  return chompNewline(await stdinText(ctx.io));
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { fileText, stdinText } from '../../input/read';
+import { chompNewline as chomp, fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
 import type { Flags } from '../../cli/action';
 
@@ -12,9 +12,6 @@ export function addValueFlags(cmd: Command): Command {
     .option('--value-file <file>', 'read the secret value from a file')
     .option('--value <value>', 'only "-" (standard input): a value typed on the command line would land in shell history and ps');
 }
-
-/** One trailing newline is the shell's (`echo`, editors), not the secret's. */
-const chomp = (s: string): string => s.replace(/\r?\n$/, '');
 
 /** Where the value comes from, as the flags say; `data` is `--data`, which may take standard input first. */
 export interface ValueSource {
