@@ -33,8 +33,8 @@ export interface SessionLike extends SessionStateInput {
 export function outcomeOf(s: SessionLike, extras?: StateExtras): Outcome {
   const state = sessionState(s, extras);
   if (state.label === 'running' || state.label === 'rescheduling') return { settled: false };
-  // sessionState shows an unknown status as idle with the status beside it: not an end to act on.
-  if (state.label === 'idle' && s.status !== 'idle') return { settled: false };
+  // A status the spec does not list is not an end to act on.
+  if (state.label === 'unknown') return { settled: false };
   return { settled: true, sessionId: s.id ?? '', state, errorStop: state.label === 'failed' && s.stop_reason?.type === 'error', from: s };
 }
 

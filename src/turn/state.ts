@@ -7,7 +7,8 @@ import { SESSION_STATUSES } from '../wire/events';
 import { UNFINISHED_STOPS } from '../wire/errors';
 
 /** The labels, in the order a view sorts them (most in need of a person first after running ones). */
-export const STATE_LABELS = ['running', 'rescheduling', 'waiting', 'interrupted', 'failed', 'terminated', 'idle'] as const;
+/** `unknown`: a status the spec does not list, shown as the service sends it (a newer service's word), never as idle. */
+export const STATE_LABELS = ['running', 'rescheduling', 'waiting', 'interrupted', 'failed', 'terminated', 'idle', 'unknown'] as const;
 export type StateLabel = (typeof STATE_LABELS)[number];
 
 /** What `--status` accepts: the service's statuses and the derived states that no status names. */
@@ -17,6 +18,7 @@ export const STATUS_FILTER_VALUES: readonly string[] = [...SESSION_STATUSES, ...
 /** The exit code of a command that waited on a session which ended so (CLI.md, fourth round). */
 export const STATE_EXIT: Record<StateLabel, number> = {
   idle: 0,
+  unknown: 0,
   running: 0,
   rescheduling: 0,
   failed: 11,
@@ -76,7 +78,7 @@ export function sessionState(s: SessionStateInput, extras: StateExtras = {}): Se
     return { label: 'running', detail };
   }
   if (status === 'rescheduling') return { label: 'rescheduling' };
-  if (status !== 'idle') return { label: 'idle', detail: status };
+  if (status !== 'idle') return { label: 'unknown', detail: status };
   if (s.continue_pending === true) return { label: 'running', detail: 'continue pending' };
   if (stop === 'error') return { label: 'failed', errorType: extras.errorType, detail: extras.errorType };
   if (stop && Object.hasOwn(UNFINISHED_STOPS, stop)) return { label: 'failed', errorType: stop, detail: stop };
@@ -93,6 +95,7 @@ export function sessionState(s: SessionStateInput, extras: StateExtras = {}): Se
 
 /** The state as one cell of text: `failed (model_error)`, `interrupted (input held)`, `idle`. */
 export function stateText(st: SessionState): string {
+  if (st.label === 'unknown') return st.detail ?? 'unknown';
   return st.detail ? `${st.label} (${st.detail})` : st.label;
 }
 

@@ -44,7 +44,7 @@ describe('svc run on a terminal', () => {
     expect(out).toContain('you› /delegate 2');
     expect(out).toMatch(/\[worker-1\] Thread 1 finished its part\./);
     expect(out).toContain('idle: end_turn');
-    expect(out).toMatch(/idle \(end_turn\) │ epoch 0\nclosed │/);
+    expect(out).toMatch(/ │ idle │ epoch 0\nclosed │/);
     // After the view, the coordinator's final message on its own line, as `run` prints it without a terminal.
     expect(out.endsWith('All 2 threads finished.\n')).toBe(true);
     expect(out.indexOf('All 2 threads finished.\n')).toBeLessThan(out.lastIndexOf('closed │'));

@@ -64,10 +64,10 @@ describe("the service's real shapes in output (API-NOTES: tolerate them)", () =>
     expect(second).toMatch(/^agent_2\s+plain\s*$/);
   });
 
-  it('statuses spelled canceled show as given in session and thread tables (a session as its derived state)', async () => {
+  it('statuses spelled canceled show as given in session and thread tables (a status the spec does not list is never shown as idle)', async () => {
     const s = writer('table');
     await s.w.list([{ id: 'sesn_1', status: 'canceled', agent_id: 'agent_1' }], SESSION_COLUMNS);
-    expect(s.out.text).toMatch(/sesn_1\s+idle \(canceled\)\s+agent_1/);
+    expect(s.out.text).toMatch(/sesn_1\s+canceled\s+agent_1/);
     const t = writer('table');
     await t.w.list([{ id: 'th_1', agent_name: 'researcher', status: 'canceled', interrupted: true }], THREAD_COLUMNS);
     expect(t.out.text).toMatch(/th_1\s+researcher\s+canceled \(interrupted\)/);
