@@ -50,7 +50,9 @@ try {
     'node:http GET': { cmd: seaNode, args: floorArgs, env },
     [`node:http GET, node ${process.version}`]: { cmd: process.execPath, args: floorArgs, env },
     ...Object.fromEntries(STARTUPS.map((s) => [`dist/sea/svc ${s}${s === DEFAULT_STARTUP ? ' (built)' : ''}`, { cmd: exes[s], args: get, env }])),
-    ...(existsSync(join(root, 'dist', 'cli.js')) ? { [`node bin/svc.js, node ${process.version}`]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } } : {}),
+    ...(existsSync(join(root, 'dist', 'cli.js'))
+      ? { [`node bin/svc.js, node ${process.version}`]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } }
+      : {}),
   };
   const r = interleaved(ROUNDS, subjects);
   const floor = 'node:http GET';
@@ -58,7 +60,9 @@ try {
   process.stdout.write(`${'subject'.padEnd(44)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'RSS'.padStart(9)}  vs node:http GET (wall, CPU)\n`);
   for (const n of Object.keys(subjects)) {
     const ratios = `${r.ratio(n, floor).toFixed(2)}×, ${r.cpuRatio(n, floor).toFixed(2)}×`;
-    process.stdout.write(`${n.padEnd(44)} ${r.ms(n).toFixed(0).padStart(5)} ms ${r.cpuMs(n).toFixed(0).padStart(5)} ms ${r.mib(n).toFixed(1).padStart(5)} MiB  ${ratios}\n`);
+    process.stdout.write(
+      `${n.padEnd(44)} ${r.ms(n).toFixed(0).padStart(5)} ms ${r.cpuMs(n).toFixed(0).padStart(5)} ms ${r.mib(n).toFixed(1).padStart(5)} MiB  ${ratios}\n`,
+    );
   }
   for (const s of STARTUPS) process.stdout.write(`size (${s}): ${(statSync(exes[s]).size / 2 ** 20).toFixed(1)} MiB\n`);
   process.stdout.write(`goal: dist/sea/svc within 1.3× the node:http GET\n`);

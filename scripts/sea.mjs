@@ -1,10 +1,10 @@
 // `npm run sea`: dist/sea/svc, svc as one executable (Node's single executable applications) that needs no Node.
 // The Node build comes from the npm registry (`npm pack` of the platform's package), pinned to one version and checked
 // against the integrity written here, cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
-//   npm run sea                            this machine's platform, started from a V8 startup snapshot
-//   npm run sea -- --target linux-arm64    another platform: no snapshot or code cache (Node cannot make them for
-//                                          another platform), and the host needs its own Node build of that version too
-//   npm run sea -- --startup code-cache    a code cache or `none` instead of the snapshot (bench/sea.mjs compares them)
+//   npm run sea                            this machine's platform, its main compiled from a V8 code cache
+//   npm run sea -- --target linux-arm64    another platform: no code cache (Node cannot make one for another
+//                                          platform); the host's own Node build of that version makes the blob
+//   npm run sea -- --startup snapshot      a V8 startup snapshot or `none` instead (bench/sea.mjs compares them)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ const NODE_BUILDS = {
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const STARTUPS = ['snapshot', 'code-cache', 'none'];
 /** What each run starts from: the fastest of STARTUPS as measured by bench/sea.mjs (scripts/build/PERF.md). */
-export const DEFAULT_STARTUP = 'snapshot';
+export const DEFAULT_STARTUP = 'code-cache';
 
 const hostTarget = () => `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 

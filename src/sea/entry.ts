@@ -37,6 +37,7 @@ function start(): void {
   });
 }
 
-// Built with a startup snapshot (scripts/sea.mjs), this file ran when the snapshot was made: each run starts here.
+// Built with `--startup snapshot` (scripts/sea.mjs: measured slower, not the default), this file ran when the snapshot
+// was made and each run starts in `start`.
 if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(start);
 else start();
