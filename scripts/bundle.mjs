@@ -102,6 +102,18 @@ const SOURCE_PATCHES = [
 ];
 
 /**
+ * The single executable's own: jq-web, inside the bundle, takes its WebAssembly from the executable's `jq.wasm`
+ * asset (sea-config's `assets`) rather than reading a file beside its own, which the executable has not.
+ */
+const SEA_PATCHES = [
+  {
+    trick: 'sea-jq-asset',
+    file: /jq-web[\\/]jq\.js$/,
+    edits: [{ from: 'jq = jq().then(', to: "jq = jq({ wasmBinary: new Uint8Array(require('node:sea').getAsset('jq.wasm')) }).then(" }],
+  },
+];
+
+/**
  * Builtins a dependency loads at start-up for work svc never or rarely asks of it, replaced for that dependency alone by
  * a small stand-in (esbuild resolves the import to it; the stand-in's own require of the builtin is left to Node). The
  * build fails when the dependency uses a member the stand-in lacks.
@@ -187,13 +199,14 @@ async function checkNarrowUi() {
   }
 }
 
-const sourcePatches = (without) => ({
+const sourcePatches = (without, extra) => ({
   name: 'source-patches',
   setup(b) {
+    const patches = [...SOURCE_PATCHES, ...extra];
     // esbuild takes the first onLoad that answers: two entries for one file would drop the second's edits.
-    const files = SOURCE_PATCHES.map((p) => `${p.file}${p.unless ?? ''}`);
+    const files = patches.map((p) => `${p.file}${p.unless ?? ''}`);
     if (new Set(files).size !== files.length) throw new Error('source-patches: two entries for one file; merge their edits');
-    for (const { trick, file, unless, edits } of SOURCE_PATCHES) {
+    for (const { trick, file, unless, edits } of patches) {
       if (without.includes(trick)) continue;
       // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path to the next patch.
       b.onLoad({ filter: file }, (args) => {
@@ -212,33 +225,38 @@ const sourcePatches = (without) => ({
 /**
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
  * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES,
- * STAND_INS and ALIASES): for bench/tricks.mjs, which measures what each saves.
+ * STAND_INS and ALIASES): for bench/tricks.mjs, which measures what each saves. With `sea`, the single executable's
+ * main instead (scripts/sea.mjs): src/sea/entry.ts as one CommonJS file, no splitting, jq-web inside it.
  */
-export async function bundle(outdir, logLevel = 'warning', without = []) {
+export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false } = {}) {
   await checkNarrowUi();
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: root,
     metafile: true,
-    entryPoints: { cli: `${root}src/cli/main.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
+    entryPoints: sea
+      ? { svc: `${root}src/sea/entry.ts` }
+      : { cli: `${root}src/cli/main.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
     outdir,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    ...(sea ? { format: 'cjs' } : { splitting: true, format: 'esm', chunkNames: 'chunks/[name]-[hash]' }),
     platform: 'node',
     target: 'node20',
     sourcemap: 'linked',
-    chunkNames: 'chunks/[name]-[hash]',
-    // jq-web loads its .wasm beside its own file (copied to dist/jq/ below); react-devtools-core is optional in ink.
-    external: ['jq-web', 'react-devtools-core'],
+    // jq-web loads its .wasm beside its own file (copied to dist/jq/ below; a SEA asset in the executable);
+    // react-devtools-core is optional in ink.
+    external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     // SVC_JQ_MODULE: where a chunk (in dist/chunks/) finds the copy of jq-web, so the package needs no node_modules.
-    define: { 'process.env.NODE_ENV': '"production"', SVC_JQ_MODULE: '"../jq/jq.js"' },
+    define: { 'process.env.NODE_ENV': '"production"', ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }) },
     alias: aliases(without),
-    plugins: [sourcePatches(without), standIns(without)],
+    plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
+    // jq.ts's import.meta sits in the branch the SEA's define removes.
+    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
     logLevel,
   });
   checkAliasImporters(metafile);
+  if (sea) return;
   await toCommonJs(outdir, metafile, root);
   copyJq(outdir);
 }

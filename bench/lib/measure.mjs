@@ -41,15 +41,15 @@ export async function paired(rounds, floor, subject) {
   return { ratio: median(ratios), floorMs: median(f), subjectMs: median(s) };
 }
 
-/** Peak RSS (MiB) and wall time of a command, through GNU time's %M. */
+/** Peak RSS (MiB), wall time and CPU time (user + system, in 10 ms steps) of a command, through GNU time. */
 export function peakRss(cmd, args, env) {
   if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is not installed (apt-get install time)');
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '__RSS_KIB=%M', cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const r = spawnSync('/usr/bin/time', ['-f', '__RSS_KIB=%M %U %S', cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  const m = /__RSS_KIB=(\d+)/.exec(String(r.stderr));
+  const m = /__RSS_KIB=(\d+) (\S+) (\S+)/.exec(String(r.stderr));
   if (r.status !== 0 || !m) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-300)}`);
-  return { mib: Number(m[1]) / 1024, ms };
+  return { mib: Number(m[1]) / 1024, ms, cpuMs: (Number(m[2]) + Number(m[3])) * 1000 };
 }
 
 /**
@@ -109,5 +109,8 @@ export function interleaved(rounds, subjects) {
     mib: (n) => med(n, 'mib'),
     maxMib: (n) => Math.max(...runs[n].map((r) => r.mib)),
     ratio: (a, b) => median(runs[a].map((r, i) => r.ms / runs[b][i].ms)),
+    cpuMs: (n) => med(n, 'cpuMs'),
+    /** The ratio of the CPU medians: one run's CPU time is too coarse (10 ms) for per-round ratios. */
+    cpuRatio: (a, b) => med(a, 'cpuMs') / med(b, 'cpuMs'),
   };
 }

@@ -123,11 +123,19 @@ export class JqBatch {
 
 /** Set by the build to the copy of jq-web inside dist/ (scripts/bundle.mjs); unset when the sources run as they are. */
 declare const SVC_JQ_MODULE: string | undefined;
+/** Set by the single executable's build, whose one file holds jq-web (its wasm an asset of the executable). */
+declare const SVC_JQ_SEA: boolean | undefined;
 
 /** jq-web, loaded on the first --jq. Its CommonJS export is a promise of the module: required, not imported. */
 function load(): Promise<JqWeb> {
-  const module = typeof SVC_JQ_MODULE === 'string' ? SVC_JQ_MODULE : 'jq-web';
-  engine ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)(module) as Promise<JqWeb>;
+  if (typeof SVC_JQ_SEA === 'boolean' && SVC_JQ_SEA) {
+    // A require the build resolves into the bundle; import() would resolve to a namespace whose `then` is the promise's.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    engine ??= require('jq-web') as Promise<JqWeb>;
+  } else {
+    const module = typeof SVC_JQ_MODULE === 'string' ? SVC_JQ_MODULE : 'jq-web';
+    engine ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)(module) as Promise<JqWeb>;
+  }
   return engine;
 }
 

@@ -85,6 +85,16 @@ describe("the demo's closing hint (issue 26)", () => {
     expect(svcCommand({ script: '/somewhere/vitest.mjs', path: '', cwd: dir })).toBe('svc');
   });
 
+  it('names the single executable by its path, with no node before it, and svc when the PATH leads to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-executable-'));
+    mkdirSync(join(dir, 'sea'));
+    const exe = join(dir, 'sea', 'svc');
+    writeFileSync(exe, '');
+    expect(svcCommand({ script: exe, path: '/usr/bin', cwd: dir, executable: true })).toBe('./sea/svc');
+    expect(svcCommand({ script: exe, path: '/usr/bin', cwd: mkdtempSync(join(tmpdir(), 'svc-elsewhere-')), executable: true })).toBe(exe);
+    expect(svcCommand({ script: exe, path: `/usr/bin:${join(dir, 'sea')}`, cwd: dir, executable: true })).toBe('svc');
+  });
+
   it('runs as printed before npm link: the piped demo of a checkout prints lines that bash runs to a reply', async () => {
     const execFile = promisify(execFileCb);
     const repo = new URL('../..', import.meta.url).pathname;

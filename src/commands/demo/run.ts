@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
 import { write } from '../../io';
+import { isExecutable } from '../../update/spawn';
 import { svcCommand } from './launcher';
 import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
 
@@ -31,7 +32,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     import('../../api/sessions'),
   ]);
   const say = (line: string) => write(ctx.io.stdout, line + '\n');
-  const hint = tryIt(svcCommand({ script: process.argv[1], path: ctx.io.env.PATH, cwd: ctx.io.cwd }));
+  const hint = tryIt(svcCommand({ script: process.argv[1], path: ctx.io.env.PATH, cwd: ctx.io.cwd, executable: isExecutable() }));
   const emu = await startEmulator({ port: 0, modelStepMs: tty ? TTY_STEP_MS : undefined });
   try {
     const client = await ctx.client(emu.apiKey, emu.url);

@@ -1,0 +1,74 @@
+/**
+ * The single executable's start-up (not in CI): `svc agents get ID -o json` from dist/sea/svc built each way it can
+ * start (a V8 startup snapshot, a code cache, neither: scripts/sea.mjs `--startup`), in one interleaved run beside
+ * `node -e 0` and bench/floor-get.cjs (one GET with node:http, the body to stdout), both on the executable's own Node
+ * and the floor also on this machine's node; and `node bin/svc.js`, the package. Each figure is the median of its runs,
+ * each ratio the median of the per-round ratios to the floor on the executable's Node (wall time; CPU time as the ratio
+ * of medians). `ROUNDS=21`, `STARTUPS=snapshot,code-cache`. Builds into node_modules/.cache/, never dist/.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { interleaved } from './lib/measure.mjs';
+import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION } from '../scripts/sea.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ROUNDS = Number(process.env.ROUNDS ?? 21);
+const STARTUPS = (process.env.STARTUPS ?? 'snapshot,code-cache,none').split(',');
+const work = join(root, 'node_modules', '.cache', `sea-bench-${process.pid}`);
+const host = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+const seaNode = nodeBinary(host);
+
+const exes = {};
+for (const startup of STARTUPS) {
+  process.stderr.write(`building the executable (${startup})\n`);
+  exes[startup] = await buildSea({ startup, out: join(work, startup) });
+}
+
+const configDir = mkdtempSync(join(tmpdir(), 'svc-sea-bench-'));
+const cacheDir = mkdtempSync(join(tmpdir(), 'svc-sea-bench-cache-'));
+const emulator = spawn(Object.values(exes)[0], ['emulator', '--port', '0', '--api-key', 'sk_bench'], { stdio: ['ignore', 'pipe', 'ignore'] });
+try {
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    emulator.stdout.on('data', (d) => {
+      text += d;
+      const m = /SVC_BASE_URL=(\S+)/.exec(text);
+      if (m) resolve(m[1]);
+    });
+    emulator.on('exit', (c) => reject(new Error(`the emulator exited ${c}`)));
+  });
+  const headers = { authorization: 'Bearer sk_bench', 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' };
+  const agent = await (await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', model: 'scripted-1' }) })).json();
+  const env = { ...process.env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_bench', SVC_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir };
+  const get = ['agents', 'get', agent.id, '-o', 'json'];
+  const floorArgs = [join(root, 'bench', 'floor-get.cjs'), `${url}/v1/agents/${agent.id}`, 'sk_bench'];
+  const subjects = {
+    'node -e 0': { cmd: seaNode, args: ['-e', '0'], env },
+    'node:http GET': { cmd: seaNode, args: floorArgs, env },
+    [`node:http GET, node ${process.version}`]: { cmd: process.execPath, args: floorArgs, env },
+    ...Object.fromEntries(STARTUPS.map((s) => [`dist/sea/svc ${s}${s === DEFAULT_STARTUP ? ' (built)' : ''}`, { cmd: exes[s], args: get, env }])),
+    ...(existsSync(join(root, 'dist', 'cli.js'))
+      ? { [`node bin/svc.js, node ${process.version}`]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } }
+      : {}),
+  };
+  const r = interleaved(ROUNDS, subjects);
+  const floor = 'node:http GET';
+  process.stdout.write(`\nagents get -o json, ${ROUNDS} interleaved rounds; the executable on Node ${NODE_VERSION}, floors on its Node unless named\n`);
+  process.stdout.write(`${'subject'.padEnd(44)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'RSS'.padStart(9)}  vs node:http GET (wall, CPU)\n`);
+  for (const n of Object.keys(subjects)) {
+    const ratios = `${r.ratio(n, floor).toFixed(2)}×, ${r.cpuRatio(n, floor).toFixed(2)}×`;
+    process.stdout.write(
+      `${n.padEnd(44)} ${r.ms(n).toFixed(0).padStart(5)} ms ${r.cpuMs(n).toFixed(0).padStart(5)} ms ${r.mib(n).toFixed(1).padStart(5)} MiB  ${ratios}\n`,
+    );
+  }
+  for (const s of STARTUPS) process.stdout.write(`size (${s}): ${(statSync(exes[s]).size / 2 ** 20).toFixed(1)} MiB\n`);
+  process.stdout.write(`goal: dist/sea/svc within 1.3× the node:http GET\n`);
+} finally {
+  emulator.kill();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(configDir, { recursive: true, force: true });
+  rmSync(cacheDir, { recursive: true, force: true });
+}

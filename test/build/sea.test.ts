@@ -1,0 +1,67 @@
+import { execFile as execFileCb } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundle } from '../../scripts/bundle.mjs';
+import { call, useEmulator } from '../helpers/emulator';
+import { describeWith } from '../helpers/requires';
+
+const execFile = promisify(execFileCb);
+const repo = new URL('../..', import.meta.url).pathname;
+const exe = join(repo, 'dist', 'sea', process.platform === 'win32' ? 'svc.exe' : 'svc');
+
+describe("the single executable's main", () => {
+  const out = join(repo, 'node_modules', '.cache', `sea-bundle-${process.pid}`);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('is one CommonJS file that requires only Node builtins, jq-web inside it reading its wasm from the SEA asset', async () => {
+    await bundle(out, 'error', [], { sea: true });
+    const text = readFileSync(join(out, 'svc.js'), 'utf8');
+    const required = new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]));
+    // Each optional, in a try or never reached: undici's SQLite cache store (Node 22+), ws's native speed-ups, Ink's devtools.
+    const optional = ['node:sqlite', 'bufferutil', 'utf-8-validate', 'react-devtools-core'];
+    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'node:sea', ...optional]);
+    expect([...required].filter((r) => !builtins.has(r))).toEqual([]);
+    expect(text).toContain(`require("node:sea").getAsset("jq.wasm")`);
+    expect(text).not.toContain('import.meta');
+  });
+});
+
+// Built by `npm run sea` (CI runs it before the tests); without it the suite is skipped, with that reason.
+describeWith('the single executable, with no node on PATH', [{ file: exe, package: 'the executable (npm run sea builds it)' }], () => {
+  const t = useEmulator();
+  const home = mkdtempSync(join(tmpdir(), 'svc-sea-home-'));
+  const noNode = mkdtempSync(join(tmpdir(), 'svc-sea-path-'));
+  afterAll(() => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(noNode, { recursive: true, force: true });
+  });
+  const run = (args: string[], extra: Record<string, string> = {}) =>
+    execFile(exe, args, { env: { HOME: home, PATH: noNode, SVC_CONFIG_DIR: join(home, 'config'), ...extra }, cwd: home, timeout: 60_000 });
+
+  it('prints its version and runs the piped demo to its end: the emulator, an agent, a session, a transcript', async () => {
+    expect((await run(['--version'])).stdout).toBe(`${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version}\n`);
+    const { stdout } = await run(['demo']);
+    expect(stdout).toContain('svc demo: an emulator of the service runs at');
+    expect(stdout).toContain('The session is idle.');
+    // Not on PATH, so the hint names the executable by its path, with no `node` before it.
+    expect(stdout).toContain(`  ${exe} emulator --port 0`);
+  });
+
+  it('runs --jq with the jq WebAssembly it carries, against the emulator', async () => {
+    const agent = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'sea-jq', model: 'scripted-1' } });
+    const env = { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey };
+    expect((await run(['agents', 'get', agent.body.id, '--jq', '.name'], env)).stdout).toBe('sea-jq\n');
+    const bad = await run(['agents', 'get', agent.body.id, '--jq', '.['], env).catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toMatch(/^error: --jq: /);
+  });
+
+  it('was built from a V8 code cache, the start-up scripts/build/PERF.md measured best (its guard)', () => {
+    const config = JSON.parse(readFileSync(join(repo, 'dist', 'sea', 'sea-config.json'), 'utf8'));
+    expect(config).toMatchObject({ useCodeCache: true, useSnapshot: false, assets: { 'jq.wasm': expect.stringMatching(/jq\.wasm$/) } });
+  });
+});
