@@ -117,14 +117,20 @@ function configureTree(cmd: Command, io: Io): void {
 
 /** The first word of argv that is not an option or an option's value. */
 export function targetGroup(argv: string[]): string | undefined {
+  const at = targetIndex(argv);
+  return at === undefined ? undefined : argv[at];
+}
+
+/** Where in argv the first word that is not an option or an option's value is. */
+export function targetIndex(argv: string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') return argv[i + 1];
+    if (a === '--') return i + 1 < argv.length ? i + 1 : undefined;
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
       continue;
     }
-    return a;
+    return i;
   }
   return undefined;
 }
