@@ -4,7 +4,7 @@ import type { Ctx } from '../context';
 import { write, type Io } from '../io';
 import { makeKit, type Kit } from './action';
 import { findGroup, isCommand } from './groups';
-import { buildProgram, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup, targetIndex } from './program';
+import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup, targetIndex } from './program';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -13,7 +13,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const program = buildProgram(io, kit);
   try {
     if (argv.length === 0) {
-      await write(io.stdout, program.helpInformation());
+      await write(io.stdout, program.helpInformation() + extensionsHelp(io));
       return 0;
     }
     let target = targetGroup(argv);
