@@ -16,6 +16,9 @@ export function checkAlias(name: string, expansion: string, aliases: Record<stri
   if (!NAME.test(name)) throw new UsageError(`invalid alias name "${name}": use letters, digits, - and _, starting with a letter or digit`);
   if (isCommand(name)) throw new UsageError(`"${name}" is a svc command; an alias may not shadow it`);
   if (Object.hasOwn(aliases, name)) throw new UsageError(`"${name}" is already an alias (for ${aliases[name]}); delete it first with svc alias delete ${name}`);
+  // The config and `svc alias list` would hold the key in the clear: a key belongs in a profile or SVC_API_KEY.
+  if (expansion.includes('--api-key'))
+    throw new UsageError(`alias "${name}": an alias may not hold --api-key; keep the key in a profile (svc auth login) or SVC_API_KEY`);
   if (expansion.startsWith('!')) {
     if (!expansion.slice(1).trim()) throw new UsageError(`alias "${name}": a shell alias needs a command after the !`);
     return;

@@ -33,11 +33,14 @@ describe('svc alias', () => {
       ['other', 'mine', /must start with a svc command, not "mine"/],
       ['other', "agents list 'open", /unclosed '/],
       ['other', '!', /needs a command after the !/],
+      ['other', 'agents list --api-key sk-secret-in-alias', /may not hold --api-key/],
+      ['other', '!svc agents list --api-key=sk-secret-in-alias', /may not hold --api-key/],
     ];
     for (const [name, expansion, message] of cases) {
       const r = await svc(['alias', 'set', name, expansion], { env });
       expect(r.code, name).toBe(2);
       expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toContain('sk-secret');
     }
     expect(JSON.parse((await svc(['alias', 'list', '-o', 'json'], { env })).stdout)).toEqual([{ name: 'mine', expansion: 'agents list' }]);
   });
