@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents apply api artifacts auth completion config demo diff doctor dreams emulator environments files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
+    'C|') REPLY='agents apply alias api artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output -q --quiet --jq --debug --no-color --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table json ndjson jsonl yaml id' ;;
@@ -37,6 +37,13 @@ __svc_table() {
     'O|apply') REPLY='-f --file --set --prune --dry-run -y --yes --update-secrets -h --help' ;;
     'V|apply') REPLY='-f --file --set' ;;
     'F|apply|-f'|'F|apply|--file') REPLY='file' ;;
+    'C|alias') REPLY='set list delete' ;;
+    'O|alias') REPLY='-h --help' ;;
+    'O|alias set') REPLY='-h --help' ;;
+    'A|alias set') REPLY='1' ;;
+    'O|alias list') REPLY='-h --help' ;;
+    'O|alias delete') REPLY='-h --help' ;;
+    'A|alias delete') REPLY='1' ;;
     'O|api') REPLY='-X --method --data -F --field -H --header --paginate -h --help' ;;
     'V|api') REPLY='-X --method --data -F --field -H --header' ;;
     'F|api|--data') REPLY='@file' ;;
@@ -123,6 +130,9 @@ __svc_table() {
     'V|environments apply') REPLY='--idempotency-key' ;;
     'F|environments apply|#0') REPLY='file' ;;
     'A|environments apply') REPLY='1' ;;
+    'C|extension') REPLY='list' ;;
+    'O|extension') REPLY='-h --help' ;;
+    'O|extension list') REPLY='-h --help' ;;
     'C|files') REPLY='list get upload download delete' ;;
     'O|files') REPLY='-h --help' ;;
     'O|files list') REPLY='--limit --page-size --page-token --all --no-version-header -h --help' ;;
@@ -540,6 +550,12 @@ _svc() {
     local flags=$REPLY
     [[ -n $cmdpath ]] && __svc_table "O|" && flags+=" $REPLY"
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
+    return
+  fi
+  # At the top, the commands and then the aliases and extensions svc knows; after an alias, the words it expands to.
+  if [[ -z $cmdpath ]]; then
+    ((npos == 0)) && __svc_table "C|" && COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    __svc_dynamic
     return
   fi
   __svc_table "C|$cmdpath"

@@ -4,7 +4,7 @@
 function __svc_table
     switch $argv[1]
         case 'C|'
-            printf '%s\n' 'agents	Manage agents and their versions' 'apply	Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)' 'api	Make a raw API request' 'artifacts	List, show and download artifacts' 'auth	Log in, check and print credentials' 'completion	Print the shell completion script (bash, zsh or fish)' 'config	Read and write settings and profiles' 'demo	A first look, no account needed: an agent, its threads and a confirmation, live' 'diff	Show what `svc apply` would change; exit 1 when something would' 'doctor	Check config, credentials, connectivity, version header and clock' 'dreams	Manage dreams' 'emulator	Run the local emulator of the service' 'environments	Manage environments (cloud or self-hosted)' 'files	Upload, list, show, download and delete files' 'listen	Deliver session events to a webhook or a command (tell a human)' 'memories	Read, write, version and redact memories of a store' 'memory-stores	Manage memory stores' 'plugins	Find, publish, validate and download plugins' 'run	Send a message to an agent and follow the session until idle (for CI)' 'sessions	Manage sessions: send, interrupt, continue, confirm, tail, wait, export' 'skills	Manage skills and their versions' 'stats	What the fleet did: turns, tools, errors, waits on a person, time to first token, per group' 'threads	List, show, archive and tail the threads of a session' 'top	The fleet, live: sessions, work rows and triggers on one board, keys to act' 'triggers	Manage triggers, their runs, pause and resume' 'vaults	Manage vaults and their credentials' 'work	Inspect and drive work rows of a self-hosted environment' 'worker	Run a self-hosted worker for an environment' 'version	Print the version (same as svc --version)'
+            printf '%s\n' 'agents	Manage agents and their versions' 'apply	Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)' 'alias	Name a command line: svc alias set NAME EXPANSION, then svc NAME' 'api	Make a raw API request' 'artifacts	List, show and download artifacts' 'auth	Log in, check and print credentials' 'completion	Print the shell completion script (bash, zsh or fish)' 'config	Read and write settings and profiles' 'demo	A first look, no account needed: an agent, its threads and a confirmation, live' 'diff	Show what `svc apply` would change; exit 1 when something would' 'doctor	Check config, credentials, connectivity, version header and clock' 'dreams	Manage dreams' 'emulator	Run the local emulator of the service' 'environments	Manage environments (cloud or self-hosted)' 'extension	List extensions: executables named svc-NAME on PATH, run as svc NAME' 'files	Upload, list, show, download and delete files' 'listen	Deliver session events to a webhook or a command (tell a human)' 'memories	Read, write, version and redact memories of a store' 'memory-stores	Manage memory stores' 'plugins	Find, publish, validate and download plugins' 'run	Send a message to an agent and follow the session until idle (for CI)' 'sessions	Manage sessions: send, interrupt, continue, confirm, tail, wait, export' 'skills	Manage skills and their versions' 'stats	What the fleet did: turns, tools, errors, waits on a person, time to first token, per group' 'threads	List, show, archive and tail the threads of a session' 'top	The fleet, live: sessions, work rows and triggers on one board, keys to act' 'triggers	Manage triggers, their runs, pause and resume' 'vaults	Manage vaults and their credentials' 'work	Inspect and drive work rows of a self-hosted environment' 'worker	Run a self-hosted worker for an environment' 'version	Print the version (same as svc --version)'
         case 'O|'
             printf '%s\n' '--profile	config profile to use' '--base-url	service base URL' '--api-key	API key (prefer SVC_API_KEY or svc auth login)' '-o	output format: table, json, ndjson (jsonl), yaml, id' '--output	output format: table, json, ndjson (jsonl), yaml, id' '-q	print only IDs (same as -o id)' '--quiet	print only IDs (same as -o id)' '--jq	filter JSON output with a jq expression' '--debug	log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies' '--no-color	disable colour' '--request-timeout	per-request timeout (also --timeout, where a command has no --timeout of its own)' '--max-retries	retries for failed requests (default 3)' '--no-input	never prompt' '-h	display help for command' '--help	display help for command'
         case 'V|'
@@ -71,6 +71,20 @@ function __svc_table
             printf '%s\n' '-f' '--file' '--set'
         case 'F|apply|-f' 'F|apply|--file'
             printf '%s\n' 'file'
+        case 'C|alias'
+            printf '%s\n' 'set	Make svc NAME run the expansion (aliases are kept for every profile)' 'list	List the aliases' 'delete	Delete an alias'
+        case 'O|alias'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
+        case 'O|alias set'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
+        case 'A|alias set'
+            printf '%s\n' '1'
+        case 'O|alias list'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
+        case 'O|alias delete'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
+        case 'A|alias delete'
+            printf '%s\n' '1'
         case 'O|api'
             printf '%s\n' '-X	the method, when only the path is given' '--method	the method, when only the path is given' '--data	request body' '-F	a body field (query parameter for GET); repeatable' '--field	a body field (query parameter for GET); repeatable' '-H	an extra header \'Name: value\'; repeatable' '--header	an extra header \'Name: value\'; repeatable' '--paginate	follow next_page_token and print every page' '-h	display help for command' '--help	display help for command'
         case 'V|api'
@@ -243,6 +257,12 @@ function __svc_table
             printf '%s\n' 'file'
         case 'A|environments apply'
             printf '%s\n' '1'
+        case 'C|extension'
+            printf '%s\n' 'list	List the extensions: executables named svc-NAME on PATH, the first of each name (a command or an alias of that name wins)'
+        case 'O|extension'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
+        case 'O|extension list'
+            printf '%s\n' '-h	display help for command' '--help	display help for command'
         case 'C|files'
             printf '%s\n' 'list	List files' 'get	Show one file record' 'upload	Upload a file (multipart, streamed from disk)' 'download	Download the content of a file (to stdout when piped)' 'delete	Delete a file'
         case 'O|files'
@@ -951,6 +971,12 @@ function __svc_candidates
     if string match -q -- '-*' (commandline -ct)
         __svc_table "O|$cmdpath"
         test -n "$cmdpath"; and __svc_table "O|"
+        return
+    end
+    # At the top, the commands and then the aliases and extensions svc knows; after an alias, the words it expands to.
+    if test -z "$cmdpath"
+        test $npos -eq 0; and __svc_table "C|"
+        __svc_dynamic $words
         return
     end
     set -l commands (__svc_table "C|$cmdpath")

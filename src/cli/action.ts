@@ -33,6 +33,8 @@ export interface Tree {
   load(program: Command, name: string, kit: Kit): Promise<unknown>;
   loadAll(program: Command, kit: Kit): Promise<void>;
   target(argv: string[]): string | undefined;
+  /** Whether a word is one of svc's own commands, which no alias or extension shadows. */
+  isCommand(word: string): boolean;
 }
 
 export type GroupBuilder = (group: Command, kit: Kit) => void;

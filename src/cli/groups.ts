@@ -20,6 +20,7 @@ export const GROUPS: GroupEntry[] = [
     description: 'Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)',
     load: () => import('../commands/apply/index'),
   },
+  { name: 'alias', description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME', load: () => import('../commands/alias/index') },
   { name: 'api', description: 'Make a raw API request', load: () => import('../commands/api/index') },
   resource(RESOURCES.artifacts, () => import('../commands/artifacts/index')),
   { name: 'auth', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
@@ -42,6 +43,11 @@ export const GROUPS: GroupEntry[] = [
   resource(RESOURCES.dreams, () => import('../commands/dreams/index')),
   { name: 'emulator', description: 'Run the local emulator of the service', load: () => import('../commands/emulator/index') },
   resource(RESOURCES.environments, () => import('../commands/environments/index')),
+  {
+    name: 'extension',
+    description: 'List extensions: executables named svc-NAME on PATH, run as svc NAME',
+    load: () => import('../commands/extension/index'),
+  },
   resource(RESOURCES.files, () => import('../commands/files/index')),
   { name: 'listen', description: 'Deliver session events to a webhook or a command (tell a human)', load: () => import('../commands/listen/index') },
   { name: 'memories', description: 'Read, write, version and redact memories of a store', load: () => import('../commands/memories/index') },
@@ -65,4 +71,9 @@ export const GROUPS: GroupEntry[] = [
 
 export function findGroup(name: string): GroupEntry | undefined {
   return GROUPS.find((g) => g.name === name);
+}
+
+/** Whether a word names one of svc's own commands (a group, help or version), which no alias or extension shadows. */
+export function isCommand(word: string): boolean {
+  return findGroup(word) !== undefined || word === 'help' || word === 'version';
 }

@@ -3,7 +3,7 @@ import type { HELP_TOPICS } from './program';
 /** `svc help TOPIC`: what gh keeps as help topics, from the command-line contract. */
 /** `reference` is built from the command tree (./reference.ts), not written here. */
 export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference'>, string> = {
-  environment: `Environment variables (a flag wins over a variable, a variable over the profile):
+  environment: `Environment variables svc reads (a flag wins over a variable, a variable over the profile):
 
   SVC_API_KEY          the API key (else the profile's; see svc auth login)
   SVC_BASE_URL         the service's base URL (default http://127.0.0.1:4010, the emulator)
@@ -13,11 +13,28 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   SVC_CONFIG_DIR       the config directory (else $XDG_CONFIG_HOME/svc, else ~/.config/svc)
   SVC_DEBUG            1: log each request and response line to stderr; api: with headers and bodies (secrets masked)
   SVC_MAX_RETRIES      retries of a failed request (default 3)
-  NO_COLOR             no colour
-  FORCE_COLOR          colour even when stdout is not a terminal
-  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID; no update notice
   SVC_NO_UPDATE_NOTIFIER  1: never check for a newer svc nor say so
   SVC_UPDATE_URL       where the daily check asks for the newest version (default: the npm registry's document)
+  NO_COLOR             set (not empty): no colour, whatever else says (as --no-color)
+  FORCE_COLOR          not 0: colour even when the output is not a terminal
+  CLICOLOR_FORCE       not 0: the same as FORCE_COLOR
+  CLICOLOR             0: no colour (any other value: colour on a terminal, the default)
+  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID; no update notice
+  PATH                 where extensions (executables named svc-NAME) are found
+  HOME                 the home directory, for ~/.config/svc and ~/.cache/svc
+  XDG_CONFIG_HOME      the config root (config in $XDG_CONFIG_HOME/svc)
+  XDG_CACHE_HOME       the cache root: compiled code, stats, the update check's state (else ~/.cache)
+  NODE_DISABLE_COMPILE_CACHE  set: svc keeps no compiled-code cache
+  SNAP                 read only to keep config writes atomic when svc is started from a snap
+  (apply)              a config file's secret may name a variable to read its value from (svc apply)
+
+Set for programs svc starts: SVC_BIN (how to run this svc again) for extensions and ! aliases, with
+--profile, --base-url, --debug and --no-color given before their name as SVC_PROFILE, SVC_BASE_URL,
+SVC_DEBUG and NO_COLOR; the API key is never added. svc listen --exec and svc worker set their own
+(see their --help).
+
+svc sends no telemetry: it talks only to the service's base URL and, once a day on a terminal, to
+SVC_UPDATE_URL for the newest version (SVC_NO_UPDATE_NOTIFIER=1 or CI turns that off).
 `,
   'exit-codes': `Exit codes:
 

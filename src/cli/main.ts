@@ -3,20 +3,29 @@ import { isatty } from 'node:tty';
 import type { Ctx } from '../context';
 import { write, type Io } from '../io';
 import { makeKit, type Kit } from './action';
-import { findGroup } from './groups';
-import { buildProgram, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup } from './program';
+import { findGroup, isCommand } from './groups';
+import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup, targetIndex } from './program';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
   let ctx: Ctx | undefined;
-  const kit = makeKit(io, (c) => (ctx = c), { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup });
+  const kit = makeKit(io, (c) => (ctx = c), { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup, isCommand });
   const program = buildProgram(io, kit);
   try {
     if (argv.length === 0) {
-      await write(io.stdout, program.helpInformation());
+      await write(io.stdout, program.helpInformation() + extensionsHelp(io));
       return 0;
     }
     let target = targetGroup(argv);
+    if (target !== undefined && !isCommand(target)) {
+      // An alias or an extension: looked up only for a word that is no command, so commands start as fast as ever.
+      const ran = await (await import('./external')).runExternal(argv, targetIndex(argv)!, io);
+      if (ran && 'code' in ran) return ran.code;
+      if (ran) {
+        argv = ran.argv;
+        target = targetGroup(argv);
+      }
+    }
     if (target === 'help') {
       const asked = helpRequest(argv);
       if (asked.topic === 'reference') return await printReference(io, program, kit);
@@ -102,7 +111,7 @@ async function printReference(io: Io, program: Command, kit: Kit): Promise<numbe
 /** The man pages of the whole tree (file name → roff), for the build (scripts/gen-man.mjs). */
 export async function manPages(date: string): Promise<Record<string, string>> {
   const io: Io = { stdin: undefined as never, stdinIsTTY: false, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
-  const kit = makeKit(io, () => undefined, { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup });
+  const kit = makeKit(io, () => undefined, { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup, isCommand });
   const program = buildProgram(io, kit);
   await loadAllGroups(program, kit);
   const [{ referenceOf, manPages: pages }, { SVC_VERSION }] = await Promise.all([import('./reference'), import('../version')]);

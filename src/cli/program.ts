@@ -1,6 +1,7 @@
 import { Command, Help, Option } from 'commander';
 import { write, type Io } from '../io';
-import { GROUPS, findGroup } from './groups';
+import { GROUPS, findGroup, isCommand } from './groups';
+import { listExtensions } from './extensions';
 import { addGroupExamples, type Kit } from './action';
 
 /** `svc help TOPIC`: texts in ./help-topics.ts, loaded only when one is asked for. */
@@ -54,17 +55,26 @@ const VALUE_OPTIONS = new Set(
 export function buildProgram(io: Io, _kit: Kit): Command {
   const program = new Command('svc').description('The operator CLI for the Hosted Agent Service');
   for (const g of GLOBAL_OPTIONS) program.addOption(globalOption(g));
-  program
-    .showSuggestionAfterError(true)
-    .addHelpText(
-      'after',
+  program.showSuggestionAfterError(true).addHelpText(
+    'after',
+    // A function: PATH is searched for extensions only when the help is shown.
+    () =>
+      extensionsHelp(io) +
       '\nRun `svc COMMAND --help` (or `svc help COMMAND`) for a command, `svc --version` for the version.\n' +
-        `Help topics: ${HELP_TOPICS.map((t) => `svc help ${t}`).join(', ')}.\n`,
-    );
+      `Help topics: ${HELP_TOPICS.map((t) => `svc help ${t}`).join(', ')}.\n`,
+  );
   configure(program, io);
   for (const g of GROUPS) program.command(g.name, { hidden: g.hidden }).description(g.description);
   program.command('version').description('Print the version (same as svc --version)');
   return program;
+}
+
+/** The extensions on PATH as a section of `svc --help`, or nothing when there are none. */
+export function extensionsHelp(io: Io): string {
+  const found = listExtensions(io.env, isCommand);
+  if (found.length === 0) return '';
+  const width = Math.max(...found.map((e) => e.name.length)) + 2;
+  return `\nExtensions (svc-NAME on PATH, run as svc NAME; an alias of the same name wins):\n${found.map((e) => `  ${e.name.padEnd(width)}${e.path}\n`).join('')}`;
 }
 
 /**
@@ -117,14 +127,20 @@ function configureTree(cmd: Command, io: Io): void {
 
 /** The first word of argv that is not an option or an option's value. */
 export function targetGroup(argv: string[]): string | undefined {
+  const at = targetIndex(argv);
+  return at === undefined ? undefined : argv[at];
+}
+
+/** Where in argv the first word that is not an option or an option's value is. */
+export function targetIndex(argv: string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') return argv[i + 1];
+    if (a === '--') return i + 1 < argv.length ? i + 1 : undefined;
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
       continue;
     }
-    return a;
+    return i;
   }
   return undefined;
 }

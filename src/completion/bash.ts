@@ -109,6 +109,12 @@ _svc() {
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
     return
   fi
+  # At the top, the commands and then the aliases and extensions svc knows; after an alias, the words it expands to.
+  if [[ -z $cmdpath ]]; then
+    ((npos == 0)) && __svc_table "C|" && COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    __svc_dynamic
+    return
+  fi
   __svc_table "C|$cmdpath"
   if [[ -n $REPLY ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); return; fi
   __svc_table "F|$cmdpath|#$npos"

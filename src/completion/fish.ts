@@ -84,6 +84,12 @@ function __svc_candidates
         test -n "$cmdpath"; and __svc_table "O|"
         return
     end
+    # At the top, the commands and then the aliases and extensions svc knows; after an alias, the words it expands to.
+    if test -z "$cmdpath"
+        test $npos -eq 0; and __svc_table "C|"
+        __svc_dynamic $words
+        return
+    end
     set -l commands (__svc_table "C|$cmdpath")
     set -l kind (__svc_table "F|$cmdpath|#$npos")
     if test -n "$commands"

@@ -76,6 +76,12 @@ _svc() {
     _describe -t options 'option' flags
     return
   fi
+  # At the top, the commands and then the aliases and extensions svc knows; after an alias, the words it expands to.
+  if [[ -z $cmdpath ]]; then
+    if (( npos == 0 )); then __svc_table "C|"; _describe -t commands 'command' reply; fi
+    __svc_dynamic
+    return
+  fi
   __svc_table "C|$cmdpath"
   if (( $#reply )); then _describe -t commands 'command' reply; return; fi
   __svc_table "F|$cmdpath|#$npos"

@@ -105,11 +105,22 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     jq: opts.jq,
     debug: Boolean(opts.debug) || env.SVC_DEBUG === '1' || env.SVC_DEBUG === 'api',
     debugApi: opts.debug === 'api' || env.SVC_DEBUG === 'api',
-    color: opts.color === false || env.NO_COLOR ? false : env.FORCE_COLOR && env.FORCE_COLOR !== '0' ? true : undefined,
+    color: colorSetting(opts, env),
     timeoutMs: opts.timeout === undefined ? undefined : parseSeconds(opts.timeout, '--timeout') * 1000,
     maxRetries: parseCount(opts.maxRetries ?? env.SVC_MAX_RETRIES ?? String(DEFAULT_MAX_RETRIES), '--max-retries'),
     noInput: opts.input === false || !stdinIsTTY || Boolean(env.CI),
   };
+}
+
+/**
+ * Colour by the conventions, strongest first: --no-color, NO_COLOR (no-color.org), FORCE_COLOR or CLICOLOR_FORCE
+ * not 0 (on even piped), CLICOLOR=0 (off); undefined leaves it to whether the stream is a terminal.
+ */
+function colorSetting(opts: GlobalOptions, env: Env): boolean | undefined {
+  const on = (v: string | undefined) => Boolean(v) && v !== '0';
+  if (opts.color === false || env.NO_COLOR) return false;
+  if (on(env.FORCE_COLOR) || on(env.CLICOLOR_FORCE)) return true;
+  return env.CLICOLOR === '0' ? false : undefined;
 }
 
 export function parseOutputFormat(v: string, source: Source = 'flag'): OutputFormat {

@@ -11,6 +11,8 @@ export type Profile = Partial<Record<ProfileKey, string>>;
 export type ConfigData = {
   current_profile?: string;
   profiles: Record<string, Profile>;
+  /** `svc alias`: name → expansion, for every profile (as gh keeps them); a null-prototype map, keyed by user input. */
+  aliases?: Record<string, string>;
 };
 
 /**
@@ -50,5 +52,16 @@ export function parseConfig(text: string, file: string): ConfigData {
   if (current !== undefined && typeof current !== 'string') {
     throw new ConfigError(`config file ${file}: current_profile is not a string; fix or remove it`);
   }
-  return { current_profile: current, profiles };
+  return { current_profile: current, profiles, ...parseAliases(data.aliases, file) };
+}
+
+function parseAliases(raw: unknown, file: string): Pick<ConfigData, 'aliases'> {
+  if (raw === undefined) return {};
+  if (!isObject(raw)) throw new ConfigError(`config file ${file}: aliases is not an object; fix or remove it`);
+  const aliases = Object.create(null) as Record<string, string>;
+  for (const [name, expansion] of Object.entries(raw)) {
+    if (typeof expansion !== 'string') throw new ConfigError(`config file ${file}: alias "${name}" is not a string; fix or remove it`);
+    aliases[name] = expansion;
+  }
+  return { aliases };
 }

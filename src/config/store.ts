@@ -36,7 +36,7 @@ const openStore = (file: string): Conf<ConfigData> =>
   });
 
 /** conf's store as a plain ConfigData (conf hands out an object without a prototype). */
-const plain = ({ current_profile, profiles }: ConfigData): ConfigData => ({ current_profile, profiles });
+const plain = ({ current_profile, profiles, aliases }: ConfigData): ConfigData => ({ current_profile, profiles, ...(aliases && { aliases }) });
 
 /** Reads the config. A missing file is an empty config, read without conf, which would create the folder. */
 export function readConfig(file: string): ConfigData {
