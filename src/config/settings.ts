@@ -75,8 +75,10 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     ),
   );
   const apiKey = once(() =>
-    checked(pickOptional(opts.apiKey, env.SVC_API_KEY, undefined) ?? profileSecret(p, 'api_key', profile.value, env), { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' }, (v, where) =>
-      checkCredential(v, where, 'API key'),
+    checked(
+      pickOptional(opts.apiKey, env.SVC_API_KEY, undefined) ?? profileSecret(p, 'api_key', profile.value, env),
+      { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' },
+      (v, where) => checkCredential(v, where, 'API key'),
     ),
   );
   const environmentKey = once(() =>

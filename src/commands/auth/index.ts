@@ -127,7 +127,9 @@ export async function runLogout(ctx: Ctx): Promise<void> {
     return;
   }
   await ctx.msg(`Logged out: the API key of profile ${profile} was removed from ${where}`);
-  if (s.apiKey && s.apiKey.source !== 'profile') await ctx.msg(`note: a key is still set by ${s.apiKey.source === 'env' ? 'SVC_API_KEY' : '--api-key'}`);
+  // From the flag and variable themselves: the profile's key, just removed, is not read again.
+  const still = ctx.globals.apiKey ? '--api-key' : ctx.io.env.SVC_API_KEY ? 'SVC_API_KEY' : undefined;
+  if (still) await ctx.msg(`note: a key is still set by ${still}`);
 }
 
 export default function build(group: Command, kit: Kit): void {
@@ -136,7 +138,12 @@ export default function build(group: Command, kit: Kit): void {
     .description('Verify an API key and store it in the system keychain (else the 0600 config file)')
     .option('--with-token', 'read the key from standard input')
     .option('--insecure-storage', 'store the key in the config file (mode 0600) even where there is a keychain');
-  examples(login, ['svc auth login', 'svc auth login --with-token < key.txt', 'svc auth login --insecure-storage', 'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010']);
+  examples(login, [
+    'svc auth login',
+    'svc auth login --with-token < key.txt',
+    'svc auth login --insecure-storage',
+    'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010',
+  ]);
   login.action(kit.verb(parseLogin, runLogin));
 
   const status = group.command('status').description('Show the profile, base URL, where the key comes from, and whether it works');
