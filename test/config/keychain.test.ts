@@ -81,6 +81,12 @@ describe('where there is no keychain', () => {
   });
 });
 
+it('config set --insecure-storage on a setting that is no secret is exit 2', async () => {
+  const r = await svc(['config', 'set', 'output', 'json', '--insecure-storage']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe('error: --insecure-storage is for secrets (api_key, environment_key), not output\n');
+});
+
 describe('a keychain that does not answer', () => {
   it('is exit 4 naming it after 3 s, asked once (the error report does not ask again)', async () => {
     const fake = fakeSecretTool(`exec ${sleepBin} 60`);
@@ -194,5 +200,24 @@ describe.skipIf(!secretServiceTools)('under a real Secret Service (gnome-keyring
     const r = await svc(['agents', 'list'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe('error: the API key of profile default is no longer in the Secret Service: run `svc auth login` again\n');
+  }, 60_000);
+
+  it('config set environment_key - follows the same rule: keychain, named by config list, removed by config unset', async () => {
+    const dir = tempConfigDir();
+    const env = { ...ss.env, SVC_CONFIG_DIR: dir, PATH: process.env.PATH! };
+    const secret = 'envkey_0123456789abcdef';
+    const set = await svc(['config', 'set', 'environment_key', '-'], { env, stdin: secret });
+    expect(set.code).toBe(0);
+    expect(set.stderr).toBe('set environment_key in profile default (in the Secret Service)\n');
+    const id = config(dir).profiles.default.environment_key_keychain;
+    expect(config(dir).profiles.default.environment_key).toBeUndefined();
+    expect(spawnSync('secret-tool', ['lookup', 'service', 'svc', 'id', id], { env, encoding: 'utf8' }).stdout).toBe(secret);
+    const list = await svc(['config', 'list', '-o', 'json'], { env });
+    expect(JSON.parse(list.stdout).environment_key).toBe('(in the system keychain)');
+    expect(filesText(dir)).not.toContain(secret);
+    const unset = await svc(['config', 'unset', 'environment_key'], { env });
+    expect(unset.stderr).toBe('unset environment_key in profile default (removed from the Secret Service)\n');
+    expect(spawnSync('secret-tool', ['lookup', 'service', 'svc', 'id', id], { env }).status).toBe(1);
+    expect(config(dir).profiles.default).toEqual({});
   }, 60_000);
 });
