@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { svc, tempConfigDir, type SvcResult } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
 
@@ -133,6 +134,23 @@ function usePrivateSecretService(): { readonly env: Record<string, string> } {
 
 describe.skipIf(!secretServiceTools)('under a real Secret Service (gnome-keyring on a private D-Bus session)', () => {
   const ss = usePrivateSecretService();
+  const bundled = useBundledSvc('keychain-test');
+
+  it('the built svc, as a child process in that session, logs in to the keychain and reads the key back from it', async () => {
+    const dir = tempConfigDir();
+    const env = { ...ss.env, SVC_CONFIG_DIR: dir, SVC_BASE_URL: t.emu.url };
+    const login = spawnSvc(bundled.bin, ['auth', 'login', '--with-token'], env, 'pipe');
+    login.child.stdin!.end(t.emu.apiKey);
+    const l = await login.exit;
+    expect(l.code).toBe(0);
+    expect(l.stderr).toContain('in the Secret Service');
+    const list = await spawnSvc(bundled.bin, ['agents', 'list', '-o', 'json'], env).exit;
+    expect(list.code).toBe(0);
+    const token = await spawnSvc(bundled.bin, ['auth', 'token'], env).exit;
+    expect(token.stdout).toBe(`${t.emu.apiKey}\n`);
+    expect(filesText(dir)).not.toContain(t.emu.apiKey);
+    expect(l.stdout + l.stderr + list.stdout + list.stderr).not.toContain(t.emu.apiKey);
+  }, 60_000);
 
   it('login stores the key there, the config records only where, commands read it, status names it, logout removes it; the key is never in output, files or argv', async () => {
     // A stand-in in front of the real secret-tool records every call's arguments.
