@@ -86,7 +86,8 @@ function macKeychain(tool: string, env: Env): Keychain {
     store(id, label, secret) {
       const line = `add-generic-password -U -s ${quote(SERVICE)} -a ${quote(id)} -l ${quote(label)} -w ${quote(secret)}\n`;
       const r = run(name, tool, ['-i'], env, line);
-      if (r.status !== 0 || r.stderr.trim()) throw new KeychainUnavailable(`${name} refused the key: ${firstLine(r.stderr)}`);
+      // Not its words: `security -i` may echo the command, which holds the secret.
+      if (r.status !== 0 || r.stderr.trim()) throw new KeychainUnavailable(`${name} refused the key (security exited ${r.status})`);
     },
     read(id) {
       const r = run(name, tool, ['find-generic-password', '-s', SERVICE, '-a', id, '-w'], env);
