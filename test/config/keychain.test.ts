@@ -239,3 +239,34 @@ describe.skipIf(!secretServiceTools)('under a real Secret Service (gnome-keyring
     expect(config(dir).profiles.default).toEqual({});
   }, 60_000);
 });
+
+describe('the macOS Keychain through `security` (a stand-in here: this machine has no macOS)', () => {
+  it('the secret goes on stdin to `security -i`, never in an argument; reads and removes ask by service and entry ID', async () => {
+    const { systemKeychain } = await import('../../src/config/keychain');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-kc-mac-'));
+    const log = join(dir, 'calls.log');
+    const stdinLog = join(dir, 'stdin.log');
+    // find-generic-password answers the secret; an unknown ID is errSecItemNotFound (44).
+    writeFileSync(
+      join(dir, 'security'),
+      `#!/bin/sh\necho "$*" >> '${log}'\ncat >> '${stdinLog}'\ncase "$*" in *nope*) exit 44;; find-generic-password*) echo sk_mac_secret;; esac\n`,
+    );
+    chmodSync(join(dir, 'security'), 0o755);
+    const kc = systemKeychain({ PATH: `${dir}:/usr/bin:/bin` }, 'darwin');
+    if (typeof kc === 'string') throw new Error(kc);
+    expect(kc.name).toBe('the macOS Keychain');
+    kc.store('id1', 'svc API key (profile default)', 'sk_mac_secret');
+    expect(kc.read('id1')).toBe('sk_mac_secret');
+    expect(kc.read('nope')).toBeUndefined();
+    expect(kc.remove('id1')).toBe(true);
+    const argv = readFileSync(log, 'utf8');
+    expect(argv).not.toContain('sk_mac_secret');
+    expect(argv.split('\n')[0]).toBe('-i');
+    expect(readFileSync(stdinLog, 'utf8')).toContain('add-generic-password -U -s "svc" -a "id1" -l "svc API key (profile default)" -w "sk_mac_secret"');
+  });
+
+  it('Windows has no keychain in svc yet: the reason is said, and the key goes to the file', async () => {
+    const { systemKeychain } = await import('../../src/config/keychain');
+    expect(systemKeychain({ PATH: '/usr/bin' }, 'win32')).toBe('svc does not use the keychain on win32 yet');
+  });
+});
