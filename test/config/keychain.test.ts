@@ -120,14 +120,17 @@ function usePrivateSecretService(): { readonly env: Record<string, string> } {
   let session: ChildProcess | undefined;
   beforeAll(async () => {
     const home = mkdtempSync(join(tmpdir(), 'svc-kc-home-'));
-    const script = 'echo pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; echo "$DBUS_SESSION_BUS_ADDRESS"; exec sleep 600';
-    session = spawn('dbus-run-session', ['--', 'sh', '-c', script], { env: { PATH: process.env.PATH, HOME: home }, stdio: ['ignore', 'pipe', 'ignore'] });
+    // The session lasts until its stdin closes (the test's end, or its death): then the bus ends and the keyring daemon with it.
+    const script = 'echo pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; echo "$DBUS_SESSION_BUS_ADDRESS"; read _';
+    session = spawn('dbus-run-session', ['--', 'sh', '-c', script], { env: { PATH: process.env.PATH, HOME: home }, stdio: ['pipe', 'pipe', 'ignore'] });
     const first = await new Promise<string>((resolve) => createInterface({ input: session!.stdout! }).once('line', resolve));
     state.env = { HOME: home, DBUS_SESSION_BUS_ADDRESS: first.trim() };
   }, 30_000);
-  afterAll(() => {
-    // dbus-run-session ends its bus and the keyring daemon when its child ends.
-    if (session?.pid) process.kill(session.pid, 'SIGTERM');
+  afterAll(async () => {
+    if (!session) return;
+    const ended = new Promise((resolve) => session!.once('close', resolve));
+    session.stdin!.end();
+    await ended;
   });
   return state;
 }
