@@ -63,7 +63,7 @@ __svc_table() {
     'A|artifacts download') REPLY='1' ;;
     'C|auth') REPLY='login status logout token' ;;
     'O|auth') REPLY='-h --help' ;;
-    'O|auth login') REPLY='--with-token -h --help' ;;
+    'O|auth login') REPLY='--with-token --insecure-storage -h --help' ;;
     'O|auth status') REPLY='-h --help' ;;
     'O|auth logout') REPLY='-h --help' ;;
     'O|auth token') REPLY='-h --help' ;;
@@ -73,7 +73,7 @@ __svc_table() {
     'O|config') REPLY='-h --help' ;;
     'O|config get') REPLY='-h --help' ;;
     'A|config get') REPLY='1' ;;
-    'O|config set') REPLY='-h --help' ;;
+    'O|config set') REPLY='--insecure-storage -h --help' ;;
     'A|config set') REPLY='1' ;;
     'O|config unset') REPLY='-h --help' ;;
     'A|config unset') REPLY='1' ;;

@@ -5,7 +5,7 @@ import type { HELP_TOPICS } from './program';
 export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference'>, string> = {
   environment: `Environment variables svc reads (a flag wins over a variable, a variable over the profile):
 
-  SVC_API_KEY          the API key (else the profile's; see svc auth login)
+  SVC_API_KEY          the API key; never asks the keychain (else the profile's, from the keychain or the file; see svc auth login)
   SVC_BASE_URL         the service's base URL (default http://127.0.0.1:4010, the emulator)
   SVC_PROFILE          the config profile to use (default: the current one, else "default")
   SVC_ENVIRONMENT_KEY  an environment's work key, for svc work and svc worker
@@ -43,7 +43,7 @@ SVC_UPDATE_URL for the newest version (SVC_NO_UPDATE_NOTIFIER=1 or CI turns that
   2    usage: unknown command or flag, missing or invalid argument, unreadable input file, bad config;
        checked before any request is sent
   3    invalid_parameter_error, invalid_request_error
-  4    authentication_error, or no credential configured
+  4    authentication_error, no credential configured, or the system keychain holding it did not answer (3 s)
   5    permission_denied_error
   6    resource_not_found_error
   7    conflict_error, failed_precondition_error

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors';
 import { bounded } from '../fleet/duration';
 import { API_VERSION } from '../wire/version';
-import type { ConfigData, Profile } from './shape';
+import { KeychainError, systemKeychain } from './keychain';
+import { KEYCHAIN_REFS, type ConfigData, type Profile } from './shape';
 import { readConfig } from './store';
 import { configFile, type Env } from './paths';
 import { checkApiVersion, checkBaseUrl, checkCredential, checked } from './validate';
@@ -33,6 +34,8 @@ export interface GlobalOptions {
 export interface Setting<T> {
   value: T;
   source: Source;
+  /** A profile's secret read from the system keychain: the keychain's name. */
+  keychain?: string;
 }
 
 export interface Settings {
@@ -73,13 +76,15 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     ),
   );
   const apiKey = once(() =>
-    checked(pickOptional(opts.apiKey, env.SVC_API_KEY, p.api_key), { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' }, (v, where) =>
-      checkCredential(v, where, 'API key'),
+    checked(
+      pickOptional(opts.apiKey, env.SVC_API_KEY, undefined) ?? profileSecret(p, 'api_key', profile.value, env),
+      { ...origin, flag: '--api-key', env: 'SVC_API_KEY', key: 'api_key' },
+      (v, where) => checkCredential(v, where, 'API key'),
     ),
   );
   const environmentKey = once(() =>
     checked(
-      pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, p.environment_key),
+      pickOptional(undefined, env.SVC_ENVIRONMENT_KEY, undefined) ?? profileSecret(p, 'environment_key', profile.value, env),
       { ...origin, env: 'SVC_ENVIRONMENT_KEY', key: 'environment_key' },
       (v, where) => checkCredential(v, where, 'environment key'),
     ),
@@ -130,15 +135,40 @@ export function parseOutputFormat(v: string, source: Source = 'flag'): OutputFor
   throw new UsageError(`invalid output format "${v}"${where}: use one of table, json, ndjson, jsonl, yaml, id`);
 }
 
+/**
+ * A profile's secret: from the file, else from the keychain entry the profile names. The keychain is asked only here,
+ * so a flag or environment variable never touches it.
+ */
+function profileSecret(p: Profile, key: 'api_key' | 'environment_key', profile: string, env: Env): Setting<string> | undefined {
+  if (p[key]) return { value: p[key], source: 'profile' };
+  const id = p[KEYCHAIN_REFS[key]];
+  if (!id) return undefined;
+  const what = key === 'api_key' ? 'API key' : 'environment key';
+  const kc = systemKeychain(env);
+  if (typeof kc === 'string') {
+    throw new KeychainError(`the ${what} of profile ${profile} is in the system keychain, which svc cannot reach here: ${kc}`);
+  }
+  const value = kc.read(id);
+  if (value === undefined) {
+    const fix = key === 'api_key' ? 'svc auth login' : `svc config set ${key} -`;
+    throw new KeychainError(`the ${what} of profile ${profile} is no longer in ${kc.name}: run \`${fix}\` again`);
+  }
+  return { value, source: 'profile', keychain: kc.name };
+}
+
+/** Computes on first use; a failure is kept too, so reporting it never asks a slow keychain again. */
 function once<T>(f: () => T): () => T {
-  let done = false;
-  let value: T;
+  let result: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
   return () => {
-    if (!done) {
-      value = f();
-      done = true;
+    if (!result) {
+      try {
+        result = { ok: true, value: f() };
+      } catch (error) {
+        result = { ok: false, error };
+      }
     }
-    return value;
+    if (!result.ok) throw result.error;
+    return result.value;
   };
 }
 

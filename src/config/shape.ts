@@ -6,7 +6,11 @@ export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output']
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export const SECRET_KEYS: ReadonlySet<string> = new Set(['api_key', 'environment_key']);
 
-export type Profile = Partial<Record<ProfileKey, string>>;
+/** Where a secret lives when it is in the system keychain: the entry's ID there (keychain.ts), never the secret. */
+export const KEYCHAIN_REFS = { api_key: 'api_key_keychain', environment_key: 'environment_key_keychain' } as const;
+export type KeychainRef = (typeof KEYCHAIN_REFS)[keyof typeof KEYCHAIN_REFS];
+
+export type Profile = Partial<Record<ProfileKey | KeychainRef, string>>;
 // A type, not an interface: conf's store takes a record type.
 export type ConfigData = {
   current_profile?: string;
@@ -38,7 +42,7 @@ export function parseConfig(text: string, file: string): ConfigData {
   const profiles = profileMap();
   for (const [name, p] of Object.entries((data.profiles ?? {}) as Record<string, unknown>)) {
     if (!isObject(p)) throw new ConfigError(`config file ${file}: profile "${name}" is not an object; fix or remove it`);
-    for (const key of PROFILE_KEYS) {
+    for (const key of [...PROFILE_KEYS, ...Object.values(KEYCHAIN_REFS)]) {
       const v = p[key];
       if (v !== undefined && typeof v !== 'string') {
         throw new ConfigError(

@@ -29,7 +29,7 @@ const stickyShared = () => {
 const otherUser = (name: string, fn: () => Promise<void>, timeout?: number) =>
   describe('as another user', { skip: !asRoot, meta: asRoot ? {} : { skipReason: otherUserReason } }, () => it(name, fn, timeout));
 
-const setKey = (dir: string) => svc(['config', 'set', 'api_key', '-'], { env: { SVC_CONFIG_DIR: dir }, stdin: `${KEY}\n` });
+const setKey = (dir: string) => svc(['config', 'set', 'api_key', '-', '--insecure-storage'], { env: { SVC_CONFIG_DIR: dir }, stdin: `${KEY}\n` });
 
 describe('a config folder others can write to is refused', () => {
   it("the user's own folder left 1777 is exit 2 naming it, for writes and reads, and nothing is written there", async () => {

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { agents } from '../../api/resources';
 import { maskUrlPassword } from '../../text/redact';
-import { updateConfig } from '../../config/store';
+import { removeSecret, saveSecret } from '../../config/secrets';
+import { KEYCHAIN_REFS } from '../../config/shape';
+import { addSecret } from '../../text/redact';
 import { maskSecret } from '../../config/settings';
 import { checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
@@ -24,9 +26,14 @@ async function verify(ctx: Ctx, key: string, baseUrl: string): Promise<void> {
 /** `svc auth login [--with-token]`. */
 export interface LoginOptions {
   withToken: boolean;
+  /** `--insecure-storage`: the key goes to the 0600 config file even where there is a keychain. */
+  insecureStorage: boolean;
 }
 
-export const parseLogin = (_args: string[], flags: Flags): LoginOptions => ({ withToken: Boolean(flags.withToken) });
+export const parseLogin = (_args: string[], flags: Flags): LoginOptions => ({
+  withToken: Boolean(flags.withToken),
+  insecureStorage: Boolean(flags.insecureStorage),
+});
 
 export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<void> {
   const s = ctx.settings;
@@ -35,20 +42,21 @@ export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<void> {
   else if (ctx.canPrompt) key = await prompt(ctx.io, 'API key: ', true);
   else throw new UsageError('no terminal to ask on: pipe the key with `svc auth login --with-token < key.txt`');
   if (!key) throw new UsageError('the API key is empty');
+  addSecret(key);
   checkCredential(key, opts.withToken ? 'standard input' : 'the prompt', 'API key');
   await verify(ctx, key, s.baseUrl.value);
   const profile = s.profile.value;
   const storeUrl = s.baseUrl.source === 'flag' || s.baseUrl.source === 'env';
-  await updateConfig(
-    s.configFile,
-    (data) => {
-      const p = (data.profiles[profile] ??= {});
-      p.api_key = key;
+  const saved = await saveSecret(
+    { file: s.configFile, profile, key: 'api_key', env: ctx.io.env, signal: ctx.io.signal },
+    key,
+    opts.insecureStorage,
+    (data, p) => {
       if (storeUrl) p.base_url = s.baseUrl.value;
       data.current_profile ??= profile;
     },
-    ctx.io.signal,
   );
+  if (saved.notice) await ctx.msg(saved.notice);
   const url = maskUrlPassword(s.baseUrl.value);
   const urlLine = storeUrl
     ? `base_url  ${url} (from ${s.baseUrl.source === 'flag' ? '--base-url' : 'SVC_BASE_URL'})`
@@ -58,10 +66,19 @@ export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<void> {
   await ctx.msg(
     [
       `Logged in: profile ${profile} in ${s.configFile} now holds`,
-      `  api_key   ${maskSecret(key)} (from ${opts.withToken ? 'standard input' : 'the prompt'})`,
+      `  api_key   ${saved.keychain ? `in ${saved.keychain}` : maskSecret(key)} (from ${opts.withToken ? 'standard input' : 'the prompt'})`,
       `  ${urlLine}`,
     ].join('\n'),
   );
+}
+
+/** Where the profile keeps its key: the keychain's name, `config file`, or null for none (flags and env are sources, not stores). */
+function keyStore(ctx: Ctx): string | null {
+  const s = ctx.settings;
+  const p = s.config.profiles[s.profile.value] ?? {};
+  if (p.api_key) return 'config file';
+  if (!p[KEYCHAIN_REFS.api_key]) return null;
+  return s.apiKey?.keychain ?? 'system keychain';
 }
 
 export async function runStatus(ctx: Ctx): Promise<void> {
@@ -74,6 +91,7 @@ export async function runStatus(ctx: Ctx): Promise<void> {
     api_key: key ? maskSecret(key.value) : null,
     api_key_source: key?.source ?? null,
     config_file: s.configFile,
+    api_key_store: keyStore(ctx),
     stored_in_config: Boolean(s.config.profiles[s.profile.value]?.api_key),
   };
   let failure: unknown;
@@ -103,27 +121,29 @@ export async function runToken(ctx: Ctx): Promise<void> {
 export async function runLogout(ctx: Ctx): Promise<void> {
   const s = ctx.settings;
   const profile = s.profile.value;
-  if (!s.config.profiles[profile]?.api_key) {
+  const where = await removeSecret({ file: s.configFile, profile, key: 'api_key', env: ctx.io.env, signal: ctx.io.signal });
+  if (!where) {
     await ctx.msg(`profile ${profile} holds no API key; nothing to do`);
     return;
   }
-  await updateConfig(
-    s.configFile,
-    (data) => {
-      delete data.profiles[profile].api_key;
-    },
-    ctx.io.signal,
-  );
-  await ctx.msg(`Logged out: the API key of profile ${profile} was removed from ${s.configFile}`);
-  if (s.apiKey && s.apiKey.source !== 'profile') await ctx.msg(`note: a key is still set by ${s.apiKey.source === 'env' ? 'SVC_API_KEY' : '--api-key'}`);
+  await ctx.msg(`Logged out: the API key of profile ${profile} was removed from ${where}`);
+  // From the flag and variable themselves: the profile's key, just removed, is not read again.
+  const still = ctx.globals.apiKey ? '--api-key' : ctx.io.env.SVC_API_KEY ? 'SVC_API_KEY' : undefined;
+  if (still) await ctx.msg(`note: a key is still set by ${still}`);
 }
 
 export default function build(group: Command, kit: Kit): void {
   const login = group
     .command('login')
-    .description('Verify an API key and store it in the profile (file mode 0600)')
-    .option('--with-token', 'read the key from standard input');
-  examples(login, ['svc auth login', 'svc auth login --with-token < key.txt', 'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010']);
+    .description('Verify an API key and store it in the system keychain (else the 0600 config file)')
+    .option('--with-token', 'read the key from standard input')
+    .option('--insecure-storage', 'store the key in the config file (mode 0600) even where there is a keychain');
+  examples(login, [
+    'svc auth login',
+    'svc auth login --with-token < key.txt',
+    'svc auth login --insecure-storage',
+    'echo "$KEY" | svc auth login --with-token --base-url http://127.0.0.1:4010',
+  ]);
   login.action(kit.verb(parseLogin, runLogin));
 
   const status = group.command('status').description('Show the profile, base URL, where the key comes from, and whether it works');
@@ -131,7 +151,7 @@ export default function build(group: Command, kit: Kit): void {
   printsNoIds(status, 'the status has no ID (try --jq .api_key_source)');
   status.action(kit.verb(noOptions, (ctx) => runStatus(ctx)));
 
-  const logout = group.command('logout').description("Remove the profile's stored API key");
+  const logout = group.command('logout').description("Remove the profile's stored API key (from the keychain or the file)");
   examples(logout, ['svc auth logout', 'svc auth logout --profile staging']);
   logout.action(kit.verb(noOptions, (ctx) => runLogout(ctx)));
 

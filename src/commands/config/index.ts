@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { PROFILE_KEYS, SECRET_KEYS, type ProfileKey } from '../../config/shape';
+import { removeSecret, saveSecret, type SecretKey } from '../../config/secrets';
+import { KEYCHAIN_REFS, PROFILE_KEYS, SECRET_KEYS, type Profile, type ProfileKey } from '../../config/shape';
 import { updateConfig } from '../../config/store';
 import { maskSecret, parseOutputFormat } from '../../config/settings';
 import { checkBaseUrl, checkCredential } from '../../config/validate';
@@ -7,9 +8,9 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
-import { examples, noOptions, type Kit } from '../../cli/action';
+import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
 import { printsNoIds, printsText } from '../../cli/text-output';
-import { maskUrlPassword } from '../../text/redact';
+import { addSecret, maskUrlPassword } from '../../text/redact';
 
 function profileKey(key: string): ProfileKey {
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
@@ -19,6 +20,10 @@ function profileKey(key: string): ProfileKey {
 /** A value as config prints it: secrets masked to their last 4 characters, a URL's password masked (issue 13). */
 const shown = (key: string, v: string | undefined): string | undefined =>
   v === undefined ? v : SECRET_KEYS.has(key) ? maskSecret(v) : key === 'base_url' ? maskUrlPassword(v) : v;
+
+/** A profile's value as config prints it; a secret held in the keychain is named by where it is, without reading it. */
+const profileValue = (p: Profile | undefined, key: ProfileKey): string | undefined =>
+  p?.[key] !== undefined ? shown(key, p[key]) : SECRET_KEYS.has(key) && p?.[KEYCHAIN_REFS[key as SecretKey]] ? '(in the system keychain)' : undefined;
 
 /** `svc config get|unset KEY`: the key checked before anything is read. */
 export interface ConfigKeyOptions {
@@ -30,9 +35,16 @@ export const parseConfigKey = ([key]: string[]): ConfigKeyOptions => ({ key: pro
 /** `svc config set KEY [VALUE | -]`. */
 export interface ConfigSetOptions extends ConfigKeyOptions {
   value?: string;
+  /** `--insecure-storage`: a secret goes to the 0600 config file even where there is a keychain. */
+  insecureStorage: boolean;
 }
 
-export const parseConfigSet = ([key, value]: string[]): ConfigSetOptions => ({ key: profileKey(key), value });
+export function parseConfigSet([key, value]: string[], flags: Flags = {}): ConfigSetOptions {
+  const k = profileKey(key);
+  const insecureStorage = Boolean(flags.insecureStorage);
+  if (insecureStorage && !SECRET_KEYS.has(k)) throw new UsageError(`--insecure-storage is for secrets (api_key, environment_key), not ${k}`);
+  return { key: k, value, insecureStorage };
+}
 
 /** `svc config use PROFILE`. */
 export interface ConfigUseOptions {
@@ -42,12 +54,12 @@ export interface ConfigUseOptions {
 export const parseConfigUse = ([profile]: string[]): ConfigUseOptions => ({ profile });
 
 export async function runGet(ctx: Ctx, { key: k }: ConfigKeyOptions): Promise<void> {
-  const v = ctx.settings.config.profiles[ctx.settings.profile.value]?.[k];
+  const v = profileValue(ctx.settings.config.profiles[ctx.settings.profile.value], k);
   if (v === undefined) throw new UsageError(`${k} is not set in profile ${ctx.settings.profile.value}`);
-  await write(ctx.io.stdout, shown(k, v) + '\n');
+  await write(ctx.io.stdout, v + '\n');
 }
 
-export async function runSet(ctx: Ctx, { key: k, value }: ConfigSetOptions): Promise<void> {
+export async function runSet(ctx: Ctx, { key: k, value, insecureStorage }: ConfigSetOptions): Promise<void> {
   let v = value;
   if (SECRET_KEYS.has(k)) {
     if (v !== '-')
@@ -55,6 +67,12 @@ export async function runSet(ctx: Ctx, { key: k, value }: ConfigSetOptions): Pro
     v = (await stdinText(ctx.io)).trim();
     if (!v) throw new UsageError(`${k} on standard input is empty`);
     checkCredential(v, 'standard input', k === 'api_key' ? 'API key' : 'environment key');
+    addSecret(v);
+    const t = { file: ctx.settings.configFile, profile: ctx.settings.profile.value, key: k as SecretKey, env: ctx.io.env, signal: ctx.io.signal };
+    const saved = await saveSecret(t, v, insecureStorage);
+    if (saved.notice) await ctx.msg(saved.notice);
+    await ctx.msg(`set ${k} in profile ${t.profile}${saved.keychain ? ` (in ${saved.keychain})` : ''}`);
+    return;
   }
   if (v === undefined) throw new UsageError(`missing value for ${k}`);
   if (k === 'output') parseOutputFormat(v);
@@ -72,6 +90,11 @@ export async function runSet(ctx: Ctx, { key: k, value }: ConfigSetOptions): Pro
 
 export async function runUnset(ctx: Ctx, { key: k }: ConfigKeyOptions): Promise<void> {
   const s = ctx.settings;
+  if (SECRET_KEYS.has(k)) {
+    const where = await removeSecret({ file: s.configFile, profile: s.profile.value, key: k as SecretKey, env: ctx.io.env, signal: ctx.io.signal });
+    await ctx.msg(`unset ${k} in profile ${s.profile.value}${where && where !== s.configFile ? ` (removed from ${where})` : ''}`);
+    return;
+  }
   await updateConfig(
     s.configFile,
     (data) => {
@@ -86,7 +109,7 @@ export async function runList(ctx: Ctx): Promise<void> {
   const s = ctx.settings;
   const p = s.config.profiles[s.profile.value] ?? {};
   const out: Record<string, unknown> = { profile: s.profile.value, config_file: s.configFile };
-  for (const k of PROFILE_KEYS) out[k] = shown(k, p[k]) ?? null;
+  for (const k of PROFILE_KEYS) out[k] = profileValue(p, k) ?? null;
   await ctx.out.item(out);
 }
 
@@ -136,7 +159,8 @@ export default function build(group: Command, kit: Kit): void {
     .command('set')
     .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
     .argument('[value]', 'the value; - reads it from standard input (required for secrets)')
-    .description('Set a setting of the current profile');
+    .option('--insecure-storage', 'a secret goes to the config file (mode 0600) even where there is a keychain')
+    .description('Set a setting of the current profile (a secret goes to the system keychain where there is one)');
   examples(set, ['svc config set base_url https://api.example.com', 'svc config set output json', 'svc config set environment_key - < env-key.txt']);
   set.action(kit.verb(parseConfigSet, runSet));
 

@@ -1,0 +1,143 @@
+import type { SpawnSyncReturns } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { NoCredentialError } from '../errors';
+import type { Env } from './paths';
+
+/*
+ * The system keychain through the platform's own tool in a child process (`secret-tool` for the Secret Service on
+ * Linux, `security` on macOS), not a native addon: the package stays free of runtime dependencies and works from the
+ * single executable, and a child can be stopped after KEYCHAIN_TIMEOUT_MS where a native call cannot. The secret goes
+ * to the tool on stdin and comes back on stdout: never in an argument, which any local user can read.
+ * An entry is found by svc's service name and a random ID that the profile records (`api_key_keychain`), so two config
+ * files never share an entry.
+ */
+
+export const KEYCHAIN_TIMEOUT_MS = 3000;
+const SERVICE = 'svc';
+
+/** A keychain that did not answer in time, or failed at a read the profile depends on: exit 4, naming it. */
+export class KeychainError extends NoCredentialError {
+  override name = 'KeychainError';
+}
+
+/** A keychain that answered with a failure: at login, the reason the key goes to the file instead. */
+export class KeychainUnavailable extends Error {
+  override name = 'KeychainUnavailable';
+}
+
+export interface Keychain {
+  /** What `auth status` and messages call it. */
+  readonly name: string;
+  store(id: string, label: string, secret: string): void;
+  /** The secret, or undefined when there is no such entry. */
+  read(id: string): string | undefined;
+  /** Removes the entry; true when there was one. */
+  remove(id: string): boolean;
+}
+
+/** The platform's keychain where its tool and (on Linux) a session bus are there; otherwise the reason there is none. */
+export function systemKeychain(env: Env, platform: NodeJS.Platform = process.platform): Keychain | string {
+  if (platform === 'linux') {
+    // No session bus: secret-tool would try to start one through X11, which a server or container does not have.
+    if (!env.DBUS_SESSION_BUS_ADDRESS) return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset)';
+    const tool = onPath('secret-tool', env);
+    return tool ? secretService(tool, env) : 'no secret-tool on PATH (Debian: apt-get install libsecret-tools)';
+  }
+  if (platform === 'darwin') {
+    const tool = onPath('security', env) ?? (executable('/usr/bin/security') ? '/usr/bin/security' : undefined);
+    return tool ? macKeychain(tool, env) : 'no security tool found';
+  }
+  return `svc does not use the keychain on ${platform} yet`;
+}
+
+/** The Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) through libsecret's secret-tool. */
+function secretService(tool: string, env: Env): Keychain {
+  const name = 'the Secret Service';
+  const attrs = (id: string) => ['service', SERVICE, 'id', id];
+  return {
+    name,
+    store(id, label, secret) {
+      const r = run(name, tool, ['store', '--label', label, ...attrs(id)], env, secret);
+      if (r.status !== 0) throw new KeychainUnavailable(`${name} refused the key: ${firstLine(r.stderr)}`);
+    },
+    read(id) {
+      const r = run(name, tool, ['lookup', ...attrs(id)], env);
+      if (r.status === 0) return r.stdout.replace(/\n$/, '');
+      // secret-tool says nothing and exits 1 for a missing entry.
+      if (!r.stderr.trim()) return undefined;
+      throw new KeychainError(`cannot read the key from ${name}: ${firstLine(r.stderr)}`);
+    },
+    remove(id) {
+      if (this.read(id) === undefined) return false;
+      const r = run(name, tool, ['clear', ...attrs(id)], env);
+      if (r.status !== 0) throw new KeychainError(`cannot remove the key from ${name}: ${firstLine(r.stderr)}`);
+      return true;
+    },
+  };
+}
+
+/** The login keychain on macOS. `security -i` reads its command on stdin, so the secret is in no argument. */
+function macKeychain(tool: string, env: Env): Keychain {
+  const name = 'the macOS Keychain';
+  const quote = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
+  return {
+    name,
+    store(id, label, secret) {
+      const line = `add-generic-password -U -s ${quote(SERVICE)} -a ${quote(id)} -l ${quote(label)} -w ${quote(secret)}\n`;
+      const r = run(name, tool, ['-i'], env, line);
+      // Not its words: `security -i` may echo the command, which holds the secret.
+      if (r.status !== 0 || r.stderr.trim()) throw new KeychainUnavailable(`${name} refused the key (security exited ${r.status})`);
+    },
+    read(id) {
+      const r = run(name, tool, ['find-generic-password', '-s', SERVICE, '-a', id, '-w'], env);
+      if (r.status === 0) return r.stdout.replace(/\n$/, '');
+      // 44: errSecItemNotFound.
+      if (r.status === 44) return undefined;
+      throw new KeychainError(`cannot read the key from ${name}: ${firstLine(r.stderr)}`);
+    },
+    remove(id) {
+      const r = run(name, tool, ['delete-generic-password', '-s', SERVICE, '-a', id], env);
+      if (r.status === 0) return true;
+      if (r.status === 44) return false;
+      throw new KeychainError(`cannot remove the key from ${name}: ${firstLine(r.stderr)}`);
+    },
+  };
+}
+
+/** Runs the tool, stopped after KEYCHAIN_TIMEOUT_MS: a keychain waiting on an unlock prompt no one sees never hangs svc. */
+function run(name: string, tool: string, args: string[], env: Env, input?: string): SpawnSyncReturns<string> {
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
+  const r = spawnSync(tool, args, {
+    env: env as NodeJS.ProcessEnv,
+    input: input ?? '',
+    encoding: 'utf8',
+    timeout: KEYCHAIN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    stdio: 'pipe',
+    maxBuffer: 1024 * 1024,
+  });
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    throw new KeychainError(`${name} did not answer in ${KEYCHAIN_TIMEOUT_MS / 1000} s (is it locked, waiting for a password?)`);
+  }
+  if (r.error) throw new KeychainUnavailable(`cannot run ${tool}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
+  return r;
+}
+
+const firstLine = (text: string): string => text.trim().split('\n')[0]?.slice(0, 200) || 'no reason given';
+
+function onPath(cmd: string, env: Env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && executable(join(dir, cmd))) return join(dir, cmd);
+  }
+  return undefined;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
