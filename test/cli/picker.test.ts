@@ -102,8 +102,9 @@ describe('a missing ID on a terminal offers a picker', () => {
   });
 
   it('sessions wait, threads list and agents versions pick their missing parent too', async () => {
-    const wait = await svc(['sessions', 'wait', '-o', 'json'], terminal('\r'));
-    expect(wait.stderr).toContain(`? Pick a session: ${ids[0]}  third`);
+    // The newest (third) was interrupted above, so wait picks the oldest, which is idle.
+    const wait = await svc(['sessions', 'wait', '-o', 'json'], terminal('jj\r'));
+    expect(wait.stderr).toContain(`? Pick a session: ${ids[2]}  first`);
     expect(wait.code).toBe(0);
     const list = await svc(['threads', 'list', '-o', 'json'], terminal('j\r'));
     expect(list.code).toBe(0);
