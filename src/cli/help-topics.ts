@@ -26,6 +26,7 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   XDG_CACHE_HOME       the cache root: compiled code, stats, the update check's state (else ~/.cache)
   NODE_DISABLE_COMPILE_CACHE  set: svc keeps no compiled-code cache
   SNAP                 read only to keep config writes atomic when svc is started from a snap
+  DBUS_SESSION_BUS_ADDRESS  the D-Bus session: without one there is no Secret Service, so keys go to the 0600 file
   (apply)              a config file's secret may name a variable to read its value from (svc apply)
 
 Set for programs svc starts: SVC_BIN (how to run this svc again) for extensions and ! aliases, with
