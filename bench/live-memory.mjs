@@ -4,8 +4,11 @@
  * first frame, and throughput. A small SSE server in this process plays the service, so only the view is measured.
  * NODE_ARGS passes flags to the CLI's node (e.g. NODE_ARGS=--max-old-space-size=64 to tell live data from GC slack).
  * MODE=ndjson measures `--no-live` instead (the stream path without the view), as the baseline.
- * Frames per second: the CLI's terminal writes, those within 2 ms of each other counted as one frame (Ink writes a
- * frame's static lines and its live part back to back), over the busiest 1 s window and on average (goal <= 30).
+ * Frames per second: the CLI's terminal writes made in one task (one callback of the event loop, up to its
+ * microtasks) counted as one frame: a publish of the view's store renders the frame and writes the transcript lines
+ * of that commit synchronously, so a frame never spans two tasks, and two frames never share one. Over the busiest
+ * 1 s window and on average (goal <= 30). The older count, writes more than 2 ms apart, is printed beside it: on a
+ * loaded machine it splits a frame whose layout takes longer than 2 ms into two.
  * Run: node bench/live-memory.mjs   (needs tmux; EVENTS=100000 for a quick run; NODE_DISABLE_COMPILE_CACHE=1 runs svc
  * without its compiled-code cache, which is otherwise empty at the start of each run: the bench builds svc afresh)
  */
@@ -125,9 +128,10 @@ async function main() {
     [
       `const { writeFileSync } = require('node:fs');`,
       `writeFileSync(${JSON.stringify(pidFile)}, process.pid + ' ' + Date.now());`,
-      `const frames = []; let last = -Infinity; const write = process.stdout.write.bind(process.stdout);`,
-      `process.stdout.write = (...a) => { const t = performance.now(); if (t - last > 2) frames.push(Math.round(t)); last = t; return write(...a); };`,
-      `setInterval(() => writeFileSync(${JSON.stringify(framesFile)}, JSON.stringify(frames)), 1000).unref();`,
+      `const frames = [], gaps = []; let last = -Infinity, open = false; const write = process.stdout.write.bind(process.stdout);`,
+      `process.stdout.write = (...a) => { const t = performance.now(); if (t - last > 2) gaps.push(Math.round(t)); last = t;`,
+      `  if (!open) { frames.push(Math.round(t)); open = true; queueMicrotask(() => (open = false)); } return write(...a); };`,
+      `setInterval(() => writeFileSync(${JSON.stringify(framesFile)}, JSON.stringify({ frames, gaps })), 1000).unref();`,
       `require(${JSON.stringify(join(work, 'bin', 'svc.js'))});`,
     ].join('\n'),
   );
@@ -199,14 +203,11 @@ async function main() {
     console.log(`  peak RSS:      ${mib(peak)} (goal <= 160 MiB: ${peak <= 160 * 1024 ? 'met' : 'NOT met'})`);
     console.log(`  RSS at end:    ${mib(finalRss)}`);
     if (!NDJSON && existsSync(framesFile)) {
-      const frames = JSON.parse(readFileSync(framesFile, 'utf8'));
-      let max = 0;
-      for (let i = 0, j = 0; i < frames.length; i++) {
-        while (frames[i] - frames[j] >= 1000) j++;
-        max = Math.max(max, i - j + 1);
-      }
-      const spanS = (frames.at(-1) - frames[0]) / 1000;
-      console.log(`  frames/s:      mean ${(frames.length / spanS).toFixed(1)}, busiest second ${max} (goal <= 30: ${max <= 30 ? 'met' : 'NOT met'})`);
+      const { frames, gaps } = JSON.parse(readFileSync(framesFile, 'utf8'));
+      const { mean, busiest } = rate(frames);
+      console.log(`  frames/s:      mean ${mean}, busiest second ${busiest} (goal <= 30: ${busiest <= 30 ? 'met' : 'NOT met'})`);
+      const old = rate(gaps);
+      console.log(`  (writes > 2 ms apart: mean ${old.mean}, busiest second ${old.busiest})`);
     }
   } catch (e) {
     console.error(e);
@@ -223,3 +224,14 @@ async function main() {
 }
 
 await main();
+
+/** The mean and the busiest 1 s window of a list of frame times (ms). */
+function rate(times) {
+  let busiest = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= 1000) j++;
+    busiest = Math.max(busiest, i - j + 1);
+  }
+  const spanS = (times.at(-1) - times[0]) / 1000;
+  return { mean: (times.length / spanS).toFixed(1), busiest };
+}
