@@ -98,12 +98,12 @@ export class Emulator {
 
   async listen(): Promise<this> {
     // A failure while answering (even while sending the error) ends that response, never the process.
-    const server = createServer((req, res) =>
+    const server = createServer((req, res) => {
       this.handle(req, res).catch((e: unknown) => {
         this.options.log?.(`internal error: ${(e as Error)?.stack ?? e}`);
         res.destroy();
-      }),
-    );
+      });
+    });
     server.keepAliveTimeout = 5000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {

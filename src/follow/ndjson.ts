@@ -74,7 +74,7 @@ export async function tailNdjson(ctx: Ctx, client: ApiClient, o: TailOptions): P
     }
   } finally {
     threadEnd?.stop();
-    put();
+    await put();
     await out.flush();
   }
   if (ctx.io.signal?.aborted) throw new InterruptedError();
