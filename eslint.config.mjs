@@ -1,5 +1,7 @@
-// ESLint: the recommended rules of ESLint and typescript-eslint, over src/, test/, bench/, scripts/ and bin/.
+// ESLint: the recommended rules of ESLint and typescript-eslint, over src/, test/, bench/, scripts/ and bin/;
+// React's rules of hooks over the views, and promise rules that need types over src/.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -41,6 +43,18 @@ export default tseslint.config(
       'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  // Hooks live in the Ink components (.tsx) only; stale closures in key handlers are what STYLE.md warns about.
+  {
+    files: ['src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  // Every command is async: a promise nobody awaits loses its rejection. Typed linting costs time, so src/ only.
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
   },
   // The CommonJS launcher and test preloads load with require().
   { files: ['bin/**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
