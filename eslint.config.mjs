@@ -44,9 +44,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
-  // Hooks live in the Ink components (.tsx) only; stale closures in key handlers are what STYLE.md warns about.
+  // Hooks live in the Ink components and any use* helper beside them; stale closures in key handlers are what STYLE.md warns about.
   {
-    files: ['src/**/*.tsx'],
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
