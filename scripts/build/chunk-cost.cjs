@@ -34,7 +34,9 @@ const timed = (compile) =>
 let compile = timed(Module.prototype._compile);
 Object.defineProperty(Module.prototype, '_compile', {
   get: () => compile,
-  set: (f) => (compile = timed(f)),
+  set: (f) => {
+    compile = timed(f);
+  },
   configurable: true,
 });
 process.on('exit', () => {
