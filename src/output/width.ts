@@ -7,7 +7,9 @@ import stringWidth from 'string-width';
 
 export const displayWidth = (s: string): number => stringWidth(s);
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+let segmenter: Intl.Segmenter | undefined;
+/** Made on first use: the first Segmenter loads ICU's break-iterator data (~15 ms), which ASCII text never needs. */
+const graphemes = (s: string): Intl.Segments => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(s);
 
 /** Text cut to at most `width` columns, ending in `…` when cut; never splits a character a terminal draws as one. */
 export function cutToWidth(s: string, width: number): string {
@@ -15,7 +17,7 @@ export function cutToWidth(s: string, width: number): string {
   if (width <= 0) return '';
   let out = '';
   let used = 0;
-  for (const { segment } of graphemes.segment(s)) {
+  for (const { segment } of graphemes(s)) {
     const w = displayWidth(segment);
     if (used + w > width - 1) break;
     out += segment;
@@ -31,7 +33,7 @@ export function cutToWidth(s: string, width: number): string {
 export function withoutZeroWidth(s: string): string {
   if (!/[\u200b-\u200d\u2060\ufeff]/.test(s)) return s;
   let out = '';
-  for (const { segment } of graphemes.segment(s)) if (displayWidth(segment) > 0) out += segment;
+  for (const { segment } of graphemes(s)) if (displayWidth(segment) > 0) out += segment;
   return out;
 }
 

@@ -10,9 +10,12 @@
  * written through the last folder's descriptor, never by a path checked earlier.
  * A missing or refused entry is compiled as before and written after the run's first second or at its exit, whichever
  * comes first, to a temp name and renamed, so parallel runs never read half an entry.
+ * A chunk's require of another file of the bundle (`./chunk-….js`) loads it straight from its path: Node's resolution
+ * (a stat, a realpath, the nearest package.json, the node_modules paths) costs about 0.3 ms a file, and a request
+ * command loads some 60 chunks (scripts/build/PERF.md).
  */
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { inFolder, readOwnFile, writeOwnFile } from './cache-folder';
 
@@ -20,14 +23,19 @@ interface Compilable {
   _compile(content: string, filename: string): unknown;
   require(id: string): unknown;
   exports: unknown;
+  filename: string | null;
+  paths: string[];
+  loaded: boolean;
 }
 
 /** Node's CommonJS `Module` class, as bin/ has it (`module.constructor`): the public node:module loads more. */
 export interface ModuleClass {
+  new (id: string, parent: Compilable): Compilable;
   wrap(content: string): string;
   prototype: Compilable;
   _resolveFilename(request: string, parent: unknown, isMain: boolean, options?: unknown): string;
-  _cache: unknown;
+  _nodeModulePaths(from: string): string[];
+  _cache: Record<string, Compilable | undefined>;
 }
 
 /**
@@ -46,7 +54,22 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
     if (cachedData === undefined || script.cachedDataRejected) stale.push({ entry, script });
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
     const mod = this;
-    const require = (id: string) => mod.require(id);
+    const here = dirname(filename);
+    const require = (id: string) => {
+      if (!BUNDLE_FILE.test(id)) return mod.require(id);
+      const file = join(here, id);
+      if (!file.startsWith(inside)) return mod.require(id);
+      const loaded = M._cache[file];
+      if (loaded) return loaded.exports;
+      let source: string;
+      try {
+        source = readFileSync(file, 'utf8');
+      } catch {
+        // Node's own require says what is missing
+        return mod.require(id);
+      }
+      return loadChunk(M, mod, file, source);
+    };
     require.resolve = (request: string, options?: unknown) => M._resolveFilename(request, mod, false, options);
     require.cache = M._cache;
     require.main = process.mainModule;
@@ -61,6 +84,25 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
   };
   process.once('exit', flush);
   setTimeout(flush, 1000).unref();
+}
+
+/** A relative require of a file by its full name, as the bundle's chunks make them. */
+const BUNDLE_FILE = /^\.\.?\/[^]*\.js$/;
+
+/** What Node's Module.load does for a CommonJS file it has resolved: cached first, so a cycle sees partial exports. */
+function loadChunk(M: ModuleClass, parent: Compilable, file: string, source: string): unknown {
+  const child = new M(file, parent);
+  child.filename = file;
+  child.paths = M._nodeModulePaths(dirname(file));
+  M._cache[file] = child;
+  try {
+    child._compile(source, file);
+  } catch (err) {
+    delete M._cache[file];
+    throw err;
+  }
+  child.loaded = true;
+  return child.exports;
 }
 
 const entryName = (path: string, st: { size: number; mtimeMs: number; ino: number }) => `${encodeURIComponent(path)}@${st.size}-${st.mtimeMs}-${st.ino}`;

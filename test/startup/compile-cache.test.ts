@@ -195,6 +195,32 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       expect(readdirSync(target).sort()).toEqual(['cli.js@1-2-3', 'getty@tty1.service']);
     });
 
+    it("a chunk's require of another chunk skips Node's resolution, and every chunk is still one module of Node's cache", () => {
+      const cache = tempConfigDir();
+      // Counts Node's resolutions of the bundle's chunks, and lists at exit the chunk modules Node's cache holds.
+      const probe = join(tempConfigDir(), 'resolutions.cjs');
+      writeFileSync(
+        probe,
+        `const M = module.constructor; const resolve = M._resolveFilename; let n = 0;
+        M._resolveFilename = function (...a) { const f = resolve.apply(this, a); if (f.includes('/dist/chunks/')) n++; return f; };
+        process.on('exit', () => require('node:fs').writeSync(2, 'resolved ' + n + ' cached ' + Object.keys(M._cache).filter((f) => f.includes('/dist/chunks/')).length + '\\n'));`,
+      );
+      const run = (env: Record<string, string>) => {
+        const args = ['-r', probe, join(root, 'bin/svc.js'), 'agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'];
+        const r = spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: tempConfigDir(), ...env }, encoding: 'utf8' });
+        expect(r.status).toBe(10);
+        const [, resolved, cached] = /resolved (\d+) cached (\d+)/.exec(r.stderr)!.map(Number);
+        return { resolved, cached };
+      };
+      // Without the cache, Node's own loader resolves each chunk; with it, only those startup.js loads before it is on.
+      const plain = run({ NODE_DISABLE_COMPILE_CACHE: '1' });
+      const fast = run({ XDG_CACHE_HOME: cache });
+      expect(plain.resolved).toBeGreaterThanOrEqual(plain.cached);
+      expect(plain.cached).toBeGreaterThan(30);
+      expect(fast.cached).toBe(plain.cached);
+      expect(fast.resolved).toBeLessThan(10);
+    });
+
     describe('as another user', { skip: !asRoot, meta: asRoot ? {} : { skipReason: 'needs root and setpriv to act as another user (nobody)' } }, () => {
       it('a shared cache root (sticky, like /tmp) where another user made svc/ first: svc neither reads nor writes a cache there', () => {
         const shared = join(tempConfigDir(), 'shared');
