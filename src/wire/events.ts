@@ -56,6 +56,8 @@ export interface EventPayloads {
   'agent.tool_result': { event_id?: string; tool_result?: { content?: unknown[]; structured_content?: unknown[] }; is_error?: boolean };
   'agent.model_started': { model?: string };
   'agent.tool_started': { event_id?: string };
+  'agent.thinking_started': Record<never, never>;
+  'agent.message_started': Record<never, never>;
   'session.status': { status?: string; stop_reason?: StopReason | null };
   'session.error': { error_type?: string; message?: string; mcp_server_name?: string };
   'session.thread_created': { thread_id?: string; parent_thread_id?: string | null; agent_name?: string };
