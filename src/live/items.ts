@@ -91,7 +91,7 @@ type Describer<K extends keyof EventPayloads> = (d: EventPayloads[K] & Record<st
 const progress = (head: string, text?: string): Said => ({ kind: 'progress', head, text, quiet: true });
 const reply =
   (head: string) =>
-  (d: EventPayloads['user.tool_result'], _e: SessionEvent): Said => ({
+  (d: EventPayloads['user.tool_result']): Said => ({
     kind: 'reply',
     head,
     text: resultSummary(d.content),
