@@ -1,11 +1,12 @@
 import type { ApiClient } from './client';
 import { RESOURCES } from './manifest';
-import { crud, type Obj } from './resources';
+import { crud } from './resources';
+import type { Dream } from '../wire/resources';
 
-const base = crud(RESOURCES.dreams);
+const base = crud<Dream>(RESOURCES.dreams);
 
 // Assumption (API-NOTES): dreams are created, listed, read and cancelled (`POST /v1/dreams/{id}/cancel`); nothing else.
 export const dreams = {
   ...base,
-  cancel: async (c: ApiClient, id: string) => (await c.json<Obj>({ method: 'POST', path: `${base.itemPath(id)}/cancel` })).data,
+  cancel: async (c: ApiClient, id: string) => (await c.json<Dream>({ method: 'POST', path: `${base.itemPath(id)}/cancel` })).data,
 };

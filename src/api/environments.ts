@@ -1,8 +1,9 @@
 import { RESOURCES } from './manifest';
 import { crud } from './resources';
+import type { Environment } from '../wire/resources';
 
 /** `/v1/environments` (API-NOTES: Environments and work); work rows live in ./work.ts. */
-export const environments = crud(RESOURCES.environments);
+export const environments = crud<Environment>(RESOURCES.environments);
 
 // Assumption (API-NOTES): environment config is `{type:"cloud", proxy?:{mode, hosts[]}}` or `{type:"self_hosted"}`.
 export const ENVIRONMENT_TYPES = ['cloud', 'self_hosted'] as const;

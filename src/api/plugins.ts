@@ -2,14 +2,15 @@ import { seg } from './path';
 import type { ApiClient, RawBody } from './client';
 import { paginate, type ListOptions } from './paginate';
 import { RESOURCES } from './manifest';
-import { crud, type Obj } from './resources';
+import { crud } from './resources';
+import type { Plugin, WireObject } from '../wire/resources';
 
-const base = crud(RESOURCES.plugins);
+const base = crud<Plugin>(RESOURCES.plugins);
 
 /** What a publish answers (spec "Plugin publishing"): the plugin, the version and the validation result. */
 export interface Published {
-  plugin?: Obj;
-  version?: Obj;
+  plugin?: Plugin;
+  version?: WireObject;
   validation?: Validation;
   [k: string]: unknown;
 }
@@ -30,7 +31,7 @@ export const plugins = {
     (await c.json<Published>({ method: 'POST', path: `${base.itemPath(id)}/versions`, body, idempotencyKey })).data,
   validate: async (c: ApiClient, body: RawBody, idempotencyKey: string) =>
     (await c.json<Validation>({ method: 'POST', path: `${base.path}/validate`, body, idempotencyKey })).data,
-  versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<Obj>(c, `${base.itemPath(id)}/versions`, {}, opts),
+  versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<WireObject>(c, `${base.itemPath(id)}/versions`, {}, opts),
   content: (c: ApiClient, id: string, version: string) =>
     c.send({ method: 'GET', path: `${base.itemPath(id)}/versions/${seg(version)}/content`, accept: 'application/zip, */*' }),
 };

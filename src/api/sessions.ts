@@ -2,7 +2,8 @@ import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions, type Page } from './paginate';
 import { RESOURCES } from './manifest';
-import { crud, type Obj } from './resources';
+import { crud } from './resources';
+import type { PendingInput, Session, SessionResource, Thread } from '../wire/resources';
 import type { SessionEvent } from '../wire/events';
 
 const base = (sid: string) => `/v1/sessions/${seg(sid)}`;
@@ -15,7 +16,7 @@ export interface HistoryPage extends Page<SessionEvent> {
 
 /** The session endpoints of the spec and API-NOTES, one function each; `c` carries the API key or a session token. */
 export const sessions = {
-  ...crud(RESOURCES.sessions),
+  ...crud<Session>(RESOURCES.sessions),
   /** 202 `{event_id}`; an interrupt answers `{control_epoch}` instead. */
   sendEvents: async (c: ApiClient, sid: string, body: { type?: string; events: unknown[] }, idempotencyKey?: string) =>
     (await c.json<{ event_id?: string; control_epoch?: string }>({ method: 'POST', path: `${base(sid)}/events`, json: body, idempotencyKey })).data,
@@ -28,9 +29,10 @@ export const sessions = {
       })
     ).data,
   continue: async (c: ApiClient, sid: string) => (await c.json<{ control_epoch: string }>({ method: 'POST', path: `${base(sid)}/continue` })).data,
-  pending: async (c: ApiClient, sid: string) => (await c.json<{ items: Obj[] }>({ method: 'GET', path: `${base(sid)}/events/pending` })).data,
-  resources: (c: ApiClient, sid: string, opts: ListOptions) => paginate<Obj>(c, `${base(sid)}/resources`, {}, opts),
-  resource: async (c: ApiClient, sid: string, rid: string) => (await c.json<Obj>({ method: 'GET', path: `${base(sid)}/resources/${seg(rid)}` })).data,
+  pending: async (c: ApiClient, sid: string) => (await c.json<{ items: PendingInput[] }>({ method: 'GET', path: `${base(sid)}/events/pending` })).data,
+  resources: (c: ApiClient, sid: string, opts: ListOptions) => paginate<SessionResource>(c, `${base(sid)}/resources`, {}, opts),
+  resource: async (c: ApiClient, sid: string, rid: string) =>
+    (await c.json<SessionResource>({ method: 'GET', path: `${base(sid)}/resources/${seg(rid)}` })).data,
   /** One page of history (`stream_cursor` included), for resume and backfill. */
   historyPage: async (c: ApiClient, sid: string, query: Query & { order?: 'asc' | 'desc' }, threadId?: string, signal?: AbortSignal) =>
     (await c.json<HistoryPage>({ method: 'GET', path: `${eventsBase(sid, threadId)}/events`, query, signal })).data,
@@ -40,9 +42,9 @@ export const sessions = {
 };
 
 export const threads = {
-  list: (c: ApiClient, sid: string, query: Query, opts: ListOptions) => paginate<Obj>(c, `${base(sid)}/threads`, query, opts),
-  get: async (c: ApiClient, sid: string, tid: string) => (await c.json<Obj>({ method: 'GET', path: `${base(sid)}/threads/${seg(tid)}` })).data,
+  list: (c: ApiClient, sid: string, query: Query, opts: ListOptions) => paginate<Thread>(c, `${base(sid)}/threads`, query, opts),
+  get: async (c: ApiClient, sid: string, tid: string) => (await c.json<Thread>({ method: 'GET', path: `${base(sid)}/threads/${seg(tid)}` })).data,
   /** 204 (API-NOTES); clients accept 200 with a body too. */
   archive: async (c: ApiClient, sid: string, tid: string) =>
-    (await c.json<Obj | undefined>({ method: 'POST', path: `${base(sid)}/threads/${seg(tid)}/archive`, expect: 'object-or-none' })).data,
+    (await c.json<Thread | undefined>({ method: 'POST', path: `${base(sid)}/threads/${seg(tid)}/archive`, expect: 'object-or-none' })).data,
 };

@@ -2,7 +2,8 @@ import { seg } from './path';
 import type { ApiClient, Query } from './client';
 import { paginate, type ListOptions } from './paginate';
 import { RESOURCES } from './manifest';
-import { crud, type Obj } from './resources';
+import { crud } from './resources';
+import type { Vault, VaultCredential } from '../wire/resources';
 
 // Assumption (API-NOTES): credentials live under `/v1/vaults/{id}/credentials`; `value` is write-only.
 const creds = (vault: string) => `/v1/vaults/${seg(vault)}/credentials`;
@@ -13,16 +14,16 @@ export const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_o
 export type CredentialBody = Record<string, unknown> & { value?: string };
 
 export const vaults = {
-  ...crud(RESOURCES.vaults),
+  ...crud<Vault>(RESOURCES.vaults),
   credentials: {
-    list: (c: ApiClient, vault: string, query: Query, opts: ListOptions) => paginate<Obj>(c, creds(vault), query, opts),
-    get: async (c: ApiClient, vault: string, id: string) => (await c.json<Obj>({ method: 'GET', path: `${creds(vault)}/${seg(id)}` })).data,
+    list: (c: ApiClient, vault: string, query: Query, opts: ListOptions) => paginate<VaultCredential>(c, creds(vault), query, opts),
+    get: async (c: ApiClient, vault: string, id: string) => (await c.json<VaultCredential>({ method: 'GET', path: `${creds(vault)}/${seg(id)}` })).data,
     create: async (c: ApiClient, vault: string, body: CredentialBody, idempotencyKey: string) =>
-      (await c.json<Obj>({ method: 'POST', path: creds(vault), json: body, idempotencyKey })).data,
+      (await c.json<VaultCredential>({ method: 'POST', path: creds(vault), json: body, idempotencyKey })).data,
     update: async (c: ApiClient, vault: string, id: string, body: CredentialBody) =>
-      (await c.json<Obj>({ method: 'PATCH', path: `${creds(vault)}/${seg(id)}`, json: body })).data,
+      (await c.json<VaultCredential>({ method: 'PATCH', path: `${creds(vault)}/${seg(id)}`, json: body })).data,
     /** 200 or 204 (API-NOTES: clients accept either). */
     delete: async (c: ApiClient, vault: string, id: string) =>
-      (await c.json<Obj | undefined>({ method: 'DELETE', path: `${creds(vault)}/${seg(id)}`, expect: 'object-or-none' })).data,
+      (await c.json<VaultCredential | undefined>({ method: 'DELETE', path: `${creds(vault)}/${seg(id)}`, expect: 'object-or-none' })).data,
   },
 };

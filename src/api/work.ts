@@ -3,7 +3,7 @@ import type { ApiClient, Query } from './client';
 import { ApiError } from './errors';
 import { addSecret } from '../text/redact';
 import { paginate, type ListOptions } from './paginate';
-import type { Obj } from './resources';
+import type { WorkItem as WireWorkItem } from '../wire/resources';
 
 const rows = (env: string) => `/v1/environments/${seg(env)}/work`;
 
@@ -12,15 +12,11 @@ export const WORKER_ID_HEADER = 'svc-worker-id';
 /** Longest long poll the service allows (API-NOTES: block_ms 0..30000). */
 export const MAX_BLOCK_MS = 30_000;
 
-export interface WorkItem extends Obj {
+/** A row as the worker uses it: the members it fences and routes by are there (the poll checks them). */
+export interface WorkItem extends WireWorkItem {
   id: string;
   generation: number;
   status: string;
-  environment_id?: string;
-  session_id?: string;
-  lease_ttl_ms?: number;
-  /** Only on the claiming poll response; never log or persist it. */
-  secret?: string;
 }
 
 /** The work-queue endpoints (API-NOTES: ack, heartbeat and stop paths); `c` carries the environment key or a session token. */

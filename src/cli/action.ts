@@ -8,11 +8,23 @@ import { textOutputConflict } from './text-output';
 /** A verb's flags as commander parsed them, before its parse step types them. */
 export type Flags = Record<string, unknown>;
 
+/** How a flag's value arrives from commander: `<value>` a string, a repeated one a list, a switch a boolean (`--no-x` false). */
+export type FlagKind = 'string' | 'list' | 'switch';
+interface FlagKindType {
+  string: string;
+  list: string[];
+  switch: boolean;
+}
+/** A verb's flag table: commander's camel-cased name → how its value arrives. A test checks it against the declarations. */
+export type FlagTable = Readonly<Record<string, FlagKind>>;
+/** A verb's flags typed by its table, for its parse step. */
+export type FlagsOf<T extends FlagTable> = Flags & { readonly [K in keyof T]?: FlagKindType[T[K]] };
+
 /**
  * A verb's parse step: its arguments and flags in, its typed options out. It throws UsageError for anything wrong
  * (exit 2), so nothing is sent for bad input.
  */
-export type Parse<O> = (args: string[], flags: Flags) => O;
+export type Parse<O, F extends Flags = Flags> = (args: string[], flags: F) => O;
 /** A verb's run step: the typed options in, the work done through the context. */
 export type RunVerb<O> = (ctx: Ctx, opts: O) => Promise<void>;
 /** The parse step of a verb that takes no arguments and no flags of its own. */
@@ -22,7 +34,7 @@ export const noOptions: Parse<Record<string, never>> = () => ({});
 export interface Kit {
   io: Io;
   /** A verb as gh builds one: `parse` turns flags into typed options, `run` does the work. */
-  verb<O>(parse: Parse<O>, run: RunVerb<O>): (...a: unknown[]) => Promise<void>;
+  verb<O, F extends Flags>(parse: Parse<O, F>, run: RunVerb<O>): (...a: unknown[]) => Promise<void>;
   /** The command tree, for the verbs that read it (completion); handed in by main, so no command imports it. */
   tree: Tree;
 }
@@ -52,7 +64,7 @@ async function pickOrRefuse(ctx: Ctx, p: Pickable): Promise<string | string[] | 
 
 export function makeKit(io: Io, onCtx: (ctx: Ctx) => void, tree: Tree): Kit {
   const verb =
-    <O>(parse: Parse<O>, run: RunVerb<O>) =>
+    <O, F extends Flags>(parse: Parse<O, F>, run: RunVerb<O>) =>
     async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
       const conflict = textOutputConflict(cmd);

@@ -108,12 +108,18 @@ async function printReference(io: Io, program: Command, kit: Kit): Promise<numbe
   return 0;
 }
 
-/** The man pages of the whole tree (file name → roff), for the build (scripts/gen-man.mjs). */
-export async function manPages(date: string): Promise<Record<string, string>> {
+/** The whole command tree with every group loaded, run by nothing (man pages, checks of the declarations). */
+export async function wholeTree(): Promise<Command> {
   const io: Io = { stdin: undefined as never, stdinIsTTY: false, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() };
   const kit = makeKit(io, () => undefined, { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup, isCommand });
   const program = buildProgram(io, kit);
   await loadAllGroups(program, kit);
+  return program;
+}
+
+/** The man pages of the whole tree (file name → roff), for the build (scripts/gen-man.mjs). */
+export async function manPages(date: string): Promise<Record<string, string>> {
+  const program = await wholeTree();
   const [{ referenceOf, manPages: pages }, { SVC_VERSION }] = await Promise.all([import('./reference'), import('../version')]);
   return pages(referenceOf(program), SVC_VERSION, date);
 }

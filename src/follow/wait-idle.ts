@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client';
-import type { Obj } from '../api/resources';
+import type { Session } from '../wire/resources';
 import { sessions } from '../api/sessions';
 import { follow } from '../api/stream/follow';
 import { typeOf } from '../api/stream/types';
@@ -15,7 +15,7 @@ import { notice } from './notice';
  * A settled session answers at once. Otherwise the live stream is opened first and the session read again once it is
  * live, so a turn that ends between the first read and the subscription is not missed.
  */
-export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, timeoutMs: number | undefined): Promise<Obj> {
+export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, timeoutMs: number | undefined): Promise<Session> {
   const first = await sessions.get(client, sessionId);
   const now = outcomeOf(first);
   if (now.settled) {
@@ -24,7 +24,7 @@ export async function waitIdle(ctx: Ctx, client: ApiClient, sessionId: string, t
   }
   const w = waitSignal(ctx, timeoutMs, `session ${sessionId} is still running`);
   const errors = new TurnErrors();
-  let settled: Obj | undefined;
+  let settled: Session | undefined;
   const read = async () => {
     const s = await sessions.get(client, sessionId);
     return outcomeOf(s).settled ? s : undefined;

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors';
-import { AGENT_EVENT_TYPES, SESSION_EVENT_TYPES, USER_EVENT_TYPES, type SessionEvent } from '../wire/events';
+import { AGENT_EVENT_TYPES, payloadOf, SESSION_EVENT_TYPES, USER_EVENT_TYPES, type SessionEvent } from '../wire/events';
 
 /** The event svc derives when a session starts waiting on a human: a tool confirmation or a custom tool result. */
 export const REQUIRES_ACTION = 'session.requires_action';
@@ -44,8 +44,7 @@ export function parseEventFilter(text: string): EventFilter {
  * interrupt gives each awaited call an error result). `e` is in the spec's shape.
  */
 export function answeredCall(e: SessionEvent): string | undefined {
-  const answers = e.type === 'user.tool_confirmation' || e.type === 'user.custom_tool_result' || e.type === 'agent.tool_result';
-  const id = answers ? e.data?.event_id : undefined;
+  const id = (payloadOf(e, 'user.tool_confirmation') ?? payloadOf(e, 'user.custom_tool_result') ?? payloadOf(e, 'agent.tool_result'))?.event_id;
   return typeof id === 'string' ? id : undefined;
 }
 
@@ -55,11 +54,13 @@ export function answeredCall(e: SessionEvent): string | undefined {
  * awaited call's, suffixed, so it is as stable as the call's own.
  */
 export function requiresActionOf(e: SessionEvent): SessionEvent | undefined {
-  const data = e.data ?? {};
+  const asks = payloadOf(e, 'agent.tool_use');
+  const custom = payloadOf(e, 'agent.custom_tool_use');
   let kind: string;
-  if (e.type === 'agent.tool_use' && data.permission === 'ask') kind = 'tool_confirmation';
-  else if (e.type === 'agent.custom_tool_use') kind = 'custom_tool_result';
+  if (asks?.permission === 'ask') kind = 'tool_confirmation';
+  else if (custom) kind = 'custom_tool_result';
   else return undefined;
+  const data = asks ?? custom ?? {};
   const action: Record<string, unknown> = { kind, event_id: e.id, name: data.name, input: data.input };
   if (data.mcp_server_name !== undefined) action.mcp_server_name = data.mcp_server_name;
   const derived: SessionEvent = { id: `${e.id}.requires_action`, type: REQUIRES_ACTION, processed_at: e.processed_at, data: action };

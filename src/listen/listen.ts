@@ -1,5 +1,5 @@
 import type { ApiClient, Query } from '../api/client';
-import type { Obj } from '../api/resources';
+import type { Session } from '../wire/resources';
 import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
 import { peerWaitMs } from '../api/backoff';
@@ -165,7 +165,7 @@ class Listener {
   }
 
   /** The fleet watch (src/fleet/watch.ts), started again after a failure that is not the credential's. */
-  private async watchLoop(query: Query, match: (s: Obj) => boolean, includeArchived = false): Promise<void> {
+  private async watchLoop(query: Query, match: (s: Session) => boolean, includeArchived = false): Promise<void> {
     for (let failures = 0; !this.stop.signal.aborted;) {
       try {
         await watch({
@@ -191,7 +191,7 @@ class Listener {
     }
   }
 
-  private seen(type: WatchType, s: Obj): void {
+  private seen(type: WatchType, s: Session): void {
     const id = String(s.id);
     const t = this.tracked.get(id);
     if (type === 'DELETED') {
@@ -203,7 +203,7 @@ class Listener {
     if (t.mode === 'poll') t.due = READS_AFTER_CHANGE;
   }
 
-  private add(id: string, row?: Obj): void {
+  private add(id: string, row?: Session): void {
     if (this.tracked.has(id) || this.stop.signal.aborted) return;
     const state = this.deps.state;
     const created = row ? Date.parse(String(row.created_at)) : NaN;
@@ -230,7 +230,7 @@ class Listener {
    * `session.requires_action` is derived from the awaited calls the session lists. Without a listed row the
    * session is read.
    */
-  private async announceWaiting(id: string, t: Tracked, row?: Obj): Promise<void> {
+  private async announceWaiting(id: string, t: Tracked, row?: Session): Promise<void> {
     const signal = AbortSignal.any([this.stop.signal, t.stop.signal]);
     try {
       const s = row ?? (await sessions.get(this.deps.client, id));
@@ -373,7 +373,7 @@ function askedWaitMs(e: unknown): number | undefined {
   return e instanceof ApiError ? e.retryAfterMs : undefined;
 }
 
-function updatedAt(s: Obj): number {
+function updatedAt(s: Session): number {
   const t = Date.parse(String(s.updated_at ?? ''));
   return Number.isNaN(t) ? 0 : t;
 }

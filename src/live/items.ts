@@ -1,5 +1,5 @@
 /** How one complete event reads in the transcript: the live view colours it, `svc demo` prints it as one line. */
-import type { SessionEvent } from '../wire/events';
+import { payloadOf, type ContentBlock, type EventPayloads, type SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 import { escapeControls, escapeLineControls } from '../output/controls';
 
@@ -41,7 +41,6 @@ export interface Item {
   quiet?: boolean;
 }
 
-type Data = Record<string, any>;
 const SUMMARY_CHARS = 200;
 /** Stop reasons shown as failures (red): the turn could not finish its work. */
 const FAILED_STOPS = new Set<unknown>(['error', 'retries_exhausted']);
@@ -50,7 +49,9 @@ const FAILED_STOPS = new Set<unknown>(['error', 'retries_exhausted']);
 export function contentText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .map((b: Data) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : `[${String(b?.type ?? 'block')}${b?.file_id ? ` ${b.file_id}` : ''}]`))
+    .map((b: ContentBlock | undefined) =>
+      b?.type === 'text' && typeof b.text === 'string' ? b.text : `[${String(b?.type ?? 'block')}${b?.file_id ? ` ${b.file_id}` : ''}]`,
+    )
     .join(' ');
 }
 
@@ -83,78 +84,76 @@ export function describeEvent(event: SessionEvent, seq: number, thread?: string)
   };
 }
 
+/** What an event's item says besides its place (sequence and thread). */
+type Said = Omit<Item, 'seq' | 'threadId' | 'thread'>;
+type Describer<K extends keyof EventPayloads> = (d: EventPayloads[K] & Record<string, unknown>, e: SessionEvent) => Said;
+
+const progress = (head: string, text?: string): Said => ({ kind: 'progress', head, text, quiet: true });
+const reply =
+  (head: string) =>
+  (d: EventPayloads['user.tool_result']): Said => ({
+    kind: 'reply',
+    head,
+    text: resultSummary(d.content),
+    error: Boolean(d.is_error),
+  });
+
+/** How each event type the view knows reads, from its typed payload. */
+const DESCRIBE: { [K in keyof EventPayloads]: Describer<K> } = {
+  'user.message': (d) => ({ kind: 'user', head: 'you', text: contentText(d.content) }),
+  'user.interrupt': (_d, e) => ({ kind: 'interrupt', head: 'interrupt', text: e.epoch === undefined ? undefined : `epoch ${e.epoch}` }),
+  'user.tool_confirmation': (d) => ({
+    kind: 'reply',
+    head: d.result === 'allow' ? 'allowed' : 'denied',
+    text: [d.event_id, d.deny_message].filter(Boolean).join(': '),
+  }),
+  'user.tool_result': reply('tool result sent'),
+  'user.custom_tool_result': reply('custom result sent'),
+  'agent.message': (d) => ({ kind: 'message', head: 'agent', text: contentText(d.content) }),
+  'agent.thinking': (d) => ({ kind: 'thinking', head: 'thinking', text: contentText(d.content) }),
+  'agent.tool_use': (d) => ({
+    kind: 'tool_use',
+    head: `tool ${d.name}${d.mcp_server_name ? ` (${d.mcp_server_name})` : ''}`,
+    text: json(d.input) + (d.permission === 'ask' ? '  awaiting confirmation' : ''),
+  }),
+  'agent.custom_tool_use': (d) => ({ kind: 'custom_tool_use', head: `custom tool ${d.name}`, text: `${json(d.input)}  awaiting result` }),
+  'agent.tool_result': (d) => ({
+    kind: 'tool_result',
+    head: d.is_error ? 'tool failed' : 'tool result',
+    text: resultSummary(d.tool_result?.structured_content ?? d.tool_result?.content),
+    error: Boolean(d.is_error),
+  }),
+  'agent.model_started': (d) => progress('model started', d.model),
+  'agent.tool_started': (d) => progress('tool started', d.event_id),
+  'agent.thinking_started': () => progress('thinking started'),
+  'agent.message_started': () => progress('message started'),
+  'session.status': (d) => {
+    const reason = d.stop_reason?.type;
+    return { kind: 'status', head: String(d.status), text: reason, quiet: d.status === 'running', error: FAILED_STOPS.has(reason) };
+  },
+  'session.error': (d) => ({
+    kind: 'error',
+    head: `error ${d.error_type}`,
+    text: [d.message, d.mcp_server_name && `(mcp server ${d.mcp_server_name})`].filter(Boolean).join(' '),
+    error: true,
+  }),
+  'session.thread_created': (d) => ({ kind: 'thread', head: 'thread started', text: `${d.agent_name ?? ''} ${d.thread_id ?? ''}`.trim() }),
+  'session.thread_status': (d) => ({ kind: 'thread', head: `thread ${d.status}`, quiet: d.status === 'running' }),
+  'session.updated': (d) => ({
+    kind: 'updated',
+    head: 'session updated',
+    text: Object.keys(d)
+      .map((k) => (k === 'title' ? `title "${d.title}"` : k))
+      .join(', '),
+  }),
+};
+
+const known = (type: string): type is keyof EventPayloads => Object.hasOwn(DESCRIBE, type);
+
 function describe(e: SessionEvent, seq: number, thread?: string): Item | undefined {
-  const d: Data = e.data ?? {};
-  const base = { seq, threadId: e.session_thread_id, thread: e.session_thread_id === undefined ? undefined : (thread ?? e.session_thread_id) };
-  switch (e.type) {
-    case 'user.message':
-      return { ...base, kind: 'user', head: 'you', text: contentText(d.content) };
-    case 'user.interrupt':
-      return { ...base, kind: 'interrupt', head: 'interrupt', text: e.epoch === undefined ? undefined : `epoch ${e.epoch}` };
-    case 'user.tool_confirmation':
-      return { ...base, kind: 'reply', head: d.result === 'allow' ? 'allowed' : 'denied', text: [d.event_id, d.deny_message].filter(Boolean).join(': ') };
-    case 'user.tool_result':
-    case 'user.custom_tool_result':
-      return {
-        ...base,
-        kind: 'reply',
-        head: e.type === 'user.tool_result' ? 'tool result sent' : 'custom result sent',
-        text: resultSummary(d.content),
-        error: Boolean(d.is_error),
-      };
-    case 'agent.message':
-      return { ...base, kind: 'message', head: 'agent', text: contentText(d.content) };
-    case 'agent.thinking':
-      return { ...base, kind: 'thinking', head: 'thinking', text: contentText(d.content) };
-    case 'agent.tool_use': {
-      const from = d.mcp_server_name ? ` (${d.mcp_server_name})` : '';
-      return { ...base, kind: 'tool_use', head: `tool ${d.name}${from}`, text: json(d.input) + (d.permission === 'ask' ? '  awaiting confirmation' : '') };
-    }
-    case 'agent.custom_tool_use':
-      return { ...base, kind: 'custom_tool_use', head: `custom tool ${d.name}`, text: `${json(d.input)}  awaiting result` };
-    case 'agent.tool_result':
-      return {
-        ...base,
-        kind: 'tool_result',
-        head: d.is_error ? 'tool failed' : 'tool result',
-        text: resultSummary(d.tool_result?.structured_content ?? d.tool_result?.content),
-        error: Boolean(d.is_error),
-      };
-    case 'agent.model_started':
-      return { ...base, kind: 'progress', head: 'model started', text: d.model, quiet: true };
-    case 'agent.tool_started':
-      return { ...base, kind: 'progress', head: 'tool started', text: d.event_id, quiet: true };
-    case 'agent.thinking_started':
-    case 'agent.message_started':
-      return { ...base, kind: 'progress', head: e.type === 'agent.thinking_started' ? 'thinking started' : 'message started', quiet: true };
-    case 'session.status': {
-      const reason = d.stop_reason?.type;
-      return { ...base, kind: 'status', head: String(d.status), text: reason, quiet: d.status === 'running', error: FAILED_STOPS.has(reason) };
-    }
-    case 'session.error':
-      return {
-        ...base,
-        kind: 'error',
-        head: `error ${d.error_type}`,
-        text: [d.message, d.mcp_server_name && `(mcp server ${d.mcp_server_name})`].filter(Boolean).join(' '),
-        error: true,
-      };
-    case 'session.thread_created':
-      return { ...base, kind: 'thread', head: 'thread started', text: `${d.agent_name ?? ''} ${d.thread_id ?? ''}`.trim() };
-    case 'session.thread_status':
-      return { ...base, kind: 'thread', head: `thread ${d.status}`, quiet: d.status === 'running' };
-    case 'session.updated':
-      return {
-        ...base,
-        kind: 'updated',
-        head: 'session updated',
-        text: Object.keys(d)
-          .map((k) => (k === 'title' ? `title "${d.title}"` : k))
-          .join(', '),
-      };
-    default:
-      return undefined;
-  }
+  if (!known(e.type)) return undefined;
+  const said = (DESCRIBE[e.type] as Describer<typeof e.type>)(e.data ?? {}, e);
+  return { seq, threadId: e.session_thread_id, thread: e.session_thread_id === undefined ? undefined : (thread ?? e.session_thread_id), ...said };
 }
 
 /** One plain line per item (the demo's transcript): line breaks inside messages become spaces. */
@@ -168,8 +167,8 @@ export function threadNames() {
   const names = new Map<string, string>();
   return {
     see(e: SessionEvent): void {
-      const d = (e.data ?? {}) as { thread_id?: unknown; agent_name?: unknown };
-      if (e.type === 'session.thread_created' && typeof d.thread_id === 'string' && typeof d.agent_name === 'string') names.set(d.thread_id, d.agent_name);
+      const d = payloadOf(e, 'session.thread_created');
+      if (typeof d?.thread_id === 'string' && typeof d.agent_name === 'string') names.set(d.thread_id, d.agent_name);
     },
     of: (id: string | undefined): string | undefined => (id === undefined ? undefined : (names.get(id) ?? id)),
   };

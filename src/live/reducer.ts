@@ -4,7 +4,8 @@
  * the view has flushed them to Ink's <Static>, previews keep a bounded tail.
  */
 import type { ConnectionState, StreamItem } from '../api/stream/types';
-import type { DeltaEvent, InputMode, SessionEvent, StopReason } from '../wire/events';
+import { payloadOf, type DeltaEvent, type InputMode, type SessionEvent, type StopReason } from '../wire/events';
+import type { Session } from '../wire/resources';
 import { compareEpochs } from './epoch';
 import { describeEvent, type Item } from './items';
 import { canonicalEvent } from '../wire/shapes';
@@ -108,7 +109,7 @@ export type Action =
   /** Items that arrived together, each with its arrival time: one state change for all of them. */
   | { type: 'batch'; items: ReadonlyArray<{ item: StreamItem; at: number }> }
   /** A session object read back from the service (GET): the authority on status, epoch and flags. */
-  | { type: 'session'; session: Record<string, unknown> }
+  | { type: 'session'; session: Session }
   | { type: 'pending'; count: number }
   | { type: 'epoch'; epoch: string }
   | { type: 'flushed'; through: number }
@@ -302,10 +303,10 @@ function capped(text: string, cut: boolean): { text: string; cut: boolean } {
 function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): void {
   n.eventCount += 1;
   const e = canonicalEvent(event);
-  const d = (e.data ?? {}) as Record<string, any>;
   const thread = e.session_thread_id;
+  const agentName = e.data?.agent_name;
   // A thread first met through one of its events (a tail started mid-session) is tagged with its agent's name.
-  if (thread !== undefined && e.type !== 'session.thread_created' && typeof d.agent_name === 'string') n.threads = nameThread(n.threads, thread, d.agent_name);
+  if (thread !== undefined && e.type !== 'session.thread_created' && typeof agentName === 'string') n.threads = nameThread(n.threads, thread, agentName);
   switch (e.type) {
     // The complete event replaces what its deltas accumulated.
     case 'agent.message':
@@ -315,6 +316,7 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
       n.previews = without(n.previews, (p) => p.kind === 'thinking' && p.threadId === thread);
       break;
     case 'agent.tool_use': {
+      const d = payloadOf(e, 'agent.tool_use') ?? {};
       const own = n.previews.some((p) => p.kind === 'tool_use' && p.toolUseId === e.id);
       n.previews = without(n.previews, (p) => p.kind === 'tool_use' && (own ? p.toolUseId === e.id : p.threadId === thread));
       if (d.permission === 'ask' && !n.confirmations.some((c) => c.eventId === e.id))
@@ -325,38 +327,48 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
       n.modelStarts = { ...n.modelStarts, [thread ?? '']: at };
       break;
     case 'user.tool_confirmation':
-    case 'agent.tool_result':
-      if (n.confirmations.some((c) => c.eventId === d.event_id)) n.confirmations = n.confirmations.filter((c) => c.eventId !== d.event_id);
+    case 'agent.tool_result': {
+      const answered = (payloadOf(e, 'user.tool_confirmation') ?? payloadOf(e, 'agent.tool_result'))?.event_id;
+      if (n.confirmations.some((c) => c.eventId === answered)) n.confirmations = n.confirmations.filter((c) => c.eventId !== answered);
       break;
+    }
     case 'user.interrupt':
       // The acknowledgement carries the new epoch; completion is confirmed by reading the session.
       n.epoch = laterEpoch(n.epoch, e.epoch);
       n.interruptEpoch = e.epoch;
       n.stopping = !n.interrupted;
       break;
-    case 'session.status':
+    case 'session.status': {
+      const d = payloadOf(e, 'session.status') ?? {};
       // Only a Continue ends an interrupt but termination: any other status after it is the session started again.
       if (n.openInterrupt && d.status === 'terminated') n.openInterrupt = undefined;
       else if (n.openInterrupt && !isInterruptedStop(e))
         continuedLine(n, fresh, `continued${n.openInterrupt.epoch === undefined ? '' : ` (after the interrupt at epoch ${n.openInterrupt.epoch})`}`);
-      onStatus(n, String(d.status), d.stop_reason as StopReason | undefined);
+      onStatus(n, String(d.status), d.stop_reason ?? undefined);
       break;
-    case 'session.thread_created':
+    }
+    case 'session.thread_created': {
+      const d = payloadOf(e, 'session.thread_created') ?? {};
       if (typeof d.thread_id === 'string' && !n.threads.some((t) => t.id === d.thread_id))
         n.threads = [
           ...n.threads,
           { id: d.thread_id, parentId: d.parent_thread_id, name: uniqueName(n.threads, String(d.agent_name ?? d.thread_id)), status: 'running' },
         ];
       break;
-    case 'session.thread_status':
+    }
+    case 'session.thread_status': {
+      const d = payloadOf(e, 'session.thread_status') ?? {};
       if (typeof d.thread_id === 'string') {
         n.threads = upsertThread(n.threads, d.thread_id, String(d.status));
         if (d.status !== 'running') n.previews = without(n.previews, (p) => p.threadId === d.thread_id);
       }
       break;
-    case 'session.updated':
-      if (typeof d.title === 'string') n.title = d.title;
+    }
+    case 'session.updated': {
+      const title = payloadOf(e, 'session.updated')?.title;
+      if (typeof title === 'string') n.title = title;
       break;
+    }
   }
   const item = controlItem(n, e) ?? describeEvent(e, n.nextSeq, threadName(n, thread));
   if (!item || item.quiet) return;
@@ -381,8 +393,10 @@ function controlItem(n: ViewState, e: SessionEvent): Item | undefined {
   return n.controlling === 'interrupt' ? { ...item, quiet: true } : item;
 }
 
-const isInterruptedStop = (e: SessionEvent): boolean =>
-  e.type === 'session.status' && e.data?.status === 'idle' && (e.data?.stop_reason as StopReason | undefined)?.type === 'interrupted';
+const isInterruptedStop = (e: SessionEvent): boolean => {
+  const d = payloadOf(e, 'session.status');
+  return d?.status === 'idle' && d.stop_reason?.type === 'interrupted';
+};
 
 /** Marks the Continue of the open interrupt: a line of its own, or none when the view sent it (its outcome line says it). */
 function continuedLine(n: ViewState, fresh: Item[], head: string): void {
@@ -396,7 +410,7 @@ function continuedLine(n: ViewState, fresh: Item[], head: string): void {
  * A read of the session while the stream is live: no longer interrupted (nor about to start) at an epoch past the open
  * interrupt's means a Continue completed, which may write no event at all (nothing was queued).
  */
-function continuedByRead(s: ViewState, read: Record<string, unknown>): ViewState {
+function continuedByRead(s: ViewState, read: Session): ViewState {
   const open = s.openInterrupt;
   const epoch = typeof read.control_epoch === 'string' ? read.control_epoch : undefined;
   if (!open?.epoch || epoch === undefined || s.connection.kind !== 'live') return s;
@@ -462,13 +476,13 @@ function capFinished(items: Item[]): Item[] {
   return [{ seq: dropped[dropped.length - 1].seq, kind: 'gap', head: 'events not shown (the view fell behind)', text: String(count) }, ...keep];
 }
 
-function onSessionRead(s: ViewState, o: Record<string, unknown>): ViewState {
+function onSessionRead(s: ViewState, o: Session): ViewState {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   return {
     ...s,
     title: str(o.title) ?? s.title,
     status: str(o.status) ?? s.status,
-    stopReason: (o.stop_reason as StopReason | null) ?? undefined,
+    stopReason: o.stop_reason ?? undefined,
     // Epochs only grow: a read that left before a newer epoch was seen does not take the header back.
     epoch: laterEpoch(s.epoch, str(o.control_epoch)),
     stopping: Boolean(o.stopping),

@@ -1,7 +1,7 @@
 /** `svc stats --by`: which group a session's figures join, and the sums per group. */
-import type { Obj } from '../api/resources';
+import type { Session } from '../wire/resources';
 import { UsageError } from '../errors';
-import { sessionState, type SessionStateInput } from '../turn/state';
+import { sessionState } from '../turn/state';
 import { groupFigures, type GroupFigures } from './report';
 import { addTally, emptyTally, type Tally } from './tally';
 
@@ -20,7 +20,7 @@ export function parseBy(v: string | undefined): GroupBy {
 const NONE = '(none)';
 
 /** The group of a session: its agent ID, its creation day (UTC), its derived state, or a metadata value. */
-export function groupOf(by: GroupBy, s: Obj): string {
+export function groupOf(by: GroupBy, s: Session): string {
   switch (by.kind) {
     case 'all':
       return 'all';
@@ -29,9 +29,9 @@ export function groupOf(by: GroupBy, s: Obj): string {
     case 'day':
       return typeof s.created_at === 'string' ? s.created_at.slice(0, 10) : NONE;
     case 'status':
-      return sessionState(s as SessionStateInput).label;
+      return sessionState(s).label;
     case 'label': {
-      const v = (s.metadata as Record<string, unknown> | undefined)?.[by.key];
+      const v = s.metadata?.[by.key];
       return typeof v === 'string' ? v : NONE;
     }
   }
@@ -43,12 +43,12 @@ export class Groups {
 
   constructor(private readonly by: GroupBy) {}
 
-  add(s: Obj, t: Tally): void {
+  add(s: Session, t: Tally): void {
     const key = groupOf(this.by, s);
     let g = this.groups.get(key);
     if (!g) this.groups.set(key, (g = { sessions: 0, failed: 0, tally: emptyTally() }));
     g.sessions++;
-    if (sessionState(s as SessionStateInput).label === 'failed') g.failed++;
+    if (sessionState(s).label === 'failed') g.failed++;
     addTally(g.tally, t);
   }
 

@@ -5,10 +5,10 @@
  */
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { Obj } from '../api/resources';
+import type { Session } from '../wire/resources';
 import { sessions } from '../api/sessions';
 import type { SharedPause } from '../fleet/pause';
-import { sessionState, type SessionStateInput } from '../turn/state';
+import { sessionState } from '../turn/state';
 import type { StatsCache } from './cache';
 import { HistoryTally, type Tally } from './tally';
 
@@ -23,8 +23,8 @@ export async function tallyHistory(c: ApiClient, sessionId: string, thread?: str
 }
 
 /** A session whose history can grow only with its `updated_at`: neither running nor about to. */
-export const settled = (s: Obj): boolean => {
-  const label = sessionState(s as SessionStateInput).label;
+export const settled = (s: Session): boolean => {
+  const label = sessionState(s).label;
   return label !== 'running' && label !== 'rescheduling';
 };
 
@@ -36,7 +36,7 @@ export interface FleetRead {
   /** The service's base URL: part of each cache key. */
   base: string;
   /** Told of each session's figures as they come (in no particular order). */
-  onTally: (session: Obj, tally: Tally) => void;
+  onTally: (session: Session, tally: Tally) => void;
 }
 
 export interface FleetCounts {
@@ -47,10 +47,10 @@ export interface FleetCounts {
 }
 
 /** Reads the figures of every listed session, `o.concurrency` at a time, pulling the listing as readers free up. */
-export async function tallyFleet(c: ApiClient, listed: AsyncIterable<Obj>, o: FleetRead): Promise<FleetCounts> {
+export async function tallyFleet(c: ApiClient, listed: AsyncIterable<Session>, o: FleetRead): Promise<FleetCounts> {
   const counts: FleetCounts = { read: 0, cached: 0, vanished: 0 };
   const it = listed[Symbol.asyncIterator]();
-  const one = async (s: Obj) => {
+  const one = async (s: Session) => {
     const id = String(s.id);
     const key = { base: o.base, session: id };
     const marker = typeof s.updated_at === 'string' ? s.updated_at : undefined;

@@ -1,4 +1,4 @@
-import type { SessionEvent, StopReason } from '../wire/events';
+import { payloadOf, type EventPayloads, type SessionEvent, type StopReason } from '../wire/events';
 import { SESSION_ERROR_RECOVERY, UNFINISHED_STOPS } from '../wire/errors';
 import { SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../errors';
 import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from './state';
@@ -43,8 +43,9 @@ export const withPending = (end: Settled, pendingInputs: number): Settled => out
 
 /** The outcome an idle or terminated `session.status` event announces, read as `outcomeOf` reads a session; undefined otherwise. */
 export function outcomeOfStatus(sessionId: string, e: SessionEvent): Settled | undefined {
-  if (e.type !== 'session.status') return undefined;
-  const end = outcomeOf({ id: sessionId, status: e.data?.status, stop_reason: e.data?.stop_reason as StopReason | undefined });
+  const d = payloadOf(e, 'session.status');
+  if (!d) return undefined;
+  const end = outcomeOf({ id: sessionId, status: d.status, stop_reason: d.stop_reason });
   return end.settled ? end : undefined;
 }
 
@@ -162,7 +163,7 @@ export interface TurnError {
 }
 
 export function turnErrorOf(e: SessionEvent): TurnError {
-  const d = e.data ?? {};
+  const d: EventPayloads['session.error'] = e.data ?? {};
   return { type: String(d.error_type ?? 'unknown'), message: d.message ? String(d.message) : undefined };
 }
 

@@ -5,6 +5,7 @@
  */
 import { SESSION_STATUSES } from '../wire/events';
 import { UNFINISHED_STOPS } from '../wire/errors';
+import type { Session } from '../wire/resources';
 
 /** The labels, in the order a view sorts them (most in need of a person first after running ones). */
 /** `unknown`: a status the spec does not list, shown as the service sends it (a newer service's word), never as idle. */
@@ -42,15 +43,8 @@ export interface SessionState {
   awaited?: string[];
 }
 
-/** The fields of a session object (or a slim row of one) that the state reads. */
-export interface SessionStateInput {
-  status?: unknown;
-  stop_reason?: { type?: unknown; event_ids?: unknown } | null;
-  interrupted?: unknown;
-  stopping?: unknown;
-  continue_pending?: unknown;
-  requires_action?: unknown;
-}
+/** The members of a session object (or a slim row of one) that the state reads. */
+export type SessionStateInput = Pick<Session, 'status' | 'stop_reason' | 'interrupted' | 'stopping' | 'continue_pending' | 'requires_action'>;
 
 /** What only the history or another read can say. */
 export interface StateExtras {

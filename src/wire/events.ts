@@ -31,6 +31,45 @@ export interface SessionEvent {
   data?: Record<string, unknown>;
 }
 
+/** A content block (API-NOTES: `user.message` blocks; `agent.message` text). */
+export interface ContentBlock {
+  type?: string;
+  text?: string;
+  file_id?: string;
+  [member: string]: unknown;
+}
+
+/**
+ * The payload (`data`) of each event type the client reads (API-NOTES "Event payloads"), in the spec's shape
+ * (canonicalEvent). Every member is optional and unknown ones are kept: a reader checks what it relies on.
+ */
+export interface EventPayloads {
+  'user.message': { content?: ContentBlock[] };
+  'user.interrupt': { expected_control_epoch?: string };
+  'user.tool_confirmation': { event_id?: string; result?: 'allow' | 'deny' | (string & {}); deny_message?: string };
+  'user.custom_tool_result': { event_id?: string; content?: ContentBlock[]; is_error?: boolean };
+  'user.tool_result': { event_id?: string; content?: ContentBlock[]; is_error?: boolean };
+  'agent.message': { content?: ContentBlock[] };
+  'agent.thinking': { content?: ContentBlock[] };
+  'agent.tool_use': { name?: string; input?: unknown; permission?: 'allow' | 'ask' | (string & {}); mcp_server_name?: string };
+  'agent.custom_tool_use': { name?: string; input?: unknown };
+  'agent.tool_result': { event_id?: string; tool_result?: { content?: unknown[]; structured_content?: unknown[] }; is_error?: boolean };
+  'agent.model_started': { model?: string };
+  'agent.tool_started': { event_id?: string };
+  'agent.thinking_started': Record<never, never>;
+  'agent.message_started': Record<never, never>;
+  'session.status': { status?: string; stop_reason?: StopReason | null };
+  'session.error': { error_type?: string; message?: string; mcp_server_name?: string };
+  'session.thread_created': { thread_id?: string; parent_thread_id?: string | null; agent_name?: string };
+  'session.thread_status': { thread_id?: string; status?: string };
+  'session.updated': { title?: string };
+}
+
+/** The payload of `e` read as its type's, when `e` is of that type (an absent `data` reads as `{}`); else undefined. */
+export function payloadOf<K extends keyof EventPayloads>(e: SessionEvent, type: K): (EventPayloads[K] & Record<string, unknown>) | undefined {
+  return e.type === type ? ((e.data ?? {}) as EventPayloads[K] & Record<string, unknown>) : undefined;
+}
+
 /** `agent.delta` is live-only: it carries no `id` nor `processed_at` and is never in history. */
 export interface DeltaEvent {
   type: 'agent.delta';
@@ -45,7 +84,7 @@ export const SESSION_STATUSES = ['idle', 'running', 'rescheduling', 'terminated'
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const STOP_REASONS = ['end_turn', 'requires_action', 'interrupted', 'error', 'max_steps'] as const;
-export type StopReason = { type: (typeof STOP_REASONS)[number] | string; event_ids?: string[] };
+export type StopReason = { type: (typeof STOP_REASONS)[number] | string; event_ids?: readonly string[] };
 
 /** SSE frame names besides event types. */
 export const CONTROL_FRAME = 'control';

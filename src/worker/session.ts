@@ -3,7 +3,7 @@ import { ApiError } from '../api/errors';
 import { sessions } from '../api/sessions';
 import { historyPages } from '../api/stream/backfill';
 import type { Follow } from '../api/stream/types';
-import type { SessionEvent } from '../wire/events';
+import { payloadOf, type SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 import { runsOnWorker } from '../wire/tools';
 import type { Clock } from './clock';
@@ -142,21 +142,26 @@ export class SessionWorker {
   private onEvent(raw: SessionEvent): void {
     // The service's other spellings (session.status_idle, agent.mcp_tool_* with mcp_server_name, …) read as the spec's.
     const ev = canonicalEvent(raw);
-    const data = (ev.data ?? {}) as Record<string, any>;
     switch (ev.type) {
-      case 'agent.tool_use':
+      case 'agent.tool_use': {
+        const d = payloadOf(ev, 'agent.tool_use') ?? {};
         // MCP and service-side tools never run on a worker; an unknown name gets an error result from runTool.
-        if (!runsOnWorker(data)) return;
-        this.calls.set(ev.id, { name: String(data.name), input: data.input, ask: data.permission === 'ask' });
+        if (!runsOnWorker(d)) return;
+        this.calls.set(ev.id, { name: String(d.name), input: d.input, ask: d.permission === 'ask' });
         return this.maybeRun(ev.id);
-      case 'user.tool_confirmation':
-        if (data.result === 'allow') this.allowed.add(data.event_id);
-        else this.answered.add(data.event_id);
-        return this.maybeRun(data.event_id);
+      }
+      case 'user.tool_confirmation': {
+        const d = payloadOf(ev, 'user.tool_confirmation') ?? {};
+        const call = String(d.event_id);
+        if (d.result === 'allow') this.allowed.add(call);
+        else this.answered.add(call);
+        return this.maybeRun(call);
+      }
       case 'agent.tool_result':
       case 'user.tool_result': {
-        this.answered.add(data.event_id);
-        const r = this.running.get(data.event_id);
+        const call = String((payloadOf(ev, 'agent.tool_result') ?? payloadOf(ev, 'user.tool_result'))?.event_id);
+        this.answered.add(call);
+        const r = this.running.get(call);
         if (r && ev.type === 'agent.tool_result') {
           r.superseded = true;
           r.ctl.abort();
@@ -164,7 +169,7 @@ export class SessionWorker {
         return;
       }
       case 'session.status':
-        this.idle = data.status === 'idle';
+        this.idle = payloadOf(ev, 'session.status')?.status === 'idle';
         if (!this.idle) {
           this.idleSince = undefined;
           this.activityCtl.abort();

@@ -1,4 +1,4 @@
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
 import { parseCount } from '../../config/settings';
 import { parseFaults, type FaultConfig } from '../../emulator/faults';
 import { UsageError } from '../../errors';
@@ -18,34 +18,48 @@ export interface EmulatorCommandOptions {
   exportsFile?: string;
 }
 
+/** `svc emulator`'s flags (declared in ./index.ts). */
+export const EMULATOR_FLAGS = {
+  faults: 'string',
+  port: 'string',
+  heartbeatMs: 'string',
+  quiet: 'switch',
+  log: 'string',
+  webhookUrl: 'string',
+  host: 'string',
+  state: 'string',
+  exportsFile: 'string',
+} as const satisfies FlagTable;
+type EmulatorFlags = FlagsOf<typeof EMULATOR_FLAGS>;
+
 /**
  * `svc emulator`'s flags, checked before it listens (exit 2). `globalQuiet`: -q/--quiet is also a global option
  * (print only IDs), which commander gives to the program; here it means the verb's own.
  */
-export function parseEmulator(_args: string[], flags: Flags, globalQuiet = false): EmulatorCommandOptions {
+export function parseEmulator(_args: string[], flags: EmulatorFlags, globalQuiet = false): EmulatorCommandOptions {
   let faults: FaultConfig | undefined;
   try {
-    faults = flags.faults ? parseFaults(flags.faults as string) : undefined;
+    faults = flags.faults ? parseFaults(flags.faults) : undefined;
   } catch (e) {
     throw new UsageError(`--faults: ${(e as Error).message}`);
   }
-  const port = parseCount((flags.port as string | undefined) ?? '4010', '--port', 0, 65535);
-  const heartbeatMs = flags.heartbeatMs === undefined ? undefined : parseCount(flags.heartbeatMs as string, '--heartbeat-ms', 1);
+  const port = parseCount(flags.port ?? '4010', '--port', 0, 65535);
+  const heartbeatMs = flags.heartbeatMs === undefined ? undefined : parseCount(flags.heartbeatMs, '--heartbeat-ms', 1);
   const quiet = Boolean(flags.quiet) || globalQuiet;
-  const log = flags.log as string | undefined;
+  const log = flags.log;
   if (log !== undefined && quiet) throw new UsageError('--log and --quiet cannot be used together: --log FILE keeps the request log, --quiet drops it');
-  const webhookUrl = flags.webhookUrl as string | undefined;
+  const webhookUrl = flags.webhookUrl;
   if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) throw new UsageError(`--webhook-url takes an http:// or https:// URL (got "${webhookUrl}")`);
   return {
     port,
-    host: (flags.host as string | undefined) ?? '127.0.0.1',
+    host: flags.host ?? '127.0.0.1',
     faults,
-    statePath: flags.state as string | undefined,
+    statePath: flags.state,
     heartbeatMs,
     log,
     quiet,
     webhookUrl,
-    exportsFile: flags.exportsFile as string | undefined,
+    exportsFile: flags.exportsFile,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
 import { editMetadata, parseMetadataFlags } from '../../cli/verbs/body';
 import { idempotencyKey } from '../../cli/verbs/idempotency';
 import { parseCount } from '../../config/settings';
@@ -45,6 +45,25 @@ export interface ParallelOptions extends NewSession {
 
 export type RunCommandOptions = ({ mode: 'single' } & RunOptions) | ({ mode: 'parallel' } & ParallelOptions);
 
+/** `svc run`'s flags (declared in ./index.ts). */
+export const RUN_FLAGS = {
+  agent: 'string',
+  environment: 'string',
+  session: 'string',
+  message: 'string',
+  messageFile: 'string',
+  timeout: 'string',
+  deltas: 'switch',
+  live: 'switch',
+  continue: 'switch',
+  interruptOnExit: 'switch',
+  title: 'string',
+  idempotencyKey: 'string',
+  metadata: 'list',
+  parallel: 'string',
+} as const satisfies FlagTable;
+type RunFlags = FlagsOf<typeof RUN_FLAGS>;
+
 /** The flags that shape the session a run creates: with --session nothing is created, so they would be ignored. */
 const NEW_SESSION_FLAGS = [
   ['agent', '--agent'],
@@ -58,22 +77,22 @@ const NEW_SESSION_FLAGS = [
  * `svc run`'s flags, checked before any request (exit 2). The checks that need the resolved settings (-o, --jq with
  * --deltas) run in the run step.
  */
-export function parseRun([input]: string[], flags: Flags): RunCommandOptions {
-  return flags.parallel !== undefined ? { mode: 'parallel', ...parseParallel(input, flags) } : { mode: 'single', ...parseSingle(input, flags) };
+export function parseRun([input]: string[], flags: RunFlags): RunCommandOptions {
+  return flags.parallel !== undefined ? { mode: 'parallel', ...parseParallel(input, flags.parallel, flags) } : { mode: 'single', ...parseSingle(input, flags) };
 }
 
-function parseSingle(input: string | undefined, flags: Flags): RunOptions {
+function parseSingle(input: string | undefined, flags: RunFlags): RunOptions {
   // The framework gives a verb that declares --timeout its own value (the per-request one is --request-timeout).
-  const timeoutMs = parseDeadline(flags.timeout as string | undefined);
+  const timeoutMs = parseDeadline(flags.timeout);
   const createKey = idempotencyKey(flags);
-  const agent = flags.agent as string | undefined;
-  const session = flags.session as string | undefined;
+  const agent = flags.agent;
+  const session = flags.session;
   if (!agent && !session) throw new UsageError('--agent is required (or --session to reuse a session)');
   const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find(([key]) => flags[key] !== undefined);
   if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
   if (flags.continue && session === undefined) throw new UsageError('--continue resumes an interrupted --session: a new session is never interrupted');
   return {
-    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment as string | undefined, createKey, ...sessionFields(flags) },
+    target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment, createKey, ...sessionFields(flags) },
     message: messageSource(input, flags),
     timeoutMs,
     deltas: Boolean(flags.deltas),
@@ -83,10 +102,10 @@ function parseSingle(input: string | undefined, flags: Flags): RunOptions {
   };
 }
 
-function messageSource(input: string | undefined, flags: Flags): MessageSource {
+function messageSource(input: string | undefined, flags: RunFlags): MessageSource {
   if (input !== undefined && input !== '-') throw new UsageError(`unexpected argument "${input}": only - (standard input) is accepted`);
-  const message = flags.message as string | undefined;
-  const file = flags.messageFile as string | undefined;
+  const message = flags.message;
+  const file = flags.messageFile;
   const given = [message !== undefined, file !== undefined, input === '-'].filter(Boolean).length;
   if (given !== 1) throw new UsageError('give the message once: --message T, --message-file F, or - for standard input');
   if (message !== undefined) return { from: 'text', text: message };
@@ -95,19 +114,19 @@ function messageSource(input: string | undefined, flags: Flags): MessageSource {
 }
 
 /** `--title` and `--metadata` of a new session, checked (exit 2). */
-function sessionFields(flags: Flags): Pick<NewSession, 'title' | 'metadata'> {
+function sessionFields(flags: RunFlags): Pick<NewSession, 'title' | 'metadata'> {
   const metadata = parseMetadataFlags(flags.metadata, false);
-  return { ...(flags.title !== undefined ? { title: flags.title as string } : {}), ...(metadata ? { metadata: editMetadata({}, metadata) } : {}) };
+  return { ...(flags.title !== undefined ? { title: flags.title } : {}), ...(metadata ? { metadata: editMetadata({}, metadata) } : {}) };
 }
 
 /** `--parallel` and the flags it needs or refuses. */
-function parseParallel(input: string | undefined, flags: Flags): ParallelOptions {
-  const parallel = parseCount(flags.parallel as string, '--parallel', 1, MAX_PARALLEL);
-  const messageFile = flags.messageFile as string | undefined;
+function parseParallel(input: string | undefined, count: string, flags: RunFlags): ParallelOptions {
+  const parallel = parseCount(count, '--parallel', 1, MAX_PARALLEL);
+  const messageFile = flags.messageFile;
   if (messageFile === undefined) throw new UsageError('--parallel takes its messages from --message-file F.ndjson, one per line');
   if (flags.message !== undefined || input !== undefined) throw new UsageError('--parallel reads every message from --message-file: drop --message and -');
   if (flags.session !== undefined) throw new UsageError('--parallel starts one new session per line: it cannot reuse --session');
-  const agent = flags.agent as string | undefined;
+  const agent = flags.agent;
   if (!agent) throw new UsageError('--agent is required with --parallel');
   if (flags.deltas) throw new UsageError('--deltas works on one run: --parallel prints one result per line');
   if (flags.continue) throw new UsageError('--continue resumes an interrupted --session: --parallel starts new sessions');
@@ -115,10 +134,10 @@ function parseParallel(input: string | undefined, flags: Flags): ParallelOptions
     throw new UsageError('--interrupt-on-exit works on one run: after Ctrl-C, --parallel names the sessions in flight for `svc sessions interrupt -`');
   return {
     agent,
-    environment: flags.environment as string | undefined,
+    environment: flags.environment,
     messageFile,
     parallel,
-    timeoutMs: parseDeadline(flags.timeout as string | undefined),
+    timeoutMs: parseDeadline(flags.timeout),
     createKey: idempotencyKey(flags),
     ...sessionFields(flags),
     keyGiven: flags.idempotencyKey !== undefined,

@@ -1,16 +1,16 @@
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
-import type { Obj } from '../../api/resources';
+import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import type { BulkAction, BulkTarget } from '../../fleet/bulk';
 import { pollSession } from './poll';
 
 /** The session as the selection read it, else read now. */
-const current = async (c: ApiClient, t: BulkTarget): Promise<Obj> => t.row ?? sessions.get(c, t.id);
+const current = async (c: ApiClient, t: BulkTarget): Promise<Session> => t.row ?? sessions.get(c, t.id);
 
 /** Interrupt, wait until stopped, archive: the spec's order for a running session. */
-async function stopThenArchive(ctx: Ctx, c: ApiClient, s: Obj): Promise<void> {
+async function stopThenArchive(ctx: Ctx, c: ApiClient, s: Session): Promise<void> {
   const id = String(s.id);
   if (!s.stopping) await sessions.interrupt(c, id);
   await pollSession(ctx, c, id, (x) => !x.stopping && x.status !== 'running');

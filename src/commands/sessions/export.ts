@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { Obj } from '../../api/resources';
+import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import type { TranscriptHeader } from '../../output/transcript-md';
@@ -10,7 +10,7 @@ import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { pickSession } from './pick';
-import { sessionStateText, type SessionStateInput } from '../../turn/state';
+import { sessionStateText } from '../../turn/state';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 
@@ -83,7 +83,7 @@ export async function runExport(ctx: Ctx, o: ExportOptions): Promise<void> {
   await write(ctx.io.stdout, text);
 }
 
-async function render(format: ExportFormat, session: Obj, events: SessionEvent[]): Promise<string> {
+async function render(format: ExportFormat, session: Session, events: SessionEvent[]): Promise<string> {
   if (format === 'json') return (await import('../../output/controls')).escapeJsonControls(JSON.stringify(events, null, 2)) + '\n';
   const { buildTranscript } = await import('../../output/transcript');
   const root = buildTranscript(events);
@@ -96,13 +96,13 @@ async function render(format: ExportFormat, session: Obj, events: SessionEvent[]
 }
 
 /** `errorType`: the last turn's `session.error`, which the state names (`failed (model_error)`). */
-function headerOf(s: Obj, count: number, errorType: string | undefined): TranscriptHeader {
+function headerOf(s: Session, count: number, errorType: string | undefined): TranscriptHeader {
   const str = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : String(v));
   const facts: Array<[string, string | undefined]> = [
     ['Session', str(s.id)],
     ['Agent', str(s.agent_id) && (s.agent_version !== undefined ? `${s.agent_id} (version ${s.agent_version})` : String(s.agent_id))],
     ['Environment', str(s.environment_id)],
-    ['Status', str(s.status) && sessionStateText(s as SessionStateInput, { errorType })],
+    ['Status', str(s.status) && sessionStateText(s, { errorType })],
     ['Created', str(s.created_at)],
     ['Events', String(count)],
   ];

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client';
-import type { Obj } from '../../api/resources';
+import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
@@ -9,7 +9,7 @@ const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 1000;
 
 /** Reads the session until `done` holds (the spec confirms control changes by reading). */
-export async function pollSession(ctx: Ctx, c: ApiClient, sid: string, done: (s: Obj) => boolean): Promise<Obj> {
+export async function pollSession(ctx: Ctx, c: ApiClient, sid: string, done: (s: Session) => boolean): Promise<Session> {
   for (let delay = FIRST_DELAY_MS; ; delay = Math.min(delay * 2, MAX_DELAY_MS)) {
     const s = await sessions.get(c, sid);
     if (done(s)) return s;

@@ -1,5 +1,5 @@
 import { sessions } from '../../api/sessions';
-import type { Obj } from '../../api/resources';
+import type { Session } from '../../wire/resources';
 import type { Ctx } from '../../context';
 import { exitCodeFor, ExitCodeError, failureLine, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../errors';
 import { worstExit } from '../../turn/state';
@@ -24,7 +24,7 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
   const signal = AbortSignal.any([stop.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
   const { Ctx: Context } = await import('../../context');
   const sub = new Context({ ...ctx.io, signal }, ctx.globals);
-  const settled = new Channel<Obj>();
+  const settled = new Channel<Session>();
   const pending = new Set(ids);
   const codes: number[] = [];
   let next = 0;

@@ -1,9 +1,30 @@
 import { hostname } from 'node:os';
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
 import { UsageError } from '../../errors';
 import { bounded, parseDuration } from '../../fleet/duration';
 import { parseHostPort, type HostPort } from '../../host-port';
 import type { LogFormat } from '../../worker/log';
+
+/** The flags of the built-in tools and the log, `worker serve`'s all (declared in ./index.ts). */
+export const WORKER_SERVE_FLAGS = {
+  workdir: 'string',
+  maxIdle: 'string',
+  unrestrictedPaths: 'switch',
+  logFormat: 'string',
+} as const satisfies FlagTable;
+/** `worker run`'s flags: the tools' and its own (declared in ./index.ts). */
+export const WORKER_RUN_FLAGS = {
+  ...WORKER_SERVE_FLAGS,
+  environment: 'string',
+  concurrency: 'string',
+  once: 'switch',
+  onWork: 'string',
+  workerId: 'string',
+  heartbeatInterval: 'string',
+  metricsAddr: 'string',
+  grace: 'string',
+} as const satisfies FlagTable;
+type WorkerFlags = FlagsOf<typeof WORKER_RUN_FLAGS>;
 
 /** The flags of the built-in tools and the log, shared by `worker run` and `worker serve`. */
 export interface ToolOptions {
@@ -35,38 +56,39 @@ export interface WorkerRunOptions extends ToolOptions {
 export type WorkerServeOptions = ToolOptions;
 
 /** `--workdir`, `--max-idle`, `--unrestricted-paths` and `--log-format`. */
-export function parseToolOptions(flags: Flags): ToolOptions {
-  const maxIdleMs = flags.maxIdle === undefined ? undefined : maxIdle(flags.maxIdle as string);
+export function parseToolOptions(flags: WorkerFlags): ToolOptions {
+  const maxIdleMs = flags.maxIdle === undefined ? undefined : maxIdle(flags.maxIdle);
   return {
-    workdir: (flags.workdir as string | undefined) ?? '.',
+    workdir: flags.workdir ?? '.',
     maxIdleMs,
     unrestrictedPaths: Boolean(flags.unrestrictedPaths),
     // Commander refuses any value but its choices.
+    // commander's .choices() checked it
     logFormat: (flags.logFormat as LogFormat | undefined) ?? 'text',
   };
 }
 
 /** `svc worker run`'s flags, checked before any request (exit 2). */
-export function parseWorkerRun(_args: string[], flags: Flags): WorkerRunOptions {
-  const environmentId = flags.environment as string | undefined;
+export function parseWorkerRun(_args: string[], flags: WorkerFlags): WorkerRunOptions {
+  const environmentId = flags.environment;
   if (environmentId === undefined) throw new UsageError('--environment is required: the self-hosted environment whose queue to serve');
-  const concurrency = int((flags.concurrency as string | undefined) ?? '1', '--concurrency', 1, 1000);
+  const concurrency = int(flags.concurrency ?? '1', '--concurrency', 1, 1000);
   if (flags.once && concurrency !== 1) throw new UsageError('--once serves one row; it cannot be combined with --concurrency');
-  const heartbeatMs = flags.heartbeatInterval === undefined ? undefined : seconds(flags.heartbeatInterval as string, '--heartbeat-interval');
-  const workerId = (flags.workerId as string | undefined) ?? defaultWorkerId();
+  const heartbeatMs = flags.heartbeatInterval === undefined ? undefined : seconds(flags.heartbeatInterval, '--heartbeat-interval');
+  const workerId = flags.workerId ?? defaultWorkerId();
   if (workerId.trim() === '') throw new UsageError('--worker-id must not be empty');
   if (!/^[\x20-\x7e]+$/.test(workerId)) throw new UsageError('--worker-id may hold printable ASCII characters only (it is sent as a header)');
   const tools = parseToolOptions(flags);
-  const onWork = flags.onWork as string | undefined;
+  const onWork = flags.onWork;
   // CMD runs the tools, in its own process: `--unrestricted-paths` belongs to the `svc worker serve` it starts.
   if (onWork !== undefined && tools.unrestrictedPaths)
     throw new UsageError('--unrestricted-paths applies to the built-in tools, and with --on-work CMD runs the tools: give it to `svc worker serve` in CMD');
-  const metricsAddr = flags.metricsAddr === undefined ? undefined : parseHostPort(flags.metricsAddr as string, '--metrics-addr');
-  const graceMs = flags.grace === undefined ? undefined : parseDuration(flags.grace as string, '--grace');
+  const metricsAddr = flags.metricsAddr === undefined ? undefined : parseHostPort(flags.metricsAddr, '--metrics-addr');
+  const graceMs = flags.grace === undefined ? undefined : parseDuration(flags.grace, '--grace');
   return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork, metricsAddr, graceMs };
 }
 
-export function parseWorkerServe(_args: string[], flags: Flags): WorkerServeOptions {
+export function parseWorkerServe(_args: string[], flags: WorkerFlags): WorkerServeOptions {
   return parseToolOptions(flags);
 }
 

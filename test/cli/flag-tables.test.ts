@@ -1,0 +1,40 @@
+import type { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import type { FlagKind, FlagTable } from '../../src/cli/action';
+import { wholeTree } from '../../src/cli/main';
+import { EMULATOR_FLAGS } from '../../src/commands/emulator/parse';
+import { RUN_FLAGS } from '../../src/commands/run/parse';
+import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
+
+/** The tables the parse steps read their flags by, and the commands that declare those flags. */
+const TABLES: Array<[string[], FlagTable]> = [
+  [['run'], RUN_FLAGS],
+  [['worker', 'run'], WORKER_RUN_FLAGS],
+  [['worker', 'serve'], WORKER_SERVE_FLAGS],
+  [['emulator'], EMULATOR_FLAGS],
+];
+
+const find = (root: Command, path: string[]): Command =>
+  path.reduce((c, name) => {
+    const sub = c.commands.find((x) => x.name() === name);
+    if (!sub) throw new Error(`no command ${path.join(' ')}`);
+    return sub;
+  }, root);
+
+/** How commander hands over an option's value: a switch (or --no-x) a boolean, a repeated value a list, else a string. */
+function kindOf(o: Option): FlagKind {
+  if (o.isBoolean() || o.negate) return 'switch';
+  if (o.variadic) return 'list';
+  // A repeatable option collects through its parser: its first value comes back as an array.
+  return o.parseArg && Array.isArray(o.parseArg(o.argChoices?.[0] ?? 'x', undefined as never)) ? 'list' : 'string';
+}
+
+describe('typed flag tables match what the commands declare', () => {
+  it('each table names exactly the flags its command declares, each with the kind commander hands over', async () => {
+    const tree = await wholeTree();
+    for (const [path, table] of TABLES) {
+      const declared = Object.fromEntries(find(tree, path).options.map((o) => [o.attributeName(), kindOf(o)]));
+      expect(table, path.join(' ')).toEqual(declared);
+    }
+  });
+});
