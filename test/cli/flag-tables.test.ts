@@ -2,8 +2,10 @@ import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { FlagKind, FlagTable } from '../../src/cli/action';
 import { wholeTree } from '../../src/cli/main';
+import { API_FLAGS } from '../../src/commands/api/index';
 import { EMULATOR_FLAGS } from '../../src/commands/emulator/parse';
 import { RUN_FLAGS } from '../../src/commands/run/parse';
+import { WORK_STATS_FLAGS } from '../../src/commands/work/stats-parse';
 import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
 
 /** The tables the parse steps read their flags by, and the commands that declare those flags. */
@@ -12,6 +14,8 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['worker', 'run'], WORKER_RUN_FLAGS],
   [['worker', 'serve'], WORKER_SERVE_FLAGS],
   [['emulator'], EMULATOR_FLAGS],
+  [['api'], API_FLAGS],
+  [['work', 'stats'], WORK_STATS_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

@@ -3,7 +3,7 @@ import type { Method } from '../../api/client';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { collect } from '../../cli/flags';
 import { printsText } from '../../cli/text-output';
 
@@ -62,13 +62,23 @@ export interface ApiOptions {
  * METHOD PATH, or PATH alone (or with `-X METHOD`) as `gh api` takes it: GET, or POST when a body (`--data`, `-F`)
  * is given.
  */
-export function parseApi([first, second]: string[], flags: Flags): ApiOptions {
+/** `svc api`'s flags (declared below). */
+export const API_FLAGS = {
+  method: 'string',
+  data: 'string',
+  field: 'list',
+  header: 'list',
+  paginate: 'switch',
+} as const satisfies FlagTable;
+type ApiFlags = FlagsOf<typeof API_FLAGS>;
+
+export function parseApi([first, second]: string[], flags: ApiFlags): ApiOptions {
   const positional = second === undefined ? undefined : first;
   const path = second ?? first;
-  const explicit = flags.method as string | undefined;
+  const explicit = flags.method;
   if (positional !== undefined && explicit !== undefined && positional.toUpperCase() !== explicit.toUpperCase())
     throw new UsageError(`the method is given twice: ${positional} and -X ${explicit}`);
-  const fields = parseFields((flags.field as string[] | undefined) ?? []);
+  const fields = parseFields(flags.field ?? []);
   const hasBody = flags.data !== undefined || Object.keys(fields).length > 0;
   const methodArg = positional ?? explicit ?? (hasBody ? 'POST' : 'GET');
   const method = methodArg.toUpperCase();
@@ -77,8 +87,8 @@ export function parseApi([first, second]: string[], flags: Flags): ApiOptions {
   if ((method === 'GET' || method === 'DELETE') && flags.data !== undefined)
     throw new UsageError(`--data is not sent with ${method}; use -F for query parameters`);
   if (flags.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
-  const headers = parseHeaders((flags.header as string[] | undefined) ?? []);
-  return { method: method as Method, path, data: flags.data as string | undefined, fields, headers, paginate: Boolean(flags.paginate) };
+  const headers = parseHeaders(flags.header ?? []);
+  return { method: method as Method, path, data: flags.data, fields, headers, paginate: Boolean(flags.paginate) };
 }
 
 export async function runApi(ctx: Ctx, o: ApiOptions): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
 import { UsageError } from '../../errors';
 import { parseDuration } from '../../fleet/duration';
 import { parseHostPort, type HostPort } from '../../host-port';
@@ -14,10 +14,19 @@ export interface WorkStatsOptions {
 
 export const DEFAULT_STATS_INTERVAL = '10s';
 
+/** `svc work stats`'s flags (declared in ./index.ts). */
+export const WORK_STATS_FLAGS = {
+  watch: 'switch',
+  interval: 'string',
+  timeout: 'string',
+  serve: 'string',
+} as const satisfies FlagTable;
+type WorkStatsFlags = FlagsOf<typeof WORK_STATS_FLAGS>;
+
 /** Exit 2 before any request for flags that cannot work together. */
-export function parseWorkStats([env]: string[], flags: Flags): WorkStatsOptions {
+export function parseWorkStats([env]: string[], flags: WorkStatsFlags): WorkStatsOptions {
   const watch = Boolean(flags.watch);
-  const serve = flags.serve === undefined ? undefined : parseHostPort(flags.serve as string, '--serve');
+  const serve = flags.serve === undefined ? undefined : parseHostPort(flags.serve, '--serve');
   if (serve && watch) throw new UsageError('--serve and --watch are two ways to repeat the count: give one');
   if (!watch && !serve && flags.interval !== undefined) throw new UsageError('--interval applies with --watch or --serve');
   if (!watch && flags.timeout !== undefined) throw new UsageError('--timeout applies with --watch');
@@ -25,7 +34,7 @@ export function parseWorkStats([env]: string[], flags: Flags): WorkStatsOptions 
     env,
     watch,
     serve,
-    intervalMs: parseDuration((flags.interval as string | undefined) ?? DEFAULT_STATS_INTERVAL, '--interval'),
-    timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout as string, '--timeout'),
+    intervalMs: parseDuration(flags.interval ?? DEFAULT_STATS_INTERVAL, '--interval'),
+    timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout, '--timeout'),
   };
 }
