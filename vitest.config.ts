@@ -25,6 +25,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // One private build of svc for the run, made on the first ask (test/helpers/bundled.ts).
+    globalSetup: ['test/helpers/bundle-setup.ts'],
     pool: 'forks',
     // Two cores: keep the number of test files running at once small.
     maxWorkers: 2,

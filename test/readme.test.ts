@@ -23,7 +23,7 @@ import { describeWith } from './helpers/requires';
  */
 
 const repo = new URL('..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: svc on PATH and what the README's blocks write. */
 const work = join(repo, 'node_modules', '.cache', `readme-test-${process.pid}`);
 
 describe('the README conventions (test/helpers/readme-script.ts)', () => {

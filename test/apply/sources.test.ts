@@ -1,12 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
-import { builtForOtherUsers, canActAsNobody } from '../helpers/bundled';
+import { builtForOtherUsers, canActAsNobody, useBundledSvc } from '../helpers/bundled';
 
 const log: string[] = [];
 const t = useEmulator({ log: (l) => log.push(l) });
@@ -131,19 +130,14 @@ describe('svc apply: a Skill folder', () => {
 
 // Root reads any file, so as root the unreadable file is read by another user: the built svc run as nobody, from a
 // copy nobody can read wherever the checkout is (a clone under /root or in a `mktemp -d` folder is closed to them).
-const builtBin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)));
-
 describe(
   'svc apply run as another user (root reads every file)',
   {
-    skip: !canActAsNobody || !built,
-    meta:
-      canActAsNobody && built
-        ? {}
-        : { skipReason: !canActAsNobody ? 'needs root and setpriv to act as another user (nobody)' : 'needs `npm run build` (dist/)' },
+    skip: !canActAsNobody,
+    meta: canActAsNobody ? {} : { skipReason: 'needs root and setpriv to act as another user (nobody)' },
   },
   () => {
+    const built = useBundledSvc();
     it('an unreadable file inside a skill folder is exit 2 naming it, with nothing sent (svc run as nobody)', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-skill-nobody-'));
       chmodSync(dir, 0o755);
@@ -155,7 +149,7 @@ describe(
       writeFileSync(join(dir, 'skill.yaml'), 'kind: Skill\nname: nobody-skill\npath: skill\n', { mode: 0o644 });
       const nobody = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
       chownSync(config, nobody, nobody);
-      const copy = builtForOtherUsers(builtBin);
+      const copy = builtForOtherUsers(built.bin);
       const bin = copy.bin;
       // Spawned, not spawnSync: the emulator answering it runs in this process.
       const { writes, r } = await withWrites(

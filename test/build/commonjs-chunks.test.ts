@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { toCommonJs } from '../../scripts/commonjs-chunks.mjs';
 import { tempConfigDir } from '../helpers/cli';
 
-/** Bundles `files` (name → source; `main.js` is the entry) as the build does: split ESM, then CommonJS chunks. */
+/**
+ * Bundles `files` (name → source; `main.js` is the entry) as the build does: split ESM, then CommonJS chunks. Small
+ * sources of the test's own, not svc (whose one build per run is test/helpers/bundled.ts).
+ */
 async function convert(files: Record<string, string>): Promise<string> {
   const root = tempConfigDir();
   mkdirSync(join(root, 'src'));

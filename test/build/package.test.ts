@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { builtForOtherUsers, sharedBundle } from '../helpers/bundled';
 
 const repo = new URL('../..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies?: object; scripts: Record<string, string>; files: string[] };
@@ -28,10 +27,11 @@ describe('the package holds only what runs', () => {
   });
 
   describe('a build laid out away from any node_modules', () => {
-    const work = mkdtempSync(join(tmpdir(), 'svc-package-'));
+    // The run's build, copied to a fresh folder under the system's temporary folder.
+    let work = '';
     let bin = '';
     beforeAll(async () => {
-      bin = await buildPrivateSvc(work);
+      ({ folder: work, bin } = builtForOtherUsers(await sharedBundle()));
     }, 120_000);
     afterAll(() => rmSync(work, { recursive: true, force: true }));
 

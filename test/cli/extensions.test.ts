@@ -7,7 +7,7 @@ import { spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();
-const bundled = useBundledSvc('extensions');
+const bundled = useBundledSvc();
 
 /** A folder for PATH holding executables named svc-NAME, each a shell script. */
 function extensionDir(scripts: Record<string, string>): string {

@@ -9,6 +9,18 @@ import { agentSession, getSession, waitSession, waitUntil } from '../helpers/sse
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
 
+/** A promise that counts the calls of its `then`: each `await` of it and each `.then`/`.finally` is one. */
+class Watched<T> extends Promise<T> {
+  waiters = 0;
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    this.waiters++;
+    return super.then(onFulfilled, onRejected);
+  }
+}
+
 let group = 0;
 /** `n` idle sessions labelled with a fresh `batch` value, so a test selects only its own with `-l batch=…`. */
 async function batch(n: number, extra: Record<string, unknown> = {}): Promise<{ label: string; ids: string[] }> {
@@ -153,17 +165,33 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
 
   it('a 429 pauses every worker for its Retry-After, not just the one told', async () => {
     const { label, ids } = await batch(12);
+    const concurrency = 4;
     const sleeps: number[] = [];
-    const during: number[] = [];
+    let first: { waiters: number; during: number } | undefined;
     await call(t.emu, 'POST', '/_emulator/faults', { body: { rate_limit_every: 6, retry_after: 1 } });
     try {
-      const r = await run(['sessions', 'archive', '-l', `batch=${label}`, '--yes', '--concurrency', '4', '-o', 'ndjson'], {
-        sleep: async (ms) => {
+      const r = await run(['sessions', 'archive', '-l', `batch=${label}`, '--yes', '--concurrency', String(concurrency), '-o', 'ndjson'], {
+        sleep: (ms) => {
           sleeps.push(ms);
-          const before = await requestCount(t.emu);
-          // Stands in for the Retry-After wait: long enough for free workers to send many requests if they were not held.
-          await new Promise((resolve) => setTimeout(resolve, 150));
-          during.push((await requestCount(t.emu)) - before);
+          if (first) return Promise.resolve();
+          // The first pause stands in for the Retry-After wait: it ends once every worker waits on it (and the pause's
+          // own clean-up), or once more requests came than were in flight at the 429 (workers it did not hold).
+          const seen = { waiters: 0, during: 0 };
+          first = seen;
+          const pause = new Watched<void>((resolve) => {
+            void requestCount(t.emu)
+              .then((before) =>
+                waitUntil(async () => {
+                  seen.waiters = pause.waiters;
+                  seen.during = (await requestCount(t.emu)) - before;
+                  return seen.waiters > concurrency || seen.during > concurrency - 1;
+                }, 'every worker to wait on the pause'),
+              )
+              // Timed out: the assertions below say what was seen.
+              .catch(() => undefined)
+              .then(() => resolve());
+          });
+          return pause;
         },
       });
       expect(r.code).toBe(0);
@@ -171,10 +199,11 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
     } finally {
       await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
     }
-    expect(sleeps.length).toBeGreaterThan(0);
     expect(sleeps.every((ms) => ms >= 1000)).toBe(true);
-    // At most the requests already in flight when the 429 came (concurrency - 1) land during a pause.
-    expect(Math.max(...during)).toBeLessThanOrEqual(3);
+    // Every worker waited, and at most the requests already in flight when the 429 came (concurrency - 1) landed.
+    expect(first).toBeDefined();
+    expect(first!.waiters).toBe(concurrency + 1);
+    expect(first!.during).toBeLessThanOrEqual(concurrency - 1);
   });
 
   it('Ctrl-C mid-bulk stops issuing writes, reports those in flight and exits 130: every archived session is in the report', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { copyOfBuild, sharedBundle } from '../helpers/bundled';
 import { svcCommand } from '../../src/commands/demo/launcher';
 import { printTranscript } from '../../src/commands/demo/transcript';
 import { client as emulatorClient } from '../api/stream/helpers';
@@ -98,10 +98,10 @@ describe("the demo's closing hint (issue 26)", () => {
   it('runs as printed before npm link: the piped demo of a checkout prints lines that bash runs to a reply', async () => {
     const execFile = promisify(execFileCb);
     const repo = new URL('../..', import.meta.url).pathname;
-    // Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild.
+    // A checkout's layout (bin/ and dist/ in the working folder, which the hint names), in a copy: the run's build is shared.
     const work = join(repo, 'node_modules', '.cache', `demo-hint-${process.pid}`);
     try {
-      await buildPrivateSvc(work);
+      copyOfBuild(await sharedBundle(), work);
       // No compile cache: the hint's background emulator could still be writing entries into `work` as it is removed.
       const env = { PATH: '/usr/bin:/bin', HOME: work, SVC_CONFIG_DIR: work, NODE_DISABLE_COMPILE_CACHE: '1' };
       const demo = await execFile(process.execPath, ['bin/svc.js', 'demo'], { cwd: work, env: { ...env, PATH: `${process.env.PATH}` } });

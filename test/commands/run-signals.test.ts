@@ -5,7 +5,7 @@ import { call, useEmulator } from '../helpers/emulator';
 import { history, waitSession, waitUntil } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
-const svcBin = useBundledSvc('run-signals-test');
+const svcBin = useBundledSvc();
 const slow = `/slow 100 ${'w '.repeat(80)}`;
 
 async function agent(): Promise<string> {

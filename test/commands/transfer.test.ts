@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { sharedBundle } from '../helpers/bundled';
 import type { StreamResponse } from '../../src/api/client';
 import { NetworkError } from '../../src/api/errors';
 import { multipartBody, uploadSource } from '../../src/api/upload';
@@ -177,13 +177,14 @@ describe('memory of a 100 MiB upload (acceptance)', () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('svc files upload of a 100 MiB file keeps the CLI under 100 MiB of RSS, and the server holds every byte', async () => {
-    await buildPrivateSvc(work);
+    mkdirSync(work, { recursive: true });
+    const bin = await sharedBundle();
     const big = join(work, 'big.bin');
     writeFileSync(big, '');
     truncateSync(big, 100 * 1024 * 1024);
 
     // Asynchronous spawn: the emulator answers from this same process.
-    const child = spawn(process.execPath, [join(work, 'bin', 'svc.js'), 'files', 'upload', big, '-q'], {
+    const child = spawn(process.execPath, [bin, 'files', 'upload', big, '-q'], {
       env: { PATH: process.env.PATH, SVC_CONFIG_DIR: tempConfigDir(), ...(emuEnv(t.emu) as Record<string, string>) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -40,6 +40,7 @@ describe('the completion cache', () => {
     beforeAll(async () => {
       work = mkdtempSync(join(repo, 'node_modules', '.cache', 'completion-cache-'));
       script = join(work, 'cache.mjs');
+      // One module on its own for the child to import, not svc: the run's shared build (helpers/bundled.ts) has no such entry.
       await build({ entryPoints: [join(repo, 'src/completion/cache.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script, logLevel: 'silent' });
     });
     afterAll(() => rmSync(work, { recursive: true, force: true }));

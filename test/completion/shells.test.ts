@@ -11,7 +11,7 @@ import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: svc on PATH, the shells' scripts and the files they complete. */
 const work = join(repo, 'node_modules', '.cache', `completion-test-${process.pid}`);
 const t = useEmulator();
 let env: Record<string, string>;

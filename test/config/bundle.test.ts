@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { tempConfigDir } from '../helpers/cli';
 
-const svcBin = useBundledSvc('config-bundle-test');
+const svcBin = useBundledSvc();
 const recordLoads = fileURLToPath(new URL('../helpers/record-loads.cjs', import.meta.url));
 
 /** The packages each chunk of the build was made from (its source map's `sources`), by chunk file name. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { idleInEventLoop, spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { svc, tempConfigDir } from '../helpers/cli';
 
-const svcBin = useBundledSvc('config-concurrency-test');
+const svcBin = useBundledSvc();
 
 const profilesIn = (dir: string): string[] => Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles).sort();
 const leftovers = (dir: string): string[] => readdirSync(dir).filter((f) => f !== 'config.json');

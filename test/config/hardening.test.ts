@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { builtForOtherUsers, idleInEventLoop, spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { svc, tempConfigDir } from '../helpers/cli';
 
-const svcBin = useBundledSvc('config-hardening-test');
+const svcBin = useBundledSvc();
 const KEY = 'sk_test_hardening_0123456789';
 
 /** The other local user: root runs the test, `nobody` plants files. */

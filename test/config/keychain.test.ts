@@ -137,7 +137,7 @@ function usePrivateSecretService(): { readonly env: Record<string, string> } {
 
 describe.skipIf(!secretServiceTools)('under a real Secret Service (gnome-keyring on a private D-Bus session)', () => {
   const ss = usePrivateSecretService();
-  const bundled = useBundledSvc('keychain-test');
+  const bundled = useBundledSvc();
 
   it('the built svc, as a child process in that session, logs in to the keychain and reads the key back from it', async () => {
     const dir = tempConfigDir();

@@ -8,7 +8,7 @@ import { describeWith } from '../helpers/requires';
 
 // The tests of src/ run Ink and its dependencies unpatched; users run the bundle, whose build patches and swaps some of
 // them (scripts/build/PERF.md). Here the bundle itself starts and draws the live view on a real pseudo-terminal.
-const bundled = useBundledSvc('bundled-live');
+const bundled = useBundledSvc();
 const t = useEmulator({ modelStepMs: 5 });
 const execFile = promisify(execFileCb);
 

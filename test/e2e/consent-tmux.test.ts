@@ -1,14 +1,14 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sharedBundle } from '../helpers/bundled';
 import { describeWith } from '../helpers/requires';
 import { tmuxTerminal } from '../helpers/tmux';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import { requestCount, useEmulator } from '../helpers/emulator';
 import { agentSession, getSession } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: the terminal's socket and configuration, and the files its commands write. */
 const work = join(repo, 'node_modules', '.cache', `consent-e2e-${process.pid}`);
 const t = useEmulator();
 
@@ -36,8 +36,8 @@ describeWith('the bulk consent prompt in a real terminal (tmux)', ['tmux'], () =
   let svcBin = '';
 
   beforeAll(async () => {
-    await buildPrivateSvc(work);
-    svcBin = join(work, 'bin', 'svc.js');
+    mkdirSync(work, { recursive: true });
+    svcBin = await sharedBundle();
     // No CI variable: with one set, svc never prompts (as --no-input).
     await start({ emu: t.emu, width: 160, height: 40 });
   }, 90_000);

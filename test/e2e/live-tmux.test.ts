@@ -1,22 +1,25 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sharedBundle } from '../helpers/bundled';
 import { describeWith } from '../helpers/requires';
 import { tmuxTerminal } from '../helpers/tmux';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: the terminal's socket and configuration, and the files its commands write. */
 const work = join(repo, 'node_modules', '.cache', `live-e2e-${process.pid}`);
+/** The run's shared build of svc (test/helpers/bundled.ts). */
+let bin = '';
 const t = useEmulator({ modelStepMs: 5 });
 
 const { tmux, pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'live');
 
 describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
   beforeAll(async () => {
-    await buildPrivateSvc(work);
+    mkdirSync(work, { recursive: true });
+    bin = await sharedBundle();
     // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the view must still be live.
     await start({ emu: t.emu, width: 120, height: 40, ci: true });
   }, 90_000);
@@ -30,10 +33,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     const s = await createSession(t.emu);
     const before = join(work, 'stty-before');
     const after = join(work, 'stty-after');
-    await keys(
-      '-l',
-      `stty -a > ${before}; node ${join(work, 'bin', 'svc.js')} sessions tail ${s.id} --deltas; code=$?; stty -a > ${after}; echo "END-OF-VIEW exit=$code"`,
-    );
+    await keys('-l', `stty -a > ${before}; node ${bin} sessions tail ${s.id} --deltas; code=$?; stty -a > ${after}; echo "END-OF-VIEW exit=$code"`);
     await keys('Enter');
     // Idle with nothing queued: there is nothing to interrupt yet.
     await paneShows(/^m message · d hide deltas · q quit$/m);
@@ -73,7 +73,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
 
   /** Starts the view on the session in the pane (the shell's prompt back, with the exit code, when it ends). */
   async function tail(sid: string): Promise<void> {
-    await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} sessions tail ${sid}; echo "END-OF-VIEW exit=$?"`);
+    await keys('-l', `clear; node ${bin} sessions tail ${sid}; echo "END-OF-VIEW exit=$?"`);
     await keys('Enter');
     await paneShows(/^live │/m);
   }
@@ -104,7 +104,7 @@ describeWith('the live view in a real terminal (tmux)', ['tmux'], () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/slow 400');
     await waitSession(t.emu, s.id, (x) => x.status === 'running', 'the running turn');
-    await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} sessions tail ${s.id}; echo "END-OF-VIEW exit=$?"`);
+    await keys('-l', `clear; node ${bin} sessions tail ${s.id}; echo "END-OF-VIEW exit=$?"`);
     await keys('Enter');
     // Sent at once, while node is still starting: the terminal holds them for whoever reads next.
     await keys('-l', 'i\nmhello\n\n');

@@ -1,21 +1,23 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sharedBundle } from '../helpers/bundled';
 import { describeWith } from '../helpers/requires';
 import { tmuxTerminal } from '../helpers/tmux';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { createSession } from '../helpers/sse';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: the terminal's socket and configuration, and the files its commands write. */
 const work = join(repo, 'node_modules', '.cache', `picker-e2e-${process.pid}`);
+/** The run's shared build of svc (test/helpers/bundled.ts). */
+let bin = '';
 const t = useEmulator({ modelStepMs: 5 });
 
 const { pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'pick');
 /** Runs svc in the pane; the shell prints the exit code when it ends. */
 const run = async (args: string) => {
-  await keys('-l', `clear; node ${join(work, 'bin', 'svc.js')} ${args}; echo "END exit=$?"`);
+  await keys('-l', `clear; node ${bin} ${args}; echo "END exit=$?"`);
   await keys('Enter');
 };
 
@@ -23,7 +25,8 @@ describeWith('the picker for a missing ID in a real terminal (tmux)', ['tmux'], 
   const sessions: string[] = [];
 
   beforeAll(async () => {
-    await buildPrivateSvc(work);
+    mkdirSync(work, { recursive: true });
+    bin = await sharedBundle();
     // No CI variable: under CI svc never prompts (that case is in test/cli/picker.test.ts).
     await start({ emu: t.emu, width: 120, height: 40 });
     for (const title of ['older pick', 'newer pick']) sessions.unshift((await createSession(t.emu, { title })).id);

@@ -1,7 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { sharedBundle } from '../helpers/bundled';
 import { call } from '../helpers/emulator';
 import { useFleet } from '../helpers/fleet';
 import { describeWith } from '../helpers/requires';
@@ -9,8 +9,10 @@ import { getSession } from '../helpers/sse';
 import { tmuxTerminal } from '../helpers/tmux';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: the terminal's socket and configuration, and the files its commands write. */
 const work = join(repo, 'node_modules', '.cache', `top-e2e-${process.pid}`);
+/** The run's shared build of svc (test/helpers/bundled.ts). */
+let bin = '';
 const t = useFleet();
 
 const { keys, paneShows, start, stop } = tmuxTerminal(work, 'top');
@@ -25,7 +27,8 @@ const rows = (text: string) => text.split('\n').filter((l) => /^[ *] sesn_/.test
 
 describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
   beforeAll(async () => {
-    await buildPrivateSvc(work);
+    mkdirSync(work, { recursive: true });
+    bin = await sharedBundle();
     // CI=true as a pipeline sets it: Ink would then draw only its last frame, and the board must still be live.
     await start({ emu: t.emu, width: 160, height: 50, ci: true });
   }, 90_000);
@@ -41,7 +44,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     const after = join(work, 'stty-after');
     await keys(
       '-l',
-      `stty -a > ${before}; node ${join(work, 'bin', 'svc.js')} top --interval 500ms --environment ${fleet.environment.id}; code=$?; stty -a > ${after}; echo "END-OF-TOP exit=$code"`,
+      `stty -a > ${before}; node ${bin} top --interval 500ms --environment ${fleet.environment.id}; code=$?; stty -a > ${after}; echo "END-OF-TOP exit=$code"`,
     );
     await keys('Enter');
 

@@ -2,10 +2,10 @@
 // 130 (`sessions list -w`, `svc top`); and 20 sessions in one process leave stderr clean (no MaxListenersExceededWarning
 // from many requests on one signal: sessions wait, listen, top).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { sharedBundle } from '../helpers/bundled';
 import { emuEnv, ndjson, tempConfigDir } from '../helpers/cli';
 import { useFleet } from '../helpers/fleet';
 import { describeWith } from '../helpers/requires';
@@ -13,9 +13,10 @@ import { waitUntil } from '../helpers/sse';
 import { tmuxTerminal } from '../helpers/tmux';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: the terminal's socket and configuration, and the files its commands write. */
 const work = join(repo, 'node_modules', '.cache', `watch-signals-${process.pid}`);
-const bin = join(work, 'bin', 'svc.js');
+/** The run's shared build of svc (test/helpers/bundled.ts). */
+let bin = '';
 // 20 sessions that stay running for the whole file.
 const t = useFleet({}, { counts: { running: 20, waiting: 0, failed: 0, idle: 2, archived: 0, working: 0 }, runningStepMs: 60_000 });
 const { keys, paneShows, start, stop } = tmuxTerminal(work, 'signals');
@@ -32,7 +33,8 @@ function child(args: string[]) {
 
 describeWith('long-running readers and real signals', ['tmux'], () => {
   beforeAll(async () => {
-    await buildPrivateSvc(work);
+    mkdirSync(work, { recursive: true });
+    bin = await sharedBundle();
     await start({ emu: t.emu, width: 160, height: 50 });
   }, 90_000);
 

@@ -1,42 +1,55 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
-
-const repo = new URL('../..', import.meta.url).pathname;
+import { beforeAll, inject } from 'vitest';
 
 /**
- * A private build of bin/svc.js for tests that need real processes (signals, kill -9, parallel writers):
- * inside node_modules so the bundle's packages resolve; never the shared dist/, which others rebuild.
+ * The launcher of the run's one private build of bin/svc.js (test/helpers/bundle-setup.ts), for tests that need real
+ * processes (signals, kill -9, parallel writers): built on the first ask of the run, then shared, so never written to.
+ * Resolves once it is built.
  */
-export function useBundledSvc(name: string): { readonly bin: string } {
-  const work = join(repo, 'node_modules', '.cache', `${name}-${process.pid}`);
-  beforeAll(() => buildPrivateSvc(work), 120_000);
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-  return { bin: join(work, 'bin', 'svc.js') };
+export async function sharedBundle(): Promise<string> {
+  const res = await fetch(inject('svcBundleUrl'));
+  const answer = (await res.json()) as { bin?: string; error?: string };
+  if (!answer.bin) throw new Error(`the test run's bundle did not build: ${answer.error}`);
+  return answer.bin;
+}
+
+/** The shared bundle's launcher for a file's tests, built (if no file asked before) before they start. */
+export function useBundledSvc(): { readonly bin: string } {
+  const holder = { bin: '' };
+  beforeAll(async () => {
+    holder.bin = await sharedBundle();
+  }, 120_000);
+  return holder;
 }
 
 /** Root with setpriv at hand: a test can act as another local user (`nobody`). */
 export const canActAsNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 
+/** A copy of a built svc's bin/ and dist/ (which need nothing else to run) in `folder`; returns its launcher. */
+export function copyOfBuild(bin: string, folder: string): string {
+  const from = dirname(dirname(bin));
+  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(folder, d), { recursive: true });
+  return join(folder, 'bin', 'svc.js');
+}
+
 /**
- * A copy of a built svc (its bin/ and dist/, which need nothing else to run) that another local user can run: in a
- * fresh folder under the system's temporary folder, open to all, wherever the checkout is (a clone in a folder only
- * its owner may enter, such as one of `mktemp -d` or /root, is closed to that user). Removed by the caller.
+ * A copy of a built svc that another local user can run: in a fresh folder under the system's temporary folder, open
+ * to all, wherever the checkout is (a clone in a folder only its owner may enter, such as one of `mktemp -d` or
+ * /root, is closed to that user). Removed by the caller.
  */
 export function builtForOtherUsers(bin: string): { bin: string; folder: string } {
-  const from = dirname(dirname(bin));
   const folder = mkdtempSync(join(tmpdir(), 'svc-other-user-'));
-  for (const d of ['bin', 'dist']) cpSync(join(from, d), join(folder, d), { recursive: true });
+  const copy = copyOfBuild(bin, folder);
   const open = (path: string): void => {
     const dir = statSync(path).isDirectory();
     chmodSync(path, dir ? 0o755 : 0o644);
     if (dir) for (const name of readdirSync(path)) open(join(path, name));
   };
   open(folder);
-  return { bin: join(folder, 'bin', 'svc.js'), folder };
+  return { bin: copy, folder };
 }
 
 export interface Spawned {

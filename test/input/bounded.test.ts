@@ -15,7 +15,7 @@ import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 
 const t = useEmulator();
-const svcBin = useBundledSvc('input-bounded-test');
+const svcBin = useBundledSvc();
 const folder = (): string => mkdtempSync(join(tmpdir(), 'svc-input-'));
 
 function fifo(): string {

@@ -58,6 +58,8 @@ function queue(dest: Destination, o: { capacity?: number; sessionCapacity?: numb
 const place = (id: string): Place => ({ id, processed_at: '2026-11-26T00:00:00.000Z' });
 const ok: Outcome = { kind: 'accepted', status: 200 };
 
+afterEach(() => vi.useRealTimers());
+
 describe('the delivery queue', () => {
   it("delivers each session's events one at a time, in order, and settles a session's place only once the deliveries before it are", async () => {
     const dest = new Hand(4);
@@ -109,26 +111,31 @@ describe('the delivery queue', () => {
   });
 
   it('when full, push waits (reading pauses) and nothing is dropped; a notice says so at once and then every interval while it lasts', async () => {
+    vi.useFakeTimers();
     const dest = new Hand(1);
     const { q, notices, results } = queue(dest, { capacity: 2, noticeEveryMs: 50 });
     await q.push(delivery('a', 'e1'));
     await q.push(delivery('b', 'e2'));
     let third = false;
     const pushing = q.push(delivery('c', 'e3')).then((queued) => (third = queued));
-    await waitUntil(() => notices.length >= 3, 'three notices');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notices).toEqual(['deliveries to http://receiver.test/hooks are behind: 2 pending, reading paused for 1 session(s); nothing is dropped']);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(notices).toHaveLength(3);
     expect(third).toBe(false);
-    expect(notices[0]).toBe('deliveries to http://receiver.test/hooks are behind: 2 pending, reading paused for 1 session(s); nothing is dropped');
     dest.answer('e1', ok);
     await pushing;
     expect(third).toBe(true);
     const said = notices.length;
     for (const id of ['e2', 'e3']) {
-      await waitUntil(() => dest.open()[0]?.d.eventId === id, `${id} to start`);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(dest.open().map((a) => a.d.eventId)).toEqual([id]);
       dest.answer(id, ok);
     }
-    await waitUntil(() => results.length === 3, 'all three delivered');
-    await new Promise((r) => setTimeout(r, 120));
-    // Once room came back, the notices stopped.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(results).toHaveLength(3);
+    // Once room came back, the notices stopped: ten intervals on, none more.
+    await vi.advanceTimersByTimeAsync(500);
     expect(notices.length).toBe(said);
   });
 
@@ -161,8 +168,6 @@ describe('the delivery queue', () => {
   });
 
   describe("a receiver's Retry-After", () => {
-    afterEach(() => vi.useRealTimers());
-
     /** One delivery whose every attempt the receiver answers with this outcome; the attempts made after `ms`. */
     async function attemptsAfter(outcome: Outcome, ms: number): Promise<{ attempts: number; notices: string[] }> {
       vi.useFakeTimers();

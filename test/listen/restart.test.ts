@@ -10,7 +10,7 @@ import { acceptedEvents } from './helpers';
 import { useReceiver } from './receiver';
 
 const t = useEmulator({ modelStepMs: 1 });
-const built = useBundledSvc('listen-restart-test');
+const built = useBundledSvc();
 const receiver = useReceiver();
 let streamsOpen: ReturnType<typeof trackStreams>;
 beforeAll(() => {

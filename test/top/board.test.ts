@@ -2,12 +2,15 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTop } from '../../src/commands/top/parse';
 import { runTop } from '../../src/commands/top/run';
+import { Ctx } from '../../src/context';
+import type { Io } from '../../src/io';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
 import { errorLine, exitCodeFor, InterruptedError } from '../../src/errors';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
-import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
+import { agentSession, createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 import { ttyCtx } from '../live/tty';
+import { heldSleep } from '../helpers/held-sleep';
 
 const t = useEmulator({ modelStepMs: 5 });
 
@@ -19,9 +22,10 @@ afterEach(async () => {
 });
 
 /** `svc top` in-process on a fake terminal; `screen()` is the last frame drawn. */
-function board(emu: { url: string; apiKey: string }, flags: Record<string, unknown> = {}, env: Record<string, string> = {}) {
-  const { ctx, stdin, stdout } = ttyCtx(emu);
-  Object.assign(ctx.io.env, env);
+function board(emu: { url: string; apiKey: string }, flags: Record<string, unknown> = {}, env: Record<string, string> = {}, io: Pick<Io, 'sleep'> = {}) {
+  const { ctx: tty, stdin, stdout } = ttyCtx(emu);
+  Object.assign(tty.io.env, env);
+  const ctx = new Ctx({ ...tty.io, ...io }, tty.globals);
   const ended = runTop(ctx, parseTop([], { interval: '100ms', ...flags })).then(
     () => ({ ok: true as const }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -202,15 +206,23 @@ describe('svc top on a terminal, against the emulator', () => {
   });
 
   it('a quiet fleet costs one list request per interval', async () => {
-    const b = board(t.emu, { interval: '200ms', status: 'idle' });
-    await b.shows('live');
-    // Let the first reads settle (agent names, pending inputs of the rows on screen).
-    await new Promise((r) => setTimeout(r, 1000));
+    await agentSession(t.emu, { name: 'quiet-agent' }, { title: 'quiet' });
+    const naps = heldSleep();
+    const b = board(t.emu, { interval: '200ms', status: 'idle' }, {}, { sleep: naps.sleep });
+    /** Ends the wait between two polls, and waits until the next poll is done and waits again. */
+    const poll = async () => {
+      const asked = naps.asked.length;
+      naps.wakeAll();
+      await waitUntil(() => naps.asked.length > asked, 'the next wait between polls');
+    };
+    // The first reads are done (agent names, pending inputs of the rows on screen): the name is on the board.
+    await b.shows('quiet-agent');
+    await poll();
     const before = await requestCount(t.emu);
-    await new Promise((r) => setTimeout(r, 2000));
-    const polls = (await requestCount(t.emu)) - before - 1;
-    expect(polls).toBeGreaterThanOrEqual(8);
-    expect(polls).toBeLessThanOrEqual(11);
+    for (let i = 0; i < 10; i++) await poll();
+    expect((await requestCount(t.emu)) - before).toBe(10);
+    // Each wait is what is left of the interval after its poll.
+    for (const ms of naps.asked) expect(ms).toBeLessThanOrEqual(200);
   });
 });
 

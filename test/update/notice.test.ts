@@ -127,7 +127,7 @@ describe('the check itself (svc __update-check)', () => {
 });
 
 describeWith('the notice end to end, on a real terminal (script)', ['script'], () => {
-  const svcBin = useBundledSvc('update-notice');
+  const svcBin = useBundledSvc();
   const reg = registry(() => ({ status: 200, body: '{"dist-tags":{"latest":"99.2.0"}}' }));
   let url = '';
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { waitUntil } from '../helpers/sse';
 import { resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-const built = useBundledSvc('worker-drain-test');
+const built = useBundledSvc();
 
 const workerEnv = (key: string) => ({ SVC_BASE_URL: t.emu.url, SVC_ENVIRONMENT_KEY: key, SVC_CONFIG_DIR: tempConfigDir() });
 

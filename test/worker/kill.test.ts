@@ -10,7 +10,7 @@ import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHost
 import { useBundledSvc } from '../helpers/bundled';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-const built = useBundledSvc('worker-kill-test');
+const built = useBundledSvc();
 
 describe('svc worker run: a lost worker', () => {
   it('R-WORK-14 R-WORK-15 a worker killed with SIGKILL loses its row; it is re-queued at generation + 1, finished by a second worker, and the first token is rejected', async () => {

@@ -12,7 +12,7 @@ import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHost
 import { useBundledSvc } from '../helpers/bundled';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-const built = useBundledSvc('worker-on-work-test');
+const built = useBundledSvc();
 
 function worker(envKey: string, args: string[], signal?: AbortSignal) {
   const env = { SVC_BASE_URL: t.emu.url, SVC_ENVIRONMENT_KEY: envKey, SVC_CONFIG_DIR: tempConfigDir(), PATH: process.env.PATH };

@@ -16,7 +16,7 @@ import { useBundledSvc } from '../helpers/bundled';
 import { closeServers, listen, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
 
 const t = useEmulator({ leaseTtlMs: 1500, deliveryWindowMs: 3000, modelStepMs: 2 });
-const built = useBundledSvc('worker-stuck-test');
+const built = useBundledSvc();
 afterAll(closeServers);
 
 /** 40 `a` and a `!`: `^(a+)+$` backtracks through 2^40 ways of failing. */
