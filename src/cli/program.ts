@@ -23,7 +23,7 @@ const GLOBAL_OPTIONS: GlobalOption[] = [
   { flags: '--base-url <url>', description: 'service base URL' },
   { flags: '--api-key <key>', description: 'API key (prefer SVC_API_KEY or svc auth login)' },
   { flags: '-o, --output <format>', description: 'output format: table, wide, custom-columns=HEADER:.path,…, json, ndjson (jsonl), yaml, id' },
-  { flags: '--no-headers', description: "print a table without its header line (a table even when piped)" },
+  { flags: '--no-headers', description: 'print a table without its header line (a table even when piped)' },
   { flags: '-q, --quiet', description: 'print only IDs (same as -o id)' },
   { flags: '--jq <expr>', description: 'filter JSON output with a jq expression' },
   { flags: '--debug', description: 'log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies' },

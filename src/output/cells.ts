@@ -11,4 +11,8 @@ export const listCell = (v: unknown): unknown => (Array.isArray(v) ? v.join(',')
 
 /** Metadata labels as `key=value,key=value`; anything else as it came. */
 export const labelsCell = (m: unknown): unknown =>
-  m && typeof m === 'object' && !Array.isArray(m) ? Object.entries(m).map(([k, v]) => `${k}=${cellText(v)}`).join(',') : m;
+  m && typeof m === 'object' && !Array.isArray(m)
+    ? Object.entries(m)
+        .map(([k, v]) => `${k}=${cellText(v)}`)
+        .join(',')
+    : m;

@@ -134,9 +134,13 @@ describe('--no-headers', () => {
 describe('-w rows', () => {
   it('honour -o custom-columns and --no-headers: EVENT, then the chosen columns, no header', async () => {
     const s = await session('watchcols');
-    const w = startSvc(t.emu, ['sessions', 'list', '-w', '-l', 'set=watchcols', '--interval', '20ms', '-o', 'custom-columns=ID:.id,ENV:.environment_id', '--no-headers'], {
-      stdoutTTY: true,
-    });
+    const w = startSvc(
+      t.emu,
+      ['sessions', 'list', '-w', '-l', 'set=watchcols', '--interval', '20ms', '-o', 'custom-columns=ID:.id,ENV:.environment_id', '--no-headers'],
+      {
+        stdoutTTY: true,
+      },
+    );
     await waitUntil(() => w.stdout.text.includes('\n'), 'the first row');
     w.ctrlC.abort();
     expect(await w.code).toBe(130);

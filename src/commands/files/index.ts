@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
-import type { ListOptions } from '../../api/paginate';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, done, listOptions, printList, type ListPage } from '../../cli/verbs/resource';

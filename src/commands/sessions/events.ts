@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import type { ListOptions } from '../../api/paginate';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';

@@ -4,7 +4,6 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import type { TranscriptHeader } from '../../output/transcript-md';
 import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file';
-import { write } from '../../io';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
