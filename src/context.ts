@@ -4,6 +4,7 @@ import { NoCredentialError } from './errors';
 import { write, type Io } from './io';
 import { escapeControls } from './output/controls';
 import { OutputWriter } from './output/writer';
+import { pagerFor } from './output/pager';
 import { USER_AGENT } from './version';
 
 /** What every command's run function receives: settings, IO, the output writer and the API client. */
@@ -31,13 +32,19 @@ export class Ctx {
     return this._settings;
   }
 
-  /** The format in force: explicit (flag or profile), else table on a TTY and json otherwise. */
+  /** The format in force: explicit (flag or profile), else table on a TTY or with --no-headers, and json otherwise. */
   get format(): OutputFormat {
-    return this.settings.output?.value ?? (this.io.stdout.isTTY ? 'table' : 'json');
+    return this.settings.output?.value ?? (this.io.stdout.isTTY || !this.settings.table.headers ? 'table' : 'json');
   }
 
   get out(): OutputWriter {
-    this._out ??= new OutputWriter(this.io.stdout, { format: this.format, jq: this.settings.jq, color: this.useColor(this.io.stdout) });
+    this._out ??= new OutputWriter(this.io.stdout, {
+      format: this.format,
+      jq: this.settings.jq,
+      color: this.useColor(this.io.stdout),
+      layout: this.settings.table,
+      pager: pagerFor(this.io, this.globals.pager !== false),
+    });
     return this._out;
   }
 

@@ -19,7 +19,11 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   FORCE_COLOR          not 0: colour even when the output is not a terminal
   CLICOLOR_FORCE       not 0: the same as FORCE_COLOR
   CLICOLOR             0: no colour (any other value: colour on a terminal, the default)
-  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID; no update notice
+  CI                   never prompt (as --no-input): no confirmation and no picker for a missing ID; no update notice; no pager
+  SVC_PAGER            the pager for long output on a terminal (else PAGER, else less -FRX); empty: no pager (as --no-pager)
+  PAGER                the pager when SVC_PAGER is unset; empty: no pager
+  LESS                 options of less as the pager (when unset svc sets FRX: quit on a short text, keep colour)
+  LV                   options of lv as the pager (when unset svc sets -c: keep colour)
   PATH                 where extensions (executables named svc-NAME) are found
   HOME                 the home directory, for ~/.config/svc and ~/.cache/svc
   XDG_CONFIG_HOME      the config root (config in $XDG_CONFIG_HOME/svc)
@@ -71,6 +75,10 @@ type session_failed, session_interrupted or session_waiting, with session_id).
   formatting: `Output formats (-o, --output FORMAT; data on stdout, messages on stderr):
 
   table    aligned columns (the default on a terminal); times shown as ages (3m ago)
+  wide     the table with the columns that did not fit it (a session's environment, labels, created, archived)
+  custom-columns=HEADER:.path,…
+           a table of your own columns (kubectl's syntax): each a header and a dotted path into the
+           service's object, [n] for an array's item; <none> where the path leads nowhere
   json     the object, or a list as a JSON array (the default when stdout is not a terminal)
   ndjson   one JSON object per line (alias jsonl); lists stream item by item
   yaml     YAML
@@ -83,7 +91,16 @@ json, ndjson and yaml keep every field the service sent, in its order, with time
   $ svc sessions get SESSION_ID --jq .status
 
 Lists: --limit N, --page-size N (1..1000), --page-token T, --all. A list cut by --limit or a page says so
-on stderr ("3 more: use --all").
+on stderr ("3 more: use --all"). --sort-by .path sorts what was fetched (one page, or everything with --all),
+in any format: numbers by size, text by character, a missing value last.
+
+--no-headers prints a table (wide, custom-columns too) without its header line, a table even when piped:
+  $ svc sessions list -o custom-columns=ID:.id,ENV:.environment_id --no-headers | while read -r id env; do …; done
+-w rows honour -o wide, -o custom-columns (the EVENT column, then yours) and --no-headers.
+
+Long tables and YAML on a terminal go through a pager (SVC_PAGER, else PAGER, else less -FRX), as do
+svc sessions export and svc help reference; --no-pager or an empty SVC_PAGER turn it off. Never off a
+terminal, with CI set, nor for the live view or svc top.
 
 A table shows the agent's name beside its ID where a row names an agent: reviewer (agent_…@3).
 Commands that print text (downloads, memories cat, auth token, config get, completion, demo, the

@@ -28,7 +28,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (target === 'help') {
       const asked = helpRequest(argv);
-      if (asked.topic === 'reference') return await printReference(io, program, kit);
+      if (asked.topic === 'reference') return await printReference(io, program, kit, argv);
       if (asked.topic) return await printTopic(io, asked.topic);
       if (asked.unknown !== undefined) {
         const { UsageError } = await import('../errors');
@@ -101,10 +101,11 @@ function helpRequest(argv: string[]): { topic?: (typeof HELP_TOPICS)[number]; un
 }
 
 /** `svc help reference`: every command of the whole tree, so every group is loaded. */
-async function printReference(io: Io, program: Command, kit: Kit): Promise<number> {
+async function printReference(io: Io, program: Command, kit: Kit, argv: string[]): Promise<number> {
   await loadAllGroups(program, kit);
-  const { referenceOf, referenceText } = await import('./reference');
-  await write(io.stdout, referenceText(referenceOf(program)));
+  const [{ referenceOf, referenceText }, { pagerFor, showText }] = await Promise.all([import('./reference'), import('../output/pager')]);
+  // The tree is not parsed here: --no-pager is read from the words.
+  await showText(io.stdout, referenceText(referenceOf(program)), pagerFor(io, !argv.includes('--no-pager')));
   return 0;
 }
 

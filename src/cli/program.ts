@@ -22,13 +22,15 @@ const GLOBAL_OPTIONS: GlobalOption[] = [
   { flags: '--profile <name>', description: 'config profile to use' },
   { flags: '--base-url <url>', description: 'service base URL' },
   { flags: '--api-key <key>', description: 'API key (prefer SVC_API_KEY or svc auth login)' },
-  { flags: '-o, --output <format>', description: 'output format: table, json, ndjson (jsonl), yaml, id' },
+  { flags: '-o, --output <format>', description: 'output format: table, wide, custom-columns=HEADER:.path,…, json, ndjson (jsonl), yaml, id' },
+  { flags: '--no-headers', description: 'print a table without its header line (a table even when piped)' },
   { flags: '-q, --quiet', description: 'print only IDs (same as -o id)' },
   { flags: '--jq <expr>', description: 'filter JSON output with a jq expression' },
   { flags: '--debug', description: 'log requests and responses to stderr (secrets redacted); --debug=api: with headers and bodies' },
   // Its own option, not `--debug [mode]`: an optional value would take the next word, so `svc --debug agents list` would lose its group.
   { flags: '--debug=api', hidden: true, preset: 'api', attribute: 'debug' },
   { flags: '--no-color', description: 'disable colour' },
+  { flags: '--no-pager', description: 'never page long output on a terminal (also SVC_PAGER=)' },
   { flags: '--request-timeout <seconds>', description: 'per-request timeout (also --timeout, where a command has no --timeout of its own)' },
   // Hidden: help lists each flag once, and `run` and `sessions wait` have a --timeout of their own.
   { flags: '--timeout <seconds>', hidden: true },

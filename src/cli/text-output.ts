@@ -39,7 +39,15 @@ export function textOutputConflict(cmd: Command): string | undefined {
   }
   const jsonOutput = ['json', 'ndjson', 'jsonl'].includes(output);
   const flag =
-    given('output') && !(t.json && jsonOutput) ? `-o ${output}` : given('quiet') && !t.ownsQuiet ? '-q' : !t.json && given('jq') ? '--jq' : undefined;
+    given('output') && !(t.json && jsonOutput)
+      ? `-o ${output}`
+      : given('quiet') && !t.ownsQuiet
+        ? '-q'
+        : !t.json && given('jq')
+          ? '--jq'
+          : given('headers')
+            ? '--no-headers'
+            : undefined;
   return flag && `${flag} does not apply to svc ${commandPath(cmd)}: ${t.why}`;
 }
 

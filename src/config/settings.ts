@@ -1,5 +1,6 @@
 import { UsageError } from '../errors';
 import { bounded } from '../fleet/duration';
+import { DEFAULT_LAYOUT, parseLayoutFormat, type TableLayout } from '../output/layout';
 import { API_VERSION } from '../wire/version';
 import { KeychainError, systemKeychain } from './keychain';
 import { KEYCHAIN_REFS, type ConfigData, type Profile } from './shape';
@@ -8,7 +9,7 @@ import { configFile, type Env } from './paths';
 import { checkApiVersion, checkBaseUrl, checkCredential, checked } from './validate';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'jsonl', 'yaml', 'id'] as const;
+export const OUTPUT_FORMATS = ['table', 'wide', 'custom-columns=', 'json', 'ndjson', 'jsonl', 'yaml', 'id'] as const;
 export type OutputFormat = 'table' | 'json' | 'ndjson' | 'yaml' | 'id';
 
 /** Where the emulator listens by default; the service's own address comes from config or SVC_BASE_URL. */
@@ -26,6 +27,10 @@ export interface GlobalOptions {
   /** `--debug` (true) or `--debug=api` ('api'). */
   debug?: boolean | 'api';
   color?: boolean;
+  /** `--no-headers` (false). */
+  headers?: boolean;
+  /** `--no-pager` (false). */
+  pager?: boolean;
   timeout?: string;
   maxRetries?: string;
   input?: boolean;
@@ -48,6 +53,8 @@ export interface Settings {
   apiVersion: string;
   /** The format asked for explicitly (flag, profile), or undefined to use the TTY-aware default. */
   output?: Setting<OutputFormat>;
+  /** The columns and header line of a table (`-o wide`, `-o custom-columns=…`, `--no-headers`). */
+  table: TableLayout;
   jq?: string;
   debug: boolean;
   /** SVC_DEBUG=api or --debug=api: full headers and bodies in the debug log, secrets masked. */
@@ -107,6 +114,7 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
       return apiVersion();
     },
     output: outputRaw && { value: parseOutputFormat(outputRaw.value, outputRaw.source), source: outputRaw.source },
+    table: tableLayout(outputRaw?.value, opts.headers !== false),
     jq: opts.jq,
     debug: Boolean(opts.debug) || env.SVC_DEBUG === '1' || env.SVC_DEBUG === 'api',
     debugApi: opts.debug === 'api' || env.SVC_DEBUG === 'api',
@@ -128,11 +136,21 @@ function colorSetting(opts: GlobalOptions, env: Env): boolean | undefined {
   return env.CLICOLOR === '0' ? false : undefined;
 }
 
+/** `-o wide` and `-o custom-columns=…` are tables of other columns: every check of a table format holds for them. */
 export function parseOutputFormat(v: string, source: Source = 'flag'): OutputFormat {
   if (v === 'jsonl') return 'ndjson';
+  if (v === 'table' || parseLayoutFormat(v)) return 'table';
   if ((OUTPUT_FORMATS as readonly string[]).includes(v)) return v as OutputFormat;
   const where = source === 'profile' ? " (from the profile's output setting)" : '';
-  throw new UsageError(`invalid output format "${v}"${where}: use one of table, json, ndjson, jsonl, yaml, id`);
+  throw new UsageError(`invalid output format "${v}"${where}: use one of table, wide, custom-columns=HEADER:.path,…, json, ndjson, jsonl, yaml, id`);
+}
+
+/** The table's layout; `--no-headers` with a format that has no header line would change nothing, so it is exit 2. */
+function tableLayout(output: string | undefined, headers: boolean): TableLayout {
+  const columns = output === undefined ? 'default' : (parseLayoutFormat(output) ?? 'default');
+  if (!headers && output !== undefined && parseOutputFormat(output) !== 'table')
+    throw new UsageError(`--no-headers drops a table's header line: it does not apply to -o ${output === 'id' ? 'id (-q)' : output}`);
+  return headers && columns === 'default' ? DEFAULT_LAYOUT : { columns, headers };
 }
 
 /**

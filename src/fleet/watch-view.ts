@@ -3,6 +3,8 @@ import type { Ctx } from '../context';
 import { InterruptedError } from '../errors';
 import { stoppedByTerm, write } from '../io';
 import { escapeControls, escapeJsonControls } from '../output/controls';
+import type { TableLayout } from '../output/layout';
+import type { Column } from '../output/table';
 import { yamlText } from '../output/yaml';
 import { shortAge } from './duration';
 import { isPassing, watch, watchRetryMs, type WatchOptions, type WatchType } from './watch';
@@ -14,8 +16,14 @@ export interface WatchCell {
   get: (o: Obj) => unknown;
 }
 
+/** A table column as a watch cell: an ID's width, else at least 16. */
+export const watchCell = (c: Column): WatchCell => ({ header: c.header, width: c.header === 'ID' ? 30 : Math.max(16, c.header.length + 1), get: c.get });
+
 export type WatchViewOptions = Pick<WatchOptions, 'list' | 'query' | 'match' | 'includeArchived' | 'intervalMs' | 'incremental' | 'version'> & {
+  /** The rows' cells under `-o table`. */
   cells: WatchCell[];
+  /** The resource's table columns: `-o wide` adds the wide ones to the cells. */
+  columns?: Column[];
   /** Ends the watch with exit 0 (`--timeout`). */
   timeoutMs?: number;
   /** Runs before each row is drawn (the session rows read agent names). */
@@ -30,13 +38,17 @@ const EVENT_WIDTH = 9;
  * another try, until `--timeout`. Ctrl-C is exit 130; `--timeout` and SIGTERM end it with exit 0.
  */
 export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void> {
-  const { cells, timeoutMs, beforeRow, ...rest } = o;
+  const { timeoutMs, beforeRow, ...rest } = o;
+  const layout = ctx.settings.table;
+  const cells = rowCells(layout, o.cells, o.columns);
+  // Custom columns are the user's whole row after EVENT; the default and wide rows end in AGE.
+  const withAge = !Array.isArray(layout.columns);
   const timer = new AbortController();
   const t = timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), timeoutMs);
   const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
   const rows = ctx.format === 'table' && !ctx.settings.jq;
   const widths = [EVENT_WIDTH, ...cells.map((c) => c.width)];
-  if (rows) await write(ctx.io.stdout, row(['EVENT', ...cells.map((c) => c.header), 'AGE'], widths));
+  if (rows && layout.headers) await write(ctx.io.stdout, row(['EVENT', ...cells.map((c) => c.header), ...(withAge ? ['AGE'] : [])], widths));
   const emit = async (type: WatchType, s: Obj) => {
     if (ctx.settings.jq) return ctx.out.item({ type, object: s });
     // -q and -o yaml as kubectl's -w -o name|yaml: the ID of each change, or each change as a YAML document.
@@ -45,11 +57,11 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
     if (!rows) return write(ctx.io.stdout, escapeJsonControls(JSON.stringify({ type, object: s })) + '\n');
     await beforeRow?.(s);
     const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
-    const values = cells.map((c) => String(c.get(s) ?? ''));
+    const values = cells.map((c) => watchText(c.get(s)));
     await write(
       ctx.io.stdout,
       row(
-        [type, ...values, age].map((x) => escapeControls(x)),
+        [type, ...values, ...(withAge ? [age] : [])].map((x) => escapeControls(x)),
         widths,
       ),
     );
@@ -67,6 +79,15 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
   }
   if (ctx.io.signal?.aborted && !stoppedByTerm(ctx.io.signal)) throw new InterruptedError();
 }
+
+/** The cells of a watch row under the table's layout. */
+function rowCells(layout: TableLayout, cells: WatchCell[], columns: Column[] = []): WatchCell[] {
+  if (Array.isArray(layout.columns)) return layout.columns.map(watchCell);
+  return layout.columns === 'wide' ? [...cells, ...columns.filter((c) => c.wide).map(watchCell)] : cells;
+}
+
+/** A cell's text: an object (a custom column's path may end at one) as JSON. */
+const watchText = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? ''));
 
 function row(cells: string[], widths: number[]): string {
   return (

@@ -1,4 +1,5 @@
 import { formatBytes } from './progress';
+import { cellText } from './table';
 
 // Table cells shared by several resources' columns.
 
@@ -7,3 +8,11 @@ export const sizeCell = (n: unknown): unknown => (typeof n === 'number' ? format
 
 /** A list as `a,b`; anything else as it came. */
 export const listCell = (v: unknown): unknown => (Array.isArray(v) ? v.join(',') : v);
+
+/** Metadata labels as `key=value,key=value`; anything else as it came. */
+export const labelsCell = (m: unknown): unknown =>
+  m && typeof m === 'object' && !Array.isArray(m)
+    ? Object.entries(m)
+        .map(([k, v]) => `${k}=${cellText(v)}`)
+        .join(',')
+    : m;

@@ -5,11 +5,15 @@ import { isObject } from '../is-object';
 export interface Column<T = any> {
   header: string;
   get: (row: T) => unknown;
+  /** Shown by `-o wide` only: what did not fit the default table. */
+  wide?: boolean;
 }
 
 export interface TableStyle {
   width?: number;
   header: (s: string) => string;
+  /** false: no header line (`--no-headers`), and the columns as wide as their cells. */
+  headers?: boolean;
 }
 
 /**
@@ -18,7 +22,8 @@ export interface TableStyle {
  */
 export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyle): string {
   const cells = rows.map((r) => columns.map((c) => escapeControls(cellText(valueOf(c, r)))));
-  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((row) => displayWidth(row[i]))));
+  const headers = style.headers !== false;
+  const widths = columns.map((c, i) => Math.max(headers ? displayWidth(c.header) : 0, ...cells.map((row) => displayWidth(row[i]))));
   const fit = (line: string[]): string[] => {
     if (!style.width) return line;
     let used = 0;
@@ -34,7 +39,8 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
     .join('  ')
     .trimEnd();
   const body = cells.map((row) => (style.width ? fit : pad)(row).join('  ').trimEnd());
-  return [style.header(head), ...body].join('\n') + '\n';
+  const lines = headers ? [style.header(head), ...body] : body;
+  return lines.length ? lines.join('\n') + '\n' : '';
 }
 
 /** A single object as `key  value` lines. */

@@ -4,11 +4,17 @@ import { Relief } from '../relief';
 import { renderRecord, renderTable, type Column } from './table';
 import { isObject } from '../is-object';
 import { escapeControls, escapeJsonControls } from './controls';
+import { DEFAULT_LAYOUT, itemAsRow, layoutColumns, type TableLayout } from './layout';
+import { showText, type Pager } from './pager';
 
 export interface WriterOptions {
   format: OutputFormat;
   jq?: string;
   color: boolean;
+  /** A table's columns and header line; the default columns with a header when absent. */
+  layout?: TableLayout;
+  /** Where a table or YAML longer than the screen goes (src/output/pager.ts); none off a terminal. */
+  pager?: Pager;
 }
 
 const FLUSH_BYTES = 64 * 1024;
@@ -34,13 +40,25 @@ export class OutputWriter {
       case 'ndjson':
         return write(this.stdout, this.json(JSON.stringify(obj)) + '\n');
       case 'yaml':
-        return write(this.stdout, await toYaml(obj));
+        return this.show(await toYaml(obj));
       case 'id':
         return idOf(obj) === undefined ? undefined : write(this.stdout, this.id(obj) + '\n');
-      case 'table':
-        if (columns && !isObject(obj)) return write(this.stdout, renderTable([obj], columns, await this.style()));
-        return write(this.stdout, isObject(obj) ? renderRecord(obj, await this.style()) : this.json(JSON.stringify(obj)) + '\n');
+      case 'table': {
+        const layout = this.layout;
+        if (Array.isArray(layout.columns) || (columns && (itemAsRow(layout) || !isObject(obj))))
+          return this.show(renderTable([obj], layoutColumns(columns ?? [], layout), await this.style()));
+        return this.show(isObject(obj) ? renderRecord(obj, await this.style()) : this.json(JSON.stringify(obj)) + '\n');
+      }
     }
+  }
+
+  private get layout(): TableLayout {
+    return this.opts.layout ?? DEFAULT_LAYOUT;
+  }
+
+  /** Human text that may be longer than the screen: through the pager on a terminal. */
+  private show(text: string): Promise<void> | void {
+    return this.opts.pager ? showText(this.stdout, text, this.opts.pager) : write(this.stdout, text);
   }
 
   /** A list, written item by item where the format allows (constant memory with --all). */
@@ -51,8 +69,8 @@ export class OutputWriter {
       for await (const it of items) await this.jq(json(it));
       return;
     }
-    if (format === 'table') return write(this.stdout, renderTable(await collect(items), columns, await this.style()));
-    if (format === 'yaml') return write(this.stdout, await toYaml(await collect(items)));
+    if (format === 'table') return this.show(renderTable(await collect(items), layoutColumns(columns, this.layout), await this.style()));
+    if (format === 'yaml') return this.show(await toYaml(await collect(items)));
     const batch = new Batch(this.stdout);
     if (format === 'json') {
       let first = true;
@@ -69,6 +87,11 @@ export class OutputWriter {
       }
     }
     await batch.flush();
+  }
+
+  /** Human text printed whole (a transcript): through the pager when it is longer than the screen. */
+  text(text: string): Promise<void> | void {
+    return this.show(text);
   }
 
   /** Text exactly as received (svc api). */
@@ -109,10 +132,11 @@ export class OutputWriter {
 
   private async style() {
     const width = this.stdout.isTTY ? this.stdout.columns : undefined;
-    if (!this.opts.color) return { width, header: (s: string) => s };
+    const headers = this.layout.headers;
+    if (!this.opts.color) return { width, headers, header: (s: string) => s };
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: 1 });
-    return { width, header: (s: string) => chalk.bold(s) };
+    return { width, headers, header: (s: string) => chalk.bold(s) };
   }
 }
 

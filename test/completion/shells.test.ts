@@ -119,7 +119,7 @@ for (const [shell, s] of Object.entries(SHELLS)) {
     });
 
     it('svc -o <TAB> offers the output formats', async () => {
-      expect(await s.complete('svc -o ')).toEqual(['id', 'json', 'jsonl', 'ndjson', 'table', 'yaml']);
+      expect(await s.complete('svc -o ')).toEqual(['custom-columns=', 'id', 'json', 'jsonl', 'ndjson', 'table', 'wide', 'yaml']);
     });
 
     it("svc agents get <TAB> offers the emulator's agent IDs and their names", async () => {

@@ -5,8 +5,11 @@ import type { Column } from '../../output/table';
 /** Columns whose AGENT cell shows the agent's name, built once the rows' agents are read. */
 export type NamedColumns = (names?: AgentNames) => Column[];
 
-/** Whether what is printed shows agent names: a table only (json, ndjson, yaml, -q and --jq print the service's objects). */
-export const showsAgentNames = (ctx: Ctx): boolean => ctx.format === 'table' && ctx.settings.jq === undefined;
+/**
+ * Whether what is printed shows agent names: a table of svc's columns only (json, ndjson, yaml, -q and --jq print the
+ * service's objects, custom columns read their paths).
+ */
+export const showsAgentNames = (ctx: Ctx): boolean => ctx.format === 'table' && ctx.settings.jq === undefined && !Array.isArray(ctx.settings.table.columns);
 
 /**
  * The rows and columns of a listing. A table reads each named agent once (a table gathers its rows before drawing

@@ -6,12 +6,12 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
 import { examples, type Flags, type Kit } from '../action';
-import { addListFlags, filterQuery, listOptions, printList, type ListFilter } from './list';
+import { addListFlags, filterQuery, listOptions, printList, type ListFilter, type ListPage } from './list';
 import type { ResourceSpec } from './spec';
 import { parseDuration } from '../../fleet/duration';
 import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from '../../fleet/flags';
 import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from '../../fleet/select';
-import type { WatchCell } from '../../fleet/watch-view';
+import { watchCell, type WatchCell } from '../../fleet/watch-view';
 
 /** Pages of the largest size the service serves: a watch lists everything selected. */
 const WATCH_PAGE = 1000;
@@ -34,17 +34,16 @@ export function parseWatch(flags: Flags): WatchPlan | undefined {
   }
   if (flags.limit !== undefined || flags.pageToken !== undefined)
     throw new UsageError('--limit and --page-token cannot be used with --watch: it lists everything selected');
+  if (flags.sortBy !== undefined) throw new UsageError('--sort-by sorts a listing: --watch prints each change as it comes');
   return {
     intervalMs: parseDuration(interval ?? DEFAULT_INTERVAL, '--interval'),
     timeoutMs: timeout === undefined ? undefined : parseDuration(timeout, '--timeout'),
   };
 }
 
-/** The watch rows of a resource: its table columns without the times (AGE follows them). */
+/** The watch rows of a resource: its default table columns without the times (AGE follows them). */
 export function watchCells(columns: Column[]): WatchCell[] {
-  return columns
-    .filter((c) => !['CREATED', 'UPDATED', 'ARCHIVED'].includes(c.header))
-    .map((c) => ({ header: c.header, width: c.header === 'ID' ? 30 : Math.max(16, c.header.length + 1), get: c.get }));
+  return columns.filter((c) => !c.wide && !['CREATED', 'UPDATED', 'ARCHIVED'].includes(c.header)).map(watchCell);
 }
 
 /** `svc GROUP list [-l …] [--older-than D] [--newer-than D] [-w]`, parsed. */
@@ -53,7 +52,7 @@ export interface SelectableListOptions {
   /** The list's own filters (`--official-only`, `--agent`, the `--created-after` family). */
   query: Query;
   selectors: SessionSelectors;
-  page: ListOptions;
+  page: ListPage;
   watch?: WatchPlan;
 }
 
@@ -77,6 +76,7 @@ export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Pro
     intervalMs: o.watch.intervalMs,
     timeoutMs: o.watch.timeoutMs,
     cells: watchCells(o.resource.columns),
+    columns: o.resource.columns,
   });
 }
 

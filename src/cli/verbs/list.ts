@@ -5,6 +5,7 @@ import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
+import { parsePath, sortByPath, type Path } from '../../output/path';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../action';
 import { withAgentNames, type NamedColumns } from './agent-names';
@@ -28,23 +29,38 @@ export const TIME_FILTERS: ListFilter[] = [
   { flags: '--updated-before <time>', description: 'updated before this RFC 3339 time', query: 'updated_at_lt' },
 ];
 
-/** The flags every list has: --limit, --page-size, --page-token, --all. */
+/** The flags every list has: --limit, --page-size, --page-token, --all, --sort-by. */
 export function addListFlags(cmd: Command): Command {
   return cmd
     .option('--limit <n>', 'stop after N items')
     .option('--page-size <n>', 'items per request (1..1000)')
     .option('--page-token <token>', 'start from this page token')
-    .option('--all', 'follow next_page_token to the end');
+    .option('--all', 'follow next_page_token to the end')
+    .option('--sort-by <path>', 'sort what was fetched (one page, or everything with --all) by a dotted path: .created_at, .metadata.team');
 }
 
-/** The parse step of the list flags: counts checked (exit 2), the rest as given. */
-export function listOptions(flags: Flags): ListOptions {
+/** The list flags, parsed: the paging the service is asked for, and the order svc prints what came back in. */
+export interface ListPage extends ListOptions {
+  sortBy?: Path;
+}
+
+/** The parse step of the list flags: counts and the sort path checked (exit 2), the rest as given. */
+export function listOptions(flags: Flags): ListPage {
   return {
     limit: flags.limit === undefined ? undefined : parseCount(String(flags.limit), '--limit', 1),
     pageSize: flags.pageSize === undefined ? undefined : parseCount(String(flags.pageSize), '--page-size', LIMITS.pageSizeMin, LIMITS.pageSizeMax),
     pageToken: flags.pageToken as string | undefined,
     all: Boolean(flags.all),
+    ...(flags.sortBy === undefined ? {} : { sortBy: parsePath(String(flags.sortBy), '--sort-by') }),
   };
+}
+
+/** A listing in the `--sort-by` order: gathered first (sorting needs every item), else streamed as it comes. */
+export async function sortedBy<T>(items: AsyncIterable<T> | Iterable<T>, page: ListPage): Promise<AsyncIterable<T> | Iterable<T>> {
+  if (!page.sortBy) return items;
+  const all: T[] = [];
+  for await (const it of items) all.push(it);
+  return sortByPath(all, page.sortBy);
 }
 
 export function filterQuery(filters: ListFilter[], flags: Flags): Query {
@@ -63,7 +79,7 @@ export function filterQuery(filters: ListFilter[], flags: Flags): Query {
 export interface ListVerbOptions {
   resource: ResourceSpec;
   query: Query;
-  page: ListOptions;
+  page: ListPage;
 }
 
 export function parseList(resource: ResourceSpec, filters: ListFilter[], flags: Flags): ListVerbOptions {
@@ -99,7 +115,7 @@ export interface ChildListSource {
 export interface ChildListOptions {
   source: ChildListSource;
   parentId: string;
-  page: ListOptions;
+  page: ListPage;
 }
 
 export function parseChildList(source: ChildListSource, [parentId]: string[], flags: Flags): ChildListOptions {
@@ -135,12 +151,13 @@ export function addChildList(
  */
 export async function printList(
   ctx: Ctx,
-  lo: ListOptions,
+  page: ListPage,
   items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>,
   columns: Column[] | NamedColumns,
 ): Promise<void> {
   let rest: ListRest | undefined;
-  const listed = await items({ ...lo, onRest: (r) => (rest = r) });
+  const { sortBy: _, ...lo } = page;
+  const listed = await sortedBy(await items({ ...lo, onRest: (r) => (rest = r) }), page);
   if (Array.isArray(columns)) await ctx.out.list(listed, columns);
   else {
     const named = await withAgentNames(ctx, listed, columns);

@@ -21,9 +21,11 @@ export {
   printList,
   runChildList,
   runList,
+  sortedBy,
   TIME_FILTERS,
   type ChildListOptions,
   type ListFilter,
+  type ListPage,
   type ListVerbOptions,
 } from './list';
 export { article, pickSource, resourceSpec, type ResourceSpec } from './spec';

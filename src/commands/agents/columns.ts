@@ -1,5 +1,6 @@
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
+import { labelsCell } from '../../output/cells';
 
 const model = (m: unknown): unknown => (m && typeof m === 'object' ? (m as { id?: string }).id : m);
 
@@ -9,4 +10,8 @@ export const AGENT_COLUMNS: Column[] = [
   { header: 'MODEL', get: (a) => model(a.model) },
   { header: 'VERSION', get: (a) => a.version },
   { header: 'UPDATED', get: (a) => age(a.updated_at) },
+  { header: 'DESCRIPTION', get: (a) => a.description, wide: true },
+  { header: 'LABELS', get: (a) => labelsCell(a.metadata), wide: true },
+  { header: 'CREATED', get: (a) => age(a.created_at), wide: true },
+  { header: 'ARCHIVED', get: (a) => age(a.archived_at), wide: true },
 ];

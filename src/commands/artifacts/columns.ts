@@ -9,6 +9,7 @@ export const ARTIFACT_COLUMNS: Column[] = [
   { header: 'LATEST', get: (a) => a.latest_version },
   { header: 'TYPE', get: (a) => a.mime_type },
   { header: 'UPDATED', get: (a) => age(a.updated_at) },
+  { header: 'CREATED', get: (a) => age(a.created_at), wide: true },
 ];
 
 export const ARTIFACT_VERSION_COLUMNS: Column[] = [

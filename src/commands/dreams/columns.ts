@@ -6,5 +6,6 @@ export const DREAM_COLUMNS: Column[] = [
   { header: 'MEMORY STORE', get: (d) => d.memory_store_id },
   { header: 'STATUS', get: (d) => d.status },
   { header: 'CREATED', get: (d) => age(d.created_at) },
+  { header: 'UPDATED', get: (d) => age(d.updated_at), wide: true },
   { header: 'INSTRUCTIONS', get: (d) => d.instructions },
 ];

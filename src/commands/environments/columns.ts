@@ -1,5 +1,6 @@
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
+import { labelsCell, listCell } from '../../output/cells';
 
 const config = (e: any): any => (e?.config && typeof e.config === 'object' ? e.config : {});
 
@@ -9,4 +10,9 @@ export const ENVIRONMENT_COLUMNS: Column[] = [
   { header: 'TYPE', get: (e) => config(e).type },
   { header: 'PROXY', get: (e) => config(e).proxy?.mode },
   { header: 'UPDATED', get: (e) => age(e.updated_at) },
+  { header: 'HOSTS', get: (e) => listCell(config(e).proxy?.hosts), wide: true },
+  { header: 'DESCRIPTION', get: (e) => e.description, wide: true },
+  { header: 'LABELS', get: (e) => labelsCell(e.metadata), wide: true },
+  { header: 'CREATED', get: (e) => age(e.created_at), wide: true },
+  { header: 'ARCHIVED', get: (e) => age(e.archived_at), wide: true },
 ];

@@ -10,4 +10,6 @@ export const FILE_COLUMNS: Column[] = [
   { header: 'TYPE', get: (f) => f.mime_type },
   { header: 'STATUS', get: (f) => f.extract_status ?? f.status },
   { header: 'CREATED', get: (f) => age(f.created_at) },
+  { header: 'PURPOSE', get: (f) => f.purpose, wide: true },
+  { header: 'UPDATED', get: (f) => age(f.updated_at), wide: true },
 ];

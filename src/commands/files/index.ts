@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
-import type { ListOptions } from '../../api/paginate';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, done, listOptions, printList } from '../../cli/verbs/resource';
+import { addListFlags, done, listOptions, printList, type ListPage } from '../../cli/verbs/resource';
 import { FILE_COLUMNS } from './columns';
 import { addDownload } from './download';
 import { addCompatOption, versioned } from './options';
@@ -19,7 +18,7 @@ export const parseFileVerb = ([id]: string[], flags: Flags): FileVerbOptions => 
 
 /** `svc files list [list flags] [--no-version-header]`. */
 export interface FileListOptions {
-  list: ListOptions;
+  list: ListPage;
   versioned: boolean;
 }
 

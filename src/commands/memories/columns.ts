@@ -7,6 +7,8 @@ export const MEMORY_COLUMNS: Column[] = [
   { header: 'SIZE', get: (m) => m.content_size_bytes },
   { header: 'VERSION', get: (m) => m.current_version_id },
   { header: 'UPDATED', get: (m) => age(m.updated_at) },
+  { header: 'SHA256', get: (m) => m.content_sha256, wide: true },
+  { header: 'CREATED', get: (m) => age(m.created_at), wide: true },
 ];
 
 export const VERSION_COLUMNS: Column[] = [

@@ -1,13 +1,12 @@
 import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../context';
-import type { ListOptions } from '../../api/paginate';
 import type { Flags } from '../../cli/action';
-import { listOptions } from '../../cli/verbs/resource';
+import { listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
 import { inParent, listInParent } from '../../cli/verbs/parent';
 import { forDisplay, VERSION_COLUMNS } from './columns';
 
 /** `memories versions STORE MEMORY [VERSION]` with the list flags (read only for the history). */
-export type VersionsOptions = { store: string; memory: string } & ({ version: string } | { version?: undefined; list: ListOptions });
+export type VersionsOptions = { store: string; memory: string } & ({ version: string } | { version?: undefined; list: ListPage });
 
 export const parseVersions = ([store, memory, version]: string[], flags: Flags): VersionsOptions =>
   version === undefined ? { store, memory, list: listOptions(flags) } : { store, memory, version };
@@ -16,7 +15,8 @@ export const parseVersions = ([store, memory, version]: string[], flags: Flags):
 export async function runVersions(ctx: Ctx, o: VersionsOptions): Promise<void> {
   const { store, memory, version } = o;
   const c = await ctx.api();
-  if (version === undefined) return ctx.out.list(await listInParent(c, memoryStores, store, (id) => memories.versions(c, id, memory, o.list)), VERSION_COLUMNS);
+  if (version === undefined)
+    return ctx.out.list(await sortedBy(await listInParent(c, memoryStores, store, (id) => memories.versions(c, id, memory, o.list)), o.list), VERSION_COLUMNS);
   const v = await inParent(c, memoryStores, store, (id) => memories.version(c, id, memory, version));
   await ctx.out.item(forDisplay(ctx.format, ctx.settings.jq, v), VERSION_COLUMNS);
 }

@@ -7,4 +7,5 @@ export const MEMORY_STORE_COLUMNS: Column[] = [
   { header: 'ARCHIVED', get: (s) => age(s.archived_at) },
   { header: 'UPDATED', get: (s) => age(s.updated_at) },
   { header: 'DESCRIPTION', get: (s) => s.description },
+  { header: 'CREATED', get: (s) => age(s.created_at), wide: true },
 ];

@@ -8,4 +8,6 @@ export const PLUGIN_COLUMNS: Column[] = [
   { header: 'STATUS', get: (p) => p.status },
   { header: 'LATEST', get: (p) => p.latest_version },
   { header: 'CATEGORIES', get: (p) => listCell(p.categories) },
+  { header: 'DESCRIPTION', get: (p) => p.description, wide: true },
+  { header: 'VERSION', get: (p) => p.version, wide: true },
 ];

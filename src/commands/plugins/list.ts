@@ -3,9 +3,8 @@ import { plugins } from '../../api/plugins';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits';
-import type { ListOptions } from '../../api/paginate';
 import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, listOptions } from '../../cli/verbs/resource';
+import { addListFlags, listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
 import { PLUGIN_COLUMNS } from './columns';
 
 /** An enum flag shown with its choices in help and completion, checked in the run so the message can explain. */
@@ -18,7 +17,7 @@ function enumOption(flags: string, description: string, choices: readonly string
 /** `svc plugins list [--query T] [--category C] [--scope S] [list flags]`. */
 export interface PluginListOptions {
   query: Record<string, string | undefined>;
-  list: ListOptions;
+  list: ListPage;
 }
 
 export const parsePluginList = (_args: string[], flags: Flags): PluginListOptions => ({ query: pluginQuery(flags), list: listOptions(flags) });
@@ -36,7 +35,7 @@ export function pluginQuery(opts: { query?: string; category?: string; scope?: s
 }
 
 export async function runList(ctx: Ctx, o: PluginListOptions): Promise<void> {
-  await ctx.out.list(plugins.list(await ctx.api(), o.query, o.list), PLUGIN_COLUMNS);
+  await ctx.out.list(await sortedBy(plugins.list(await ctx.api(), o.query, o.list), o.list), PLUGIN_COLUMNS);
 }
 
 export function addPluginList(group: Command, kit: Kit): Command {

@@ -1,5 +1,6 @@
 import type { AgentNames } from '../../fleet/agent-names';
 import { age } from '../../output/age';
+import { labelsCell } from '../../output/cells';
 import { agentCell } from '../../output/agent-cell';
 import type { Column } from '../../output/table';
 import { blocksText, eventSummary } from '../../output/transcript';
@@ -14,6 +15,10 @@ export function sessionColumns(names?: AgentNames): Column[] {
     { header: 'AGENT', get: (s) => agentCell(s.agent_id, names?.nameOf(s.agent_id), s.agent_version) },
     { header: 'EPOCH', get: (s) => s.control_epoch },
     { header: 'UPDATED', get: (s) => age(s.updated_at) },
+    { header: 'ENVIRONMENT', get: (s) => s.environment_id, wide: true },
+    { header: 'LABELS', get: (s) => labelsCell(s.metadata), wide: true },
+    { header: 'CREATED', get: (s) => age(s.created_at), wide: true },
+    { header: 'ARCHIVED', get: (s) => age(s.archived_at), wide: true },
   ];
 }
 

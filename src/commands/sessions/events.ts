@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { ListOptions } from '../../api/paginate';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, listOptions, printList } from '../../cli/verbs/resource';
+import { addListFlags, listOptions, printList, type ListPage } from '../../cli/verbs/resource';
 import { EVENT_COLUMNS } from './columns';
 import { pickSession } from './pick';
 
@@ -14,7 +13,7 @@ export interface EventsOptions {
   session: string;
   thread?: string;
   order?: string;
-  list: ListOptions;
+  list: ListPage;
 }
 
 export const parseEvents = ([session]: string[], flags: Flags): EventsOptions => ({

@@ -4,7 +4,6 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import type { TranscriptHeader } from '../../output/transcript-md';
 import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file';
-import { write } from '../../io';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
@@ -60,6 +59,7 @@ export function exportFormat(ctx: Ctx, opts: { format: ExportFormat; outputFile?
       `${output === 'id' ? '-q (-o id)' : `-o ${output}`} does not apply to svc sessions export: choose the transcript with --format md|json|html`,
     );
   if (ctx.settings.jq !== undefined && asked !== 'json') throw new UsageError('--jq filters JSON: use it with --format json');
+  if (!ctx.settings.table.headers) throw new UsageError('--no-headers does not apply to svc sessions export: a transcript has no header line');
   if (ctx.settings.jq !== undefined && opts.outputFile !== undefined && opts.outputFile !== '-')
     throw new UsageError('--jq filters what is printed: it cannot be used with -O FILE');
   return asked;
@@ -80,7 +80,7 @@ export async function runExport(ctx: Ctx, o: ExportOptions): Promise<void> {
     return ctx.msg(`wrote ${events.length} events of ${sid} to ${file}`);
   }
   if (format === 'json') return ctx.out.raw(text);
-  await write(ctx.io.stdout, text);
+  await ctx.out.text(text);
 }
 
 async function render(format: ExportFormat, session: Session, events: SessionEvent[]): Promise<string> {

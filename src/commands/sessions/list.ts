@@ -4,7 +4,7 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import type { ListOptions } from '../../api/paginate';
 import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS } from '../../cli/verbs/resource';
+import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';
 import { parseWatch, type WatchPlan } from '../../cli/verbs/fleet-list';
 import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery, type SessionSelectors } from '../../fleet/select';
 import { sessionColumns } from './columns';
@@ -38,7 +38,7 @@ export interface SessionsListOptions {
   extra: Query;
   /** Set with --watch. */
   watch?: WatchPlan;
-  list: ListOptions;
+  list: ListPage;
 }
 
 export function parseSessionsList(_args: string[], flags: Flags): SessionsListOptions {

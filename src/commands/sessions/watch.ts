@@ -5,6 +5,7 @@ import type { AgentNames } from '../../fleet/agent-names';
 import { runWatchView, type WatchCell, type WatchViewOptions } from '../../fleet/watch-view';
 import { agentCell } from '../../output/agent-cell';
 import { sessionStateText, type SessionStateInput } from '../../turn/state';
+import { sessionColumns } from './columns';
 
 /** The session rows; with `names`, the agent as `name (agent_…@version)`. */
 const sessionCells = (names?: AgentNames): WatchCell[] => [
@@ -20,5 +21,10 @@ const sessionCells = (names?: AgentNames): WatchCell[] => [
  */
 export async function runWatch(ctx: Ctx, o: Omit<WatchViewOptions, 'cells'>): Promise<void> {
   const names = showsAgentNames(ctx) ? await agentNames(ctx) : undefined;
-  return runWatchView(ctx, { ...o, cells: sessionCells(names), beforeRow: names && ((s) => names.load([s.agent_id])) });
+  return runWatchView(ctx, {
+    ...o,
+    cells: sessionCells(names),
+    columns: sessionColumns(names),
+    beforeRow: names && ((s) => names.load([s.agent_id])),
+  });
 }

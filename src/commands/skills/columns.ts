@@ -8,6 +8,9 @@ export const SKILL_COLUMNS: Column[] = [
   { header: 'LATEST', get: (s) => s.latest_version },
   { header: 'CATEGORIES', get: (s) => listCell(s.categories) },
   { header: 'UPDATED', get: (s) => age(s.updated_at) },
+  { header: 'DESCRIPTION', get: (s) => s.description, wide: true },
+  { header: 'CREATED', get: (s) => age(s.created_at), wide: true },
+  { header: 'ARCHIVED', get: (s) => age(s.archived_at), wide: true },
 ];
 
 /** Package versions of skills and plugins. */

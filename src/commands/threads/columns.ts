@@ -9,4 +9,6 @@ export const THREAD_COLUMNS: Column[] = [
   { header: 'STATUS', get: (t) => threadStateText(t) },
   { header: 'EPOCH', get: (t) => t.control_epoch },
   { header: 'ARCHIVED', get: (t) => age(t.archived_at) },
+  { header: 'CREATED', get: (t) => age(t.created_at), wide: true },
+  { header: 'UPDATED', get: (t) => age(t.updated_at), wide: true },
 ];

@@ -2,6 +2,7 @@ import type { AgentNames } from '../../fleet/agent-names';
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
 import { agentCell } from '../../output/agent-cell';
+import { labelsCell } from '../../output/cells';
 
 /** A trigger row; with `names`, its agent as `name (agent_…)`, else the bare ID. */
 export function triggerColumns(names?: AgentNames): Column[] {
@@ -13,6 +14,10 @@ export function triggerColumns(names?: AgentNames): Column[] {
     { header: 'SCHEDULE', get: (t) => (t.schedule ? [t.schedule.expression, t.schedule.timezone].filter(Boolean).join(' ') : '') },
     { header: 'AGENT', get: (t) => agentCell(t.agent_id, names?.nameOf(t.agent_id), t.agent_version) },
     { header: 'UPDATED', get: (t) => age(t.updated_at) },
+    { header: 'ENVIRONMENT', get: (t) => t.environment_id, wide: true },
+    { header: 'LABELS', get: (t) => labelsCell(t.metadata), wide: true },
+    { header: 'CREATED', get: (t) => age(t.created_at), wide: true },
+    { header: 'ARCHIVED', get: (t) => age(t.archived_at), wide: true },
   ];
 }
 

@@ -1,0 +1,106 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWith } from '../helpers/requires';
+import { tmuxTerminal } from '../helpers/tmux';
+import { buildPrivateSvc } from '../../scripts/bundle.mjs';
+import { call, useEmulator } from '../helpers/emulator';
+
+const repo = new URL('../..', import.meta.url).pathname;
+/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+const work = join(repo, 'node_modules', '.cache', `pager-e2e-${process.pid}`);
+const t = useEmulator();
+
+const HEIGHT = 20;
+const { pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'pager');
+/** Runs svc in the pane (after `vars`, shell assignments); the shell prints the exit code when it ends. */
+const run = async (args: string, vars = '') => {
+  await keys('-l', `clear; ${vars} node ${join(work, 'bin', 'svc.js')} ${args}; echo "END exit=$?"`);
+  await keys('Enter');
+};
+/** A pager that marks each line it shows, so the pane tells paged lines from written ones. */
+const MARKING = `SVC_PAGER='sed s/^/PAGED:/'`;
+
+describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
+  let first = '';
+  let last = '';
+  let long = '';
+
+  beforeAll(async () => {
+    await buildPrivateSvc(work);
+    // No CI variable: under CI svc never pages.
+    await start({ emu: t.emu, width: 150, height: HEIGHT });
+    for (let i = 0; i < 3 * HEIGHT; i++) {
+      const id = (await call(t.emu, 'POST', '/v1/agents', { body: { name: `paged-${String(i).padStart(2, '0')}`, model: 'm' } })).body.id;
+      if (i === 0) first = id;
+      last = id;
+    }
+    const system = Array.from({ length: 2 * HEIGHT }, (_, i) => `rule ${i}`).join('\n');
+    long = (await call(t.emu, 'POST', '/v1/agents', { body: { name: 'zz-long', model: 'm', system } })).body.id;
+  }, 90_000);
+
+  afterAll(async () => {
+    await stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('a table longer than the screen opens in less -FRX: one screen shown, q quits with exit 0 and the screen kept', async () => {
+    await run('agents list --all --sort-by .name');
+    await paneShows(/^ID\s+NAME/m);
+    let text = await pane();
+    expect(text).toContain(first);
+    expect(text).not.toContain('END exit=');
+    expect(text).not.toContain(last);
+    await keys('G');
+    await paneShows(last);
+    await keys('q');
+    text = await paneShows(/END exit=0/);
+    // -X: less leaves what it showed on the screen.
+    expect(text).toContain(last);
+  }, 60_000);
+
+  it('SVC_PAGER wins over PAGER, and a table that fits the screen is written without one', async () => {
+    await run('agents list --all', `PAGER='sed s/^/WRONG:/' ${MARKING}`);
+    let text = await paneShows(/END exit=0/);
+    expect(text).toMatch(/^PAGED:agent_\S+\s+paged-/m);
+    expect(text).not.toContain('WRONG:');
+    await run('agents list --limit 3', MARKING);
+    text = await paneShows(/END exit=0/);
+    expect(text).toMatch(/^ID\s+NAME/m);
+    expect(text).not.toContain('PAGED:');
+  }, 60_000);
+
+  it('--no-pager, an empty SVC_PAGER, CI, or a pipe: no pager', async () => {
+    for (const [args, vars] of [
+      ['agents list --all --no-pager', MARKING],
+      ['agents list --all', "SVC_PAGER='' PAGER='sed s/^/PAGED:/'"],
+      ['agents list --all', `CI=1 ${MARKING}`],
+      ['agents list --all -o table | tail -n 3', MARKING],
+    ]) {
+      await run(args, vars);
+      const text = await paneShows(/END exit=0/);
+      expect(text, `${vars} ${args}`).not.toContain('PAGED:');
+      expect(text).toMatch(/paged-\d\d/);
+    }
+  }, 60_000);
+
+  it('a pager that exits before reading it all is no error: exit 0, nothing on stderr', async () => {
+    await run(`agents list --all 2>${join(work, 'err.txt')}; cat ${join(work, 'err.txt')}`, `SVC_PAGER='head -n 2'`);
+    const text = await paneShows(/END exit=0/);
+    expect(text).toMatch(/^ID\s+NAME/m);
+    expect(text).not.toMatch(/error|EPIPE/i);
+  }, 60_000);
+
+  it('svc help reference and a get in YAML go through the pager too', async () => {
+    await run('help reference', MARKING);
+    let text = await paneShows(/END exit=0/);
+    expect(text).toContain('PAGED:');
+    await run(`agents get ${long} -o yaml`, MARKING);
+    text = await paneShows(/END exit=0/);
+    expect(text).toMatch(/^PAGED: {2}rule \d+$/m);
+    await run(`agents get ${first} -o yaml`, MARKING);
+    text = await paneShows(/END exit=0/);
+    expect(text).toMatch(/^id: /m);
+    expect(text).not.toContain('PAGED:');
+  }, 60_000);
+});
