@@ -1,21 +1,23 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sharedBundle } from '../helpers/bundled';
 import { describeWith } from '../helpers/requires';
 import { tmuxTerminal } from '../helpers/tmux';
-import { buildPrivateSvc } from '../../scripts/bundle.mjs';
 import { call, useEmulator } from '../helpers/emulator';
 
 const repo = new URL('../..', import.meta.url).pathname;
-/** Inside node_modules so the bundle's external packages resolve; never the shared dist/, which others rebuild. */
+/** The test's own folder: the terminal's socket and configuration. */
 const work = join(repo, 'node_modules', '.cache', `pager-e2e-${process.pid}`);
+/** The run's shared build of svc (test/helpers/bundled.ts). */
+let bin = '';
 const t = useEmulator();
 
 const HEIGHT = 20;
 const { pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'pager');
 /** Runs svc in the pane (after `vars`, shell assignments); the shell prints the exit code when it ends. */
 const run = async (args: string, vars = '') => {
-  await keys('-l', `clear; ${vars} node ${join(work, 'bin', 'svc.js')} ${args}; echo "END exit=$?"`);
+  await keys('-l', `clear; ${vars} node ${bin} ${args}; echo "END exit=$?"`);
   await keys('Enter');
 };
 /** A pager that marks each line it shows, so the pane tells paged lines from written ones. */
@@ -27,7 +29,8 @@ describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
   let long = '';
 
   beforeAll(async () => {
-    await buildPrivateSvc(work);
+    mkdirSync(work, { recursive: true });
+    bin = await sharedBundle();
     // No CI variable: under CI svc never pages.
     await start({ emu: t.emu, width: 150, height: HEIGHT });
     for (let i = 0; i < 3 * HEIGHT; i++) {
