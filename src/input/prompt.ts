@@ -36,7 +36,44 @@ export async function prompt(io: Io, question: string, hidden = false): Promise<
   }
 }
 
-/** Asks a yes/no question; anything but y/yes is no. */
-export async function confirm(io: Io, question: string): Promise<boolean> {
-  return /^y(es)?$/i.test(await prompt(io, `${question} [y/N] `));
+/**
+ * Asks a yes/no question; anything but y/yes is no. Accessible: a plain question answered with y or n and Enter (an
+ * empty answer is no), asked again after anything else.
+ */
+export async function confirm(io: Io, question: string, accessible = false): Promise<boolean> {
+  if (!accessible) return /^y(es)?$/i.test(await prompt(io, `${question} [y/N] `));
+  for (let ask = `${question} Type y for yes or n for no, then Enter [default n]: `; ; ask = 'Please type y or n, then Enter: ') {
+    const answer = (await askLine(io, ask)).toLowerCase();
+    if (answer === '' || /^no?$/.test(answer)) return false;
+    if (/^y(es)?$/.test(answer)) return true;
+  }
+}
+
+/**
+ * Accessible mode's question: one plain line on stderr, the answer read as the terminal itself echoes it (no raw mode, no
+ * redrawn line, nothing a screen reader hears twice). Ctrl-C is the process's signal (exit 130); the input's end is exit 2.
+ */
+export async function askLine(io: Io, question: string): Promise<string> {
+  if (inputEnded(io)) throw new UsageError('no answer given: standard input has ended');
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: io.stdin as unknown as NodeJS.ReadableStream, terminal: false });
+  const abort = io.signal;
+  try {
+    io.stderr.write(question);
+    return await new Promise<string>((resolve, reject) => {
+      const onAbort = () => reject(new InterruptedError());
+      if (abort?.aborted) return onAbort();
+      abort?.addEventListener('abort', onAbort, { once: true });
+      rl.once('line', (line) => {
+        abort?.removeEventListener('abort', onAbort);
+        resolve(line.trim());
+      });
+      rl.once('close', () => {
+        abort?.removeEventListener('abort', onAbort);
+        reject(new UsageError('no answer given'));
+      });
+    });
+  } finally {
+    rl.close();
+  }
 }
