@@ -39,6 +39,8 @@ export interface Item {
   error?: boolean;
   /** Progress markers (`*_started`, `running`): printed by the demo, left out of the live transcript. */
   quiet?: boolean;
+  /** A `session.status` item: the session's derived state after it (src/live/status.ts). */
+  state?: string;
 }
 
 type Data = Record<string, any>;
