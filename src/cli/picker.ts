@@ -125,7 +125,11 @@ async function pickNumbered(ctx: Ctx, state: PickerState, noun: string): Promise
   const { askLine } = await import('../input/prompt');
   await ctx.msg(numberedLines(state, noun).join('\n'));
   const n = state.rows.length;
-  for (let ask = `Type a number from 1 to ${n}, then Enter (q to cancel): `; ; ask = `Not one of the numbers: type a number from 1 to ${n}, then Enter (q to cancel): `) {
+  for (
+    let ask = `Type a number from 1 to ${n}, then Enter (q to cancel): `;
+    ;
+    ask = `Not one of the numbers: type a number from 1 to ${n}, then Enter (q to cancel): `
+  ) {
     const answer = await askLine(ctx.io, ask);
     if (answer.toLowerCase() === 'q') throw new InterruptedError();
     const i = numberedAnswer(answer, n);

@@ -37,17 +37,15 @@ export interface LiveViewOptions {
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [mount, { pump }, { LiveStore }, { initialState }, { apiSink }, { InterruptedError }, { endNote, resultOf, settable }] = await Promise.all(
-    [
-      loadMount(ctx.settings.accessible),
-      import('./pump'),
-      import('./store'),
-      import('./reducer'),
-      import('./api-sink'),
-      import('../errors'),
-      import('./outcome'),
-    ],
-  );
+  const [mount, { pump }, { LiveStore }, { initialState }, { apiSink }, { InterruptedError }, { endNote, resultOf, settable }] = await Promise.all([
+    loadMount(ctx.settings.accessible),
+    import('./pump'),
+    import('./store'),
+    import('./reducer'),
+    import('./api-sink'),
+    import('../errors'),
+    import('./outcome'),
+  ]);
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas && !ctx.settings.accessible, readonly: opts.readonly }), undefined, ctx.now);
   const stop = new AbortController();
   const [ended, finish] = settable<Outcome>();

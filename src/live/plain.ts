@@ -51,9 +51,10 @@ export function plainLines(said: Said, s: ViewState): { lines: string[]; said: S
   const lines = transcriptLines(items, said.written, said.filter, itemLine);
   next.written = s.finished.at(-1)?.seq ?? said.written;
   next.filter = s.filter;
-  if (s.status !== 'unknown') lines.push(stateLine(statusText(s)) ?? '');
   const connection = s.connection.kind === 'connecting' ? next.connection : connectionText(s.connection).text;
   if (connection !== next.connection) lines.push(`connection: ${(next.connection = connection)}`);
+  // The state read at the start waits for the history before it: its lines tell the states in the order they came.
+  if (s.status !== 'unknown' && (next.connection !== undefined || s.ended)) lines.push(stateLine(statusText(s)) ?? '');
   const notice = s.notice && escapeLineControls(s.notice.text);
   if (notice && notice !== next.notice) lines.push(s.notice?.level === 'error' ? `error: ${notice}` : notice);
   next.notice = notice;

@@ -21,7 +21,9 @@ export function connectionText(c: ConnectionState, retryInS?: number): { text: s
 }
 
 /** The session's derived state (src/turn/state.ts), the words every view shows; `unknown` until the first read. */
-export function headerState(s: Pick<ViewState, 'status' | 'stopReason' | 'interrupted' | 'stopping' | 'continuePending' | 'pendingInputs'>): SessionState | undefined {
+export function headerState(
+  s: Pick<ViewState, 'status' | 'stopReason' | 'interrupted' | 'stopping' | 'continuePending' | 'pendingInputs'>,
+): SessionState | undefined {
   if (s.status === 'unknown') return undefined;
   const session = { status: s.status, stop_reason: s.stopReason, interrupted: s.interrupted, stopping: s.stopping, continue_pending: s.continuePending };
   return sessionState(session, { pendingInputs: s.pendingInputs });
@@ -31,4 +33,3 @@ export function statusText(s: Parameters<typeof headerState>[0]): string {
   const st = headerState(s);
   return escapeLineControls(st ? stateText(st) : s.status);
 }
-
