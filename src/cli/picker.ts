@@ -122,18 +122,23 @@ export function numberedAnswer(answer: string, count: number): number | undefine
 
 /** Asks for a number until one of the rows is typed; q cancels (exit 130), as Esc does in the arrow-key picker. */
 async function pickNumbered(ctx: Ctx, state: PickerState, noun: string): Promise<number> {
-  const { askLine } = await import('../input/prompt');
+  const { plainAnswers } = await import('../input/prompt');
   await ctx.msg(numberedLines(state, noun).join('\n'));
   const n = state.rows.length;
-  for (
-    let ask = `Type a number from 1 to ${n}, then Enter (q to cancel): `;
-    ;
-    ask = `Not one of the numbers: type a number from 1 to ${n}, then Enter (q to cancel): `
-  ) {
-    const answer = await askLine(ctx.io, ask);
-    if (answer.toLowerCase() === 'q') throw new InterruptedError();
-    const i = numberedAnswer(answer, n);
-    if (i !== undefined) return i;
+  const answers = await plainAnswers(ctx.io);
+  try {
+    for (
+      let ask = `Type a number from 1 to ${n}, then Enter (q to cancel): `;
+      ;
+      ask = `Not one of the numbers: type a number from 1 to ${n}, then Enter (q to cancel): `
+    ) {
+      const answer = await answers.ask(ask);
+      if (answer.toLowerCase() === 'q') throw new InterruptedError();
+      const i = numberedAnswer(answer, n);
+      if (i !== undefined) return i;
+    }
+  } finally {
+    answers.close();
   }
 }
 

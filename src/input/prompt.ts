@@ -42,38 +42,63 @@ export async function prompt(io: Io, question: string, hidden = false): Promise<
  */
 export async function confirm(io: Io, question: string, accessible = false): Promise<boolean> {
   if (!accessible) return /^y(es)?$/i.test(await prompt(io, `${question} [y/N] `));
-  for (let ask = `${question} Type y for yes or n for no, then Enter [default n]: `; ; ask = 'Please type y or n, then Enter: ') {
-    const answer = (await askLine(io, ask)).toLowerCase();
-    if (answer === '' || /^no?$/.test(answer)) return false;
-    if (/^y(es)?$/.test(answer)) return true;
+  const answers = await plainAnswers(io);
+  try {
+    for (let ask = `${question} Type y for yes or n for no, then Enter [default n]: `; ; ask = 'Please type y or n, then Enter: ') {
+      const answer = (await answers.ask(ask)).toLowerCase();
+      if (answer === '' || /^no?$/.test(answer)) return false;
+      if (/^y(es)?$/.test(answer)) return true;
+    }
+  } finally {
+    answers.close();
   }
 }
 
+export interface PlainAnswers {
+  /** Writes the question and returns the next line typed, trimmed. */
+  ask(question: string): Promise<string>;
+  close(): void;
+}
+
 /**
- * Accessible mode's question: one plain line on stderr, the answer read as the terminal itself echoes it (no raw mode, no
- * redrawn line, nothing a screen reader hears twice). Ctrl-C is the process's signal (exit 130); the input's end is exit 2.
+ * Accessible mode's questions: plain lines on stderr, the answers read as the terminal itself echoes them (no raw mode,
+ * no redrawn line, nothing a screen reader hears twice), in order, lines typed ahead kept. Ctrl-C is the process's
+ * signal (exit 130); the input's end is exit 2.
  */
-export async function askLine(io: Io, question: string): Promise<string> {
+export async function plainAnswers(io: Io): Promise<PlainAnswers> {
   if (inputEnded(io)) throw new UsageError('no answer given: standard input has ended');
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: io.stdin as unknown as NodeJS.ReadableStream, terminal: false });
-  const abort = io.signal;
-  try {
-    io.stderr.write(question);
-    return await new Promise<string>((resolve, reject) => {
-      const onAbort = () => reject(new InterruptedError());
-      if (abort?.aborted) return onAbort();
-      abort?.addEventListener('abort', onAbort, { once: true });
-      rl.once('line', (line) => {
-        abort?.removeEventListener('abort', onAbort);
-        resolve(line.trim());
-      });
-      rl.once('close', () => {
-        abort?.removeEventListener('abort', onAbort);
-        reject(new UsageError('no answer given'));
-      });
-    });
-  } finally {
-    rl.close();
-  }
+  const lines: string[] = [];
+  let ended = false;
+  let waiting: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
+  const fail = (e: Error) => {
+    waiting?.reject(e);
+    waiting = undefined;
+  };
+  const onAbort = () => fail(new InterruptedError());
+  io.signal?.addEventListener('abort', onAbort, { once: true });
+  rl.on('line', (line) => {
+    if (!waiting) return void lines.push(line);
+    waiting.resolve(line);
+    waiting = undefined;
+  });
+  rl.once('close', () => {
+    ended = true;
+    fail(new UsageError('no answer given'));
+  });
+  return {
+    ask(question) {
+      io.stderr.write(question);
+      if (io.signal?.aborted) return Promise.reject(new InterruptedError());
+      const typed = lines.shift();
+      if (typed !== undefined) return Promise.resolve(typed.trim());
+      if (ended) return Promise.reject(new UsageError('no answer given'));
+      return new Promise<string>((resolve, reject) => (waiting = { resolve: (l) => resolve(l.trim()), reject }));
+    },
+    close() {
+      io.signal?.removeEventListener('abort', onAbort);
+      rl.close();
+    },
+  };
 }
