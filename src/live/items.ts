@@ -100,7 +100,8 @@ function describe(e: SessionEvent, seq: number, thread?: string): Item | undefin
       return {
         ...base,
         kind: 'reply',
-        head: e.type === 'user.tool_result' ? 'tool result sent' : 'custom result sent',
+        // Red in the live view, and said in words too: colour is never the only sign of an error.
+        head: `${e.type === 'user.tool_result' ? 'tool result' : 'custom result'} sent${d.is_error ? ' as an error' : ''}`,
         text: resultSummary(d.content),
         error: Boolean(d.is_error),
       };

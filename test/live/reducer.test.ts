@@ -115,7 +115,8 @@ describe('live view reducer: user events (R-EVT-2)', () => {
       }),
       ev('user.tool_result', { event_id: 't1', content: [{ type: 'text', text: 'boom' }], is_error: true }),
     ]);
-    expect(lines(s)).toEqual(['custom result sent: forty-two (+1 more)', 'tool result sent: boom']);
+    // The error is said in words, not only in red.
+    expect(lines(s)).toEqual(['custom result sent: forty-two (+1 more)', 'tool result sent as an error: boom']);
     expect(s.finished[1].error).toBe(true);
   });
 });
