@@ -15,6 +15,8 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   SVC_MAX_RETRIES      retries of a failed request (default 3)
   SVC_NO_UPDATE_NOTIFIER  1: never check for a newer svc nor say so
   SVC_UPDATE_URL       where the daily check asks for the newest version (default: the npm registry's document)
+  SVC_ACCESSIBLE       1: accessible mode (as the profile's accessible): numbered questions answered with Enter, and
+                       plain appended lines for the live view, top and progress (no redrawn screen); 0: off
   NO_COLOR             set (not empty): no colour, whatever else says (as --no-color)
   FORCE_COLOR          not 0: colour even when the output is not a terminal
   CLICOLOR_FORCE       not 0: the same as FORCE_COLOR

@@ -98,9 +98,54 @@ export function pickerLines(s: PickerState, noun: string, o: { width?: number; c
   return [o.width ? truncate(question, o.width - 1) : question, ...rows];
 }
 
+/** Accessible mode's picker: the question, then one numbered row per resource, plain (no cursor, no colour). */
+export function numberedLines(s: PickerState, noun: string): string[] {
+  const widths = s.rows[0]?.map((_, i) => Math.max(...s.rows.map((r) => r[i].length))) ?? [];
+  const digits = String(s.rows.length).length;
+  const rows = s.rows.map(
+    (r, i) =>
+      `${String(i + 1).padStart(digits)}. ` +
+      r
+        .map((c, j) => c.padEnd(widths[j]))
+        .join('  ')
+        .trimEnd(),
+  );
+  return [`? Pick ${article(noun)}:`, ...rows];
+}
+
+/** The row a typed answer picks (1-based), or undefined when it is not one of the numbers offered. */
+export function numberedAnswer(answer: string, count: number): number | undefined {
+  if (!/^\d+$/.test(answer)) return undefined;
+  const n = Number(answer);
+  return n >= 1 && n <= count ? n - 1 : undefined;
+}
+
+/** Asks for a number until one of the rows is typed; q cancels (exit 130), as Esc does in the arrow-key picker. */
+async function pickNumbered(ctx: Ctx, state: PickerState, noun: string): Promise<number> {
+  const { plainAnswers } = await import('../input/prompt');
+  await ctx.msg(numberedLines(state, noun).join('\n'));
+  const n = state.rows.length;
+  const answers = await plainAnswers(ctx.io);
+  try {
+    for (
+      let ask = `Type a number from 1 to ${n}, then Enter (q to cancel): `;
+      ;
+      ask = `Not one of the numbers: type a number from 1 to ${n}, then Enter (q to cancel): `
+    ) {
+      const answer = await answers.ask(ask);
+      if (answer.toLowerCase() === 'q') throw new InterruptedError();
+      const i = numberedAnswer(answer, n);
+      if (i !== undefined) return i;
+    }
+  } finally {
+    answers.close();
+  }
+}
+
 /**
  * Offers the most recent resources of `source` on the terminal (stderr, stdin in raw mode) and returns the ID
- * chosen. Esc or Ctrl-C is exit 130 and nothing is sent; the terminal is restored however it ends.
+ * chosen. Esc or Ctrl-C is exit 130 and nothing is sent; the terminal is restored however it ends. Accessible
+ * mode asks for the row's number instead.
  */
 export async function pickId(ctx: Ctx, source: PickSource): Promise<string> {
   const c = await ctx.api();
@@ -111,6 +156,11 @@ export async function pickId(ctx: Ctx, source: PickSource): Promise<string> {
   }
   if (!items.length) throw new UsageError(`missing the ${source.noun} ID, and there are no ${source.noun}s to pick from`);
   let state = pickerState(items, ctx.now(), source.status);
+  if (ctx.settings.accessible) {
+    const i = await pickNumbered(ctx, state, source.noun);
+    await ctx.msg(`picked ${i + 1}: ${[state.ids[i], state.rows[i][1]].filter(Boolean).join('  ')}`);
+    return state.ids[i];
+  }
   const err = ctx.io.stderr;
   const color = ctx.useColor(err);
   let drawn = 0;

@@ -63,6 +63,8 @@ export interface Settings {
   timeoutMs?: number;
   maxRetries: number;
   noInput: boolean;
+  /** SVC_ACCESSIBLE or the profile's `accessible`: numbered questions and plain appended lines, never a redrawn screen. */
+  accessible: boolean;
 }
 
 /** Resolves every setting: flag > environment variable > profile > default. */
@@ -97,6 +99,11 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     ),
   );
   const apiVersion = once(() => checkApiVersion(env.SVC_API_VERSION || API_VERSION));
+  // Read when a view or prompt asks: a bad profile value does not stop `config set accessible` from fixing it.
+  const accessible = once(() => {
+    const s = pickOptional(undefined, env.SVC_ACCESSIBLE, p.accessible);
+    return s ? parseSwitch(s.value, s.source === 'env' ? 'SVC_ACCESSIBLE' : `accessible (in profile ${profile.value})`) : false;
+  });
   return {
     configFile: file,
     config,
@@ -122,6 +129,9 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     timeoutMs: opts.timeout === undefined ? undefined : parseSeconds(opts.timeout, '--timeout') * 1000,
     maxRetries: parseCount(opts.maxRetries ?? env.SVC_MAX_RETRIES ?? String(DEFAULT_MAX_RETRIES), '--max-retries'),
     noInput: opts.input === false || !stdinIsTTY || Boolean(env.CI),
+    get accessible() {
+      return accessible();
+    },
   };
 }
 
@@ -134,6 +144,17 @@ function colorSetting(opts: GlobalOptions, env: Env): boolean | undefined {
   if (opts.color === false || env.NO_COLOR) return false;
   if (on(env.FORCE_COLOR) || on(env.CLICOLOR_FORCE)) return true;
   return env.CLICOLOR === '0' ? false : undefined;
+}
+
+const SWITCH_ON = ['1', 'true', 'yes', 'on'];
+const SWITCH_OFF = ['0', 'false', 'no', 'off'];
+
+/** An on/off setting: 1, true, yes, on or 0, false, no, off; anything else is exit 2 naming the setting. */
+export function parseSwitch(value: string, name: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (SWITCH_ON.includes(v)) return true;
+  if (SWITCH_OFF.includes(v)) return false;
+  throw new UsageError(`invalid ${name} "${value}": use 1 or 0 (true or false)`);
 }
 
 /** `-o wide` and `-o custom-columns=…` are tables of other columns: every check of a table format holds for them. */

@@ -103,7 +103,7 @@ async function consent(ctx: Ctx, targets: BulkTarget[], action: BulkAction): Pro
   if (targets.length > PROMPT_ROWS) shown.push(`  … and ${targets.length - PROMPT_ROWS} more`);
   await ctx.msg(shown.join('\n'));
   const what1 = what.charAt(0).toUpperCase() + what.slice(1);
-  if (!(await confirm(ctx.io, `${what1}?`))) throw new UsageError(`not confirmed; nothing was sent`);
+  if (!(await confirm(ctx.io, `${what1}?`, ctx.settings.accessible))) throw new UsageError(`not confirmed; nothing was sent`);
 }
 
 function rowText(t: BulkTarget): string {

@@ -36,7 +36,69 @@ export async function prompt(io: Io, question: string, hidden = false): Promise<
   }
 }
 
-/** Asks a yes/no question; anything but y/yes is no. */
-export async function confirm(io: Io, question: string): Promise<boolean> {
-  return /^y(es)?$/i.test(await prompt(io, `${question} [y/N] `));
+/**
+ * Asks a yes/no question; anything but y/yes is no. Accessible: a plain question answered with y or n and Enter (an
+ * empty answer is no), asked again after anything else.
+ */
+export async function confirm(io: Io, question: string, accessible = false): Promise<boolean> {
+  if (!accessible) return /^y(es)?$/i.test(await prompt(io, `${question} [y/N] `));
+  const answers = await plainAnswers(io);
+  try {
+    for (let ask = `${question} Type y for yes or n for no, then Enter [default n]: `; ; ask = 'Please type y or n, then Enter: ') {
+      const answer = (await answers.ask(ask)).toLowerCase();
+      if (answer === '' || /^no?$/.test(answer)) return false;
+      if (/^y(es)?$/.test(answer)) return true;
+    }
+  } finally {
+    answers.close();
+  }
+}
+
+export interface PlainAnswers {
+  /** Writes the question and returns the next line typed, trimmed. */
+  ask(question: string): Promise<string>;
+  close(): void;
+}
+
+/**
+ * Accessible mode's questions: plain lines on stderr, the answers read as the terminal itself echoes them (no raw mode,
+ * no redrawn line, nothing a screen reader hears twice), in order, lines typed ahead kept. Ctrl-C is the process's
+ * signal (exit 130); the input's end is exit 2.
+ */
+export async function plainAnswers(io: Io): Promise<PlainAnswers> {
+  if (inputEnded(io)) throw new UsageError('no answer given: standard input has ended');
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: io.stdin as unknown as NodeJS.ReadableStream, terminal: false });
+  const lines: string[] = [];
+  let ended = false;
+  let waiting: { resolve: (line: string) => void; reject: (e: Error) => void } | undefined;
+  const fail = (e: Error) => {
+    waiting?.reject(e);
+    waiting = undefined;
+  };
+  const onAbort = () => fail(new InterruptedError());
+  io.signal?.addEventListener('abort', onAbort, { once: true });
+  rl.on('line', (line) => {
+    if (!waiting) return void lines.push(line);
+    waiting.resolve(line);
+    waiting = undefined;
+  });
+  rl.once('close', () => {
+    ended = true;
+    fail(new UsageError('no answer given'));
+  });
+  return {
+    ask(question) {
+      io.stderr.write(question);
+      if (io.signal?.aborted) return Promise.reject(new InterruptedError());
+      const typed = lines.shift();
+      if (typed !== undefined) return Promise.resolve(typed.trim());
+      if (ended) return Promise.reject(new UsageError('no answer given'));
+      return new Promise<string>((resolve, reject) => (waiting = { resolve: (l) => resolve(l.trim()), reject }));
+    },
+    close() {
+      io.signal?.removeEventListener('abort', onAbort);
+      rl.close();
+    },
+  };
 }

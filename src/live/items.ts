@@ -39,6 +39,8 @@ export interface Item {
   error?: boolean;
   /** Progress markers (`*_started`, `running`): printed by the demo, left out of the live transcript. */
   quiet?: boolean;
+  /** A `session.status` item: the session's derived state after it (src/live/status.ts). */
+  state?: string;
 }
 
 const SUMMARY_CHARS = 200;
@@ -90,10 +92,11 @@ type Describer<K extends keyof EventPayloads> = (d: EventPayloads[K] & Record<st
 
 const progress = (head: string, text?: string): Said => ({ kind: 'progress', head, text, quiet: true });
 const reply =
-  (head: string) =>
+  (what: string) =>
   (d: EventPayloads['user.tool_result']): Said => ({
     kind: 'reply',
-    head,
+    // Red in the live view, and said in words too: colour is never the only sign of an error.
+    head: `${what} sent${d.is_error ? ' as an error' : ''}`,
     text: resultSummary(d.content),
     error: Boolean(d.is_error),
   });
@@ -107,8 +110,8 @@ const DESCRIBE: { [K in keyof EventPayloads]: Describer<K> } = {
     head: d.result === 'allow' ? 'allowed' : 'denied',
     text: [d.event_id, d.deny_message].filter(Boolean).join(': '),
   }),
-  'user.tool_result': reply('tool result sent'),
-  'user.custom_tool_result': reply('custom result sent'),
+  'user.tool_result': reply('tool result'),
+  'user.custom_tool_result': reply('custom result'),
   'agent.message': (d) => ({ kind: 'message', head: 'agent', text: contentText(d.content) }),
   'agent.thinking': (d) => ({ kind: 'thinking', head: 'thinking', text: contentText(d.content) }),
   'agent.tool_use': (d) => ({

@@ -1,6 +1,7 @@
 /** Finished items as terminal lines: messages as text, thinking dimmed, tool calls with name and input, results summarised, errors red. */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Item } from './items';
+import { passesFilter } from './reducer';
 
 export type Paint = ChalkInstance;
 
@@ -38,4 +39,21 @@ export function itemLines(item: Item, c: Paint): string {
       return tag + (item.error ? c.red(line) : c.dim(line));
     }
   }
+}
+
+/**
+ * The lines of the items after `after`, each through `line` (undefined writes none): quiet items are left out, and
+ * the thread filter is the one they were received under (`filter` at the first, each marker switching it).
+ */
+export function transcriptLines(items: readonly Item[], after: number, filter: string, line: (i: Item) => string | undefined): string[] {
+  const lines: string[] = [];
+  let writing = filter;
+  for (const i of items) {
+    if (i.seq <= after) continue;
+    if (i.kind === 'filter') writing = i.text ?? writing;
+    if (i.quiet || (i.kind !== 'filter' && !passesFilter(writing, i.threadId))) continue;
+    const text = line(i);
+    if (text !== undefined) lines.push(text);
+  }
+  return lines;
 }

@@ -1,6 +1,9 @@
 import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
+import type { MountedView } from './mount';
 import type { LiveViewResult, Outcome } from './outcome';
+import type { ActionSink } from './sink';
+import type { LiveStore } from './store';
 
 export type { LiveViewResult } from './outcome';
 
@@ -34,19 +37,16 @@ export interface LiveViewOptions {
 export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResult> {
   const { ctx, sessionId } = opts;
   if (!opts.client) ctx.apiKey();
-  const [ink, { mountView }, { pump }, { LiveStore }, { initialState }, { apiSink }, { InterruptedError }, { endNote, resultOf, settable }] = await Promise.all(
-    [
-      import('./load-ink').then((m) => m.loadInk()),
-      import('./mount'),
-      import('./pump'),
-      import('./store'),
-      import('./reducer'),
-      import('./api-sink'),
-      import('../errors'),
-      import('./outcome'),
-    ],
-  );
-  const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas, readonly: opts.readonly }), undefined, ctx.now);
+  const [mount, { pump }, { LiveStore }, { initialState }, { apiSink }, { InterruptedError }, { endNote, resultOf, settable }] = await Promise.all([
+    loadMount(ctx.settings.accessible),
+    import('./pump'),
+    import('./store'),
+    import('./reducer'),
+    import('./api-sink'),
+    import('../errors'),
+    import('./outcome'),
+  ]);
+  const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas && !ctx.settings.accessible, readonly: opts.readonly }), undefined, ctx.now);
   const stop = new AbortController();
   const [ended, finish] = settable<Outcome>();
   let outcome: Outcome | undefined;
@@ -69,7 +69,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
   if (abort?.aborted) onSignal();
   abort?.addEventListener('abort', onSignal, { once: true });
 
-  const view = await mountView({ ctx, ink, store, sink });
+  const view = await mount({ ctx, store, sink });
   view.exited.then(
     () => finish({ reason: 'quit' }),
     (error: unknown) => finish({ error }),
@@ -105,4 +105,13 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     await view.unmount();
     abort?.removeEventListener('abort', onSignal);
   }
+}
+
+type Mount = (o: { ctx: Ctx; store: LiveStore; sink: ActionSink }) => Promise<MountedView>;
+
+/** Accessible mode's plain lines (Ink and React never load), else the Ink view. */
+async function loadMount(accessible: boolean): Promise<Mount> {
+  if (accessible) return (await import('./plain')).mountPlainView;
+  const [ink, { mountView }] = await Promise.all([import('./load-ink').then((m) => m.loadInk()), import('./mount')]);
+  return (o) => mountView({ ...o, ink });
 }

@@ -10,6 +10,7 @@ import { compareEpochs } from './epoch';
 import { describeEvent, type Item } from './items';
 import { canonicalEvent } from '../wire/shapes';
 import { escapeControls, escapeLineControls } from '../output/controls';
+import { statusText } from './status';
 
 /** Characters of a delta preview kept (its tail); the buffer may grow to twice this before it is cut. */
 export const PREVIEW_CHARS = 4000;
@@ -370,8 +371,10 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
       break;
     }
   }
-  const item = controlItem(n, e) ?? describeEvent(e, n.nextSeq, threadName(n, thread));
-  if (!item || item.quiet) return;
+  const described = controlItem(n, e) ?? describeEvent(e, n.nextSeq, threadName(n, thread));
+  // A status change keeps its derived state, quiet or not: accessible mode writes each one, in order, as a line.
+  const item = described && e.type === 'session.status' ? { ...described, state: statusText(n) } : described;
+  if (!item || (item.quiet && item.state === undefined)) return;
   n.nextSeq += 1;
   fresh.push(item);
 }

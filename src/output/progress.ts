@@ -12,6 +12,8 @@ export interface ProgressOptions {
   /** Bytes expected; undefined when the size is unknown (the bar then shows bytes and rate only). */
   total?: number;
   now: () => number;
+  /** Accessible mode: an appended line at each quarter (each doubling of an unknown size), never a redrawn bar. */
+  accessible?: boolean;
 }
 
 /** A one-line progress bar on a terminal's stderr: bytes, percent, rate; cleared when done. */
@@ -20,6 +22,8 @@ export class Progress {
   private started: number;
   private lastDraw = -Infinity;
   private drawn = false;
+  /** Accessible mode: the last step a line was written for. */
+  private told = 0;
 
   constructor(
     private readonly stream: OutStream,
@@ -31,12 +35,14 @@ export class Progress {
   /** A new attempt starts from zero (a retried upload re-sends the whole file). */
   restart(): void {
     this.done = 0;
+    this.told = 0;
     this.started = this.opts.now();
   }
 
   bytes(n: number): void {
     this.done += n;
     const t = this.opts.now();
+    if (this.opts.accessible) return this.tell(t);
     if (t - this.lastDraw < FRAME_MS) return;
     // An unknown size draws nothing until the transfer is past the threshold.
     if (this.opts.total === undefined && this.done <= PROGRESS_THRESHOLD) return;
@@ -50,17 +56,31 @@ export class Progress {
     this.drawn = false;
   }
 
-  /** The text of the bar at time `t` (without control characters). */
-  line(t: number): string {
+  /** The text of the bar at time `t` (without control characters); `bar` false leaves the drawn bar out (words only). */
+  line(t: number, bar = true): string {
     const { label, total } = this.opts;
     const seconds = Math.max((t - this.started) / 1000, 0.001);
     const rate = `${formatBytes(this.done / seconds)}/s`;
     if (total === undefined) return `${label}  ${formatBytes(this.done)}  ${rate}`;
     const ratio = total === 0 ? 1 : Math.min(this.done / total, 1);
     const filled = Math.round(ratio * BAR_WIDTH);
-    const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled);
-    const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
-    return `${label}  [${bar}] ${percent}  ${formatBytes(this.done)} / ${formatBytes(total)}  ${rate}`;
+    const drawn = bar ? `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ` : '';
+    const percent = `${Math.floor(ratio * 100)}%`.padStart(bar ? 4 : 0);
+    return `${label}  ${drawn}${percent}  ${formatBytes(this.done)} / ${formatBytes(total)}  ${rate}`;
+  }
+
+  /** Steps passed: quarters of a known size, else doublings past the threshold (1 MiB, 2, 4…). */
+  private step(): number {
+    const { total } = this.opts;
+    if (total !== undefined) return total === 0 ? 4 : Math.floor(Math.min(this.done / total, 1) * 4);
+    return this.done <= PROGRESS_THRESHOLD ? 0 : Math.floor(Math.log2(this.done / PROGRESS_THRESHOLD)) + 1;
+  }
+
+  private tell(t: number): void {
+    const step = this.step();
+    if (step <= this.told) return;
+    this.told = step;
+    this.stream.write(this.line(t, false) + '\n');
   }
 
   private draw(t: number): void {

@@ -41,6 +41,8 @@ type Next = { kind: 'quit' } | { kind: 'abort' } | { kind: 'open'; id: string } 
 
 export async function openBoard(o: BoardOptions): Promise<void> {
   const { ctx } = o;
+  // Accessible mode: appended lines of each session's state, no screen to redraw (Ink never loads).
+  if (ctx.settings.accessible) return (await import('./plain')).openPlainBoard(o);
   const { stdin, stdout, stderr } = ctx.io;
   const tty = stdout as typeof stdout & NodeJS.EventEmitter & { rows?: number };
   // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.

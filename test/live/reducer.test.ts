@@ -4,7 +4,8 @@ import { FILTER_ALL, FILTER_MAIN, MAX_UNFLUSHED, PREVIEW_CHARS, initialState, ne
 import { apply, delta, ev, feed, live, text } from './fixtures';
 
 const start = () => feed(initialState('sess_1'), [live]);
-const lines = (s: ReturnType<typeof start>) => s.finished.map(formatItem);
+// What the transcript writes: quiet items carry only a state (accessible mode writes it).
+const lines = (s: ReturnType<typeof start>) => s.finished.filter((i) => !i.quiet).map(formatItem);
 
 describe('live view reducer: user events (R-EVT-2)', () => {
   it('user.message becomes a "you" item with its text', () => {
@@ -114,7 +115,8 @@ describe('live view reducer: user events (R-EVT-2)', () => {
       }),
       ev('user.tool_result', { event_id: 't1', content: [{ type: 'text', text: 'boom' }], is_error: true }),
     ]);
-    expect(lines(s)).toEqual(['custom result sent: forty-two (+1 more)', 'tool result sent: boom']);
+    // The error is said in words, not only in red.
+    expect(lines(s)).toEqual(['custom result sent: forty-two (+1 more)', 'tool result sent as an error: boom']);
     expect(s.finished[1].error).toBe(true);
   });
 });

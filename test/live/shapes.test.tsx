@@ -11,7 +11,8 @@ import { waitUntil } from '../helpers/sse';
 import { apply, delta, ev, feed, live, text } from './fixtures';
 
 const start = () => feed(initialState('sess_1'), [live]);
-const lines = (s: ViewState) => s.finished.map(formatItem);
+// What the transcript writes: quiet items carry only a state (accessible mode writes it).
+const lines = (s: ViewState) => s.finished.filter((i) => !i.quiet).map(formatItem);
 /** An event with members at its top level, as the public API's SDK shows them (no `data`). */
 const flat = (o: Record<string, unknown>): StreamItem => {
   const event = { id: `sevt_${Math.random().toString(36).slice(2)}`, processed_at: '2026-09-01T00:00:00Z', ...o } as never;

@@ -65,7 +65,7 @@ export async function upload<T>(
   /** The command that shows whether a failed upload was applied after all (none for what stores nothing). */
   check?: string,
 ): Promise<T> {
-  const meter = new Meter(progressFor(ctx.io.stderr, { label: `upload ${src.filename}`, total: src.size, now: ctx.now }));
+  const meter = new Meter(progressFor(ctx.io.stderr, { label: `upload ${src.filename}`, total: src.size, now: ctx.now, accessible: ctx.settings.accessible }));
   const key = idempotencyKey(opts);
   const c = await ctx.api();
   try {
@@ -82,7 +82,14 @@ export async function download(ctx: Ctx, opts: { outputFile?: string }, fallback
   const res = await fetch(await ctx.api());
   const length = res.headers['content-length'];
   const name = dispositionName(res.headers['content-disposition']) ?? fallbackName;
-  const meter = new Meter(progressFor(ctx.io.stderr, { label: `download ${name}`, total: length === undefined ? undefined : Number(length), now: ctx.now }));
+  const meter = new Meter(
+    progressFor(ctx.io.stderr, {
+      label: `download ${name}`,
+      total: length === undefined ? undefined : Number(length),
+      now: ctx.now,
+      accessible: ctx.settings.accessible,
+    }),
+  );
   const saved = await saveBody(res, target, { stdout: ctx.io.stdout, fallbackName, meter });
   if (saved.path) await ctx.msg(`saved ${formatBytes(saved.bytes)} to ${shown(ctx, saved.path)}`);
 }

@@ -62,7 +62,7 @@ async function confirmPrune(ctx: Ctx, n: number, set: string): Promise<void> {
   const what = `${n} resource${n === 1 ? '' : 's'} of set "${set}" that the files no longer hold`;
   if (!ctx.canPrompt) throw new UsageError(`the plan archives ${what}: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI); nothing was sent`);
   const { confirm } = await import('../../input/prompt');
-  if (!(await confirm(ctx.io, `Archive ${what}?`))) throw new UsageError('prune not confirmed; nothing was sent');
+  if (!(await confirm(ctx.io, `Archive ${what}?`, ctx.settings.accessible))) throw new UsageError('prune not confirmed; nothing was sent');
 }
 
 /** `svc diff`: the plan, no write; exit 0 when nothing would change, 1 when something would (kubectl diff). */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { removeSecret, saveSecret, type SecretKey } from '../../config/secrets';
 import { KEYCHAIN_REFS, PROFILE_KEYS, SECRET_KEYS, type Profile, type ProfileKey } from '../../config/shape';
 import { updateConfig } from '../../config/store';
-import { maskSecret, parseOutputFormat } from '../../config/settings';
+import { maskSecret, parseOutputFormat, parseSwitch } from '../../config/settings';
 import { checkBaseUrl, checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
@@ -76,6 +76,7 @@ export async function runSet(ctx: Ctx, { key: k, value, insecureStorage }: Confi
   }
   if (v === undefined) throw new UsageError(`missing value for ${k}`);
   if (k === 'output') parseOutputFormat(v);
+  if (k === 'accessible') parseSwitch(v, 'accessible');
   if (k === 'base_url') checkBaseUrl(v, 'base_url');
   const s = ctx.settings;
   await updateConfig(

@@ -22,7 +22,11 @@ export async function runRedact(ctx: Ctx, { store, memory, version, yes }: Redac
   if (!yes) {
     if (!ctx.canPrompt) throw new UsageError('redact permanently deletes a version body: pass --yes to confirm (cannot prompt: no terminal, --no-input or CI)');
     const { confirm } = await import('../../input/prompt');
-    const ok = await confirm(ctx.io, `Permanently delete the body of version ${version} of memory ${memory} in store ${store}? This cannot be undone.`);
+    const ok = await confirm(
+      ctx.io,
+      `Permanently delete the body of version ${version} of memory ${memory} in store ${store}? This cannot be undone.`,
+      ctx.settings.accessible,
+    );
     if (!ok) throw new UsageError('redaction not confirmed; nothing was sent');
   }
   const c = await ctx.api();

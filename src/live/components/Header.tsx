@@ -1,37 +1,8 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
-import type { ConnectionState } from '../../api/stream/types';
 import { filterName, type ViewState } from '../reducer';
 import { escapeLineControls } from '../../output/controls';
-import { sessionState, stateText, type SessionState } from '../../turn/state';
-
-/** `retryInS`: seconds to the next attempt while reconnecting. */
-export function connectionText(c: ConnectionState, retryInS?: number): { text: string; color: string } {
-  switch (c.kind) {
-    case 'live':
-      return { text: 'live', color: 'green' };
-    case 'reconnecting':
-      return { text: `reconnecting (attempt ${c.attempt}${retryInS === undefined ? '' : `, next try in ${retryInS}s`})`, color: 'yellow' };
-    case 'backfilling':
-      return { text: 'backfilling', color: 'yellow' };
-    case 'connecting':
-      return { text: 'connecting', color: 'yellow' };
-    case 'closed':
-      return { text: 'closed', color: 'red' };
-  }
-}
-
-/** The session's derived state (src/turn/state.ts), the words every view shows; `unknown` until the first read. */
-export function headerState(s: ViewState): SessionState | undefined {
-  if (s.status === 'unknown') return undefined;
-  const session = { status: s.status, stop_reason: s.stopReason, interrupted: s.interrupted, stopping: s.stopping, continue_pending: s.continuePending };
-  return sessionState(session, { pendingInputs: s.pendingInputs });
-}
-
-export function statusText(s: ViewState): string {
-  const st = headerState(s);
-  return escapeLineControls(st ? stateText(st) : s.status);
-}
+import { connectionText, headerState, statusText } from '../status';
 
 const STATE_COLORS: Partial<Record<string, string>> = { running: 'green', failed: 'red', terminated: 'red', waiting: 'yellow', interrupted: 'yellow' };
 

@@ -1,8 +1,7 @@
 import { useStdout } from 'ink';
 import { useLayoutEffect, useRef } from 'react';
 import type { Item } from '../items';
-import { itemLines, type Paint } from '../lines';
-import { passesFilter } from '../reducer';
+import { itemLines, transcriptLines, type Paint } from '../lines';
 
 /**
  * Finished items are written once above the live area and never re-rendered, through Ink's `useStdout().write`
@@ -31,12 +30,7 @@ export function Transcript({
   useLayoutEffect(() => {
     const last = items.at(-1)?.seq;
     if (last === undefined || last <= written.current) return;
-    const lines: string[] = [];
-    for (const i of items) {
-      if (i.seq <= written.current) continue;
-      if (i.kind === 'filter') writing.current = i.text ?? filter;
-      if (i.kind === 'filter' || passesFilter(writing.current, i.threadId)) lines.push(itemLines(i, paint));
-    }
+    const lines = transcriptLines(items, written.current, writing.current, (i) => itemLines(i, paint));
     // A marker dropped while the view fell behind must not leave an old filter in force.
     writing.current = filter;
     if (lines.length) {
