@@ -85,7 +85,9 @@ export function apiSink(o: {
       try {
         do {
           again = false;
-          await sleep(lastRead + REFRESH_GAP_MS - o.now(), signal);
+          // The first read goes at once: a view that ends soon still shows the session's state.
+          const gap = lastRead + REFRESH_GAP_MS - o.now();
+          if (gap > 0) await sleep(gap, signal);
           if (signal.aborted) return;
           lastRead = o.now();
           const [, pending] = await Promise.all([read(), sessions.pending(await o.client, sid)]);
