@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCodeError, InterruptedError, UsageError } from '../errors';
-import { lockText, releaseLock, tryLock } from '../config/lock-file';
+import { ExitCodeError, UsageError } from '../errors';
+import { withLock } from '../fs/lock';
 
 /** How long an apply waits for another apply of the same set before giving up. */
 const WAIT_MS = 120_000;
-const APPLY_LOCK = { noun: 'apply lock', holder: 'svc apply' };
 
 export interface ApplyLock {
   /** The folder the lock files live in (the config folder). */
@@ -22,11 +21,9 @@ export interface ApplyLock {
 }
 
 /**
- * Runs `work` holding a lock file for one set on one service (`apply-<hash>.lock` in the config folder,
- * created exclusively, holding "pid nonce"), so parallel applies of one set never each create the same
- * resources: the second plans only after the first has written. A holder whose process is gone is stale
- * (the config folder is local to the host); a lock file that is not a regular file with that content is
- * refused, naming it, rather than waited on or removed.
+ * Runs `work` holding a lock file for one set on one service (`apply-<hash>.lock` in the config folder, fs/lock.ts),
+ * so parallel applies of one set never each create the same resources: the second plans only after the first has
+ * written.
  */
 export async function withApplyLock<T>(o: ApplyLock, work: () => Promise<T>): Promise<T> {
   try {
@@ -35,29 +32,20 @@ export async function withApplyLock<T>(o: ApplyLock, work: () => Promise<T>): Pr
     throw new UsageError(`cannot create the config folder ${o.dir} for the apply lock: ${code(e)}`);
   }
   const lock = applyLockPath(o.dir, o.service, o.set);
-  const mine = lockText();
-  const deadline = Date.now() + (o.waitMs ?? WAIT_MS);
-  let told = false;
-  for (let attempt = 0; ; attempt++) {
-    const holder = tryLock(lock, mine, APPLY_LOCK);
-    if (!holder) break;
-    if (!told) {
-      told = true;
-      o.note(`note: waiting for another svc apply of set "${o.set}" (pid ${holder.pid || 'starting'}) to finish`);
-    }
-    if (Date.now() > deadline)
-      throw new ExitCodeError(
-        7,
-        `another svc apply of set "${o.set}" held the lock for ${Math.round((o.waitMs ?? WAIT_MS) / 1000)} s; if none is running, remove ${lock}`,
-      );
-    if (o.signal?.aborted) throw new InterruptedError();
-    await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random())));
-  }
-  try {
-    return await work();
-  } finally {
-    releaseLock(lock, mine);
-  }
+  const waitMs = o.waitMs ?? WAIT_MS;
+  return withLock(
+    lock,
+    {
+      kind: { noun: 'apply lock', holder: 'svc apply' },
+      waitMs,
+      maxPauseMs: 200,
+      onHeld: (holder) => o.note(`note: waiting for another svc apply of set "${o.set}" (pid ${holder.pid || 'starting'}) to finish`),
+      timedOut: () =>
+        new ExitCodeError(7, `another svc apply of set "${o.set}" held the lock for ${Math.round(waitMs / 1000)} s; if none is running, remove ${lock}`),
+      signal: o.signal,
+    },
+    work,
+  );
 }
 
 /** The lock file of one set on one service: named by a hash, as a set name may hold any character. */

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { atomicWriteSync } from '../fs/atomic-write';
 
 export const CACHE_FILE_NAME = 'completion-cache.json';
 export const CACHE_TTL_MS = 60_000;
@@ -42,16 +42,8 @@ export class CompletionCache {
     const kept = Object.fromEntries(Object.entries(this.entries()).filter(([, e]) => now - e.at >= 0 && now - e.at < CACHE_TTL_MS));
     kept[key] = { at: now, items };
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    // Written whole and renamed, so a completion running at the same time never reads half a file; created
-    // exclusively under a random name, so nothing planted there is written through, and removed if the write fails.
-    const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      writeFileSync(tmp, JSON.stringify(kept), { mode: 0o600, flag: 'wx' });
-      renameSync(tmp, this.file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') rmSync(tmp, { force: true });
-      throw err;
-    }
+    // Whole: a completion running at the same time never reads half a file.
+    atomicWriteSync(this.file, JSON.stringify(kept));
   }
 
   /** The well-formed entries; anything else in the file (hand-edited, cut short, an older shape) is left out. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { atomicWriteSync } from '../fs/atomic-write';
 import { LIMITS } from '../wire/limits';
 import { API_VERSION, IDEMPOTENCY_HEADER, VERSION_HEADER, isFilesPath } from '../wire/version';
 import { registerAdmin } from './admin';
@@ -299,11 +300,8 @@ export class Emulator {
       collections: Object.fromEntries([...this.collections].map(([k, c]) => [k, [...c.items.values()]])),
       extra: Object.fromEntries([...this.persisted].map(([k, p]) => [k, p.dump()])),
     };
-    // Credential values and keys are in it: owner-only, from a fresh temp file (a leftover one keeps its old mode).
-    const tmp = `${file}.tmp`;
-    rmSync(tmp, { force: true });
-    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, file);
+    // Credential values and keys are in it: owner-only (atomic-write.ts).
+    atomicWriteSync(file, JSON.stringify(data));
   }
 
   private loadSnapshot(file: string): void {

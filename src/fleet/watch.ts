@@ -2,6 +2,7 @@ import { backoffMs, peerWaitMs } from '../api/backoff';
 import type { Query } from '../api/client';
 import { ApiError, NetworkError } from '../api/errors';
 import type { Obj } from '../api/resources';
+import { sleep } from '../sleep';
 
 export type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -116,7 +117,7 @@ export async function watch(o: WatchOptions): Promise<void> {
   /** The last listing failed and its wait is over: the next try goes at once. */
   let retrying = false;
   for (let poll = 0; ; poll++) {
-    if (poll > 0 && !retrying && !(await pause(o, Math.max(0, o.intervalMs - (o.now() - started))))) return;
+    if (poll > 0 && !retrying && !(await sleep(Math.max(0, o.intervalMs - (o.now() - started)), o.signal, o.sleep))) return;
     retrying = false;
     started = o.now();
     try {
@@ -128,21 +129,8 @@ export async function watch(o: WatchOptions): Promise<void> {
       if (!o.failed || o.signal.aborted) throw e;
       resync = true;
       const wait = o.failed(e, ++failures);
-      if (!(await pause(o, wait))) return;
+      if (!(await sleep(wait, o.signal, o.sleep))) return;
       retrying = true;
     }
   }
-}
-
-/** Waits `ms` unless the watch ends first; false when it has ended. */
-async function pause(o: WatchOptions, ms: number): Promise<boolean> {
-  if (o.signal.aborted) return false;
-  let onAbort = () => {};
-  const ended = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    o.signal.addEventListener('abort', onAbort, { once: true });
-  });
-  await Promise.race([o.sleep(ms), ended]);
-  o.signal.removeEventListener('abort', onAbort);
-  return !o.signal.aborted;
 }

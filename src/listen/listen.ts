@@ -4,6 +4,7 @@ import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
 import { peerWaitMs } from '../api/backoff';
 import { ApiError } from '../api/errors';
+import { sleep } from '../sleep';
 import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
 import { watch, watchRetryMs, type WatchType } from '../fleet/watch';
 import type { Destination } from './destination';
@@ -355,16 +356,8 @@ class Listener {
   }
 
   /** Waits `ms` unless the listener stops first; false once it has. */
-  private async pause(ms: number, signal: AbortSignal = this.stop.signal): Promise<boolean> {
-    if (signal.aborted) return false;
-    let onAbort = () => {};
-    const ended = new Promise<void>((r) => {
-      onAbort = () => r();
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    await Promise.race([this.deps.sleep(ms), ended]);
-    signal.removeEventListener('abort', onAbort);
-    return !signal.aborted;
+  private pause(ms: number, signal: AbortSignal = this.stop.signal): Promise<boolean> {
+    return sleep(ms, signal, this.deps.sleep);
   }
 }
 

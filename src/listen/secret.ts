@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, openSync, readFileSync, rmSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { configDir, type Env } from '../config/paths';
 import { ConfigError, UsageError } from '../errors';
+import { atomicWriteSync } from '../fs/atomic-write';
 import { cannotRead, readInputFile } from '../input/read';
 import type { Io } from '../io';
 import { addSecret } from '../text/redact';
@@ -52,22 +53,13 @@ export async function loadSecret(io: Pick<Io, 'env' | 'cwd' | 'signal'>, secretF
   ensureFolder(configDir(io.env));
   const made = 'svcwh_' + randomBytes(32).toString('base64url');
   addSecret(made);
-  // Written whole under a name of its own, then linked into place: the link is the exclusive create, so a second
-  // listener starting at once never reads a half-written file, and takes the first one's secret.
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  // Created exclusively, whole: a second listener starting at once never reads a half-written file, and takes the
+  // first one's secret.
   try {
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      writeSync(fd, made + '\n');
-    } finally {
-      closeSync(fd);
-    }
-    linkSync(tmp, path);
+    atomicWriteSync(path, made + '\n', { exclusive: true, fsync: true });
     return { value: made, path, generated: true };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotUse(path, e);
-  } finally {
-    rmSync(tmp, { force: true });
   }
   return { value: readGenerated(path), path, generated: false };
 }

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { lstat, open, rename, rm } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Anchor } from '../api/stream/backfill';
-import { lockText, releaseLock, tryLock } from '../config/lock-file';
 import { UsageError } from '../errors';
+import { atomicWrite } from '../fs/atomic-write';
+import { lockText, releaseLock, tryLock } from '../fs/lock';
 import { readInputFile } from '../input/read';
 import type { Io } from '../io';
 import { isObject } from '../is-object';
@@ -28,8 +28,8 @@ const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Where each session's delivery stands, in memory and, with `--state FILE`, on disk: the file is rewritten whole
- * after each change (one write at a time, the latest state each time), to a temp file of a random name created
- * exclusively, then renamed over it, so a kill at any moment leaves the old state or the new one.
+ * after each change (one write at a time, the latest state each time), atomically (atomic-write.ts), so a kill or a
+ * crash at any moment leaves the old state or the new one.
  */
 export class ListenState {
   private dirty = false;
@@ -152,23 +152,7 @@ export class ListenState {
   }
 
   private async write(): Promise<void> {
-    const path = this.path!;
-    const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    const fh = await open(tmp, 'wx', 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(this.data));
-    } catch (e) {
-      await fh.close();
-      await rm(tmp, { force: true });
-      throw e;
-    }
-    await fh.close();
-    try {
-      await rename(tmp, path);
-    } catch (e) {
-      await rm(tmp, { force: true });
-      throw e;
-    }
+    await atomicWrite(this.path!, JSON.stringify(this.data), { fsync: true });
   }
 }
 

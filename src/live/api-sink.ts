@@ -2,6 +2,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { sessions } from '../api/sessions';
+import { sleep } from '../sleep';
 import type { InputMode } from '../wire/events';
 import { compareEpochs } from './epoch';
 import type { ActionSink } from './sink';
@@ -41,7 +42,7 @@ export function apiSink(o: {
   onAbort: () => void;
 }): ApiSink {
   const { sessionId: sid, store, signal } = o;
-  const streamLive = () => Promise.race([o.streaming, pause(LIVE_WAIT_MS, signal)]);
+  const streamLive = () => Promise.race([o.streaming, sleep(LIVE_WAIT_MS, signal)]);
   const notice = (text: string, level: 'info' | 'error' = 'info') => store.dispatch({ type: 'notice', text, level });
   const why = (e: unknown) => `${(e as Error).message}${e instanceof ApiError && e.type ? ` (${e.type})` : ''}`;
   const failed = (what: string, e: unknown) => {
@@ -60,7 +61,7 @@ export function apiSink(o: {
     for (;;) {
       const s = await read();
       if (done(s) || o.now() > until || signal.aborted) return s;
-      await pause(POLL_MS, signal);
+      await sleep(POLL_MS, signal);
     }
   };
 
@@ -84,7 +85,9 @@ export function apiSink(o: {
       try {
         do {
           again = false;
-          await pause(lastRead + REFRESH_GAP_MS - o.now(), signal);
+          // The first read goes at once: a view that ends soon still shows the session's state.
+          const gap = lastRead + REFRESH_GAP_MS - o.now();
+          if (gap > 0) await sleep(gap, signal);
           if (signal.aborted) return;
           lastRead = o.now();
           const [, pending] = await Promise.all([read(), sessions.pending(await o.client, sid)]);
@@ -195,18 +198,4 @@ export function apiSink(o: {
     quit: o.onQuit,
     abort: o.onAbort,
   };
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

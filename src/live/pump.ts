@@ -4,9 +4,10 @@ import { ApiError, NetworkError } from '../api/errors';
 import { follow } from '../api/stream/follow';
 import type { StreamItem } from '../api/stream/types';
 import type { Ctx } from '../context';
+import { sleep } from '../sleep';
 import { TurnWatch } from '../turn/watch';
 import { canonicalEvent } from '../wire/shapes';
-import { pause, type ApiSink } from './api-sink';
+import type { ApiSink } from './api-sink';
 import type { Outcome } from './outcome';
 import type { LiveStore } from './store';
 
@@ -104,7 +105,9 @@ async function threadSettled(o: PumpOptions, client: ApiClient, watch: TurnWatch
     threadId: o.threadId!,
     cursor: o.cursor,
     signal: o.signal,
-    sleep: (ms) => pause(ms, o.signal),
+    sleep: async (ms) => {
+      await sleep(ms, o.signal);
+    },
     // An outage does not end the view: the read is tried again, as the stream reconnects.
     retry: (e) => (e instanceof NetworkError || (e instanceof ApiError && e.status >= 500) ? THREAD_RETRY_MS : undefined),
     // As on the session's stream, an idle that awaits a confirmation is not an end: the view can answer it.

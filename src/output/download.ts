@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StreamResponse } from '../api/client';
 import { NetworkError } from '../api/errors';
 import { UsageError } from '../errors';
+import { atomicWrite } from '../fs/atomic-write';
 import { write, type OutStream } from '../io';
 import { outPath, writeFailure, type OutPath } from './out-path';
 
@@ -116,50 +115,38 @@ export async function saveBody(res: StreamResponse, target: DownloadTarget, opts
     }
     return new UsageError(writeFailure(path ?? 'the download', e));
   };
-  const counted = (): Transform & { bytes: number } => {
-    const t = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        t.bytes += chunk.length;
-        opts.meter?.bytes(chunk.length);
-        cb(null, chunk);
-      },
-    }) as Transform & { bytes: number };
-    t.bytes = 0;
-    return t;
-  };
-  const complete = (bytes: number): void => {
+  let bytes = 0;
+  /** The body's chunks, counted and metered; a body shorter than its Content-Length ends in an error. */
+  async function* chunks(): AsyncGenerator<Buffer> {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      opts.meter?.bytes(chunk.length);
+      yield chunk;
+    }
     if (expected !== undefined && bytes !== expected) throw new NetworkError(`the download was cut off after ${bytes} of ${expected} bytes`);
-  };
+  }
 
   if (target.kind === 'stdout') {
-    let bytes = 0;
     try {
-      for await (const chunk of res.body) {
-        bytes += (chunk as Buffer).length;
-        opts.meter?.bytes((chunk as Buffer).length);
-        await write(opts.stdout, chunk as Buffer);
-      }
+      for await (const chunk of chunks()) await write(opts.stdout, chunk);
     } catch (e) {
       throw failure(e);
     } finally {
       opts.meter?.finish();
     }
-    complete(bytes);
     return { bytes };
   }
 
   if (target.kind === 'special') {
     // A device or FIFO takes the bytes as they come: there is nothing to rename over.
-    const counter = counted();
     try {
-      await pipeline(res.body, counter, createWriteStream(target.path, { flags: 'w' }));
+      await pipeline(chunks(), createWriteStream(target.path, { flags: 'w' }));
     } catch (e) {
       throw failure(e, target.path);
     } finally {
       opts.meter?.finish();
     }
-    complete(counter.bytes);
-    return { path: target.path, bytes: counter.bytes };
+    return { path: target.path, bytes };
   }
 
   let path: string;
@@ -172,18 +159,13 @@ export async function saveBody(res: StreamResponse, target: DownloadTarget, opts
       throw new UsageError(`not overwriting ${path}: pass -O ${path} to replace it`);
     }
   }
-  // Written beside the target and renamed at the end, so the target is never a partial file (a symlink stays).
-  const temp = join(dirname(dest), `.${basename(dest)}.${randomBytes(4).toString('hex')}.part`);
-  const counter = counted();
+  // Written whole (atomic-write.ts): the target is never a partial file, and a cut-off body leaves none (a symlink stays).
   try {
-    await pipeline(res.body, counter, createWriteStream(temp, { flags: 'wx' }));
-    complete(counter.bytes);
-    renameSync(temp, dest);
+    await atomicWrite(dest, chunks(), { mode: 0o666 });
   } catch (e) {
-    rmSync(temp, { force: true });
     throw failure(e, path);
   } finally {
     opts.meter?.finish();
   }
-  return { path, bytes: counter.bytes };
+  return { path, bytes };
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors';
+import { atomicWriteSync } from '../fs/atomic-write';
 import { outPath, writeFailure } from './out-path';
 
 /** Where `-O FILE` writes: a regular file (through symlinks, `target`) replaced atomically, or a device or FIFO. */
@@ -38,12 +38,10 @@ export async function writeFileAtomic(t: TranscriptTarget, text: string): Promis
     }
     return;
   }
-  const tmp = join(dirname(t.path), `.${basename(t.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, t.path);
+    // The user's own document, as any file they write: the umask decides who may read it.
+    atomicWriteSync(t.path, text, { mode: 0o666 });
   } catch (e) {
-    rmSync(tmp, { force: true });
     throw new UsageError(writeFailure(t.shown, e));
   }
 }

@@ -66,7 +66,11 @@ export function readOwnFile(folder: number, entry: string): Buffer | undefined {
   }
 }
 
-/** Writes a private (0600) file in the folder held open as `folder`: to a fresh temp name, then renamed, so a parallel run never reads half of it; a failure leaves nothing. */
+/**
+ * Writes a private (0600) file in the folder held open as `folder`: to a fresh temp name, then renamed, so a parallel run
+ * never reads half of it; a failure leaves nothing. As fs/atomic-write.ts does, written apart: the launcher loads this
+ * before every command, and importing that module costs a chunk of its own there (~1 ms).
+ */
 export function writeOwnFile(folder: number, entry: string, data: Buffer | string): void {
   const tmp = inFolder(folder, `${entry}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
   try {

@@ -1,3 +1,5 @@
+import { sleep } from '../sleep';
+
 /** Time as the worker sees it; injected so tests and callers can shape it. */
 export interface Clock {
   now(): number;
@@ -9,15 +11,7 @@ export interface Clock {
 export const systemClock: Clock = {
   now: Date.now,
   random: Math.random,
-  delay: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal?.aborted) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
-    }),
+  delay: async (ms, signal) => {
+    await sleep(ms, signal);
+  },
 };

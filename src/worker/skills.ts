@@ -1,11 +1,10 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { ApiClient } from '../api/client';
 import { agents } from '../api/resources';
 import { sessions } from '../api/sessions';
 import { skills } from '../api/skills';
+import { atomicWrite } from '../fs/atomic-write';
 import { describe } from './lease';
 import type { Fields, WorkerLog } from './log';
 
@@ -47,14 +46,9 @@ export async function provideSkills(o: {
       const dir = join(o.workdir, SKILLS_DIR, safe(ref.skill_id), safe(version));
       if (await exists(join(dir, 'package'))) continue;
       await mkdir(dir, { recursive: true });
-      const tmp = join(dir, `.package-${process.pid}-${Math.random().toString(36).slice(2)}`);
       const res = await skills.content(o.api, ref.skill_id, version);
-      try {
-        await pipeline(res.body, createWriteStream(tmp, { mode: 0o644 }));
-        await rename(tmp, join(dir, 'package'));
-      } finally {
-        await rm(tmp, { force: true });
-      }
+      // Not private: an --on-work CMD may read it as another user or from a container.
+      await atomicWrite(join(dir, 'package'), res.body, { mode: 0o644 });
       o.log.info('skill package ready', { ...o.fields, skill: ref.skill_id, version, path: join(SKILLS_DIR, safe(ref.skill_id), safe(version), 'package') });
     } catch (e) {
       o.log.warn('skill package not available', { ...o.fields, skill: ref.skill_id, error: describe(e) });

@@ -39,7 +39,7 @@ describe('svc apply: one apply of a set at a time', () => {
 
   it.each([
     ['a folder', (lock: string) => mkdirSync(lock), 'a folder'],
-    ['a dangling symlink', (lock: string) => symlinkSync(join(lock, '..', 'nowhere'), lock), 'a symlink'],
+    ['a dangling symlink', (lock: string) => symlinkSync(join(lock, '..', 'nowhere'), lock), 'a symbolic link'],
     ['a file svc did not write', (lock: string) => writeFileSync(lock, 'hello\n'), 'content svc did not write'],
   ])('an apply lock that is %s is exit 2 naming it, with nothing sent', async (_what, make, why) => {
     const dir = configFolder('locked-agent', 'locked-env');

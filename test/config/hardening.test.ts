@@ -105,8 +105,9 @@ async function withinBound(args: string[], env: Record<string, string>, stdin?: 
 
 describe('a lock svc cannot understand is exit 2 naming it, never a spin', () => {
   const cases: [string, (lock: string) => void, string][] = [
-    ['a folder', (lock) => mkdirSync(lock), 'is a folder'],
-    ['a dangling symlink', (lock) => symlinkSync(join(lock, '..', 'nowhere'), lock), 'is a symbolic link'],
+    ['a folder', (lock) => mkdirSync(lock), 'a folder'],
+    ['a dangling symlink', (lock) => symlinkSync(join(lock, '..', 'nowhere'), lock), 'a symbolic link'],
+    ['a file svc did not write', (lock) => writeFileSync(lock, 'hello\n'), 'content svc did not write'],
   ];
   for (const [name, make, says] of cases) {
     it(`config.json.lock as ${name}: config set and auth login`, async () => {
@@ -115,7 +116,7 @@ describe('a lock svc cannot understand is exit 2 naming it, never a spin', () =>
       make(lock);
       const set = await withinBound(['config', 'set', 'output', 'json'], { SVC_CONFIG_DIR: dir });
       expect(set?.code).toBe(2);
-      expect(set?.stderr).toBe(`error: config lock ${lock} ${says}, which svc never makes; if no svc is running, remove it\n`);
+      expect(set?.stderr).toBe(`error: cannot understand the config lock ${lock} (${says}); if no svc is running, remove it\n`);
       const unset = await withinBound(['auth', 'logout'], { SVC_CONFIG_DIR: dir, SVC_API_KEY: KEY });
       expect(unset?.code).not.toBeUndefined();
     }, 120_000);
@@ -139,7 +140,7 @@ describe('a lock svc cannot understand is exit 2 naming it, never a spin', () =>
         killSignal: 'SIGKILL',
       });
       rmSync(copy.folder, { recursive: true, force: true });
-      expect(p.stderr).toBe(`error: cannot read config lock ${lock}: EACCES; if no svc is running, remove it\n`);
+      expect(p.stderr).toBe(`error: cannot read the config lock ${lock}: EACCES; if no svc is running, remove it\n`);
     },
     120_000,
   );

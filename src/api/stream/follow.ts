@@ -2,6 +2,7 @@ import { backoffMs, peerWaitMs } from '../backoff';
 import { ApiError, NetworkError } from '../errors';
 import { CONTROL_FRAME, CURSOR_NOW, CURSOR_START, ERROR_FRAME, type SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
+import { sleep } from '../../sleep';
 import { eventsAfter, historyPages, newestAnchor, type Anchor, type Where } from './backfill';
 import { Connection, DeadConnectionError } from './connection';
 import { Delivered } from './dedupe';
@@ -54,7 +55,6 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
   const maxRetries = o.maxRetries ?? o.client.maxRetries;
   const deadAfterMs = 2 * (o.heartbeatMs ?? LIMITS.heartbeatMs);
   const random = o.random ?? Math.random;
-  const sleep = (ms: number) => abortable(o.sleep ?? ((n) => new Promise((r) => setTimeout(r, n))), ms, o.signal);
   const aborted = () => o.signal?.aborted === true;
   /** History and backfill: parsed already, and what the next seam may bring back. */
   const fromHistory = (events: SessionEvent[]): StreamItem[] => {
@@ -179,7 +179,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
       // A 429's Retry-After is honoured, clamped (a hostile one neither floods nor stalls the stream).
       const wait = peerWaitMs(asked, backoffMs(Math.max(1, failures), random, undefined, o.backoffCapMs));
       yield [connection({ kind: 'reconnecting', attempt: failures + (connected ? 1 : 0), reason, retryInMs: wait })];
-      await sleep(wait);
+      await sleep(wait, o.signal, o.sleep);
     }
   } catch (e) {
     if (!aborted()) throw e;
@@ -221,18 +221,4 @@ function isTransient(e: unknown): boolean {
 function describe(e: unknown): string {
   if (e instanceof ApiError) return `${e.message} (status ${e.status})`;
   return e instanceof Error ? e.message : String(e);
-}
-
-/** A sleep that ends early (without error) when the follow is aborted. */
-function abortable(sleep: (ms: number) => Promise<void>, ms: number, signal?: AbortSignal): Promise<void> {
-  if (!signal) return sleep(ms);
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    signal.addEventListener('abort', done);
-    void sleep(ms).then(done, done);
-  });
 }

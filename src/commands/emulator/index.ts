@@ -1,8 +1,9 @@
-import { createWriteStream, openSync, renameSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, rmSync, type WriteStream } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
+import { atomicWriteSync } from '../../fs/atomic-write';
 import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
@@ -38,7 +39,9 @@ export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<
   const exports = `export SVC_BASE_URL=${emu.url}\nexport SVC_API_KEY=${emu.apiKey}\n`;
   const exportsFile = o.exportsFile === undefined ? undefined : resolvePath(ctx.io.cwd, o.exportsFile);
   try {
-    if (exportsFile) writeExports(exportsFile, exports);
+    // For a backgrounded emulator (`eval "$(svc emulator &)"` would wait for its stdout forever): written whole once it
+    // listens, so a shell that waits for the file never reads half of it; private, it holds the key.
+    if (exportsFile) atomicWriteSync(exportsFile, exports);
   } catch (e) {
     await emu.close();
     await closeLog(logFile);
@@ -74,16 +77,6 @@ function openLog(file: string, given: string): WriteStream {
 
 async function closeLog(out: WriteStream | undefined): Promise<void> {
   if (out) await new Promise<void>((resolve) => out.end(resolve));
-}
-
-/**
- * The export lines for a backgrounded emulator (`eval "$(svc emulator &)"` would wait for its stdout forever): written
- * whole by a rename once it listens, so a shell that waits for the file never reads half of it; 0600, it holds the key.
- */
-function writeExports(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, file);
 }
 
 export default function build(cmd: Command, kit: Kit): void {

@@ -6,6 +6,7 @@ import type { Ctx } from '../../context';
 import { InterruptedError, UsageError } from '../../errors';
 import type { WorkStatsOptions } from './stats-parse';
 import { write } from '../../io';
+import { sleep } from '../../sleep';
 import type { Column } from '../../output/table';
 import { countWorkRow, emptyQueueCounts, workRow } from '../../top/rows';
 import { workClient } from './credential';
@@ -87,7 +88,7 @@ async function watchStats(ctx: Ctx, c: ApiClient, o: WorkStatsOptions, now: () =
     if ((ctx.out.format === 'json' || ctx.out.format === 'ndjson') && !ctx.out.opts.jq) await write(ctx.io.stdout, JSON.stringify(stats) + '\n');
     else await printStats(ctx, stats);
     const left = o.timeoutMs === undefined ? o.intervalMs : Math.min(o.intervalMs, started + o.timeoutMs - now());
-    if (left <= 0 || !(await pause(left, signal))) break;
+    if (left <= 0 || !(await sleep(left, signal))) break;
   }
   if (signal?.aborted && signal.reason !== 'SIGTERM') throw new InterruptedError();
 }
@@ -123,24 +124,9 @@ async function serveStats(ctx: Ctx, c: ApiClient, o: WorkStatsOptions, now: () =
   });
   await write(ctx.io.stderr, `serving the queue stats of ${o.env} on ${server.url}/ (address ${server.address.host}:${server.address.port}); Ctrl-C stops\n`);
   try {
-    await pause(Infinity, ctx.io.signal);
+    await sleep(Infinity, ctx.io.signal);
   } finally {
     await server.close();
   }
   if (ctx.io.signal?.reason !== 'SIGTERM') throw new InterruptedError();
-}
-
-/** Waits `ms` (Infinity: until the signal); false when the signal ended the wait. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const timer = Number.isFinite(ms) ? setTimeout(() => done(true), ms) : undefined;
-    const done = (v: boolean) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(v);
-    };
-    const onAbort = () => done(false);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
