@@ -102,7 +102,7 @@ try {
   await saving('compile-cache', '--help', help(shipped), help(shipped), env, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
   await saving('liftoff-only', 'agents get -o json', get(shipped), get(withoutFlag(shipped, '--liftoff-only')));
   if (!only || only.includes('relief')) {
-    // --expose-gc is what relief.ts needs: without it, no collections are forced. Peak RSS of a long tail.
+    // --expose-gc is what young-gc.ts needs: without it, no collections are forced. Peak RSS of a long tail.
     const { session_id: sid } = await api('POST', '/_emulator/seed', { session_events: 200_000 });
     const tail = (bin) => [bin, 'sessions', 'tail', sid, '--no-live', '-o', 'ndjson', '--cursor', '0', '--until', 'idle'];
     const bare = withoutFlag(shipped, '--expose-gc');

@@ -79,7 +79,29 @@ function cycles(graph) {
 }
 
 /** The folders below the commands: nothing in them imports src/commands or src/cli, not even a type or lazily. */
-const BELOW_COMMANDS = ['apply', 'follow', 'fleet', 'api', 'config', 'output', 'live', 'worker', 'emulator', 'text', 'wire', 'turn', 'input', 'completion'];
+const BELOW_COMMANDS = [
+  'apply',
+  'follow',
+  'selection',
+  'bulk',
+  'watch',
+  'api',
+  'config',
+  'output',
+  'live',
+  'worker',
+  'emulator',
+  'text',
+  'wire',
+  'input',
+  'completion',
+  'fs',
+  'stats',
+  'listen',
+  'top',
+  'update',
+  'startup',
+];
 const ABOVE = ['commands', 'cli'].map((d) => join(root, d) + '/');
 const under = (file, dirs) => dirs.some((d) => file.startsWith(d));
 

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors';
-import { bounded } from '../fleet/duration';
+import { bounded } from '../text/duration';
 import { DEFAULT_LAYOUT, parseLayoutFormat, type TableLayout } from '../output/layout';
 import { API_VERSION } from '../wire/version';
 import { KeychainError, systemKeychain } from './keychain';

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError } from '../api/errors';
 import { sessions } from '../api/sessions';
-import { withPending, type Outcome, type TurnErrors } from '../turn/outcome';
+import { withPending, type Outcome, type TurnErrors } from './outcome';
 
 /** One page, newest first: a turn's `session.error` sits just before its idle status. */
 const RECENT_EVENTS = 50;

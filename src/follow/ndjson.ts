@@ -1,12 +1,12 @@
 import type { ApiClient } from '../api/client';
 import { sessions } from '../api/sessions';
-import { followBatches } from '../api/stream/follow';
+import { followBatches } from '../api/stream/resumable';
 import { typeOf, type EventItem, type StreamItem } from '../api/stream/types';
 import type { Ctx } from '../context';
 import { InterruptedError, UsageError } from '../errors';
 import { LineBatch } from '../output/ndjson-tail';
 import type { TailOptions } from './options';
-import { decides, outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from '../turn/outcome';
+import { decides, outcomeOf, outcomeOfStatus, TurnErrors, type Outcome } from './outcome';
 import { finishTurn } from './finish';
 import { notice } from './notice';
 import { startNow, type NowStart } from './start-now';

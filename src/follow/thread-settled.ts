@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../api/client';
 import { sessions } from '../api/sessions';
-import { outcomeOf, type Outcome } from '../turn/outcome';
+import { outcomeOf, type Outcome } from './outcome';
 import { CURSOR_NOW } from '../wire/events';
 import type { NowStart } from './start-now';
 

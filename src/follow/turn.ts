@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../api/client';
 import { sessions } from '../api/sessions';
-import { follow } from '../api/stream/follow';
+import { follow } from '../api/stream/resumable';
 import { typeOf, type StreamItem } from '../api/stream/types';
 import type { Ctx } from '../context';
 import { LineBatch } from '../output/ndjson-tail';
 import type { SessionEvent } from '../wire/events';
-import { decides, outcomeOfStatus, textOfMessage, TurnErrors, withPending, type Settled } from '../turn/outcome';
+import { decides, outcomeOfStatus, textOfMessage, TurnErrors, withPending, type Settled } from './outcome';
 import { waitSignal } from './deadline';
 import { finishTurn } from './finish';
 import { notice } from './notice';

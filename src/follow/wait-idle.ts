@@ -1,11 +1,11 @@
 import type { ApiClient } from '../api/client';
 import type { Session } from '../wire/resources';
 import { sessions } from '../api/sessions';
-import { follow } from '../api/stream/follow';
+import { follow } from '../api/stream/resumable';
 import { typeOf } from '../api/stream/types';
 import type { Ctx } from '../context';
 import { waitSignal } from './deadline';
-import { decides, outcomeOf, outcomeOfStatus, TurnErrors } from '../turn/outcome';
+import { decides, outcomeOf, outcomeOfStatus, TurnErrors } from './outcome';
 import { finishTurn } from './finish';
 import { notice } from './notice';
 

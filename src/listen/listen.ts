@@ -5,8 +5,8 @@ import type { Anchor } from '../api/stream/backfill';
 import { peerWaitMs } from '../api/backoff';
 import { ApiError } from '../api/errors';
 import { sleep } from '../sleep';
-import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../fleet/select';
-import { watch, watchRetryMs, type WatchType } from '../fleet/watch';
+import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../selection/selectors';
+import { watch, watchRetryMs, type WatchType } from '../watch/list-watch';
 import type { Destination } from './destination';
 import { REQUIRES_ACTION, type EventFilter } from './events';
 import { Intake } from './intake';
@@ -165,7 +165,7 @@ class Listener {
     await this.watchLoop(serviceQuery(sel, this.deps.now()), (s) => this.tracked.has(String(s.id)) || test(s), sel.includeArchived);
   }
 
-  /** The fleet watch (src/fleet/watch.ts), started again after a failure that is not the credential's. */
+  /** The fleet watch (src/watch/list-watch.ts), started again after a failure that is not the credential's. */
   private async watchLoop(query: Query, match: (s: Session) => boolean, includeArchived = false): Promise<void> {
     for (let failures = 0; !this.stop.signal.aborted;) {
       try {

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { eventPagesAfter, type Where } from '../api/stream/backfill';
 import { Delivered } from '../api/stream/dedupe';
-import { followBatches } from '../api/stream/follow';
+import { followBatches } from '../api/stream/resumable';
 import type { ConnectionState } from '../api/stream/types';
 import { sessions } from '../api/sessions';
 import { CURSOR_NOW, type SessionEvent } from '../wire/events';

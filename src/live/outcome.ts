@@ -1,5 +1,5 @@
 /** How the live view ends: what it returns to the command, and what its last frame says. */
-import type { EndReason, TurnWatch } from '../turn/watch';
+import type { EndReason, TurnWatch } from '../follow/turn-end';
 
 export interface LiveViewResult {
   /** `quit`: the user left (q; Ctrl-C rejects with InterruptedError); the others: how the turn ended (untilIdle). */

@@ -1,11 +1,11 @@
 /** Feeds the session's stream into the view's store, batched, and notices when the turn ends. */
 import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError } from '../api/errors';
-import { follow } from '../api/stream/follow';
+import { follow } from '../api/stream/resumable';
 import type { StreamItem } from '../api/stream/types';
 import type { Ctx } from '../context';
 import { sleep } from '../sleep';
-import { TurnWatch } from '../turn/watch';
+import { TurnWatch } from '../follow/turn-end';
 import { canonicalEvent } from '../wire/shapes';
 import type { ApiSink } from './api-sink';
 import type { Outcome } from './outcome';

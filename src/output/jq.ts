@@ -1,6 +1,6 @@
 import { UsageError } from '../errors';
 import { write, type OutStream } from '../io';
-import { Relief } from '../relief';
+import { YoungGc } from '../young-gc';
 
 /** jq-web's interface: one call is one `jq FLAGS FILTER` over the input text (jq's own C code, as WebAssembly). */
 interface JqWeb {
@@ -87,7 +87,7 @@ export class JqBatch {
   private chars = 0;
   private timer?: NodeJS.Timeout;
   private failed?: UsageError;
-  private readonly relief = new Relief();
+  private readonly relief = new YoungGc();
 
   constructor(
     private readonly program: JqProgram,

@@ -1,6 +1,6 @@
 import type { OutputFormat } from '../config/settings';
 import { write, type OutStream } from '../io';
-import { Relief } from '../relief';
+import { YoungGc } from '../young-gc';
 import { renderRecord, renderTable, type Column } from './table';
 import { isObject } from '../is-object';
 import { escapeControls, escapeJsonControls } from './controls';
@@ -144,7 +144,7 @@ export class OutputWriter {
 export class Batch {
   private parts: string[] = [];
   private size = 0;
-  private readonly relief = new Relief();
+  private readonly relief = new YoungGc();
   constructor(private readonly stream: OutStream) {}
   async add(s: string): Promise<void> {
     this.parts.push(s);

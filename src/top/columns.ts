@@ -1,5 +1,5 @@
 /** The columns of each view: a title, a width (or the rest of the line) and the text of a row. Pure: the components only draw them. */
-import { shortAge } from '../fleet/duration';
+import { shortAge } from '../text/duration';
 import { escapeLineControls } from '../output/controls';
 import { cutToWidth, padToWidth, withoutZeroWidth } from '../output/width';
 import { isStale, sessionStatus, type SessionRow, type TriggerRow, type WorkRow } from './rows';

@@ -9,13 +9,13 @@ import { environments } from '../api/environments';
 import { ApiError, NetworkError } from '../api/errors';
 import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
-import { follow } from '../api/stream/follow';
+import { follow } from '../api/stream/resumable';
 import { triggers } from '../api/triggers';
 import { work } from '../api/work';
-import { AgentNames } from '../fleet/agent-names';
-import { resolveId } from '../fleet/names';
-import { agentIdOf, matcher, serviceQuery, type SessionSelectors } from '../fleet/select';
-import { watch, watchRetryMs, WATCH_RETRY_CAP_MS } from '../fleet/watch';
+import { AgentNames } from '../selection/agent-names';
+import { resolveId } from '../selection/names';
+import { agentIdOf, matcher, serviceQuery, type SessionSelectors } from '../selection/selectors';
+import { watch, watchRetryMs, WATCH_RETRY_CAP_MS } from '../watch/list-watch';
 import type { SessionEvent } from '../wire/events';
 import { lastRun, type SessionRow } from './rows';
 import { streamedSessions, windowOf, type BoardState } from './state';
@@ -98,7 +98,7 @@ function retryPlan(e: unknown, attempt: number, random: () => number): { message
 }
 
 /**
- * The sessions through fleet/watch.ts. A failed listing does not end the watch: the board says so in its header and
+ * The sessions through src/watch/list-watch.ts. A failed listing does not end the watch: the board says so in its header and
  * the watch tries again after a back-off (a 429's Retry-After, clamped), with a full listing that drops the rows
  * deleted meanwhile.
  */

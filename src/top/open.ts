@@ -6,7 +6,7 @@
 import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
 import { stoppedByTerm } from '../io';
-import type { SessionSelectors } from '../fleet/select';
+import type { SessionSelectors } from '../selection/selectors';
 import type { Notice } from './state';
 import type { WriteAction } from './sink';
 

@@ -158,7 +158,7 @@ describe('ApiClient', () => {
   });
 
   it('R-STREAM-2 a stream request sends Accept: text/event-stream', async () => {
-    const { follow } = await import('../../src/api/stream/follow');
+    const { follow } = await import('../../src/api/stream/resumable');
     let accept = '';
     agent
       .get(ORIGIN)

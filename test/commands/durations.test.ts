@@ -1,4 +1,4 @@
-// Every duration flag passes src/fleet/duration.ts: past what a timer can hold (24 days) or an age the service can be
+// Every duration flag passes src/text/duration.ts: past what a timer can hold (24 days) or an age the service can be
 // sent, it is exit 2 naming the flag and the bound, before any request.
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';

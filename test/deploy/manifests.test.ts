@@ -10,7 +10,7 @@ import { Job } from 'kubernetes-models/batch/v1';
 import { Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
-import { parseDuration } from '../../src/fleet/duration';
+import { parseDuration } from '../../src/text/duration';
 
 const deploy = new URL('../../deploy/', import.meta.url).pathname;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
-import { AgentNames } from '../../src/fleet/agent-names';
+import { AgentNames } from '../../src/selection/agent-names';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();

@@ -3,7 +3,7 @@ import { ApiClient } from '../../src/api/client';
 import { agents } from '../../src/api/resources';
 import { environments } from '../../src/api/environments';
 import { UsageError } from '../../src/errors';
-import { resolveId } from '../../src/fleet/names';
+import { resolveId } from '../../src/selection/names';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 
 const t = useEmulator();

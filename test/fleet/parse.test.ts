@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, shortAge } from '../../src/fleet/duration';
-import { parseLabelSelector } from '../../src/fleet/labels';
+import { parseDuration, shortAge } from '../../src/text/duration';
+import { parseLabelSelector } from '../../src/selection/labels';
 import { UsageError } from '../../src/errors';
 
 describe('durations', () => {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { readLines } from '../../src/input/read';
-import { MAX_STDIN_IDS, readIds } from '../../src/fleet/select';
+import { MAX_STDIN_IDS, readIds } from '../../src/selection/selectors';
 import { MiB } from '../../src/wire/limits';
 import { Capture, emuEnv, tempConfigDir } from '../helpers/cli';
 import { requestCount, useEmulator } from '../helpers/emulator';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
-import { follow } from '../../src/api/stream/follow';
+import { follow } from '../../src/api/stream/resumable';
 import { runWorker, type WorkerOptions } from '../../src/worker/index';
 import type { Clock } from '../../src/worker/clock';
 import { API_VERSION } from '../../src/wire/version';

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
-import { follow } from '../../src/api/stream/follow';
+import { follow } from '../../src/api/stream/resumable';
 import { runWorker, type WorkerOptions } from '../../src/worker/index';
 import { API_VERSION } from '../../src/wire/version';
 import { tempConfigDir } from '../helpers/cli';

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { Relief } from '../../relief';
+import { YoungGc } from '../../young-gc';
 
 export type SseFrame = EventSourceMessage;
 
@@ -61,7 +61,7 @@ export class FrameQueue {
     const parser = createParser({ onEvent: (m) => this.items.push(m) });
     const decoder = new TextDecoder();
     // Every consumer (tail, live view, run, worker) turns each frame into short-lived objects.
-    const relief = new Relief();
+    const relief = new YoungGc();
     try {
       for await (const chunk of body) {
         this.lifeAt = Date.now();

@@ -1,5 +1,5 @@
 /**
- * The contract between the SSE client (src/api/stream/follow.ts) and its consumers: the NDJSON tail,
+ * The contract between the SSE client (src/api/stream/resumable.ts) and its consumers: the NDJSON tail,
  * `sessions wait`, `run`, the live view (src/live/) and the worker (src/worker/).
  */
 import type { ApiClient } from '../client';

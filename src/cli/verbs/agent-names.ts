@@ -1,4 +1,4 @@
-import type { AgentNames } from '../../fleet/agent-names';
+import type { AgentNames } from '../../selection/agent-names';
 import type { Ctx } from '../../context';
 import type { Column } from '../../output/table';
 
@@ -30,6 +30,6 @@ export async function withAgentNames(
 
 /** A cache of agent names for the life of one command (a watch reads each agent once, however long it runs). */
 export async function agentNames(ctx: Ctx): Promise<AgentNames> {
-  const [{ AgentNames }, c] = await Promise.all([import('../../fleet/agent-names'), ctx.api()]);
+  const [{ AgentNames }, c] = await Promise.all([import('../../selection/agent-names'), ctx.api()]);
   return new AgentNames(c);
 }

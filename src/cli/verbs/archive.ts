@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
-import type { BulkAction } from '../../fleet/bulk';
+import type { BulkAction } from '../../bulk/execute';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';
-import { done } from './done';
+import { done } from './write-result';
 import { addManyCommand, withIdOf, isSingleItem, parseMany, runMany, type ManyVerbOptions } from './many';
 import { type ResourceSpec } from './spec';
 

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Crud } from '../../api/resources';
 import type { Ctx } from '../../context';
-import { resolveId } from '../../fleet/names';
+import { resolveId } from '../../selection/names';
 import { readBody } from '../../input/data';
 import type { Flags } from '../action';
 import { UsageError } from '../../errors';

@@ -3,12 +3,12 @@ import type { ApiClient } from '../../api/client';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../fleet/bulk';
-import { byIdOrName } from '../../fleet/names';
-import { selectedTargets } from '../../fleet/targets';
-import { hasSelectors, parseResourceSelectors, readIds, type SessionSelectors } from '../../fleet/select';
+import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../bulk/execute';
+import { byIdOrName } from '../../selection/names';
+import { selectedTargets } from '../../selection/targets';
+import { hasSelectors, parseResourceSelectors, readIds, type SessionSelectors } from '../../selection/selectors';
 import type { Flags } from '../action';
-import { addResourceSelectorFlags } from '../../fleet/flags';
+import { addResourceSelectorFlags } from '../../selection/flags';
 import { pickable } from '../pick-arg';
 import { article, pickSource, type ResourceSpec } from './spec';
 

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client';
 import type { Crud } from '../../api/resources';
-import { byIdOrName, resolveId } from '../../fleet/names';
+import { byIdOrName, resolveId } from '../../selection/names';
 
 /** The resource a nested verb's parent argument is one of (its manifest entry gives the noun). */
 export type ParentApi = Pick<Crud, 'get' | 'list' | 'entry'>;

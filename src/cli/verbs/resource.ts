@@ -6,7 +6,7 @@ export { addArchive, parseArchive, runArchive, type ArchiveVerbOptions } from '.
 export { addBodyFlags, bodyFrom, parseBody, readVerbBody, type BodyFlag, type BodyInput, type BodyVerb } from './body';
 export { addCreate, parseCreate, runCreate, type CreateVerbOptions } from './create';
 export { addDelete, parseDelete, runDelete, type DeleteVerbOptions } from './delete';
-export { done } from './done';
+export { done } from './write-result';
 export { addGet, parseGet, runGet, type GetVerbOptions } from './get';
 export { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempotency';
 export {

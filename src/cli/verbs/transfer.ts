@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { ApiClient, RawBody, StreamResponse } from '../../api/client';
 import { multipartBody, uploadSource, type UploadSource } from '../../api/upload';
 import type { Ctx } from '../../context';
-import { Relief } from '../../relief';
+import { YoungGc } from '../../young-gc';
 import { UsageError } from '../../errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
@@ -101,7 +101,7 @@ function shown(ctx: Ctx, path: string): string {
 
 /** Counts transfer bytes for the progress bar (terminal only) and the memory relief (always). */
 class Meter {
-  private readonly relief = new Relief();
+  private readonly relief = new YoungGc();
   constructor(private readonly progress?: Progress) {}
   restart(): void {
     this.progress?.restart();

@@ -16,7 +16,7 @@ import {
   resourceSpec,
   type ResourceSpec,
 } from '../../cli/verbs/resource';
-import { addSelectableList } from '../../cli/verbs/fleet-list';
+import { addSelectableList } from '../../cli/verbs/selector-list';
 import { listInParent } from '../../cli/verbs/parent';
 import { AGENT_COLUMNS } from './columns';
 

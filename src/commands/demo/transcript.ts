@@ -1,9 +1,9 @@
 /** The demo without a terminal: one readable line per event, the confirmation answered automatically, done when idle. */
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import { follow } from '../../api/stream/follow';
+import { follow } from '../../api/stream/resumable';
 import { describeEvent, formatItem, threadNames } from '../../live/items';
-import { TurnWatch, type EndReason } from '../../turn/watch';
+import { TurnWatch, type EndReason } from '../../follow/turn-end';
 
 /**
  * Prints the session's events until `turns` turns have ended (idle other than awaiting a confirmation) or the session

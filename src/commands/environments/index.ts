@@ -3,7 +3,7 @@ import { environments } from '../../api/environments';
 import { addApply } from '../apply/verb';
 import type { Kit } from '../../cli/action';
 import { addArchive, addCreate, addDelete, addGet, addUpdate, type BodyFlag, type BodyVerb, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
-import { addSelectableList } from '../../cli/verbs/fleet-list';
+import { addSelectableList } from '../../cli/verbs/selector-list';
 import { ENVIRONMENT_COLUMNS } from './columns';
 import { checkEnvironment } from '../../api/checks/environment';
 import { addConfigFlags, configFromFlags } from './config';

@@ -2,8 +2,8 @@ import type { Flags } from '../../cli/action';
 import { oneOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../errors';
-import { parseDuration } from '../../fleet/duration';
-import { hasSelectors, parseSelectors, type SelectorFlags } from '../../fleet/select';
+import { parseDuration } from '../../text/duration';
+import { hasSelectors, parseSelectors, type SelectorFlags } from '../../selection/selectors';
 import { everyEvent, parseEventFilter, type EventFilter } from '../../listen/events';
 import { pick, type Picked } from '../sessions/selectors';
 

@@ -2,7 +2,7 @@ import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
 import { write } from '../../io';
-import { readIds } from '../../fleet/select';
+import { readIds } from '../../selection/selectors';
 import type { Destination } from '../../listen/destination';
 import type { Result } from '../../listen/queue';
 import { ListenState } from '../../listen/state';

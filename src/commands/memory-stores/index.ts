@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { memoryStores } from '../../api/memory';
 import type { Kit } from '../../cli/action';
 import { addArchive, addCreate, addDelete, addGet, addUpdate, type BodyFlag, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
-import { addSelectableList } from '../../cli/verbs/fleet-list';
+import { addSelectableList } from '../../cli/verbs/selector-list';
 import { MEMORY_STORE_COLUMNS } from './columns';
 
 export const MEMORY_STORES: ResourceSpec = resourceSpec(memoryStores, MEMORY_STORE_COLUMNS);

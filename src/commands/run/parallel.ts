@@ -17,16 +17,16 @@ import {
 } from '../../errors';
 import { unknownOutcome } from '../../cli/verbs/idempotency';
 import { mapAsync } from '../../cli/verbs/list';
-import { Channel } from '../../fleet/channel';
-import { resolveId } from '../../fleet/names';
+import { Channel } from '../../channel';
+import { resolveId } from '../../selection/names';
 import { followTurn } from '../../follow/turn';
 import { waitIdle } from '../../follow/wait-idle';
-import { textOfMessage } from '../../turn/outcome';
+import { textOfMessage } from '../../follow/outcome';
 import { fileLines } from '../../input/read';
 import type { Io } from '../../io';
 import { LIMITS } from '../../wire/limits';
 import type { Column } from '../../output/table';
-import { worstExit } from '../../turn/state';
+import { worstExit } from '../../session-state';
 import type { ParallelOptions } from './parse';
 
 /** One line of the message file: the message, and what the new session is given besides. */

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors';
 import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import type { BulkAction, BulkTarget } from '../../fleet/bulk';
+import type { BulkAction, BulkTarget } from '../../bulk/execute';
 import { pollSession } from './poll';
 
 /** The session as the selection read it, else read now. */

@@ -1,10 +1,10 @@
-import type { AgentNames } from '../../fleet/agent-names';
+import type { AgentNames } from '../../selection/agent-names';
 import { age } from '../../output/age';
 import { labelsCell } from '../../output/cells';
 import { agentCell } from '../../output/agent-cell';
 import type { Column } from '../../output/table';
 import { blocksText, eventSummary } from '../../output/transcript';
-import { sessionStateText } from '../../turn/state';
+import { sessionStateText } from '../../session-state';
 
 /** A session row; with `names`, its agent as `name (agent_…@version)`, else the bare ID. */
 export function sessionColumns(names?: AgentNames): Column[] {

@@ -9,7 +9,7 @@ import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { pickSession } from './pick';
-import { sessionStateText } from '../../turn/state';
+import { sessionStateText } from '../../session-state';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 
@@ -87,7 +87,7 @@ async function render(format: ExportFormat, session: Session, events: SessionEve
   if (format === 'json') return (await import('../../output/controls')).escapeJsonControls(JSON.stringify(events, null, 2)) + '\n';
   const { buildTranscript } = await import('../../output/transcript');
   const root = buildTranscript(events);
-  const { TurnErrors } = await import('../../turn/outcome');
+  const { TurnErrors } = await import('../../follow/outcome');
   const errors = new TurnErrors();
   for (const e of events) errors.see(e);
   const header = headerOf(session, events.length, errors.error?.type);

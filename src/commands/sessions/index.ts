@@ -22,7 +22,7 @@ import { addStats } from './stats';
 import { addTail } from './tail';
 import { addToolResult } from './tool-result';
 import { addWait } from './wait';
-import { sessionStateText, type SessionStateInput } from '../../turn/state';
+import { sessionStateText, type SessionStateInput } from '../../session-state';
 
 export const SESSIONS: ResourceSpec = {
   group: 'sessions',

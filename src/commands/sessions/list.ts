@@ -5,8 +5,8 @@ import type { Ctx } from '../../context';
 import type { ListOptions } from '../../api/paginate';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';
-import { parseWatch, type WatchPlan } from '../../cli/verbs/fleet-list';
-import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery, type SessionSelectors } from '../../fleet/select';
+import { parseWatch, type WatchPlan } from '../../cli/verbs/selector-list';
+import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery, type SessionSelectors } from '../../selection/selectors';
 import { sessionColumns } from './columns';
 import { addSelectorFlags } from './selectors';
 

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import type { Flags } from '../../cli/action';
-import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../fleet/bulk';
+import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../bulk/execute';
 import { addSelectorFlags, pick, targetsOf, type Picked } from './selectors';
 
 /** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */

@@ -3,9 +3,9 @@ import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Flags } from '../../cli/action';
-import type { BulkTarget } from '../../fleet/bulk';
-import { STATUS_FILTER_VALUES } from '../../turn/state';
-import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../fleet/select';
+import type { BulkTarget } from '../../bulk/execute';
+import { STATUS_FILTER_VALUES } from '../../session-state';
+import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../selection/selectors';
 
 /** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
 export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean } = {}): Command {

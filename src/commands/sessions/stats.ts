@@ -3,7 +3,7 @@ import { sessions } from '../../api/sessions';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { resolveRef } from '../../fleet/names';
+import { resolveRef } from '../../selection/names';
 import { pickSession } from './pick';
 
 /** `svc sessions stats SESSION [--thread ID] [--no-cache]`. */

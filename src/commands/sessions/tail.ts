@@ -61,7 +61,7 @@ export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
     refuseDebugOnLiveView(ctx);
     // The view loads the client itself, after its first frame.
     const { openLiveView } = await import('../../live/open');
-    const { viewEnd } = await import('../../turn/outcome');
+    const { viewEnd } = await import('../../follow/outcome');
     viewEnd(await openLiveView({ ctx, sessionId: o.sessionId, threadId: o.threadId, cursor: o.cursor, deltas: true, untilIdle: o.untilIdle }));
     return;
   }

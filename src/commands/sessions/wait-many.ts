@@ -2,8 +2,8 @@ import { sessions } from '../../api/sessions';
 import type { Session } from '../../wire/resources';
 import type { Ctx } from '../../context';
 import { exitCodeFor, ExitCodeError, failureLine, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../errors';
-import { worstExit } from '../../turn/state';
-import { Channel } from '../../fleet/channel';
+import { worstExit } from '../../session-state';
+import { Channel } from '../../channel';
 import { SESSION_COLUMNS } from './columns';
 
 /** Streams open at once; the rest wait their turn (each starts with a read, so a settled one answers at once). */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { parseDeadline } from '../../follow/deadline';
-import { parseDuration } from '../../fleet/duration';
+import { parseDuration } from '../../text/duration';
 import { addSelectorFlags, isSingle, pick, targetsOf, type Picked } from './selectors';
 import { pickSessions } from './pick';
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { parseCount } from '../../config/settings';
-import { parseDuration } from '../../fleet/duration';
-import { parseSelectors, type SessionSelectors } from '../../fleet/select';
+import { parseDuration } from '../../text/duration';
+import { parseSelectors, type SessionSelectors } from '../../selection/selectors';
 import { BY_VALUES, parseBy, type GroupBy } from '../../stats/group';
 import { addSelectorFlags } from '../sessions/selectors';
 

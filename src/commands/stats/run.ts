@@ -1,9 +1,9 @@
 /** `svc stats`: the selected sessions' figures, each history read once (or taken from the cache), summed per group. */
 import type { Ctx } from '../../context';
-import { pausingClient } from '../../fleet/bulk';
-import { AgentNames } from '../../fleet/agent-names';
-import { SharedPause } from '../../fleet/pause';
-import { selectSessions } from '../../fleet/select';
+import { pausingClient } from '../../bulk/execute';
+import { AgentNames } from '../../selection/agent-names';
+import { SharedPause } from '../../bulk/pause';
+import { selectSessions } from '../../selection/selectors';
 import { write } from '../../io';
 import { StatsCache } from '../../stats/cache';
 import { Groups } from '../../stats/group';

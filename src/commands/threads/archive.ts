@@ -7,9 +7,9 @@ import { UsageError } from '../../errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addManyFlags } from '../../cli/verbs/many';
 import { done } from '../../cli/verbs/resource';
-import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions, type BulkTarget } from '../../fleet/bulk';
-import { parseStatusList, readIds } from '../../fleet/select';
-import { matchesThreadStatus, THREAD_FILTER_VALUES, type SessionStateInput } from '../../turn/state';
+import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions, type BulkTarget } from '../../bulk/execute';
+import { parseStatusList, readIds } from '../../selection/selectors';
+import { matchesThreadStatus, THREAD_FILTER_VALUES, type SessionStateInput } from '../../session-state';
 
 /** `svc threads archive SESSION THREAD… | - | --status S`, parsed before any request. */
 export interface ThreadArchiveOptions {

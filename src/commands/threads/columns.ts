@@ -1,6 +1,6 @@
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
-import { threadStateText } from '../../turn/state';
+import { threadStateText } from '../../session-state';
 
 export const THREAD_COLUMNS: Column[] = [
   { header: 'ID', get: (t) => t.id },

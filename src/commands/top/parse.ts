@@ -1,7 +1,7 @@
 import type { Flags } from '../../cli/action';
 import { UsageError } from '../../errors';
-import { parseDuration } from '../../fleet/duration';
-import { parseSelectors, type SelectorFlags, type SessionSelectors } from '../../fleet/select';
+import { parseDuration } from '../../text/duration';
+import { parseSelectors, type SelectorFlags, type SessionSelectors } from '../../selection/selectors';
 
 export const DEFAULT_INTERVAL = '2s';
 

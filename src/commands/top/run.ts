@@ -16,7 +16,7 @@ export async function runTop(ctx: Ctx, o: TopOptions): Promise<void> {
   const [{ openBoard }, { boardWrites }, { resolveId }, { environments }] = await Promise.all([
     import('../../top/open'),
     import('./writes'),
-    import('../../fleet/names'),
+    import('../../selection/names'),
     import('../../api/environments'),
   ]);
   const client = await ctx.api();

@@ -6,7 +6,7 @@
 import { ApiError } from '../../api/errors';
 import { sessions } from '../../api/sessions';
 import { Ctx } from '../../context';
-import { runBulk, type BulkResult } from '../../fleet/bulk';
+import { runBulk, type BulkResult } from '../../bulk/execute';
 import type { OutStream } from '../../io';
 import type { BoardWrites } from '../../top/open';
 import type { WriteAction } from '../../top/sink';

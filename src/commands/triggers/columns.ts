@@ -1,4 +1,4 @@
-import type { AgentNames } from '../../fleet/agent-names';
+import type { AgentNames } from '../../selection/agent-names';
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
 import { agentCell } from '../../output/agent-cell';

@@ -7,7 +7,7 @@ import type { Kit } from '../../cli/action';
 import { addItemAction } from '../../cli/verbs/item-action';
 import { addChildList, addCreate, addDelete, addGet, addUpdate, type BodyVerb, pickSource, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { checkTrigger } from '../../api/checks/trigger';
-import { addSelectableList } from '../../cli/verbs/fleet-list';
+import { addSelectableList } from '../../cli/verbs/selector-list';
 import { inParent, listInParent } from '../../cli/verbs/parent';
 import { addTriggerFlags, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';

@@ -7,8 +7,8 @@ import { listInParent } from '../../cli/verbs/parent';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { addWatchFlags } from '../../fleet/flags';
-import { parseWatch, watchCells, type WatchPlan } from '../../cli/verbs/fleet-list';
+import { addWatchFlags } from '../../selection/flags';
+import { parseWatch, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addLeaseOp, addWorkGet } from './lease';
@@ -39,7 +39,7 @@ export function parseWorkList([positional]: string[], flags: Flags): ChildListOp
  * environment given by name is looked up at the first poll only: a quiet watch costs one request per interval.
  */
 async function watchWork(ctx: Ctx, rows: ChildListOptions, plan: WatchPlan): Promise<void> {
-  const { runWatchView } = await import('../../fleet/watch-view');
+  const { runWatchView } = await import('../../watch/rows');
   const c = await workClient(ctx, true);
   let env = rows.parentId;
   const page = { all: true, pageSize: rows.page.pageSize ?? 1000 };

@@ -1,6 +1,6 @@
 import type { FlagsOf, FlagTable } from '../../cli/action';
 import { UsageError } from '../../errors';
-import { parseDuration } from '../../fleet/duration';
+import { parseDuration } from '../../text/duration';
 import { parseHostPort, type HostPort } from '../../host-port';
 
 /** `svc work stats ENV [-w] [--interval D] [--timeout D] [--serve HOST:PORT]`. */

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { FlagsOf, FlagTable } from '../../cli/action';
 import { UsageError } from '../../errors';
-import { bounded, parseDuration } from '../../fleet/duration';
+import { bounded, parseDuration } from '../../text/duration';
 import { parseHostPort, type HostPort } from '../../host-port';
 import type { LogFormat } from '../../worker/log';
 

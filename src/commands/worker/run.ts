@@ -43,7 +43,7 @@ export async function runWorkerRun(ctx: Ctx, o: WorkerRunOptions): Promise<void>
   const base = await ctx.client(key, undefined, { outliveSignal: true });
   // Both keys were checked when read (config/validate.ts): a malformed one is exit 4 before the first poll.
   const apiKey = ctx.settings.apiKey?.value;
-  const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/follow')]);
+  const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/resumable')]);
   const refused = (e: unknown) => {
     // Only polls use the work key (rows are held with their session tokens): a refusal here is the key's.
     if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return e;

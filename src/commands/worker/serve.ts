@@ -14,7 +14,7 @@ export async function runWorkerServe(ctx: Ctx, o: WorkerServeOptions): Promise<v
     maxOutputChars: MAX_OUTPUT_CHARS,
     unrestrictedPaths: o.unrestrictedPaths,
   };
-  const [{ runServe }, { follow }] = await Promise.all([import('../../worker/serve'), import('../../api/stream/follow')]);
+  const [{ runServe }, { follow }] = await Promise.all([import('../../worker/serve'), import('../../api/stream/resumable')]);
   await runServe(options, {
     stdin: ctx.io.stdin,
     stderr: ctx.io.stderr,

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import { escapeLineControls } from '../../output/controls';
-import { shortAge } from '../../fleet/duration';
+import { shortAge } from '../../text/duration';
 import { queueCounts, type SessionRow } from '../rows';
 import { sortName, VIEWS, visibleRows, type BoardState } from '../state';
 

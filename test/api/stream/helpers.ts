@@ -5,7 +5,7 @@ import { main } from '../../../src/cli/main';
 import type { Io } from '../../../src/io';
 import { tempConfigDir } from '../../helpers/cli';
 import { ApiClient } from '../../../src/api/client';
-import { follow } from '../../../src/api/stream/follow';
+import { follow } from '../../../src/api/stream/resumable';
 import type { FollowOptions, StreamItem } from '../../../src/api/stream/types';
 import type { Emulator } from '../../../src/emulator/server';
 import { call } from '../../helpers/emulator';

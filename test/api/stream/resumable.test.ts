@@ -3,7 +3,7 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/api/errors';
-import { follow } from '../../../src/api/stream/follow';
+import { follow } from '../../../src/api/stream/resumable';
 import { startEmulator } from '../../../src/emulator/server';
 import { call, useEmulator } from '../../helpers/emulator';
 import { createSession, history, send, waitIdleEvents, waitUntil } from '../../helpers/sse';

@@ -6,8 +6,8 @@ import { escapeControls, escapeJsonControls } from '../output/controls';
 import type { TableLayout } from '../output/layout';
 import type { Column } from '../output/table';
 import { yamlText } from '../output/yaml';
-import { shortAge } from './duration';
-import { isPassing, watch, watchRetryMs, type WatchOptions, type WatchType } from './watch';
+import { shortAge } from '../text/duration';
+import { isPassing, watch, watchRetryMs, type WatchOptions, type WatchType } from './list-watch';
 
 /** One column of the watch rows: padded to `width` (the last is not), between EVENT and AGE. */
 export interface WatchCell {

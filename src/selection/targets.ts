@@ -1,7 +1,7 @@
 import type { Crud } from '../api/resources';
 import type { Ctx } from '../context';
-import type { BulkTarget } from './bulk';
-import { selectResources, type SessionSelectors } from './select';
+import type { BulkTarget } from '../bulk/execute';
+import { selectResources, type SessionSelectors } from './selectors';
 
 /** Pages of the largest size the service serves: a selection reads the whole list. */
 const SELECT_PAGE = 1000;

@@ -4,11 +4,11 @@ import { agents, type Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
 import { UsageError } from '../errors';
 import { didYouMean } from '../text/similar';
-import { matchesStatus, STATUS_FILTER_VALUES, type SessionStateInput } from '../turn/state';
+import { matchesStatus, STATUS_FILTER_VALUES, type SessionStateInput } from '../session-state';
 import type { InStream } from '../io';
 import { readLines } from '../input/read';
 import { LIMITS } from '../wire/limits';
-import { MAX_AGE_MS, parseDuration } from './duration';
+import { MAX_AGE_MS, parseDuration } from '../text/duration';
 import { parseLabelSelector, type LabelTest } from './labels';
 import { resolveId } from './names';
 

@@ -1,11 +1,11 @@
 import { payloadOf, type EventPayloads, type SessionEvent, type StopReason } from '../wire/events';
 import { SESSION_ERROR_RECOVERY, UNFINISHED_STOPS } from '../wire/errors';
 import { SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../errors';
-import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from './state';
+import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from '../session-state';
 
 /**
  * How a session stands for `run`, `sessions wait`, `tail --until idle` and the live view: still going, or settled in
- * one of the derived states (src/turn/state.ts), which `TurnErrors` turns into the exit code and line of that state.
+ * one of the derived states (src/session-state.ts), which `TurnErrors` turns into the exit code and line of that state.
  */
 export type Outcome = { settled: false } | Settled;
 

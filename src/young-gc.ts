@@ -10,7 +10,7 @@ let collectYoung: ((opts: { type: 'minor' }) => void) | null | undefined;
  * that hold nothing (bench/run.mjs). A minor collection every 512 KiB streamed (well under 1 ms each) keeps the peak
  * flat. Without a usable `gc`, nothing changes.
  */
-export class Relief {
+export class YoungGc {
   private since = 0;
 
   bytes(n: number): void {

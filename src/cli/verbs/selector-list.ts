@@ -8,10 +8,10 @@ import type { Column } from '../../output/table';
 import { examples, type Flags, type Kit } from '../action';
 import { addListFlags, filterQuery, listOptions, printList, type ListFilter, type ListPage } from './list';
 import type { ResourceSpec } from './spec';
-import { parseDuration } from '../../fleet/duration';
-import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from '../../fleet/flags';
-import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from '../../fleet/select';
-import { watchCell, type WatchCell } from '../../fleet/watch-view';
+import { parseDuration } from '../../text/duration';
+import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from '../../selection/flags';
+import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from '../../selection/selectors';
+import { watchCell, type WatchCell } from '../../watch/rows';
 
 /** Pages of the largest size the service serves: a watch lists everything selected. */
 const WATCH_PAGE = 1000;
@@ -67,7 +67,7 @@ export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Pro
   const list = (q: Query, lo: ListOptions): AsyncIterable<Obj> => o.resource.api.list(c, q, lo);
   if (!o.watch)
     return printList(ctx, o.page, (lo) => selectResources(list, o.selectors, ctx.now(), lo, o.query), o.resource.namedColumns ?? o.resource.columns);
-  const { runWatchView } = await import('../../fleet/watch-view');
+  const { runWatchView } = await import('../../watch/rows');
   await runWatchView(ctx, {
     list: (q) => list(q, { all: true, pageSize: o.page.pageSize ?? WATCH_PAGE }),
     query: { ...o.query, ...serviceQuery(o.selectors, ctx.now()) },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../src/turn/outcome';
+import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../src/follow/outcome';
 import { exitCodeFor, SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../../src/errors';
-import { TurnWatch } from '../../src/turn/watch';
+import { TurnWatch } from '../../src/follow/turn-end';
 import type { SessionEvent } from '../../src/wire/events';
 import { ev, text } from '../live/fixtures';
 
