@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents apply alias api artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
+    'C|') REPLY='agents alias api apply artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output --no-headers -q --quiet --jq --debug --no-color --no-pager --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table wide custom-columns= json ndjson jsonl yaml id' ;;
@@ -34,9 +34,6 @@ __svc_table() {
     'O|agents versions') REPLY='--limit --page-size --page-token --all --sort-by -h --help' ;;
     'V|agents versions') REPLY='--limit --page-size --page-token --sort-by' ;;
     'A|agents versions') REPLY='1' ;;
-    'O|apply') REPLY='-f --file --set --prune --dry-run -y --yes --update-secrets -h --help' ;;
-    'V|apply') REPLY='-f --file --set' ;;
-    'F|apply|-f'|'F|apply|--file') REPLY='file' ;;
     'C|alias') REPLY='set list delete' ;;
     'O|alias') REPLY='-h --help' ;;
     'O|alias set') REPLY='-h --help' ;;
@@ -48,6 +45,9 @@ __svc_table() {
     'V|api') REPLY='-X --method --data -F --field -H --header' ;;
     'F|api|--data') REPLY='@file' ;;
     'A|api') REPLY='1' ;;
+    'O|apply') REPLY='-f --file --set --prune --dry-run -y --yes --update-secrets -h --help' ;;
+    'V|apply') REPLY='-f --file --set' ;;
+    'F|apply|-f'|'F|apply|--file') REPLY='file' ;;
     'C|artifacts') REPLY='list get versions download' ;;
     'O|artifacts') REPLY='-h --help' ;;
     'O|artifacts list') REPLY='--session --limit --page-size --page-token --all --sort-by -h --help' ;;

@@ -1,5 +1,6 @@
 import { escapeControls, escapeJsonControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
+import { RESOURCE_LIST, resourceOf, type ResourceEntry } from './api/manifest';
 import { maskUrlPassword, redact } from './text/redact';
 import { ERROR_RECOVERY } from './wire/errors';
 
@@ -267,9 +268,8 @@ export interface HintContext {
 
 /** The line of advice shown under an error on a terminal. */
 export function recoveryHint(err: unknown, about: HintContext = {}): string | undefined {
-  if (err instanceof ApiError && err.type === 'resource_not_found_error' && about.group && Object.hasOwn(LISTED, about.group)) {
-    return `${ERROR_RECOVERY.resource_not_found_error.replace(/\.$/, '')}; ${listHint(about.group)}`;
-  }
+  const listHint = err instanceof ApiError && err.type === 'resource_not_found_error' && about.group ? notFoundHint(about.group) : undefined;
+  if (listHint) return `${ERROR_RECOVERY.resource_not_found_error.replace(/\.$/, '')}; ${listHint}`;
   if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
   if (err instanceof SessionEndError) return err.hint;
   if (err instanceof NetworkError && err.baseUrl && err.code && UNREACHABLE.has(err.code)) {
@@ -286,27 +286,20 @@ export function recoveryHint(err: unknown, about: HintContext = {}): string | un
 /** Connection failures that say the base URL leads nowhere (not a timeout or a cut mid-answer). */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** Groups that list their resources, by the noun of one; true where a name is accepted in place of an ID (CLI.md). */
-const LISTED: Record<string, { noun: string; named: boolean; args?: string }> = {
-  agents: { noun: 'agent', named: true },
-  environments: { noun: 'environment', named: true },
-  vaults: { noun: 'vault', named: true },
-  'memory-stores': { noun: 'memory store', named: true },
-  skills: { noun: 'skill', named: true },
-  triggers: { noun: 'trigger', named: true },
-  sessions: { noun: 'session', named: false },
-  threads: { noun: 'thread', named: false, args: ' SESSION' },
-  files: { noun: 'file', named: false },
-  artifacts: { noun: 'artifact', named: false },
-  dreams: { noun: 'dream', named: false },
-  plugins: { noun: 'plugin', named: false },
-};
+/** Listed under a session, not a resource of the manifest: its hint names the session argument. */
+const THREADS = { group: 'threads', noun: 'thread', named: false, args: ' SESSION' };
 
-function listHint(group: string): string {
-  const { noun, named, args = '' } = LISTED[group];
-  return named
-    ? `\`svc ${group} list${args}\` shows each ${noun}'s ID with its name, and a name works in place of an ID`
-    : `\`svc ${group} list${args}\` shows the ${noun} IDs`;
+/**
+ * What a 404 in `group` adds: how to list its IDs, and for a resource with names that a name works too (CLI.md).
+ * Every resource of the manifest (`rows`, a copy in tests) has one.
+ */
+export function notFoundHint(group: string, rows: readonly ResourceEntry[] = RESOURCE_LIST): string | undefined {
+  const r = group === THREADS.group ? THREADS : resourceOf(group, rows);
+  if (!r) return undefined;
+  const args = 'args' in r ? r.args : '';
+  return r.named
+    ? `\`svc ${group} list${args}\` shows each ${r.noun}'s ID with its name, and a name works in place of an ID`
+    : `\`svc ${group} list${args}\` shows the ${r.noun} IDs`;
 }
 
 function isLoopback(url: string): boolean {

@@ -1,9 +1,10 @@
 import type { ApiClient } from '../api/client';
+import { pruneOrder } from '../api/manifest';
 import type { Obj } from '../api/resources';
 import { UsageError } from '../errors';
 import { isObject } from '../is-object';
 import { maskWriteOnly, plan as diffPlan, type Change } from './diff';
-import { KIND_SPECS, type Kind } from './kinds/index';
+import { KIND_SPECS } from './kinds/index';
 import type { Body, Entry, PlanCtx, PlanOptions } from './types';
 import { LiveState, setOf, SET_LABEL } from './project';
 import { dependencyOrder, idNow, idOrPlaceholder, refKey, refsOf, resolveRefs, type NamedRef } from './refs';
@@ -127,13 +128,10 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
   return entry;
 }
 
-/** Reverse dependency order: what names others goes first. */
-const PRUNE_ORDER: Kind[] = ['Trigger', 'Agent', 'Vault', 'MemoryStore', 'Environment', 'Skill'];
-
 /** With --prune: each active resource labelled with the set whose kind and name no document holds, archived. */
 async function planPrune(pc: PlanCtx, set: string, inFiles: Set<string>): Promise<Entry[]> {
   const out: Entry[] = [];
-  for (const kind of PRUNE_ORDER) {
+  for (const kind of pruneOrder()) {
     for (const o of await pc.live.items(kind)) {
       if (setOf(o) !== set || inFiles.has(refKey({ kind, name: String(o.name) }))) continue;
       const entry: Entry = { kind, name: String(o.name), action: 'archived', id: o.id!, diff: [], notes: [], steps: [], uncompared: false };

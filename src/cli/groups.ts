@@ -1,4 +1,4 @@
-import { RESOURCES } from '../api/manifest';
+import { KINDED, RESOURCE_LIST, type ResourceEntry } from '../api/manifest';
 import type { GroupBuilder } from './action';
 
 /** A top-level command, described here so `svc --help` lists it without loading it. */
@@ -10,64 +10,84 @@ export interface GroupEntry {
   hidden?: boolean;
 }
 
-/** A resource's group: its name and description come from the manifest. */
-const resource = (r: { group: string; description: string }, load: GroupEntry['load']): GroupEntry => ({ name: r.group, description: r.description, load });
+/**
+ * The resources that have a command folder, by group: verbs beyond the generic ones, or their own tables and
+ * examples. A resource without one gets the generic verbs of its manifest row (cli/verbs/plain-group.ts).
+ */
+const FOLDERS: Record<string, GroupEntry['load']> = {
+  agents: () => import('../commands/agents/index'),
+  artifacts: () => import('../commands/artifacts/index'),
+  dreams: () => import('../commands/dreams/index'),
+  environments: () => import('../commands/environments/index'),
+  files: () => import('../commands/files/index'),
+  'memory-stores': () => import('../commands/memory-stores/index'),
+  plugins: () => import('../commands/plugins/index'),
+  sessions: () => import('../commands/sessions/index'),
+  skills: () => import('../commands/skills/index'),
+  triggers: () => import('../commands/triggers/index'),
+  vaults: () => import('../commands/vaults/index'),
+};
 
-export const GROUPS: GroupEntry[] = [
-  resource(RESOURCES.agents, () => import('../commands/agents/index')),
-  {
-    name: 'apply',
-    description: 'Apply configuration files (agents, environments, triggers, vaults, memory stores, skills)',
-    load: () => import('../commands/apply/index'),
-  },
-  { name: 'alias', description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME', load: () => import('../commands/alias/index') },
-  { name: 'api', description: 'Make a raw API request', load: () => import('../commands/api/index') },
-  resource(RESOURCES.artifacts, () => import('../commands/artifacts/index')),
-  { name: 'auth', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
-  { name: '__complete', description: 'Complete resource IDs for the shell scripts', load: () => import('../commands/completion/complete'), hidden: true },
-  {
-    name: '__update-check',
-    description: 'Ask the registry for a newer svc (started detached)',
-    load: () => import('../commands/update-check/index'),
-    hidden: true,
-  },
-  { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('../commands/completion/index') },
-  { name: 'config', description: 'Read and write settings and profiles', load: () => import('../commands/config/index') },
-  {
-    name: 'demo',
-    description: 'A first look, no account needed: an agent, its threads and a confirmation, live',
-    load: () => import('../commands/demo/index'),
-  },
-  { name: 'diff', description: 'Show what `svc apply` would change; exit 1 when something would', load: () => import('../commands/diff/index') },
-  { name: 'doctor', description: 'Check config, credentials, connectivity, version header and clock', load: () => import('../commands/doctor/index') },
-  resource(RESOURCES.dreams, () => import('../commands/dreams/index')),
-  { name: 'emulator', description: 'Run the local emulator of the service', load: () => import('../commands/emulator/index') },
-  resource(RESOURCES.environments, () => import('../commands/environments/index')),
-  {
-    name: 'extension',
-    description: 'List extensions: executables named svc-NAME on PATH, run as svc NAME',
-    load: () => import('../commands/extension/index'),
-  },
-  resource(RESOURCES.files, () => import('../commands/files/index')),
-  { name: 'listen', description: 'Deliver session events to a webhook or a command (tell a human)', load: () => import('../commands/listen/index') },
-  { name: 'memories', description: 'Read, write, version and redact memories of a store', load: () => import('../commands/memories/index') },
-  resource(RESOURCES.memoryStores, () => import('../commands/memory-stores/index')),
-  resource(RESOURCES.plugins, () => import('../commands/plugins/index')),
-  { name: 'run', description: 'Send a message to an agent and follow the session until idle (for CI)', load: () => import('../commands/run/index') },
-  resource(RESOURCES.sessions, () => import('../commands/sessions/index')),
-  resource(RESOURCES.skills, () => import('../commands/skills/index')),
-  {
-    name: 'stats',
-    description: 'What the fleet did: turns, tools, errors, waits on a person, time to first token, per group',
-    load: () => import('../commands/stats/index'),
-  },
-  { name: 'threads', description: 'List, show, archive and tail the threads of a session', load: () => import('../commands/threads/index') },
-  { name: 'top', description: 'The fleet, live: sessions, work rows and triggers on one board, keys to act', load: () => import('../commands/top/index') },
-  resource(RESOURCES.triggers, () => import('../commands/triggers/index')),
-  resource(RESOURCES.vaults, () => import('../commands/vaults/index')),
-  { name: 'work', description: 'Inspect and drive work rows of a self-hosted environment', load: () => import('../commands/work/index') },
-  { name: 'worker', description: 'Run a self-hosted worker for an environment', load: () => import('../commands/worker/index') },
-];
+/** A resource's group: its name and description from its manifest row. */
+function resourceGroup(r: ResourceEntry): GroupEntry {
+  const folder = Object.hasOwn(FOLDERS, r.group) ? FOLDERS[r.group] : undefined;
+  return {
+    name: r.group,
+    description: r.description,
+    load: folder ?? (async () => ({ default: (await import('./verbs/plain-group')).plainGroup(r) })),
+  };
+}
+
+/** The plural of each kind's noun, in the manifest's order: what `svc apply` takes. */
+const kindsText = (kinded: readonly ResourceEntry[]): string => kinded.map((r) => `${r.noun}s`).join(', ');
+
+/** Every top-level command: the manifest's resources (`rows`, a copy in tests) and the commands that are no resource. */
+export function groupsOf(rows: readonly ResourceEntry[] = RESOURCE_LIST, kinded: readonly ResourceEntry[] = KINDED): GroupEntry[] {
+  const others: GroupEntry[] = [
+    { name: 'apply', description: `Apply configuration files (${kindsText(kinded)})`, load: () => import('../commands/apply/index') },
+    { name: 'alias', description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME', load: () => import('../commands/alias/index') },
+    { name: 'api', description: 'Make a raw API request', load: () => import('../commands/api/index') },
+    { name: 'auth', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
+    { name: '__complete', description: 'Complete resource IDs for the shell scripts', load: () => import('../commands/completion/complete'), hidden: true },
+    {
+      name: '__update-check',
+      description: 'Ask the registry for a newer svc (started detached)',
+      load: () => import('../commands/update-check/index'),
+      hidden: true,
+    },
+    { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('../commands/completion/index') },
+    { name: 'config', description: 'Read and write settings and profiles', load: () => import('../commands/config/index') },
+    {
+      name: 'demo',
+      description: 'A first look, no account needed: an agent, its threads and a confirmation, live',
+      load: () => import('../commands/demo/index'),
+    },
+    { name: 'diff', description: 'Show what `svc apply` would change; exit 1 when something would', load: () => import('../commands/diff/index') },
+    { name: 'doctor', description: 'Check config, credentials, connectivity, version header and clock', load: () => import('../commands/doctor/index') },
+    { name: 'emulator', description: 'Run the local emulator of the service', load: () => import('../commands/emulator/index') },
+    {
+      name: 'extension',
+      description: 'List extensions: executables named svc-NAME on PATH, run as svc NAME',
+      load: () => import('../commands/extension/index'),
+    },
+    { name: 'listen', description: 'Deliver session events to a webhook or a command (tell a human)', load: () => import('../commands/listen/index') },
+    { name: 'memories', description: 'Read, write, version and redact memories of a store', load: () => import('../commands/memories/index') },
+    { name: 'run', description: 'Send a message to an agent and follow the session until idle (for CI)', load: () => import('../commands/run/index') },
+    {
+      name: 'stats',
+      description: 'What the fleet did: turns, tools, errors, waits on a person, time to first token, per group',
+      load: () => import('../commands/stats/index'),
+    },
+    { name: 'threads', description: 'List, show, archive and tail the threads of a session', load: () => import('../commands/threads/index') },
+    { name: 'top', description: 'The fleet, live: sessions, work rows and triggers on one board, keys to act', load: () => import('../commands/top/index') },
+    { name: 'work', description: 'Inspect and drive work rows of a self-hosted environment', load: () => import('../commands/work/index') },
+    { name: 'worker', description: 'Run a self-hosted worker for an environment', load: () => import('../commands/worker/index') },
+  ];
+  // By name in code-unit order, as help lists them (localeCompare would start ICU's collator).
+  return [...rows.map(resourceGroup), ...others].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export const GROUPS: GroupEntry[] = groupsOf();
 
 export function findGroup(name: string): GroupEntry | undefined {
   return GROUPS.find((g) => g.name === name);

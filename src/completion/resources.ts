@@ -38,7 +38,7 @@ const resourceSource = (r: ResourceEntry): Source => ({
   pick: (body) => {
     const items = byAge(itemsOf(body), Boolean(r.newestFirst));
     const member = r.label ?? 'name';
-    // An untitled session is known by its state, in the words every view uses (`failed`, not `idle`).
+    // Sessions alone have a derived state: an untitled one is known by it, in the words every view uses (`failed`, not `idle`).
     const unlabelled = r.group === 'sessions' ? (o: Obj) => sessionStateText(o as SessionStateInput) : labelOf;
     const ids = items.map((o) => ({ value: o.id, label: oneLine(o[member]) || unlabelled(o) }));
     return r.named ? [...ids, ...namesOf(items)] : ids;
@@ -52,18 +52,19 @@ function namesOf(items: Array<Obj & { id: string }>): Candidate[] {
   return items.filter((o) => count.get(o.name as string) === 1 && !ids.has(o.name as string)).map((o) => ({ value: o.name as string, label: o.id, id: o.id }));
 }
 
-/** Sources by key: each resource of the manifest by its group, nested lists, and `group:name` where the name means something else per group. */
-export const SOURCES: Record<string, Source> = {
-  ...Object.fromEntries(RESOURCE_LIST.map((r) => [r.group, resourceSource(r)])),
+/** Where every argument svc completes finds its candidates: sources by key, and argument names that mean another source. */
+export interface CompletionTable {
+  sources: Record<string, Source>;
+  aliases: Record<string, string>;
+}
+
+/** The child lists that are no resource of the manifest, and `group:name` where the name means something else per group. */
+const CHILD_SOURCES: Record<string, Source> = {
   threads: { path: '/v1/sessions/{sessions}/threads' },
   resources: { path: '/v1/sessions/{sessions}/resources' },
   credentials: { path: '/v1/vaults/{vaults}/credentials' },
   memories: { path: '/v1/memory-stores/{memory-stores}/memories', newestFirst: true },
   work: { path: '/v1/environments/{environments}/work' },
-  'agents:version': { path: '/v1/agents/{agents}/versions', newestFirst: true, pick: versions },
-  'skills:version': { path: '/v1/skills/{skills}/versions', newestFirst: true, pick: versions },
-  'plugins:version': { path: '/v1/plugins/{plugins}/versions', newestFirst: true, pick: versions },
-  'artifacts:version': { path: '/v1/artifacts/{artifacts}/versions', newestFirst: true, pick: versions },
   'memories:version': { path: '/v1/memory-stores/{memory-stores}/memories/{memories}/versions', newestFirst: true },
   // The tool confirmations and custom tool results the session awaits (spec: `stop_reason.event_ids`): one cheap read.
   'sessions:event': {
@@ -77,15 +78,7 @@ export const SOURCES: Record<string, Source> = {
   },
 };
 
-/**
- * Argument and option-value names (after `_`→`-` and without `-id`) that name a source other than themselves: each
- * resource's noun (`agent`, `memory-store`), and these.
- */
-const ALIASES: Record<string, string> = {
-  ...Object.fromEntries(RESOURCE_LIST.map((r) => [r.noun.replace(/ /g, '-'), r.group])),
-  env: 'environments',
-  'egress-environment': 'environments',
-  store: 'memory-stores',
+const CHILD_ALIASES: Record<string, string> = {
   thread: 'threads',
   resource: 'resources',
   credential: 'credentials',
@@ -93,8 +86,32 @@ const ALIASES: Record<string, string> = {
   'agent-version': 'agents:version',
 };
 
+/**
+ * The table of `rows` (the manifest unless a test gives a copy): each resource by its group, its versions as
+ * `group:version`, and each resource's noun (`agent`, `memory-store`) and other argument names as aliases.
+ */
+export function completionTable(rows: readonly ResourceEntry[] = RESOURCE_LIST): CompletionTable {
+  const versioned = rows.filter((r) => r.versions);
+  return {
+    sources: {
+      ...Object.fromEntries(rows.map((r) => [r.group, resourceSource(r)])),
+      ...Object.fromEntries(versioned.map((r) => [`${r.group}:version`, { path: `${r.path}/{${r.group}}/versions`, newestFirst: true, pick: versions }])),
+      ...CHILD_SOURCES,
+    },
+    aliases: {
+      ...Object.fromEntries(rows.flatMap((r) => [r.noun.replace(/ /g, '-'), ...(r.argNames ?? [])].map((name) => [name, r.group]))),
+      ...CHILD_ALIASES,
+    },
+  };
+}
+
+const TABLE = completionTable();
+
+/** Sources by key (the manifest's table). */
+export const SOURCES: Record<string, Source> = TABLE.sources;
+
 /** The source key of an argument of a command in `group`: `<id>` is the group's own, `file_id` a file, `<file>` none (a path). */
-function sourceKey(group: string, argName: string): string | undefined {
+function sourceKey(group: string, argName: string, t: CompletionTable): string | undefined {
   if (pathKind(argName)) return undefined;
   const name = argName
     .toLowerCase()
@@ -102,7 +119,7 @@ function sourceKey(group: string, argName: string): string | undefined {
     .replace(/\.\.\.$/, '')
     .replace(/-id$/, '');
   if (name === 'id' || name === 'ids') return group;
-  return ALIASES[name] ?? (SOURCES[`${group}:${name}`] ? `${group}:${name}` : name);
+  return t.aliases[name] ?? (t.sources[`${group}:${name}`] ? `${group}:${name}` : name);
 }
 
 export interface Listing {
@@ -118,13 +135,13 @@ export interface Listing {
  * The request whose answer completes argument `argName` of a command in `group`, with `given` the
  * arguments before it by name; undefined when nothing lists them or a parent ID is not on the line yet.
  */
-export function listingFor(group: string, argName: string, given: Record<string, string>, pageSize: number): Listing | undefined {
-  const key = sourceKey(group, argName);
-  const source = key === undefined ? undefined : SOURCES[key];
+export function listingFor(group: string, argName: string, given: Record<string, string>, pageSize: number, t = TABLE): Listing | undefined {
+  const key = sourceKey(group, argName, t);
+  const source = key === undefined ? undefined : t.sources[key];
   if (!key || !source) return undefined;
   const parents: Record<string, string> = {};
   for (const [name, value] of Object.entries(given)) {
-    const k = sourceKey(group, name);
+    const k = sourceKey(group, name, t);
     if (k && value) parents[k] = value;
   }
   const missing = [...source.path.matchAll(/\{([^}]+)\}/g)].some((m) => !parents[m[1]]);
@@ -143,14 +160,21 @@ export function listingFor(group: string, argName: string, given: Record<string,
  * The parents on the line of the listing that completes `argName` that are resources with names (a vault, an agent):
  * each by the name it is given under in `given`, with the parent's own listing, which tells a name from an ID.
  */
-export function namedParents(group: string, argName: string, given: Record<string, string>, pageSize: number): Array<{ arg: string; listing: Listing }> {
-  const key = sourceKey(group, argName);
-  const source = key === undefined ? undefined : SOURCES[key];
+export function namedParents(
+  group: string,
+  argName: string,
+  given: Record<string, string>,
+  pageSize: number,
+  t = TABLE,
+  rows: readonly ResourceEntry[] = RESOURCE_LIST,
+): Array<{ arg: string; listing: Listing }> {
+  const key = sourceKey(group, argName, t);
+  const source = key === undefined ? undefined : t.sources[key];
   if (!source) return [];
   const inPath = new Set([...source.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
   return Object.entries(given).flatMap(([arg, value]) => {
-    const k = sourceKey(group, arg);
-    const listing = k && value && inPath.has(k) && resourceOf(k)?.named ? listingFor(k, 'id', {}, pageSize) : undefined;
+    const k = sourceKey(group, arg, t);
+    const listing = k && value && inPath.has(k) && resourceOf(k, rows)?.named ? listingFor(k, 'id', {}, pageSize, t) : undefined;
     return listing ? [{ arg, listing }] : [];
   });
 }

@@ -186,7 +186,7 @@ function idOfJson(line: string, n: number): string {
   return id;
 }
 
-/** The selectors of agents, environments, triggers and memory stores (`--older-than`, `--newer-than`, `-l`), checked. */
+/** The selectors of the resources whose manifest row has `selectors` (`--older-than`, `--newer-than`, `-l`), checked. */
 export function parseResourceSelectors(f: Pick<SelectorFlags, 'olderThan' | 'newerThan' | 'selector'>): SessionSelectors {
   return parseSelectors({ olderThan: f.olderThan, newerThan: f.newerThan, selector: f.selector });
 }

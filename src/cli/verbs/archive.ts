@@ -41,8 +41,8 @@ export function archiveAction(resource: ResourceSpec): BulkAction {
   };
 }
 
-export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; selectors?: boolean } = {}): Command {
-  const cmd = addManyCommand(group, spec, 'archive', extra.selectors);
+export function addArchive(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+  const cmd = addManyCommand(group, spec, 'archive');
   examples(cmd, extra.examples ?? [`svc ${spec.group} archive ID`, `svc ${spec.group} list -q | svc ${spec.group} archive - --yes`]);
   return cmd.action(kit.verb((args, flags) => parseArchive(spec, args, flags), runArchive));
 }

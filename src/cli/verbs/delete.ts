@@ -42,8 +42,8 @@ export function deleteAction(resource: ResourceSpec): BulkAction {
   };
 }
 
-export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; selectors?: boolean } = {}): Command {
-  const cmd = addManyCommand(group, spec, 'delete', extra.selectors);
+export function addDelete(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+  const cmd = addManyCommand(group, spec, 'delete');
   examples(cmd, extra.examples ?? [`svc ${spec.group} delete ID`]);
   return cmd.action(kit.verb((args, flags) => parseDelete(spec, args, flags), runDelete));
 }

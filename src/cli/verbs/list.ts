@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Query } from '../../api/client';
+import type { ResourceEntry } from '../../api/manifest';
 import type { ListOptions, ListRest } from '../../api/paginate';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
@@ -28,6 +29,12 @@ export const TIME_FILTERS: ListFilter[] = [
   { flags: '--updated-after <time>', description: 'updated after this RFC 3339 time', query: 'updated_at_gt' },
   { flags: '--updated-before <time>', description: 'updated before this RFC 3339 time', query: 'updated_at_lt' },
 ];
+
+/** A resource's list filters, from its manifest row: a flag without a value sends `true`. */
+export function listFilters(entry: ResourceEntry): ListFilter[] {
+  const own = (entry.filters ?? []).map((f): ListFilter => (f.flags.includes('<') ? { ...f } : { ...f, map: () => true }));
+  return entry.timeFilters ? [...own, ...TIME_FILTERS] : own;
+}
 
 /** The flags every list has: --limit, --page-size, --page-token, --all, --sort-by. */
 export function addListFlags(cmd: Command): Command {
@@ -91,8 +98,8 @@ export async function runList(ctx: Ctx, o: ListVerbOptions): Promise<void> {
   await printList(ctx, o.page, (lo) => o.resource.api.list(c, o.query, lo), o.resource.namedColumns ?? o.resource.columns);
 }
 
-export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples?: string[] } = {}): Command {
-  const filters = extra.filters ?? [];
+export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
+  const filters = listFilters(spec.api.entry);
   const cmd = group.command('list').description(`List ${spec.group}`);
   for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
   addListFlags(cmd);

@@ -32,7 +32,7 @@ export interface ManyVerbOptions {
   concurrency: number;
   failFast: boolean;
   ignoreNotFound: boolean;
-  /** `-l` and the time selectors, where the verb takes them (agents, environments, triggers, memory stores). */
+  /** `-l` and the time selectors, where the resource's manifest row says it takes them. */
   selectors?: SessionSelectors;
 }
 
@@ -82,10 +82,11 @@ export async function runMany(ctx: Ctx, o: ManyVerbOptions, action: BulkAction):
 }
 
 /**
- * The `archive` or `delete` command of a resource: several IDs (or names), `-`, or with `selectors` the resource
- * selectors; a missing one is picked on a terminal.
+ * The `archive` or `delete` command of a resource: several IDs (or names), `-`, or where its manifest row says so the
+ * resource selectors; a missing one is picked on a terminal.
  */
-export function addManyCommand(group: Command, spec: ResourceSpec, name: 'archive' | 'delete', selectors?: boolean): Command {
+export function addManyCommand(group: Command, spec: ResourceSpec, name: 'archive' | 'delete'): Command {
+  const selectors = spec.api.entry.selectors;
   const cmd = group
     .command(name)
     .argument(selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)

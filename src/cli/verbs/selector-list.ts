@@ -6,7 +6,7 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
 import { examples, type Flags, type Kit } from '../action';
-import { addListFlags, filterQuery, listOptions, printList, type ListFilter, type ListPage } from './list';
+import { addListFlags, filterQuery, listFilters, listOptions, printList, type ListFilter, type ListPage } from './list';
 import type { ResourceSpec } from './spec';
 import { parseDuration } from '../../text/duration';
 import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from '../../selection/flags';
@@ -81,8 +81,8 @@ export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Pro
 }
 
 /** A resource's `list` with the list flags, its own filters, the selectors and `--watch`. */
-export function addSelectableList(group: Command, kit: Kit, spec: ResourceSpec, extra: { filters?: ListFilter[]; examples: string[] }): Command {
-  const filters = extra.filters ?? [];
+export function addSelectableList(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples: string[] }): Command {
+  const filters = listFilters(spec.api.entry);
   const cmd = group.command('list').description(`List ${spec.group}, optionally selected (-l, --older-than, --newer-than) and watched (-w)`);
   for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
   addResourceSelectorFlags(cmd, `${spec.noun}s`);

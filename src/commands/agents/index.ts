@@ -11,7 +11,6 @@ import {
   addGet,
   addChildList,
   addUpdate,
-  TIME_FILTERS,
   type BodyFlag,
   resourceSpec,
   type ResourceSpec,
@@ -31,7 +30,6 @@ const FLAGS: BodyFlag[] = [
 
 export default function build(group: Command, kit: Kit): void {
   addSelectableList(group, kit, AGENTS, {
-    filters: [{ flags: '--official-only', description: 'only official agents', query: 'official_only', map: () => true }, ...TIME_FILTERS],
     examples: [
       'svc agents list',
       'svc agents list --created-after 2026-01-01T00:00:00Z --all -o ndjson',
@@ -50,8 +48,8 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc agents create --data @agent.yaml', 'svc agents create --name reviewer --model claude-sonnet-4-5'],
   });
   addUpdate(group, kit, AGENTS, { flags: FLAGS, check: checkReferences, examples: ['svc agents update AGENT_ID --system "Be brief."'] });
-  addDelete(group, kit, AGENTS, { selectors: true, examples: ['svc agents delete AGENT_ID', "svc agents delete -l 'scratch' --older-than 7d --yes"] });
-  addArchive(group, kit, AGENTS, { selectors: true, examples: ['svc agents archive AGENT_ID', "svc agents archive -l 'team=old' --dry-run"] });
+  addDelete(group, kit, AGENTS, { examples: ['svc agents delete AGENT_ID', "svc agents delete -l 'scratch' --older-than 7d --yes"] });
+  addArchive(group, kit, AGENTS, { examples: ['svc agents archive AGENT_ID', "svc agents archive -l 'team=old' --dry-run"] });
   addApply(group, kit, 'Agent', { examples: ['svc agents apply agent.yaml --dry-run', 'svc agents apply agent.yaml'] });
   addChildList(group, kit, {
     name: 'versions',

@@ -14,7 +14,6 @@ export const runArtifactDownload = (ctx: Ctx, o: VersionedDownloadOptions): Prom
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, ARTIFACTS, {
-    filters: [{ flags: '--session <id>', description: 'only artifacts of this session', query: 'session_id' }],
     examples: ['svc artifacts list --session SESSION_ID', 'svc artifacts list --all -o ndjson'],
   });
   addGet(group, kit, ARTIFACTS, { examples: ['svc artifacts get ARTIFACT_ID', 'svc artifacts get ARTIFACT_ID --jq .latest_version'] });

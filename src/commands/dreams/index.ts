@@ -9,8 +9,6 @@ export const DREAMS: ResourceSpec = resourceSpec(dreams, DREAM_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, DREAMS, {
-    // Assumption (emulator): list dreams filters by `memory_store_id`; API-NOTES names no list filter.
-    filters: [{ flags: '--memory-store <id>', description: 'only dreams of this memory store', query: 'memory_store_id' }],
     examples: ['svc dreams list', 'svc dreams list --memory-store STORE_ID -o ndjson'],
   });
   addGet(group, kit, DREAMS, { examples: ['svc dreams get DREAM_ID', 'svc dreams get DREAM_ID --jq .status'] });

@@ -27,7 +27,6 @@ const BODY: BodyVerb = {
 
 export default function build(group: Command, kit: Kit): void {
   addSelectableList(group, kit, ENVIRONMENTS, {
-    filters: [{ flags: '--official-only', description: 'only platform-provided environments', query: 'official_only', map: () => true }],
     examples: [
       'svc environments list',
       'svc environments list --official-only -o json',
@@ -49,9 +48,8 @@ export default function build(group: Command, kit: Kit): void {
     ...BODY,
     examples: ['svc environments update ENV_ID --description "CI runners"', 'svc environments update ENV_ID --proxy-mode route_all'],
   });
-  addDelete(group, kit, ENVIRONMENTS, { selectors: true, examples: ['svc environments delete ENV_ID'] });
+  addDelete(group, kit, ENVIRONMENTS, { examples: ['svc environments delete ENV_ID'] });
   addArchive(group, kit, ENVIRONMENTS, {
-    selectors: true,
     examples: ['svc environments archive ENV_ID', "svc environments archive -l 'ci' --older-than 30d --yes"],
   });
   addApply(group, kit, 'Environment', { examples: ['svc environments apply environment.yaml --dry-run', 'svc environments apply environment.yaml'] });

@@ -14,8 +14,6 @@ const FLAGS: BodyFlag[] = [
 
 export default function build(group: Command, kit: Kit): void {
   addSelectableList(group, kit, MEMORY_STORES, {
-    // Assumption (API-NOTES): archived rows are listed only with include_archived=true.
-    filters: [{ flags: '--include-archived', description: 'include archived stores', query: 'include_archived', map: () => true }],
     examples: [
       'svc memory-stores list',
       'svc memory-stores list --include-archived --all -o ndjson',
@@ -32,6 +30,6 @@ export default function build(group: Command, kit: Kit): void {
     flags: FLAGS,
     examples: ['svc memory-stores update STORE_ID --description "Shared notes"', 'svc memory-stores update STORE_ID --name renamed'],
   });
-  addDelete(group, kit, MEMORY_STORES, { selectors: true, examples: ['svc memory-stores delete STORE_ID'] });
-  addArchive(group, kit, MEMORY_STORES, { selectors: true, examples: ['svc memory-stores archive STORE_ID', "svc memory-stores archive -l 'scratch' --yes"] });
+  addDelete(group, kit, MEMORY_STORES, { examples: ['svc memory-stores delete STORE_ID'] });
+  addArchive(group, kit, MEMORY_STORES, { examples: ['svc memory-stores archive STORE_ID', "svc memory-stores archive -l 'scratch' --yes"] });
 }

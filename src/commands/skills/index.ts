@@ -11,10 +11,6 @@ export const SKILLS: ResourceSpec = resourceSpec(skills, SKILL_COLUMNS);
 
 export default function build(group: Command, kit: Kit): void {
   addList(group, kit, SKILLS, {
-    filters: [
-      { flags: '--category <category>', description: 'only skills in this category', query: 'category' },
-      { flags: '--include-archived', description: 'show archived skills too', query: 'include_archived', map: () => true },
-    ],
     examples: ['svc skills list', 'svc skills list --category dev_tools -o ndjson'],
   });
   addGet(group, kit, SKILLS, { examples: ['svc skills get SKILL_ID', 'svc skills get SKILL_ID --jq .latest_version'] });

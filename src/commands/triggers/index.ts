@@ -28,7 +28,6 @@ const REQUIRED = ['name', 'agent_id', 'session_mode', 'initial_events'];
 
 export default function build(group: Command, kit: Kit): void {
   addSelectableList(group, kit, TRIGGERS, {
-    filters: [{ flags: '--agent <id>', description: 'only triggers of this agent', query: 'agent_id' }],
     examples: [
       'svc triggers list',
       'svc triggers list --agent AGENT_ID -o json',
@@ -51,7 +50,6 @@ export default function build(group: Command, kit: Kit): void {
     examples: ['svc triggers update TRIGGER_ID --cron "0 3 * * *"', 'svc triggers update TRIGGER_ID --session-mode new_session --agent AGENT_ID'],
   });
   addDelete(group, kit, TRIGGERS, {
-    selectors: true,
     examples: ['svc triggers delete TRIGGER_ID', "svc triggers delete -l 'experiment' --older-than 30d --yes"],
   });
   addApply(group, kit, 'Trigger', { examples: ['svc triggers apply trigger.yaml --dry-run', 'svc triggers apply trigger.yaml -o json'] });
