@@ -1,8 +1,4 @@
-import { escapeControls, escapeJsonControls } from './output/controls';
 import { ApiError, NetworkError, networkReason } from './api/errors';
-import { RESOURCE_LIST, resourceOf, type ResourceEntry } from './api/manifest';
-import { maskUrlPassword, redact } from './text/redact';
-import { ERROR_RECOVERY } from './wire/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */
 export class UsageError extends Error {
@@ -195,123 +191,11 @@ export function withNote<E extends object>(err: E, note: string): E {
   return err;
 }
 
-/**
- * The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. Secrets
- * are redacted; line breaks become spaces; other control characters are escaped so the service or an argument
- * cannot move the cursor, ring the bell or retitle the window (stderr piped through `tee` still ends on a terminal).
- */
-export function errorLine(err: unknown): string {
-  const line = baseLine(err);
-  const note = err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined;
-  return printable(note ? `${line}; ${note}` : line);
-}
+/** The sentence `withNote` added, if any. */
+export const noteOf = (err: unknown): string | undefined => (err && typeof err === 'object' ? (err as { [NOTE]?: string })[NOTE] : undefined);
 
-function baseLine(err: unknown): string {
-  if (err instanceof ApiError) {
-    const parts: string[] = [];
-    if (err.type) parts.push(`type=${err.type}`);
-    parts.push(`status=${err.status}`);
-    if (err.param) parts.push(`param=${err.param}`);
-    if (err.requestId) parts.push(`request_id=${err.requestId}`);
-    return `error: ${err.message} (${parts.join(' ')})`;
-  }
-  if (isKnown(err)) return `error: ${(err as Error).message}`;
-  const reason = networkReason(err);
-  if (reason !== undefined) return `error: the connection failed: ${reason}`;
-  const message = err instanceof Error ? err.message : String(err);
-  return `error: unexpected failure: ${message} (run with --debug for details)`;
-}
-
-/** Text for stderr: redacted, one line, its control characters escaped. */
-export function printable(text: string): string {
-  return escapeControls(
-    redact(text)
-      .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*/g, ' ')
-      .trim(),
-  );
-}
-
-/** The JSON form used with an explicit `-o json|ndjson`: the service's error object. */
-export function errorJson(err: unknown): string {
-  if (err instanceof ApiError || err instanceof SessionEndError) return jsonLine({ error: err.toErrorObject() });
-  const type =
-    err instanceof UsageError || err instanceof ConfigError
-      ? 'usage_error'
-      : err instanceof NetworkError || networkReason(err) !== undefined
-        ? 'network_error'
-        : err instanceof NoCredentialError
-          ? 'authentication_error'
-          : isKnown(err)
-            ? 'cli_error'
-            : 'unexpected_error';
-  return jsonLine({ error: { type, message: err instanceof Error ? err.message : String(err) } });
-}
-
-/** Whether failures print as JSON: the format asked for explicitly (flag, env or profile, never the piped default) is json or ndjson. */
-export const jsonFailures = (output: string | undefined): boolean => output === 'json' || output === 'ndjson';
-
-/** A failure's line as CLI.md prints it: the JSON form under an explicit `-o json|ndjson` (`output`), else text. */
-export function failureLine(err: unknown, output: string | undefined): string {
-  return jsonFailures(output) ? errorJson(err) : errorLine(err);
-}
-
-/** One JSON line, redacted, with the controls JSON.stringify leaves raw escaped (the same value). */
-function jsonLine(value: unknown): string {
-  return escapeJsonControls(redact(JSON.stringify(value)));
-}
-
-/** What the hint may name beside the error: the command group and the settings in force (where the base URL came from). */
-export interface HintContext {
-  group?: string;
-  settings?: { baseUrl: { value: string; source: string }; profile: { value: string } };
-}
-
-/** The line of advice shown under an error on a terminal. */
-export function recoveryHint(err: unknown, about: HintContext = {}): string | undefined {
-  const listHint = err instanceof ApiError && err.type === 'resource_not_found_error' && about.group ? notFoundHint(about.group) : undefined;
-  if (listHint) return `${ERROR_RECOVERY.resource_not_found_error.replace(/\.$/, '')}; ${listHint}`;
-  if (err instanceof ApiError && err.type) return Object.hasOwn(ERROR_RECOVERY, err.type) ? ERROR_RECOVERY[err.type] : undefined;
-  if (err instanceof SessionEndError) return err.hint;
-  if (err instanceof NetworkError && err.baseUrl && err.code && UNREACHABLE.has(err.code)) {
-    const { baseUrl, profile } = about.settings ?? {};
-    if (baseUrl?.source === 'profile' && baseUrl.value === err.baseUrl) {
-      const flag = profile && profile.value !== 'default' ? ` --profile ${profile.value}` : '';
-      return `base_url ${maskUrlPassword(err.baseUrl)} comes from profile "${profile?.value}": change it with \`svc config set base_url URL${flag}\`, or pass --base-url URL`;
-    }
-    if (err.code === 'ECONNREFUSED' && isLoopback(err.baseUrl)) return 'is the emulator running (`svc emulator`), or is SVC_BASE_URL set?';
-  }
-  return undefined;
-}
-
-/** Connection failures that say the base URL leads nowhere (not a timeout or a cut mid-answer). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/** Listed under a session, not a resource of the manifest: its hint names the session argument. */
-const THREADS = { group: 'threads', noun: 'thread', named: false, args: ' SESSION' };
-
-/**
- * What a 404 in `group` adds: how to list its IDs, and for a resource with names that a name works too (CLI.md).
- * Every resource of the manifest (`rows`, a copy in tests) has one.
- */
-export function notFoundHint(group: string, rows: readonly ResourceEntry[] = RESOURCE_LIST): string | undefined {
-  const r = group === THREADS.group ? THREADS : resourceOf(group, rows);
-  if (!r) return undefined;
-  const args = 'args' in r ? r.args : '';
-  return r.named
-    ? `\`svc ${group} list${args}\` shows each ${r.noun}'s ID with its name, and a name works in place of an ID`
-    : `\`svc ${group} list${args}\` shows the ${r.noun} IDs`;
-}
-
-function isLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
-  } catch {
-    return false;
-  }
-}
-
-function isKnown(err: unknown): boolean {
+/** An error svc raises on purpose (its message is the line), not a failure it did not expect. */
+export function isKnown(err: unknown): boolean {
   return (
     err instanceof UsageError ||
     err instanceof ConfigError ||

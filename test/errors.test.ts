@@ -1,19 +1,9 @@
 // Rules proved here: R-ERR-11, R-ERR-12, R-ERR-16
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../src/api/errors';
-import {
-  ConfigError,
-  ExitCodeError,
-  InterruptedError,
-  NoCredentialError,
-  SessionFailedError,
-  UsageError,
-  WaitTimeoutError,
-  errorJson,
-  errorLine,
-  exitCodeFor,
-  recoveryHint,
-} from '../src/errors';
+import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, exitCodeFor } from '../src/errors';
+import { errorJson, errorLine } from '../src/output/error-line';
+import { recoveryHint } from '../src/output/error-hints';
 import { ERROR_STATUS } from '../src/wire/errors';
 import { addSecret } from '../src/text/redact';
 

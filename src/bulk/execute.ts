@@ -2,7 +2,8 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Obj } from '../api/resources';
 import type { Ctx } from '../context';
-import { errorJson, exitCodeFor, ExitCodeError, InterruptedError, UsageError } from '../errors';
+import { exitCodeFor, ExitCodeError, InterruptedError, UsageError } from '../errors';
+import { errorJson } from '../output/error-line';
 import type { Column } from '../output/table';
 import { SharedPause } from './pause';
 

@@ -132,9 +132,14 @@ async function printTopic(io: Io, topic: Exclude<(typeof HELP_TOPICS)[number], '
 }
 
 async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
-  const { errorJson, errorLine, exitCodeFor, jsonFailures, printable, recoveryHint } = errors;
+  const { exitCodeFor } = errors;
   if (err instanceof errors.ExitCodeError && err.silent) return;
-  const [{ addSecret, redact }, { escapeControls }] = await Promise.all([import('../text/redact'), import('../output/controls')]);
+  const [{ addSecret, redact }, { escapeControls }, { errorJson, errorLine, jsonFailures, printable }, { recoveryHint }] = await Promise.all([
+    import('../text/redact'),
+    import('../output/controls'),
+    import('../output/error-line'),
+    import('../output/error-hints'),
+  ]);
   for (const key of [io.env.SVC_API_KEY, io.env.SVC_ENVIRONMENT_KEY]) addSecret(key);
   let explicitJson = false;
   let debug = argv.some((a) => a.startsWith('--debug')) || io.env.SVC_DEBUG === '1' || io.env.SVC_DEBUG === 'api';

@@ -6,7 +6,7 @@ import type { GroupBuilder, Kit, Tree } from '../../src/cli/action';
 import { groupsOf, GROUPS } from '../../src/cli/groups';
 import { plainGroup } from '../../src/cli/verbs/plain-group';
 import { completionTable, listingFor, namedParents } from '../../src/completion/resources';
-import { notFoundHint } from '../../src/errors';
+import { notFoundHint } from '../../src/output/error-hints';
 import type { Io } from '../../src/io';
 
 /** A resource no real command knows: only its manifest row. */

@@ -3,18 +3,8 @@ import { environments } from '../../api/environments';
 import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import {
-  errorJson,
-  errorLine,
-  exitCodeFor,
-  ExitCodeError,
-  InterruptedError,
-  jsonFailures,
-  SessionInterruptedError,
-  SessionWaitingError,
-  UsageError,
-  WaitTimeoutError,
-} from '../../errors';
+import { exitCodeFor, ExitCodeError, InterruptedError, SessionInterruptedError, SessionWaitingError, UsageError, WaitTimeoutError } from '../../errors';
+import { errorJson, errorLine, jsonFailures } from '../../output/error-line';
 import { unknownOutcome } from '../../cli/verbs/idempotency';
 import { mapAsync } from '../../cli/verbs/list';
 import { Channel } from '../../channel';

@@ -1,7 +1,8 @@
 import { sessions } from '../../api/sessions';
 import type { Session } from '../../wire/resources';
 import type { Ctx } from '../../context';
-import { exitCodeFor, ExitCodeError, failureLine, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../errors';
+import { exitCodeFor, ExitCodeError, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../errors';
+import { failureLine } from '../../output/error-line';
 import { worstExit } from '../../session-state';
 import { Channel } from '../../channel';
 import { SESSION_COLUMNS } from './columns';
