@@ -16,7 +16,7 @@ export type StateLabel = (typeof STATE_LABELS)[number];
 export const DERIVED_FILTERS = ['failed', 'interrupted', 'waiting'] as const;
 export const STATUS_FILTER_VALUES: readonly string[] = [...SESSION_STATUSES, ...DERIVED_FILTERS];
 
-/** The exit code of a command that waited on a session which ended so (CLI.md, fourth round). */
+/** The exit code of a command that waited on a session which ended so (CLI.md "Errors and exit codes"). */
 export const STATE_EXIT: Record<StateLabel, number> = {
   idle: 0,
   unknown: 0,

@@ -1,5 +1,5 @@
 /**
- * A clean redraw when the terminal gets narrower (issue 17). Ink then erases as many rows as its last frame had
+ * A clean redraw when the terminal gets narrower. Ink then erases as many rows as its last frame had
  * lines, but the frame may cover more rows by then: a reflowing terminal (VTE, iTerm2, kitty) re-wraps each line
  * wider than the new width, and any terminal wraps a frame drawn at the old width after the window shrank but before
  * the process heard of it (a streaming reply draws ~30 frames a second). Those extra rows stayed on the screen as

@@ -1,5 +1,5 @@
 /**
- * Event shapes the public API this spec resembles uses where the spec shows none (issue 13, "real shapes"), read as
+ * Event shapes the public API this spec resembles uses where the spec shows none, read as
  * the spec's own: `session.status_idle` is a `session.status` with `status: idle`, `session.thread_status_*` a
  * `session.thread_status`, `agent.mcp_tool_use` / `agent.mcp_tool_result` the tool events of an MCP server, members
  * at the event's top level as well as under `data`, and `canceled` as the spec's `cancelled`. Events already in the

@@ -39,7 +39,7 @@ export function addSourceFlags(cmd: Command, prune: string): Command {
     .option('--prune', prune);
 }
 
-/** `svc apply -f PATH…`: configuration as code (CLI.md "Added in the second round"). */
+/** `svc apply -f PATH…`: configuration as code. */
 export default function build(cmd: Command, kit: Kit): void {
   addSourceFlags(cmd, 'archive resources of the set that the files no longer hold')
     .option('--dry-run', 'print the plan and send no write')

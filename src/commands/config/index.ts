@@ -17,7 +17,7 @@ function profileKey(key: string): ProfileKey {
   return key as ProfileKey;
 }
 
-/** A value as config prints it: secrets masked to their last 4 characters, a URL's password masked (issue 13). */
+/** A value as config prints it: secrets masked to their last 4 characters, a URL's password masked. */
 const shown = (key: string, v: string | undefined): string | undefined =>
   v === undefined ? v : SECRET_KEYS.has(key) ? maskSecret(v) : key === 'base_url' ? maskUrlPassword(v) : v;
 
