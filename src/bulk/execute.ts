@@ -60,7 +60,7 @@ export const DEFAULT_CONCURRENCY = 4;
 /** How many targets the consent prompt shows. */
 const PROMPT_ROWS = 5;
 
-export const RESULT_COLUMNS: Column[] = [
+export const RESULT_COLUMNS: Column<BulkResult>[] = [
   { header: 'ID', get: (r) => r.id },
   { header: 'ACTION', get: (r) => r.action },
   { header: 'RESULT', get: (r) => (r.dry_run ? 'dry run' : r.ok ? (r.unchanged ? 'unchanged' : 'ok') : 'failed') },

@@ -1,3 +1,5 @@
+import type { Column } from './table';
+import type { WireObject } from '../wire/resources';
 import { formatBytes } from './progress';
 import { cellText } from './table';
 
@@ -16,3 +18,9 @@ export const labelsCell = (m: unknown): unknown =>
         .map(([k, v]) => `${k}=${cellText(v)}`)
         .join(',')
     : m;
+
+/**
+ * The NAME column of a resource. Assumption (API-NOTES "tolerate"): the service may name a thing in `display_name`
+ * where we read `name`, so a row without a name shows that.
+ */
+export const nameColumn: Column<WireObject> = { header: 'NAME', get: (o) => o.name ?? o.display_name };

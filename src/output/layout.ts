@@ -7,7 +7,8 @@ import type { Column } from './table';
  * column (`-o wide`), or the user's own (`-o custom-columns=HEADER:.path,…`, kubectl's syntax).
  */
 export interface TableLayout {
-  columns: 'default' | 'wide' | Column[];
+  /** Custom columns read any row by its paths. */
+  columns: 'default' | 'wide' | Column<unknown>[];
   headers: boolean;
 }
 
@@ -24,7 +25,7 @@ export function parseLayoutFormat(v: string): TableLayout['columns'] | undefined
 }
 
 /** `HEADER:.path,…` as columns. */
-export function customColumns(spec: string): Column[] {
+export function customColumns(spec: string): Column<unknown>[] {
   const what = '-o custom-columns';
   if (spec.trim() === '') throw new UsageError(`${what} needs columns: custom-columns=HEADER:.path,… (e.g. ID:.id,NAME:.name)`);
   return spec.split(',').map((part, i) => {
@@ -37,8 +38,8 @@ export function customColumns(spec: string): Column[] {
 }
 
 /** The columns a table shows of a resource's column list under this layout. */
-export function layoutColumns(columns: Column[], layout: TableLayout): Column[] {
-  if (Array.isArray(layout.columns)) return layout.columns;
+export function layoutColumns<T>(columns: Column<T>[], layout: TableLayout): Column<T>[] {
+  if (Array.isArray(layout.columns)) return layout.columns as Column<T>[];
   return layout.columns === 'wide' ? columns : columns.filter((c) => !c.wide);
 }
 

@@ -1,8 +1,9 @@
 import { escapeControls } from './controls';
 import { cutToWidth, displayWidth, padToWidth } from './width';
-import { isObject } from '../is-object';
+import type { WireObject } from '../wire/resources';
 
-export interface Column<T = any> {
+/** A table column over rows of `T` (a resource object of the service unless said otherwise). */
+export interface Column<T = WireObject> {
   header: string;
   get: (row: T) => unknown;
   /** Shown by `-o wide` only: what did not fit the default table. */
@@ -21,7 +22,7 @@ export interface TableStyle {
  * never obeyed, whatever stdout is: a piped table often ends on a terminal (`| less -R`, `| tee`).
  */
 export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyle): string {
-  const cells = rows.map((r) => columns.map((c) => escapeControls(cellText(valueOf(c, r)))));
+  const cells = rows.map((r) => columns.map((c) => escapeControls(cellText(c.get(r)))));
   const headers = style.headers !== false;
   const widths = columns.map((c, i) => Math.max(headers ? displayWidth(c.header) : 0, ...cells.map((row) => displayWidth(row[i]))));
   const fit = (line: string[]): string[] => {
@@ -55,15 +56,6 @@ export function renderRecord(obj: Record<string, unknown>, style: TableStyle): s
       })
       .join('\n') + '\n'
   );
-}
-
-/**
- * A column's value. Assumption (API-NOTES "tolerate"): the service may name a thing in `display_name` where we
- * read `name`, so a NAME column without a value shows that.
- */
-function valueOf<T>(c: Column<T>, row: T): unknown {
-  const v = c.get(row);
-  return (v === undefined || v === null) && c.header === 'NAME' && isObject(row) ? row.display_name : v;
 }
 
 export function cellText(v: unknown): string {

@@ -32,7 +32,7 @@ export class OutputWriter {
   }
 
   /** One object: get, create, update. */
-  async item(obj: unknown, columns?: Column[]): Promise<void> {
+  async item<T>(obj: T | undefined, columns?: Column<T>[]): Promise<void> {
     if (this.opts.jq) return this.jq(json(obj));
     switch (this.opts.format) {
       case 'json':
@@ -46,7 +46,7 @@ export class OutputWriter {
       case 'table': {
         const layout = this.layout;
         if (Array.isArray(layout.columns) || (columns && (itemAsRow(layout) || !isObject(obj))))
-          return this.show(renderTable([obj], layoutColumns(columns ?? [], layout), await this.style()));
+          return this.show(renderTable([obj as T], layoutColumns(columns ?? [], layout), await this.style()));
         return this.show(isObject(obj) ? renderRecord(obj, await this.style()) : this.json(JSON.stringify(obj)) + '\n');
       }
     }
@@ -62,7 +62,7 @@ export class OutputWriter {
   }
 
   /** A list, written item by item where the format allows (constant memory with --all). */
-  async list(items: AsyncIterable<unknown> | Iterable<unknown>, columns: Column[]): Promise<void> {
+  async list<T>(items: AsyncIterable<T> | Iterable<T>, columns: Column<T>[]): Promise<void> {
     const { format, jq } = this.opts;
     if (jq && format !== 'ndjson') return this.jq(json(await collect(items)));
     if (jq) {

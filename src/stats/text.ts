@@ -1,7 +1,7 @@
 /** The figures as text for a terminal: a record, a table per tool or group, and on a terminal the pictures. */
 import { renderRecord, renderTable, type Column, type TableStyle } from '../output/table';
 import { bar, dailySeries, sparkline } from './chart';
-import type { Figures, GroupFigures } from './report';
+import type { Figures, GroupFigures, ToolFigures } from './report';
 
 const BAR_WIDTH = 30;
 const SPARK_DAYS = 60;
@@ -37,7 +37,7 @@ export function sessionText(head: Record<string, unknown>, f: Figures, style: Ta
   return out;
 }
 
-const TOOL_COLUMNS: Column[] = [
+const TOOL_COLUMNS: Column<ToolFigures & { name: string }>[] = [
   { header: 'TOOL', get: (t) => t.name },
   { header: 'CALLS', get: (t) => t.calls },
   { header: 'ERRORS', get: (t) => t.errors },

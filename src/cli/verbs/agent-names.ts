@@ -1,9 +1,10 @@
 import type { AgentNames } from '../../selection/agent-names';
 import type { Ctx } from '../../context';
 import type { Column } from '../../output/table';
+import type { WireObject } from '../../wire/resources';
 
 /** Columns whose AGENT cell shows the agent's name, built once the rows' agents are read. */
-export type NamedColumns = (names?: AgentNames) => Column[];
+export type NamedColumns<T = WireObject> = (names?: AgentNames) => Column<T>[];
 
 /**
  * Whether what is printed shows agent names: a table of svc's columns only (json, ndjson, yaml, -q and --jq print the
@@ -15,13 +16,13 @@ export const showsAgentNames = (ctx: Ctx): boolean => ctx.format === 'table' && 
  * The rows and columns of a listing. A table reads each named agent once (a table gathers its rows before drawing
  * anyway); every other format streams the items untouched and never reads an agent.
  */
-export async function withAgentNames(
+export async function withAgentNames<T>(
   ctx: Ctx,
-  items: AsyncIterable<unknown> | Iterable<unknown>,
-  columns: NamedColumns,
-): Promise<{ items: AsyncIterable<unknown> | Iterable<unknown>; columns: Column[] }> {
+  items: AsyncIterable<T> | Iterable<T>,
+  columns: NamedColumns<T>,
+): Promise<{ items: AsyncIterable<T> | Iterable<T>; columns: Column<T>[] }> {
   if (!showsAgentNames(ctx)) return { items, columns: columns() };
-  const rows: unknown[] = [];
+  const rows: T[] = [];
   for await (const row of items) rows.push(row);
   const names = await agentNames(ctx);
   await names.load(rows.map((r) => (r as { agent_id?: unknown } | null)?.agent_id));

@@ -6,6 +6,7 @@ import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
+import type { WireObject } from '../../wire/resources';
 import { parsePath, sortByPath, type Path } from '../../output/path';
 import { LIMITS } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../action';
@@ -113,31 +114,31 @@ export async function* mapAsync<T, U>(items: AsyncIterable<T>, f: (t: T) => U): 
 }
 
 /** Where a list under a parent gets its items, and how its rows look. */
-export interface ChildListSource {
-  columns: Column[];
-  items: (ctx: Ctx, parentId: string, lo: ListOptions) => Promise<AsyncIterable<unknown>>;
+export interface ChildListSource<T = WireObject> {
+  columns: Column<T>[];
+  items: (ctx: Ctx, parentId: string, lo: ListOptions) => Promise<AsyncIterable<T>>;
 }
 
 /** `svc GROUP VERB PARENT` listing what is under PARENT (`agents versions AGENT`, `threads list SESSION`). */
-export interface ChildListOptions {
-  source: ChildListSource;
+export interface ChildListOptions<T = WireObject> {
+  source: ChildListSource<T>;
   parentId: string;
   page: ListPage;
 }
 
-export function parseChildList(source: ChildListSource, [parentId]: string[], flags: Flags): ChildListOptions {
+export function parseChildList<T>(source: ChildListSource<T>, [parentId]: string[], flags: Flags): ChildListOptions<T> {
   return { source, parentId, page: listOptions(flags) };
 }
 
-export function runChildList(ctx: Ctx, o: ChildListOptions): Promise<void> {
+export function runChildList<T>(ctx: Ctx, o: ChildListOptions<T>): Promise<void> {
   return printList(ctx, o.page, (lo) => o.source.items(ctx, o.parentId, lo), o.source.columns);
 }
 
 /** A list under a parent (`agents versions AGENT`, `threads list SESSION`): the list flags, examples, one call. */
-export function addChildList(
+export function addChildList<T>(
   group: Command,
   kit: Kit,
-  o: ChildListSource & {
+  o: ChildListSource<T> & {
     name: string;
     /** The parent's argument; `pick`: where a picker finds recent parents when it is missing on a terminal. */
     parent: { arg: string; description: string; pick?: PickSource };
@@ -156,11 +157,11 @@ export function addChildList(
  * Prints a listing. When it stopped with items left (one page, or --limit), one stderr line after it says how many
  * are left, when that is known, and how to get them: never on stdout, whatever the format.
  */
-export async function printList(
+export async function printList<T>(
   ctx: Ctx,
   page: ListPage,
-  items: (lo: ListOptions) => AsyncIterable<unknown> | Promise<AsyncIterable<unknown>>,
-  columns: Column[] | NamedColumns,
+  items: (lo: ListOptions) => AsyncIterable<T> | Promise<AsyncIterable<T>>,
+  columns: Column<T>[] | NamedColumns<T>,
 ): Promise<void> {
   let rest: ListRest | undefined;
   const { sortBy: _, ...lo } = page;

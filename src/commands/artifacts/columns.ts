@@ -1,10 +1,11 @@
 import type { Column } from '../../output/table';
-import { sizeCell } from '../../output/cells';
+import type { Artifact, WireObject } from '../../wire/resources';
+import { nameColumn, sizeCell } from '../../output/cells';
 import { age } from '../../output/age';
 
-export const ARTIFACT_COLUMNS: Column[] = [
+export const ARTIFACT_COLUMNS: Column<Artifact>[] = [
   { header: 'ID', get: (a) => a.id },
-  { header: 'NAME', get: (a) => a.name },
+  nameColumn,
   { header: 'SESSION', get: (a) => a.session_id },
   { header: 'LATEST', get: (a) => a.latest_version },
   { header: 'TYPE', get: (a) => a.mime_type },
@@ -12,7 +13,7 @@ export const ARTIFACT_COLUMNS: Column[] = [
   { header: 'CREATED', get: (a) => age(a.created_at), wide: true },
 ];
 
-export const ARTIFACT_VERSION_COLUMNS: Column[] = [
+export const ARTIFACT_VERSION_COLUMNS: Column<WireObject>[] = [
   { header: 'VERSION', get: (v) => v.version },
   { header: 'SIZE', get: (v) => sizeCell(v.size_bytes) },
   { header: 'TYPE', get: (v) => v.mime_type },

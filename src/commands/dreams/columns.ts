@@ -1,7 +1,8 @@
 import type { Column } from '../../output/table';
+import type { Dream } from '../../wire/resources';
 import { age } from '../../output/age';
 
-export const DREAM_COLUMNS: Column[] = [
+export const DREAM_COLUMNS: Column<Dream>[] = [
   { header: 'ID', get: (d) => d.id },
   { header: 'MEMORY STORE', get: (d) => d.memory_store_id },
   { header: 'STATUS', get: (d) => d.status },

@@ -1,12 +1,13 @@
 import type { Column } from '../../output/table';
+import type { Environment } from '../../wire/resources';
 import { age } from '../../output/age';
-import { labelsCell, listCell } from '../../output/cells';
+import { labelsCell, listCell, nameColumn } from '../../output/cells';
 
 const config = (e: any): any => (e?.config && typeof e.config === 'object' ? e.config : {});
 
-export const ENVIRONMENT_COLUMNS: Column[] = [
+export const ENVIRONMENT_COLUMNS: Column<Environment>[] = [
   { header: 'ID', get: (e) => e.id },
-  { header: 'NAME', get: (e) => e.name },
+  nameColumn,
   { header: 'TYPE', get: (e) => config(e).type },
   { header: 'PROXY', get: (e) => config(e).proxy?.mode },
   { header: 'UPDATED', get: (e) => age(e.updated_at) },

@@ -1,9 +1,10 @@
 import type { Column } from '../../output/table';
+import type { SvcFile } from '../../wire/resources';
 import { sizeCell } from '../../output/cells';
 import { age } from '../../output/age';
 
 /** `STATUS` shows `extract_status`, or `status` of the compatibility format. */
-export const FILE_COLUMNS: Column[] = [
+export const FILE_COLUMNS: Column<SvcFile>[] = [
   { header: 'ID', get: (f) => f.id },
   { header: 'FILENAME', get: (f) => f.filename },
   { header: 'SIZE', get: (f) => sizeCell(f.size_bytes) },

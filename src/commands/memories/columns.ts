@@ -1,7 +1,8 @@
 import type { Column } from '../../output/table';
+import type { Memory, MemoryVersion } from '../../wire/resources';
 import { age } from '../../output/age';
 
-export const MEMORY_COLUMNS: Column[] = [
+export const MEMORY_COLUMNS: Column<Memory>[] = [
   { header: 'ID', get: (m) => m.id },
   { header: 'PATH', get: (m) => m.path },
   { header: 'SIZE', get: (m) => m.content_size_bytes },
@@ -11,7 +12,7 @@ export const MEMORY_COLUMNS: Column[] = [
   { header: 'CREATED', get: (m) => age(m.created_at), wide: true },
 ];
 
-export const VERSION_COLUMNS: Column[] = [
+export const VERSION_COLUMNS: Column<MemoryVersion>[] = [
   { header: 'ID', get: (v) => v.id },
   { header: 'OPERATION', get: (v) => v.operation },
   { header: 'SEQUENCE', get: (v) => v.sequence },

@@ -1,9 +1,11 @@
+import { nameColumn } from '../../output/cells';
 import type { Column } from '../../output/table';
+import type { MemoryStore } from '../../wire/resources';
 import { age } from '../../output/age';
 
-export const MEMORY_STORE_COLUMNS: Column[] = [
+export const MEMORY_STORE_COLUMNS: Column<MemoryStore>[] = [
   { header: 'ID', get: (s) => s.id },
-  { header: 'NAME', get: (s) => s.name },
+  nameColumn,
   { header: 'ARCHIVED', get: (s) => age(s.archived_at) },
   { header: 'UPDATED', get: (s) => age(s.updated_at) },
   { header: 'DESCRIPTION', get: (s) => s.description },

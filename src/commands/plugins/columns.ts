@@ -1,9 +1,10 @@
 import type { Column } from '../../output/table';
-import { listCell } from '../../output/cells';
+import type { Plugin } from '../../wire/resources';
+import { listCell, nameColumn } from '../../output/cells';
 
-export const PLUGIN_COLUMNS: Column[] = [
+export const PLUGIN_COLUMNS: Column<Plugin>[] = [
   { header: 'ID', get: (p) => p.id },
-  { header: 'NAME', get: (p) => p.name },
+  nameColumn,
   { header: 'SCOPE', get: (p) => p.scope },
   { header: 'STATUS', get: (p) => p.status },
   { header: 'LATEST', get: (p) => p.latest_version },

@@ -47,7 +47,7 @@ const MESSAGE_KEYS = new Set(['message', 'text', 'title', 'metadata']);
 /** History pages read to find a replayed session's message and reply. */
 const HISTORY_PAGE = 100;
 
-export const LINE_COLUMNS: Column[] = [
+export const LINE_COLUMNS: Column<LineResult>[] = [
   { header: 'LINE', get: (r) => r.line },
   { header: 'SESSION', get: (r) => r.session_id },
   { header: 'STATUS', get: (r) => r.status },
@@ -154,7 +154,12 @@ export async function runParallel(ctx: Ctx, o: ParallelOptions): Promise<void> {
     settled.close();
   });
   // `-q` prints the sessions' IDs, for `svc sessions wait -` and the like.
-  await ctx.out.list(ctx.format === 'id' ? mapAsync(settled, (r) => ({ id: r.session_id })) : settled, LINE_COLUMNS);
+  if (ctx.format === 'id')
+    await ctx.out.list(
+      mapAsync(settled, (r) => ({ id: r.session_id })),
+      [],
+    );
+  else await ctx.out.list(settled, LINE_COLUMNS);
   await all;
   const notStarted = lines.length - next;
   const ended = lines.flatMap((m) => results.get(m.line) ?? []);

@@ -1,10 +1,11 @@
 import type { Column } from '../../output/table';
-import { listCell, sizeCell } from '../../output/cells';
+import type { Skill, WireObject } from '../../wire/resources';
+import { listCell, nameColumn, sizeCell } from '../../output/cells';
 import { age } from '../../output/age';
 
-export const SKILL_COLUMNS: Column[] = [
+export const SKILL_COLUMNS: Column<Skill>[] = [
   { header: 'ID', get: (s) => s.id },
-  { header: 'NAME', get: (s) => s.name },
+  nameColumn,
   { header: 'LATEST', get: (s) => s.latest_version },
   { header: 'CATEGORIES', get: (s) => listCell(s.categories) },
   { header: 'UPDATED', get: (s) => age(s.updated_at) },
@@ -14,7 +15,7 @@ export const SKILL_COLUMNS: Column[] = [
 ];
 
 /** Package versions of skills and plugins. */
-export const PACKAGE_VERSION_COLUMNS: Column[] = [
+export const PACKAGE_VERSION_COLUMNS: Column<WireObject>[] = [
   { header: 'VERSION', get: (v) => v.version },
   { header: 'FILENAME', get: (v) => v.filename },
   { header: 'SIZE', get: (v) => sizeCell(v.size_bytes) },

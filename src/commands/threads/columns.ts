@@ -1,8 +1,9 @@
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
 import { threadStateText } from '../../session-state';
+import type { Thread } from '../../wire/resources';
 
-export const THREAD_COLUMNS: Column[] = [
+export const THREAD_COLUMNS: Column<Thread>[] = [
   { header: 'ID', get: (t) => t.id },
   { header: 'AGENT', get: (t) => t.agent_name },
   { header: 'PARENT', get: (t) => t.parent_thread_id },

@@ -2,13 +2,14 @@ import type { AgentNames } from '../../selection/agent-names';
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
 import { agentCell } from '../../output/agent-cell';
-import { labelsCell } from '../../output/cells';
+import { labelsCell, nameColumn } from '../../output/cells';
+import type { Trigger, TriggerRun } from '../../wire/resources';
 
 /** A trigger row; with `names`, its agent as `name (agent_…)`, else the bare ID. */
-export function triggerColumns(names?: AgentNames): Column[] {
+export function triggerColumns(names?: AgentNames): Column<Trigger>[] {
   return [
     { header: 'ID', get: (t) => t.id },
-    { header: 'NAME', get: (t) => t.name },
+    nameColumn,
     { header: 'MODE', get: (t) => t.session_mode },
     { header: 'STATUS', get: (t) => t.status },
     { header: 'SCHEDULE', get: (t) => (t.schedule ? [t.schedule.expression, t.schedule.timezone].filter(Boolean).join(' ') : '') },
@@ -21,10 +22,10 @@ export function triggerColumns(names?: AgentNames): Column[] {
   ];
 }
 
-export const TRIGGER_COLUMNS: Column[] = triggerColumns();
+export const TRIGGER_COLUMNS: Column<Trigger>[] = triggerColumns();
 
 /** `context.type` and `error.type` are open strings: shown as they come, `system` included. */
-export const RUN_COLUMNS: Column[] = [
+export const RUN_COLUMNS: Column<TriggerRun>[] = [
   { header: 'ID', get: (r) => r.id },
   { header: 'CONTEXT', get: (r) => r.context?.type },
   { header: 'SESSION', get: (r) => r.session_id },

@@ -1,10 +1,11 @@
 import type { Column } from '../../output/table';
+import type { Vault, VaultCredential } from '../../wire/resources';
 import { age } from '../../output/age';
-import { labelsCell } from '../../output/cells';
+import { labelsCell, nameColumn } from '../../output/cells';
 
-export const VAULT_COLUMNS: Column[] = [
+export const VAULT_COLUMNS: Column<Vault>[] = [
   { header: 'ID', get: (v) => v.id },
-  { header: 'NAME', get: (v) => v.name },
+  nameColumn,
   { header: 'DESCRIPTION', get: (v) => v.description },
   { header: 'UPDATED', get: (v) => age(v.updated_at) },
   { header: 'LABELS', get: (v) => labelsCell(v.metadata), wide: true },
@@ -13,9 +14,9 @@ export const VAULT_COLUMNS: Column[] = [
 ];
 
 /** A credential's value is write-only: there is no column for it. */
-export const CREDENTIAL_COLUMNS: Column[] = [
+export const CREDENTIAL_COLUMNS: Column<VaultCredential>[] = [
   { header: 'ID', get: (c) => c.id },
-  { header: 'NAME', get: (c) => c.name },
+  nameColumn,
   { header: 'TYPE', get: (c) => c.type },
   { header: 'EGRESS_ENV', get: (c) => c.egress_environment_id },
   { header: 'UPDATED', get: (c) => age(c.updated_at) },

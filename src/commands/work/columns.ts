@@ -1,7 +1,8 @@
 import type { Column } from '../../output/table';
+import type { WorkItem } from '../../wire/resources';
 import { age } from '../../output/age';
 
-export const WORK_COLUMNS: Column[] = [
+export const WORK_COLUMNS: Column<WorkItem>[] = [
   { header: 'ID', get: (w) => w.id },
   { header: 'SESSION', get: (w) => w.session_id },
   { header: 'STATUS', get: (w) => w.status },

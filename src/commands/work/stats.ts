@@ -28,7 +28,7 @@ export interface QueueStats {
 /** The largest page the service gives: the fewest requests for one pass. */
 const PAGE_SIZE = 1000;
 
-export const STATS_COLUMNS: Column[] = [
+export const STATS_COLUMNS: Column<QueueStats>[] = [
   { header: 'ENVIRONMENT', get: (s) => s.environment_id },
   { header: 'QUEUED', get: (s) => s.queued },
   { header: 'LEASED', get: (s) => s.leased },
