@@ -1,3 +1,4 @@
+import { age } from './age';
 import type { Column } from './table';
 import type { WireObject } from '../wire/resources';
 import { formatBytes } from './progress';
@@ -24,3 +25,10 @@ export const labelsCell = (m: unknown): unknown =>
  * where we read `name`, so a row without a name shows that.
  */
 export const nameColumn: Column<WireObject> = { header: 'NAME', get: (o) => o.name ?? o.display_name };
+
+/** The wide columns of an archivable resource with labels (`-o wide`): its labels, created and archived ages. */
+export const LABELLED_WIDE_COLUMNS: Column<WireObject>[] = [
+  { header: 'LABELS', get: (o) => labelsCell(o.metadata), wide: true },
+  { header: 'CREATED', get: (o) => age(o.created_at), wide: true },
+  { header: 'ARCHIVED', get: (o) => age(o.archived_at), wide: true },
+];

@@ -1,7 +1,7 @@
 import type { Column } from '../../output/table';
 import type { Agent } from '../../wire/resources';
 import { age } from '../../output/age';
-import { labelsCell, nameColumn } from '../../output/cells';
+import { LABELLED_WIDE_COLUMNS, nameColumn } from '../../output/cells';
 
 const model = (m: unknown): unknown => (m && typeof m === 'object' ? (m as { id?: string }).id : m);
 
@@ -12,7 +12,5 @@ export const AGENT_COLUMNS: Column<Agent>[] = [
   { header: 'VERSION', get: (a) => a.version },
   { header: 'UPDATED', get: (a) => age(a.updated_at) },
   { header: 'DESCRIPTION', get: (a) => a.description, wide: true },
-  { header: 'LABELS', get: (a) => labelsCell(a.metadata), wide: true },
-  { header: 'CREATED', get: (a) => age(a.created_at), wide: true },
-  { header: 'ARCHIVED', get: (a) => age(a.archived_at), wide: true },
+  ...LABELLED_WIDE_COLUMNS,
 ];

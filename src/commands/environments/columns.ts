@@ -1,7 +1,7 @@
 import type { Column } from '../../output/table';
 import type { Environment } from '../../wire/resources';
 import { age } from '../../output/age';
-import { labelsCell, listCell, nameColumn } from '../../output/cells';
+import { LABELLED_WIDE_COLUMNS, listCell, nameColumn } from '../../output/cells';
 
 const config = (e: any): any => (e?.config && typeof e.config === 'object' ? e.config : {});
 
@@ -13,7 +13,5 @@ export const ENVIRONMENT_COLUMNS: Column<Environment>[] = [
   { header: 'UPDATED', get: (e) => age(e.updated_at) },
   { header: 'HOSTS', get: (e) => listCell(config(e).proxy?.hosts), wide: true },
   { header: 'DESCRIPTION', get: (e) => e.description, wide: true },
-  { header: 'LABELS', get: (e) => labelsCell(e.metadata), wide: true },
-  { header: 'CREATED', get: (e) => age(e.created_at), wide: true },
-  { header: 'ARCHIVED', get: (e) => age(e.archived_at), wide: true },
+  ...LABELLED_WIDE_COLUMNS,
 ];

@@ -2,7 +2,7 @@ import type { SessionEvent } from '../../wire/events';
 import type { PendingInput, Session, SessionResource } from '../../wire/resources';
 import type { AgentNames } from '../../selection/agent-names';
 import { age } from '../../output/age';
-import { labelsCell } from '../../output/cells';
+import { LABELLED_WIDE_COLUMNS } from '../../output/cells';
 import { agentCell } from '../../output/agent-cell';
 import type { Column } from '../../output/table';
 import { blocksText, eventSummary } from '../../output/transcript';
@@ -18,9 +18,7 @@ export function sessionColumns(names?: AgentNames): Column<Session>[] {
     { header: 'EPOCH', get: (s) => s.control_epoch },
     { header: 'UPDATED', get: (s) => age(s.updated_at) },
     { header: 'ENVIRONMENT', get: (s) => s.environment_id, wide: true },
-    { header: 'LABELS', get: (s) => labelsCell(s.metadata), wide: true },
-    { header: 'CREATED', get: (s) => age(s.created_at), wide: true },
-    { header: 'ARCHIVED', get: (s) => age(s.archived_at), wide: true },
+    ...LABELLED_WIDE_COLUMNS,
   ];
 }
 

@@ -2,7 +2,7 @@ import type { AgentNames } from '../../selection/agent-names';
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
 import { agentCell } from '../../output/agent-cell';
-import { labelsCell, nameColumn } from '../../output/cells';
+import { LABELLED_WIDE_COLUMNS, nameColumn } from '../../output/cells';
 import type { Trigger, TriggerRun } from '../../wire/resources';
 
 /** A trigger row; with `names`, its agent as `name (agent_…)`, else the bare ID. */
@@ -16,9 +16,7 @@ export function triggerColumns(names?: AgentNames): Column<Trigger>[] {
     { header: 'AGENT', get: (t) => agentCell(t.agent_id, names?.nameOf(t.agent_id), t.agent_version) },
     { header: 'UPDATED', get: (t) => age(t.updated_at) },
     { header: 'ENVIRONMENT', get: (t) => t.environment_id, wide: true },
-    { header: 'LABELS', get: (t) => labelsCell(t.metadata), wide: true },
-    { header: 'CREATED', get: (t) => age(t.created_at), wide: true },
-    { header: 'ARCHIVED', get: (t) => age(t.archived_at), wide: true },
+    ...LABELLED_WIDE_COLUMNS,
   ];
 }
 

@@ -1,16 +1,14 @@
 import type { Column } from '../../output/table';
 import type { Vault, VaultCredential } from '../../wire/resources';
 import { age } from '../../output/age';
-import { labelsCell, nameColumn } from '../../output/cells';
+import { LABELLED_WIDE_COLUMNS, nameColumn } from '../../output/cells';
 
 export const VAULT_COLUMNS: Column<Vault>[] = [
   { header: 'ID', get: (v) => v.id },
   nameColumn,
   { header: 'DESCRIPTION', get: (v) => v.description },
   { header: 'UPDATED', get: (v) => age(v.updated_at) },
-  { header: 'LABELS', get: (v) => labelsCell(v.metadata), wide: true },
-  { header: 'CREATED', get: (v) => age(v.created_at), wide: true },
-  { header: 'ARCHIVED', get: (v) => age(v.archived_at), wide: true },
+  ...LABELLED_WIDE_COLUMNS,
 ];
 
 /** A credential's value is write-only: there is no column for it. */

@@ -1,23 +1,17 @@
 import type { Rec } from '../store';
+import type { WORK_ITEM_STATUSES, WorkItem } from '../../wire/resources';
 
-export type WorkStatus = 'queued' | 'starting' | 'active' | 'stopping' | 'completed' | 'failed' | 'cancelled';
+export type WorkStatus = (typeof WORK_ITEM_STATUSES)[number];
+
+type Stamps = 'worker_id' | 'claimed_at' | 'acknowledged_at' | 'started_at' | 'latest_heartbeat_at' | 'stop_requested_at' | 'stopped_at';
 
 /** A work row as stored; `_deadline` (epoch ms) ends the delivery window or the lease, whichever is running. */
-export type WorkRow = Rec & {
-  session_id: string;
-  environment_id: string;
-  status: WorkStatus;
-  generation: number;
-  worker_id?: string;
-  lease_ttl_ms: number;
-  claimed_at?: string;
-  acknowledged_at?: string;
-  started_at?: string;
-  latest_heartbeat_at?: string;
-  stop_requested_at?: string;
-  stopped_at?: string;
-  _deadline?: number;
-};
+export type WorkRow = Rec &
+  Required<Pick<WorkItem, 'session_id' | 'environment_id' | 'generation' | 'lease_ttl_ms'>> &
+  Pick<WorkItem, Stamps> & {
+    status: WorkStatus;
+    _deadline?: number;
+  };
 
 /** Exactly the spec's WorkItem members, in its order; `secret` is added by the claiming poll alone. */
 const WORK_ITEM_FIELDS = [
