@@ -75,9 +75,7 @@ describe('svc __complete: children of a parent given by name', () => {
 
   it('a service that refuses the parent list (429) gets no other request: nothing, and no message', async () => {
     const before = await requestCount(failing.emu);
-    const started = performance.now();
     const r = await svc(['__complete', '--', 'vaults', 'credentials', 'delete', 'some-vault', ''], { env: emuEnv(failing.emu) });
-    expect(performance.now() - started).toBeLessThanOrEqual(300);
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await requestCount(failing.emu)).toBe(before + 1);
   });
