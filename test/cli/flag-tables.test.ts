@@ -4,7 +4,12 @@ import type { FlagKind, FlagTable } from '../../src/cli/action';
 import { wholeTree } from '../../src/cli/main';
 import { API_FLAGS } from '../../src/commands/api/index';
 import { EMULATOR_FLAGS } from '../../src/commands/emulator/parse';
+import { FILE_DOWNLOAD_FLAGS } from '../../src/commands/files/download';
+import { FILE_UPLOAD_FLAGS } from '../../src/commands/files/upload';
+import { MEMORY_WRITE_FLAGS } from '../../src/commands/memories/write';
+import { PLUGIN_PUBLISH_FLAGS, PLUGIN_VALIDATE_FLAGS } from '../../src/commands/plugins/publish';
 import { RUN_FLAGS } from '../../src/commands/run/parse';
+import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
 import { WORK_STATS_FLAGS } from '../../src/commands/work/stats-parse';
 import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
 
@@ -16,6 +21,13 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['emulator'], EMULATOR_FLAGS],
   [['api'], API_FLAGS],
   [['work', 'stats'], WORK_STATS_FLAGS],
+  [['skills', 'create'], SKILL_CREATE_FLAGS],
+  [['skills', 'create-version'], SKILL_CREATE_VERSION_FLAGS],
+  [['plugins', 'publish'], PLUGIN_PUBLISH_FLAGS],
+  [['plugins', 'validate'], PLUGIN_VALIDATE_FLAGS],
+  [['memories', 'write'], MEMORY_WRITE_FLAGS],
+  [['files', 'upload'], FILE_UPLOAD_FLAGS],
+  [['files', 'download'], FILE_DOWNLOAD_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

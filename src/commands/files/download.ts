@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 import { addCompatOption, versioned } from './options';
 
@@ -12,9 +12,12 @@ export interface FileDownloadOptions {
   versioned: boolean;
 }
 
-export const parseDownload = ([id]: string[], flags: Flags): FileDownloadOptions => ({
+/** `svc files download`'s flags (declared in addDownload). */
+export const FILE_DOWNLOAD_FLAGS = { outputFile: 'string', versionHeader: 'switch' } as const satisfies FlagTable;
+
+export const parseDownload = ([id]: string[], flags: FlagsOf<typeof FILE_DOWNLOAD_FLAGS>): FileDownloadOptions => ({
   id,
-  outputFile: flags.outputFile as string | undefined,
+  outputFile: flags.outputFile,
   versioned: versioned(flags),
 });
 

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../context';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { FILE_COLUMNS } from './columns';
@@ -19,10 +19,17 @@ export interface FileUploadOptions {
   versioned: boolean;
 }
 
-export const parseUpload = ([file]: string[], flags: Flags): FileUploadOptions => ({
+/** `svc files upload`'s flags (declared in addUpload). */
+export const FILE_UPLOAD_FLAGS = {
+  purpose: 'string',
+  idempotencyKey: 'string',
+  versionHeader: 'switch',
+} as const satisfies FlagTable;
+
+export const parseUpload = ([file]: string[], flags: FlagsOf<typeof FILE_UPLOAD_FLAGS>): FileUploadOptions => ({
   file,
-  purpose: flags.purpose as string | undefined,
-  idempotencyKey: flags.idempotencyKey as string | undefined,
+  purpose: flags.purpose,
+  idempotencyKey: flags.idempotencyKey,
   versioned: versioned(flags),
 });
 

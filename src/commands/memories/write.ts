@@ -2,7 +2,7 @@ import { memories, memoryStores, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
 import { inParent } from '../../cli/verbs/parent';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
@@ -22,15 +22,23 @@ export interface WriteOptions {
   idempotencyKey?: string;
 }
 
-export function parseWrite([store, path, positional]: string[], flags: Flags): WriteOptions {
+/** `svc memories write`'s flags (declared in ./index.ts). */
+export const MEMORY_WRITE_FLAGS = {
+  file: 'string',
+  text: 'string',
+  baseVersion: 'string',
+  idempotencyKey: 'string',
+} as const satisfies FlagTable;
+
+export function parseWrite([store, path, positional]: string[], flags: FlagsOf<typeof MEMORY_WRITE_FLAGS>): WriteOptions {
   if (path === '') throw new UsageError('PATH must not be empty');
   if (flags.baseVersion === '') throw new UsageError('--base-version must not be empty');
   return {
     store,
     path,
     source: contentSource(flags, positional),
-    baseVersion: flags.baseVersion as string | undefined,
-    idempotencyKey: flags.idempotencyKey as string | undefined,
+    baseVersion: flags.baseVersion,
+    idempotencyKey: flags.idempotencyKey,
   };
 }
 

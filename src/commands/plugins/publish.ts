@@ -3,7 +3,7 @@ import { plugins, type Validation } from '../../api/plugins';
 import type { Ctx } from '../../context';
 import { ExitCodeError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 
@@ -14,10 +14,16 @@ export interface PackageOptions {
   idempotencyKey?: string;
 }
 
-export const parsePackage = ([file]: string[], flags: Flags): PackageOptions => ({
+/** `svc plugins validate`'s flags (declared in addValidate). */
+export const PLUGIN_VALIDATE_FLAGS = { idempotencyKey: 'string' } as const satisfies FlagTable;
+/** `svc plugins publish`'s flags (declared in addPublish): validate's and `--plugin`. */
+export const PLUGIN_PUBLISH_FLAGS = { ...PLUGIN_VALIDATE_FLAGS, plugin: 'string' } as const satisfies FlagTable;
+
+/** Both verbs' parse step: validate has no `--plugin`, so it reads as not given. */
+export const parsePackage = ([file]: string[], flags: FlagsOf<typeof PLUGIN_PUBLISH_FLAGS>): PackageOptions => ({
   file,
-  plugin: flags.plugin as string | undefined,
-  idempotencyKey: flags.idempotencyKey as string | undefined,
+  plugin: flags.plugin,
+  idempotencyKey: flags.idempotencyKey,
 });
 
 /** Publishes a `.zip` as a new plugin, or with `--plugin` as a new version of that plugin. */

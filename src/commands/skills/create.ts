@@ -3,7 +3,7 @@ import { skills } from '../../api/skills';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { parentId } from '../../cli/verbs/parent';
@@ -23,10 +23,19 @@ export interface SkillCreateOptions {
   idempotencyKey?: string;
 }
 
-export const parseCreate = ([file]: string[], flags: Flags): SkillCreateOptions => ({
-  file: packagePath(file, flags.file as string | undefined),
-  fields: { name: flags.name as string | undefined, description: flags.description as string | undefined, categories: flags.categories as string | undefined },
-  idempotencyKey: flags.idempotencyKey as string | undefined,
+/** `svc skills create`'s flags (declared in addCreate). */
+export const SKILL_CREATE_FLAGS = {
+  file: 'string',
+  name: 'string',
+  description: 'string',
+  categories: 'string',
+  idempotencyKey: 'string',
+} as const satisfies FlagTable;
+
+export const parseCreate = ([file]: string[], flags: FlagsOf<typeof SKILL_CREATE_FLAGS>): SkillCreateOptions => ({
+  file: packagePath(file, flags.file),
+  fields: { name: flags.name, description: flags.description, categories: flags.categories },
+  idempotencyKey: flags.idempotencyKey,
 });
 
 export async function runCreate(ctx: Ctx, o: SkillCreateOptions): Promise<void> {
@@ -55,10 +64,13 @@ export interface SkillVersionOptions {
   idempotencyKey?: string;
 }
 
-export const parseCreateVersion = ([id, file]: string[], flags: Flags): SkillVersionOptions => ({
+/** `svc skills create-version`'s flags (declared in addCreateVersion). */
+export const SKILL_CREATE_VERSION_FLAGS = { idempotencyKey: 'string' } as const satisfies FlagTable;
+
+export const parseCreateVersion = ([id, file]: string[], flags: FlagsOf<typeof SKILL_CREATE_VERSION_FLAGS>): SkillVersionOptions => ({
   id,
   file,
-  idempotencyKey: flags.idempotencyKey as string | undefined,
+  idempotencyKey: flags.idempotencyKey,
 });
 
 export async function runCreateVersion(ctx: Ctx, o: SkillVersionOptions): Promise<void> {
