@@ -9,7 +9,12 @@ import { FILE_UPLOAD_FLAGS } from '../../src/commands/files/upload';
 import { MEMORY_WRITE_FLAGS } from '../../src/commands/memories/write';
 import { PLUGIN_PUBLISH_FLAGS, PLUGIN_VALIDATE_FLAGS } from '../../src/commands/plugins/publish';
 import { RUN_FLAGS } from '../../src/commands/run/parse';
+import { SESSION_CONFIRM_FLAGS } from '../../src/commands/sessions/confirm';
+import { SESSION_INTERRUPT_FLAGS } from '../../src/commands/sessions/interrupt';
+import { SESSION_SEND_FLAGS } from '../../src/commands/sessions/send';
+import { SESSION_TOOL_RESULT_FLAGS } from '../../src/commands/sessions/tool-result';
 import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
+import { CREDENTIAL_CREATE_FLAGS, CREDENTIAL_UPDATE_FLAGS } from '../../src/commands/vaults/credentials';
 import { WORK_STATS_FLAGS } from '../../src/commands/work/stats-parse';
 import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
 
@@ -28,6 +33,12 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['memories', 'write'], MEMORY_WRITE_FLAGS],
   [['files', 'upload'], FILE_UPLOAD_FLAGS],
   [['files', 'download'], FILE_DOWNLOAD_FLAGS],
+  [['sessions', 'send'], SESSION_SEND_FLAGS],
+  [['sessions', 'tool-result'], SESSION_TOOL_RESULT_FLAGS],
+  [['sessions', 'confirm'], SESSION_CONFIRM_FLAGS],
+  [['sessions', 'interrupt'], SESSION_INTERRUPT_FLAGS],
+  [['vaults', 'credentials', 'create'], CREDENTIAL_CREATE_FLAGS],
+  [['vaults', 'credentials', 'update'], CREDENTIAL_UPDATE_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
 import { oneOf } from '../../cli/flags';
 
@@ -14,9 +14,12 @@ export interface ConfirmOptions {
   message?: string;
 }
 
-export function parseConfirm([session, eventId]: string[], flags: Flags): ConfirmOptions {
+/** `svc sessions confirm`'s flags (declared in addConfirm). */
+export const SESSION_CONFIRM_FLAGS = { allow: 'switch', deny: 'switch', message: 'string' } as const satisfies FlagTable;
+
+export function parseConfirm([session, eventId]: string[], flags: FlagsOf<typeof SESSION_CONFIRM_FLAGS>): ConfirmOptions {
   const result = oneOf(flags, { '--allow': 'allow', '--deny': 'deny' }, true) === '--allow' ? 'allow' : 'deny';
-  const message = flags.message as string | undefined;
+  const message = flags.message;
   if (message !== undefined && result === 'allow') throw new UsageError('--message goes with --deny');
   return { session, eventId, result, message };
 }

@@ -3,11 +3,11 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
+import { addBulkFlags, BULK_FLAGS, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
 import { pickSessions } from './pick';
 import { pick } from './selectors';
 
@@ -35,9 +35,12 @@ export interface InterruptOptions {
   many?: ManySessions;
 }
 
-export function parseInterrupt(args: string[], flags: Flags): InterruptOptions {
+/** `svc sessions interrupt`'s flags (declared in addInterrupt, with the bulk ones). */
+export const SESSION_INTERRUPT_FLAGS = { expectedEpoch: 'string', wait: 'switch', ...BULK_FLAGS } as const satisfies FlagTable;
+
+export function parseInterrupt(args: string[], flags: FlagsOf<typeof SESSION_INTERRUPT_FLAGS>): InterruptOptions {
   const picked = pick(args, flags);
-  const expected = flags.expectedEpoch as string | undefined;
+  const expected = flags.expectedEpoch;
   const o = { session: args[0], expectedEpoch: expected, wait: Boolean(flags.wait) };
   if (wantsBulk(picked, flags)) {
     if (flags.wait || expected !== undefined)

@@ -1,9 +1,18 @@
 import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import type { Flags } from '../../cli/action';
+import type { Flags, FlagTable } from '../../cli/action';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../bulk/execute';
-import { addSelectorFlags, pick, targetsOf, type Picked } from './selectors';
+import { addSelectorFlags, pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
+
+/** The flags addBulkFlags declares (`--ignore-not-found` only where asked for), for the tables of the verbs that add them. */
+export const BULK_FLAGS = {
+  ...SELECTOR_FLAGS,
+  yes: 'switch',
+  dryRun: 'switch',
+  concurrency: 'string',
+  failFast: 'switch',
+} as const satisfies FlagTable;
 
 /** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */
 export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {

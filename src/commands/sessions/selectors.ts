@@ -2,10 +2,21 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import type { Flags } from '../../cli/action';
+import type { Flags, FlagTable } from '../../cli/action';
 import type { BulkTarget } from '../../bulk/execute';
 import { STATUS_FILTER_VALUES } from '../../session-state';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../selection/selectors';
+
+/** The flags addSelectorFlags declares (`--include-archived` only where asked for), for the tables of the verbs that add them. */
+export const SELECTOR_FLAGS = {
+  status: 'string',
+  agent: 'string',
+  requiresAction: 'switch',
+  olderThan: 'string',
+  newerThan: 'string',
+  idleFor: 'string',
+  selector: 'string',
+} as const satisfies FlagTable;
 
 /** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
 export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean } = {}): Command {

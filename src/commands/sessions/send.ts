@@ -9,7 +9,7 @@ import type { SessionStateInput } from '../../session-state';
 import { readData } from '../../input/data';
 import { chompNewline, stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
 import { printAccepted } from './accepted';
 import { pickSession } from './pick';
@@ -47,12 +47,21 @@ export interface SendOptions {
   idempotencyKey?: unknown;
 }
 
-export function parseSend([session]: string[], flags: Flags): SendOptions {
+/** `svc sessions send`'s flags (declared in addSend). */
+export const SESSION_SEND_FLAGS = {
+  text: 'string',
+  data: 'string',
+  steer: 'switch',
+  file: 'list',
+  idempotencyKey: 'string',
+} as const satisfies FlagTable;
+
+export function parseSend([session]: string[], flags: FlagsOf<typeof SESSION_SEND_FLAGS>): SendOptions {
   oneOf(flags, { '--text': 'text', '--data': 'data' });
-  const files = (flags.file as string[] | undefined) ?? [];
-  const data = flags.data as string | undefined;
+  const files = flags.file ?? [];
+  const data = flags.data;
   if (data !== undefined && files.length) throw new UsageError('--file cannot be used with --data: put the file blocks in the data');
-  return { session, text: flags.text as string | undefined, data, steer: Boolean(flags.steer), files, idempotencyKey: flags.idempotencyKey };
+  return { session, text: flags.text, data, steer: Boolean(flags.steer), files, idempotencyKey: flags.idempotencyKey };
 }
 
 export async function runSend(ctx: Ctx, o: SendOptions): Promise<void> {

@@ -3,7 +3,7 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
 import { oneOf } from '../../cli/flags';
 
@@ -30,14 +30,13 @@ export interface ToolResultOptions {
   error: boolean;
 }
 
-export function parseToolResult([session, eventId]: string[], flags: Flags): ToolResultOptions {
-  const from = oneOf(flags, { '--text': 'text', '--data': 'data' }, true);
-  return {
-    session,
-    eventId,
-    ...(from === '--text' ? { from: 'text', value: flags.text as string } : { from: 'data', value: flags.data as string }),
-    error: Boolean(flags.error),
-  };
+/** `svc sessions tool-result`'s flags (declared in addToolResult). */
+export const SESSION_TOOL_RESULT_FLAGS = { text: 'string', data: 'string', error: 'switch' } as const satisfies FlagTable;
+
+export function parseToolResult([session, eventId]: string[], flags: FlagsOf<typeof SESSION_TOOL_RESULT_FLAGS>): ToolResultOptions {
+  const from = oneOf(flags, { '--text': 'text', '--data': 'data' }, true) === '--text' ? 'text' : 'data';
+  // oneOf(…, true) has checked that the flag chosen was given: the fallback is never used.
+  return { session, eventId, from, value: flags[from] ?? '', error: Boolean(flags.error) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Obj } from '../../api/resources';
 import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import {
   addChildList,
   addIdempotencyOption,
@@ -17,7 +17,7 @@ import {
 } from '../../cli/verbs/resource';
 import { createInParent, inParent, listInParent } from '../../cli/verbs/parent';
 import { CREDENTIAL_COLUMNS } from './columns';
-import { addValueFlags, checkInlineData, parseValueSource, readValue, type ValueSource } from './value';
+import { addValueFlags, checkInlineData, parseValueSource, readValue, VALUE_FLAGS, type ValueSource } from './value';
 
 const FLAGS: BodyFlag[] = [
   { flags: '--name <name>', description: 'credential name', field: 'name' },
@@ -52,13 +52,19 @@ export interface CredentialWrite {
   idempotencyKey?: string;
 }
 
-export const parseCredentialWrite = ([vault, id]: string[], flags: Flags): CredentialWrite => ({
+/** `svc vaults credentials update`'s flags (declared in addCredentials): the body's, --data and the value's. */
+export const CREDENTIAL_UPDATE_FLAGS = { data: 'string', name: 'string', egressEnvironment: 'string', ...VALUE_FLAGS } as const satisfies FlagTable;
+/** `svc vaults credentials create`'s flags: update's, --type and --idempotency-key. */
+export const CREDENTIAL_CREATE_FLAGS = { ...CREDENTIAL_UPDATE_FLAGS, type: 'string', idempotencyKey: 'string' } as const satisfies FlagTable;
+
+/** Both verbs' parse step: update has no --type or --idempotency-key, so they read as not given. */
+export const parseCredentialWrite = ([vault, id]: string[], flags: FlagsOf<typeof CREDENTIAL_CREATE_FLAGS>): CredentialWrite => ({
   vault,
   id,
   body: parseBody(flags, FLAGS),
-  type: flags.type as string | undefined,
+  type: flags.type,
   value: parseValueSource(flags),
-  idempotencyKey: flags.idempotencyKey as string | undefined,
+  idempotencyKey: flags.idempotencyKey,
 });
 
 /** The body from --data and the flags, plus the value; `ask` says whether a missing value is prompted for. */

@@ -3,7 +3,10 @@ import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { chompNewline as chomp, fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
+
+/** The flags addValueFlags declares, for the tables of the verbs that add them. */
+export const VALUE_FLAGS = { valueStdin: 'switch', valueFile: 'string', value: 'string' } as const satisfies FlagTable;
 
 /** Where a credential value may come from: standard input, a file, or a hidden prompt. Never argv. */
 export function addValueFlags(cmd: Command): Command {
@@ -24,15 +27,15 @@ export interface ValueSource {
  * The value's one source, checked before any request. A literal `--value SECRET` is refused without echoing it: a
  * secret in argv is visible in `ps` and shell history.
  */
-export function parseValueSource(flags: Flags): ValueSource {
+export function parseValueSource(flags: FlagsOf<typeof VALUE_FLAGS> & { readonly data?: string }): ValueSource {
   if (flags.value !== undefined && flags.value !== '-') {
     throw new UsageError(
       'refusing to take a credential value from the command line (it would show in ps and shell history): use --value-stdin, --value - or --value-file',
     );
   }
   const fromStdin = Boolean(flags.valueStdin) || flags.value === '-';
-  const file = flags.valueFile as string | undefined;
-  const data = flags.data as string | undefined;
+  const file = flags.valueFile;
+  const data = flags.data;
   const sources = [fromStdin, file !== undefined, data === '@-' && fromStdin].filter(Boolean).length;
   if (sources > 1)
     throw new UsageError('give the value one way: --value-stdin (or --value -), or --value-file; standard input can feed only one of --data @- and the value');
