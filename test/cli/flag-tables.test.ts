@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { FlagKind, FlagTable } from '../../src/cli/action';
 import { wholeTree } from '../../src/cli/main';
 import { API_FLAGS } from '../../src/commands/api/index';
+import { APPLY_FLAGS, SOURCE_FLAGS } from '../../src/commands/apply/index';
+import { APPLY_ONE_FLAGS } from '../../src/commands/apply/verb';
 import { EMULATOR_FLAGS } from '../../src/commands/emulator/parse';
 import { FILE_DOWNLOAD_FLAGS } from '../../src/commands/files/download';
 import { FILE_UPLOAD_FLAGS } from '../../src/commands/files/upload';
@@ -14,6 +16,7 @@ import { SESSION_INTERRUPT_FLAGS } from '../../src/commands/sessions/interrupt';
 import { SESSION_SEND_FLAGS } from '../../src/commands/sessions/send';
 import { SESSION_TOOL_RESULT_FLAGS } from '../../src/commands/sessions/tool-result';
 import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
+import { STATS_FLAGS } from '../../src/commands/stats/index';
 import { CREDENTIAL_CREATE_FLAGS, CREDENTIAL_UPDATE_FLAGS } from '../../src/commands/vaults/credentials';
 import { WORK_STATS_FLAGS } from '../../src/commands/work/stats-parse';
 import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
@@ -39,6 +42,12 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['sessions', 'interrupt'], SESSION_INTERRUPT_FLAGS],
   [['vaults', 'credentials', 'create'], CREDENTIAL_CREATE_FLAGS],
   [['vaults', 'credentials', 'update'], CREDENTIAL_UPDATE_FLAGS],
+  [['stats'], STATS_FLAGS],
+  [['apply'], APPLY_FLAGS],
+  [['diff'], SOURCE_FLAGS],
+  [['agents', 'apply'], APPLY_ONE_FLAGS],
+  [['environments', 'apply'], APPLY_ONE_FLAGS],
+  [['triggers', 'apply'], APPLY_ONE_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collect } from '../../cli/flags';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { UsageError } from '../../errors';
 
 /** What `svc apply` and `svc diff` read: the paths, the set label, whether to prune or send secrets again. */
@@ -17,15 +17,21 @@ export interface ApplyAllOptions extends SourceOptions {
   yes: boolean;
 }
 
-/** The paths checked before anything is read: at least one, and standard input once. */
-export function parseSources(_args: string[], flags: Flags): SourceOptions {
-  const paths = (flags.file as string[] | undefined) ?? [];
+/** The flags addSourceFlags declares: all of `svc diff`'s. */
+export const SOURCE_FLAGS = { file: 'list', set: 'string', prune: 'switch' } as const satisfies FlagTable;
+/** `svc apply`'s flags (declared in build). */
+export const APPLY_FLAGS = { ...SOURCE_FLAGS, dryRun: 'switch', yes: 'switch', updateSecrets: 'switch' } as const satisfies FlagTable;
+type ApplyFlags = FlagsOf<typeof APPLY_FLAGS>;
+
+/** The paths checked before anything is read: at least one, and standard input once. `svc diff` has no --update-secrets: false. */
+export function parseSources(_args: string[], flags: ApplyFlags): SourceOptions {
+  const paths = flags.file ?? [];
   if (paths.length === 0) throw new UsageError('give at least one -f PATH (a file, a folder or - for standard input)');
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-f -) can be read once');
-  return { paths, set: flags.set as string | undefined, prune: Boolean(flags.prune), updateSecrets: Boolean(flags.updateSecrets) };
+  return { paths, set: flags.set, prune: Boolean(flags.prune), updateSecrets: Boolean(flags.updateSecrets) };
 }
 
-export const parseApplyAll = (args: string[], flags: Flags): ApplyAllOptions => ({
+export const parseApplyAll = (args: string[], flags: ApplyFlags): ApplyAllOptions => ({
   ...parseSources(args, flags),
   dryRun: Boolean(flags.dryRun),
   yes: Boolean(flags.yes),

@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
 import { KIND_NAMES, type Kind } from '../../apply/names';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import type { ApplyOneOptions } from './one';
 import { addIdempotencyOption, article } from '../../cli/verbs/resource';
 
 export { plan } from '../../apply/diff';
+
+/** `svc <group> apply`'s flags (declared in addApply). */
+export const APPLY_ONE_FLAGS = { dryRun: 'switch', updateSecrets: 'switch', idempotencyKey: 'string' } as const satisfies FlagTable;
 
 /**
  * `svc <group> apply FILE [--dry-run]` (CLI.md "Commands"): the `svc apply` engine restricted to one kind and
@@ -21,12 +24,12 @@ export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples
   addIdempotencyOption(cmd, 'Idempotency-Key of the create (default: a fresh UUID)');
   examples(cmd, extra.examples ?? [`svc ${spec.group} apply ${spec.noun}.yaml --dry-run`, `svc ${spec.group} apply ${spec.noun}.yaml -o json`]);
   // The engine (planning, skill packaging with node:zlib and node:crypto) loads when apply runs, not with the group.
-  const parse = ([file]: string[], flags: Flags): ApplyOneOptions => ({
+  const parse = ([file]: string[], flags: FlagsOf<typeof APPLY_ONE_FLAGS>): ApplyOneOptions => ({
     kind,
     file,
     dryRun: Boolean(flags.dryRun),
     updateSecrets: Boolean(flags.updateSecrets),
-    idempotencyKey: flags.idempotencyKey as string | undefined,
+    idempotencyKey: flags.idempotencyKey,
   });
   return cmd.action(kit.verb(parse, async (ctx, o) => (await import('./one')).runApply(ctx, o)));
 }

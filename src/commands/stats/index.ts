@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { parseCount } from '../../config/settings';
 import { parseDuration } from '../../text/duration';
 import { parseSelectors, type SessionSelectors } from '../../selection/selectors';
 import { BY_VALUES, parseBy, type GroupBy } from '../../stats/group';
-import { addSelectorFlags } from '../sessions/selectors';
+import { addSelectorFlags, SELECTOR_FLAGS } from '../sessions/selectors';
 
 /** `svc stats [selectors] [--since D] [--by …] [--concurrency N] [--no-cache]`. */
 export interface StatsOptions {
@@ -17,13 +17,22 @@ export interface StatsOptions {
 
 export const DEFAULT_READERS = 8;
 
-export function parseStats(_args: string[], flags: Flags): StatsOptions {
-  const since = flags.since as string | undefined;
-  const concurrency = flags.concurrency as string | undefined;
+/** `svc stats`'s flags (declared in build, with the selectors and --include-archived). */
+export const STATS_FLAGS = {
+  ...SELECTOR_FLAGS,
+  includeArchived: 'switch',
+  since: 'string',
+  by: 'string',
+  concurrency: 'string',
+  cache: 'switch',
+} as const satisfies FlagTable;
+
+export function parseStats(_args: string[], flags: FlagsOf<typeof STATS_FLAGS>): StatsOptions {
+  const { since, concurrency } = flags;
   return {
     selectors: parseSelectors(flags),
     sinceMs: since === undefined ? undefined : parseDuration(since, '--since'),
-    by: parseBy(flags.by as string | undefined),
+    by: parseBy(flags.by),
     concurrency: concurrency === undefined ? DEFAULT_READERS : parseCount(concurrency, '--concurrency', 1, 64),
     cache: flags.cache !== false,
   };
