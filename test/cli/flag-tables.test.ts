@@ -8,16 +8,22 @@ import { APPLY_ONE_FLAGS } from '../../src/commands/apply/verb';
 import { EMULATOR_FLAGS } from '../../src/commands/emulator/parse';
 import { FILE_DOWNLOAD_FLAGS } from '../../src/commands/files/download';
 import { FILE_UPLOAD_FLAGS } from '../../src/commands/files/upload';
+import { MEMORY_CAT_FLAGS } from '../../src/commands/memories/cat';
 import { MEMORY_WRITE_FLAGS } from '../../src/commands/memories/write';
 import { PLUGIN_PUBLISH_FLAGS, PLUGIN_VALIDATE_FLAGS } from '../../src/commands/plugins/publish';
 import { RUN_FLAGS } from '../../src/commands/run/parse';
 import { SESSION_CONFIRM_FLAGS } from '../../src/commands/sessions/confirm';
+import { SESSION_EVENTS_FLAGS } from '../../src/commands/sessions/events';
+import { SESSION_EXPORT_FLAGS } from '../../src/commands/sessions/export';
 import { SESSION_INTERRUPT_FLAGS } from '../../src/commands/sessions/interrupt';
 import { SESSION_SEND_FLAGS } from '../../src/commands/sessions/send';
+import { SESSION_STATS_FLAGS } from '../../src/commands/sessions/stats';
 import { SESSION_TOOL_RESULT_FLAGS } from '../../src/commands/sessions/tool-result';
+import { SESSION_WAIT_FLAGS } from '../../src/commands/sessions/wait';
 import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
 import { STATS_FLAGS } from '../../src/commands/stats/index';
 import { CREDENTIAL_CREATE_FLAGS, CREDENTIAL_UPDATE_FLAGS } from '../../src/commands/vaults/credentials';
+import { WORK_POLL_FLAGS } from '../../src/commands/work/poll';
 import { WORK_STATS_FLAGS } from '../../src/commands/work/stats-parse';
 import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
 
@@ -48,6 +54,12 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['agents', 'apply'], APPLY_ONE_FLAGS],
   [['environments', 'apply'], APPLY_ONE_FLAGS],
   [['triggers', 'apply'], APPLY_ONE_FLAGS],
+  [['sessions', 'events'], SESSION_EVENTS_FLAGS],
+  [['sessions', 'stats'], SESSION_STATS_FLAGS],
+  [['sessions', 'wait'], SESSION_WAIT_FLAGS],
+  [['sessions', 'export'], SESSION_EXPORT_FLAGS],
+  [['memories', 'cat'], MEMORY_CAT_FLAGS],
+  [['work', 'poll'], WORK_POLL_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

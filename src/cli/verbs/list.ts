@@ -9,7 +9,7 @@ import type { Column } from '../../output/table';
 import type { WireObject } from '../../wire/resources';
 import { parsePath, sortByPath, type Path } from '../../output/path';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../action';
+import { examples, type Flags, type FlagTable, type Kit } from '../action';
 import { withAgentNames, type NamedColumns } from './agent-names';
 import { pickable, type PickSource } from '../pick-arg';
 import type { ResourceSpec } from './spec';
@@ -38,6 +38,9 @@ export function listFilters(entry: ResourceEntry): ListFilter[] {
 }
 
 /** The flags every list has: --limit, --page-size, --page-token, --all, --sort-by. */
+/** The flags addListFlags declares, for the tables of the verbs that add them. */
+export const LIST_FLAGS = { limit: 'string', pageSize: 'string', pageToken: 'string', all: 'switch', sortBy: 'string' } as const satisfies FlagTable;
+
 export function addListFlags(cmd: Command): Command {
   return cmd
     .option('--limit <n>', 'stop after N items')

@@ -5,7 +5,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { ExitCodeError, UsageError } from '../../errors';
 import type { OutStream } from '../../io';
-import type { Flags } from '../../cli/action';
+import type { FlagsOf, FlagTable } from '../../cli/action';
 import { inParent } from '../../cli/verbs/parent';
 import { byIdOrPath } from './lookup';
 
@@ -17,9 +17,12 @@ export interface CatOptions {
   outputFile?: string;
 }
 
-export function parseCat([store, memory]: string[], flags: Flags): CatOptions {
+/** `svc memories cat`'s flags (declared in ./index.ts). */
+export const MEMORY_CAT_FLAGS = { version: 'string', outputFile: 'string' } as const satisfies FlagTable;
+
+export function parseCat([store, memory]: string[], flags: FlagsOf<typeof MEMORY_CAT_FLAGS>): CatOptions {
   if (flags.outputFile === '') throw new UsageError('-O needs a file name');
-  return { store, memory, version: flags.version as string | undefined, outputFile: flags.outputFile as string | undefined };
+  return { store, memory, version: flags.version, outputFile: flags.outputFile };
 }
 
 /** The body's exact bytes, whatever the output format. */

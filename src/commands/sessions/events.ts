@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addListFlags, listOptions, printList, type ListPage } from '../../cli/verbs/resource';
+import { LIST_FLAGS } from '../../cli/verbs/list';
 import { EVENT_COLUMNS } from './columns';
 import { pickSession } from './pick';
 
@@ -16,11 +17,14 @@ export interface EventsOptions {
   list: ListPage;
 }
 
-export const parseEvents = ([session]: string[], flags: Flags): EventsOptions => ({
+/** `svc sessions events`'s flags (declared in addEvents, with the list flags). */
+export const SESSION_EVENTS_FLAGS = { thread: 'string', order: 'string', ...LIST_FLAGS } as const satisfies FlagTable;
+
+export const parseEvents = ([session]: string[], flags: FlagsOf<typeof SESSION_EVENTS_FLAGS>): EventsOptions => ({
   session,
   list: listOptions(flags),
-  order: flags.order as string | undefined,
-  thread: flags.thread as string | undefined,
+  order: flags.order,
+  thread: flags.thread,
 });
 
 export async function runEvents(ctx: Ctx, o: EventsOptions): Promise<void> {

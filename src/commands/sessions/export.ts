@@ -7,7 +7,7 @@ import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file'
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../errors';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { pickSession } from './pick';
 import { sessionStateText } from '../../session-state';
 
@@ -43,8 +43,13 @@ export interface ExportOptions {
   outputFile?: string;
 }
 
-export function parseExport([session]: string[], flags: Flags, formatGiven: boolean): ExportOptions {
-  return { session, format: flags.format as ExportFormat, formatGiven, outputFile: flags.outputFile as string | undefined };
+/** `svc sessions export`'s flags (declared in addExport). */
+export const SESSION_EXPORT_FLAGS = { format: 'string', outputFile: 'string' } as const satisfies FlagTable;
+
+export function parseExport([session]: string[], flags: FlagsOf<typeof SESSION_EXPORT_FLAGS>, formatGiven: boolean): ExportOptions {
+  // Commander has checked --format against EXPORT_FORMATS and defaults it to md.
+  const format = EXPORT_FORMATS.find((f) => f === flags.format) ?? 'md';
+  return { session, format, formatGiven, outputFile: flags.outputFile };
 }
 
 /**

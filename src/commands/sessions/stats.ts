@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { resolveRef } from '../../selection/names';
@@ -13,8 +13,11 @@ export interface SessionStatsOptions {
   cache: boolean;
 }
 
-export function parseSessionStats([session]: string[], flags: Flags): SessionStatsOptions {
-  const thread = flags.thread as string | undefined;
+/** `svc sessions stats`'s flags (declared in addStats). */
+export const SESSION_STATS_FLAGS = { thread: 'string', cache: 'switch' } as const satisfies FlagTable;
+
+export function parseSessionStats([session]: string[], flags: FlagsOf<typeof SESSION_STATS_FLAGS>): SessionStatsOptions {
+  const thread = flags.thread;
   if (thread !== undefined && thread.trim() === '') throw new UsageError('--thread takes a thread ID');
   return { session, thread, cache: flags.cache !== false };
 }

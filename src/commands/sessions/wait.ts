@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { parseDeadline } from '../../follow/deadline';
 import { parseDuration } from '../../text/duration';
-import { addSelectorFlags, isSingle, pick, targetsOf, type Picked } from './selectors';
+import { addSelectorFlags, isSingle, pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
 import { pickSessions } from './pick';
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0); else the code of the state it settled in, 124 on timeout. */
@@ -32,9 +32,12 @@ export interface WaitOptions {
   many?: Picked;
 }
 
-export function parseWait(args: string[], flags: Flags): WaitOptions {
+/** `svc sessions wait`'s flags (declared in addWait, with the selectors). */
+export const SESSION_WAIT_FLAGS = { timeout: 'string', failFast: 'switch', ...SELECTOR_FLAGS } as const satisfies FlagTable;
+
+export function parseWait(args: string[], flags: FlagsOf<typeof SESSION_WAIT_FLAGS>): WaitOptions {
   const p = pick(args, flags);
-  const timeout = flags.timeout as string | undefined;
+  const timeout = flags.timeout;
   const failFast = Boolean(flags.failFast);
   if (isSingle(p)) return { session: args[0], timeoutMs: parseDeadline(timeout), failFast };
   const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout, '--timeout');

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { MAX_BLOCK_MS, work } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 
@@ -27,10 +27,13 @@ export interface PollOptions {
   showSecret: boolean;
 }
 
-export const parsePoll = ([env]: string[], flags: Flags): PollOptions => ({
+/** `svc work poll`'s flags (declared in addPoll). */
+export const WORK_POLL_FLAGS = { blockMs: 'string', workerId: 'string', showSecret: 'switch' } as const satisfies FlagTable;
+
+export const parsePoll = ([env]: string[], flags: FlagsOf<typeof WORK_POLL_FLAGS>): PollOptions => ({
   env,
   blockMs: parseCount(String(flags.blockMs), '--block-ms', 0, MAX_BLOCK_MS),
-  workerId: (flags.workerId as string | undefined) ?? `svc-cli@${hostname()}`,
+  workerId: flags.workerId ?? `svc-cli@${hostname()}`,
   showSecret: Boolean(flags.showSecret),
 });
 
