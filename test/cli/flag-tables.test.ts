@@ -18,11 +18,14 @@ import { SESSION_EXPORT_FLAGS } from '../../src/commands/sessions/export';
 import { SESSION_INTERRUPT_FLAGS } from '../../src/commands/sessions/interrupt';
 import { SESSION_SEND_FLAGS } from '../../src/commands/sessions/send';
 import { SESSION_STATS_FLAGS } from '../../src/commands/sessions/stats';
+import { SESSION_TAIL_FLAGS, THREAD_TAIL_FLAGS } from '../../src/commands/sessions/tail';
 import { SESSION_TOOL_RESULT_FLAGS } from '../../src/commands/sessions/tool-result';
 import { SESSION_WAIT_FLAGS } from '../../src/commands/sessions/wait';
 import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
 import { STATS_FLAGS } from '../../src/commands/stats/index';
 import { CREDENTIAL_CREATE_FLAGS, CREDENTIAL_UPDATE_FLAGS } from '../../src/commands/vaults/credentials';
+import { WORK_LIST_FLAGS } from '../../src/commands/work/index';
+import { LEASE_FLAGS, STOP_FLAGS } from '../../src/commands/work/lease';
 import { WORK_POLL_FLAGS } from '../../src/commands/work/poll';
 import { WORK_STATS_FLAGS } from '../../src/commands/work/stats-parse';
 import { WORKER_RUN_FLAGS, WORKER_SERVE_FLAGS } from '../../src/commands/worker/parse';
@@ -60,6 +63,12 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['sessions', 'export'], SESSION_EXPORT_FLAGS],
   [['memories', 'cat'], MEMORY_CAT_FLAGS],
   [['work', 'poll'], WORK_POLL_FLAGS],
+  [['work', 'list'], WORK_LIST_FLAGS],
+  [['work', 'ack'], LEASE_FLAGS],
+  [['work', 'heartbeat'], LEASE_FLAGS],
+  [['work', 'stop'], STOP_FLAGS],
+  [['sessions', 'tail'], SESSION_TAIL_FLAGS],
+  [['threads', 'tail'], THREAD_TAIL_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

@@ -5,7 +5,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import type { Column } from '../../output/table';
-import { examples, type Flags, type Kit } from '../action';
+import { examples, type Flags, type FlagsOf, type FlagTable, type Kit } from '../action';
 import { addListFlags, filterQuery, listFilters, listOptions, printList, type ListFilter, type ListPage } from './list';
 import type { ResourceSpec } from './spec';
 import { parseDuration } from '../../text/duration';
@@ -22,10 +22,12 @@ export interface WatchPlan {
   timeoutMs?: number;
 }
 
+/** The flags addWatchFlags declares, for the tables of the verbs that add them. */
+export const WATCH_FLAGS = { watch: 'switch', interval: 'string', timeout: 'string' } as const satisfies FlagTable;
+
 /** The watch flags, checked: none of them without `--watch`, and no paging flag with it (exit 2). */
-export function parseWatch(flags: Flags): WatchPlan | undefined {
-  const interval = flags.interval as string | undefined;
-  const timeout = flags.timeout as string | undefined;
+export function parseWatch(flags: FlagsOf<typeof WATCH_FLAGS>): WatchPlan | undefined {
+  const { interval, timeout } = flags;
   if (!flags.watch) {
     if (interval !== undefined) throw new UsageError('--interval works with --watch');
     if (timeout !== undefined)

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import type { TailOptions } from '../../follow/options';
 import { refuseDebugOnLiveView } from '../../cli/screen';
 import { pickSession } from './pick';
@@ -33,23 +33,30 @@ export const untilOption = (): Option =>
     'exit once the session settles and its events are printed: 0 idle, 11 failed or terminated, 12 interrupted, 13 waiting on a reply',
   ).choices(['idle']);
 
-export function tailOptions(sessionId: string, opts: Flags, threadId?: string): TailOptions {
+/** `svc threads tail`'s flags (declared in ../threads/tail.ts). */
+export const THREAD_TAIL_FLAGS = { deltas: 'switch', cursor: 'string', until: 'string', live: 'switch' } as const satisfies FlagTable;
+/** `svc sessions tail`'s flags (declared in addTail): threads tail's and --thread. */
+export const SESSION_TAIL_FLAGS = { thread: 'string', ...THREAD_TAIL_FLAGS } as const satisfies FlagTable;
+type TailFlags = FlagsOf<typeof SESSION_TAIL_FLAGS>;
+
+/** The follow flags of both tails; threads tail has no --thread (its THREAD argument is `threadId`). */
+export function tailOptions(sessionId: string, opts: TailFlags, threadId?: string): TailOptions {
   if (opts.cursor === '') throw new UsageError('--cursor needs a value: a frame id or "now"');
   return {
     sessionId,
-    threadId: threadId ?? (opts.thread as string | undefined),
+    threadId: threadId ?? opts.thread,
     deltas: Boolean(opts.deltas),
-    cursor: opts.cursor as string | undefined,
+    cursor: opts.cursor,
     untilIdle: opts.until === 'idle',
     noLive: opts.live === false,
   };
 }
 
 /** `svc sessions tail SESSION [--thread ID]` and the follow flags. */
-export const parseTail = ([session]: string[], flags: Flags): TailOptions => tailOptions(session, flags);
+export const parseTail = ([session]: string[], flags: TailFlags): TailOptions => tailOptions(session, flags);
 
 /** `svc threads tail SESSION THREAD` and the follow flags. */
-export const parseThreadTail = ([session, thread]: string[], flags: Flags): TailOptions => tailOptions(session, flags, thread);
+export const parseThreadTail = ([session, thread]: string[], flags: TailFlags): TailOptions => tailOptions(session, flags, thread);
 
 /**
  * The view on a TTY; otherwise the events as lines (src/follow/ndjson.ts). `--jq` or an explicit `-o` (flag or

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { work } from '../../api/work';
-import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { addListFlags, LIST_FLAGS, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
 import { listInParent } from '../../cli/verbs/parent';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { addWatchFlags } from '../../selection/flags';
-import { parseWatch, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
+import { parseWatch, WATCH_FLAGS, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addLeaseOp, addWorkGet } from './lease';
@@ -25,8 +25,11 @@ const WORK_ROWS: ChildListSource = {
 };
 
 /** The environment as the argument or `--environment` (both: the same one), exit 2 without it. */
-export function parseWorkList([positional]: string[], flags: Flags): ChildListOptions {
-  const option = flags.environment as string | undefined;
+/** `svc work list`'s flags (declared in build, with the list and watch flags). */
+export const WORK_LIST_FLAGS = { environment: 'string', ...LIST_FLAGS, ...WATCH_FLAGS } as const satisfies FlagTable;
+
+export function parseWorkList([positional]: string[], flags: FlagsOf<typeof WORK_LIST_FLAGS>): ChildListOptions {
+  const option = flags.environment;
   if (positional !== undefined && option !== undefined && positional !== option)
     throw new UsageError(`two environments given: ${positional} and --environment ${option}; give one`);
   const env = positional ?? option;

@@ -3,7 +3,7 @@ import { environments } from '../../api/environments';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { inParent } from '../../cli/verbs/parent';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
@@ -42,14 +42,20 @@ export interface LeaseOptions extends WorkRowOptions {
   finalStatus?: 'completed';
 }
 
+/** `svc work ack` and `heartbeat`'s flags (declared in addLeaseOp). */
+export const LEASE_FLAGS = { generation: 'string' } as const satisfies FlagTable;
+/** `svc work stop`'s flags: the lease's and --final-status. */
+export const STOP_FLAGS = { ...LEASE_FLAGS, finalStatus: 'string' } as const satisfies FlagTable;
+
 export const parseLease =
   (op: LeaseOp) =>
-  ([env, id]: string[], flags: Flags): LeaseOptions => ({
+  ([env, id]: string[], flags: FlagsOf<typeof STOP_FLAGS>): LeaseOptions => ({
     op,
     env,
     id,
     generation: parseCount(String(flags.generation), '--generation', 1),
-    finalStatus: flags.finalStatus as 'completed' | undefined,
+    // Commander has checked the choice: completed or not given.
+    finalStatus: flags.finalStatus === 'completed' ? 'completed' : undefined,
   });
 
 export async function runLease(ctx: Ctx, o: LeaseOptions): Promise<void> {
