@@ -24,6 +24,7 @@ import { SESSION_WAIT_FLAGS } from '../../src/commands/sessions/wait';
 import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
 import { STATS_FLAGS } from '../../src/commands/stats/index';
 import { CREDENTIAL_CREATE_FLAGS, CREDENTIAL_UPDATE_FLAGS } from '../../src/commands/vaults/credentials';
+import { VERSIONED_DOWNLOAD_FLAGS } from '../../src/cli/verbs/transfer';
 import { WORK_LIST_FLAGS } from '../../src/commands/work/index';
 import { LEASE_FLAGS, STOP_FLAGS } from '../../src/commands/work/lease';
 import { WORK_POLL_FLAGS } from '../../src/commands/work/poll';
@@ -69,6 +70,9 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['work', 'stop'], STOP_FLAGS],
   [['sessions', 'tail'], SESSION_TAIL_FLAGS],
   [['threads', 'tail'], THREAD_TAIL_FLAGS],
+  [['plugins', 'download'], VERSIONED_DOWNLOAD_FLAGS],
+  [['skills', 'download'], VERSIONED_DOWNLOAD_FLAGS],
+  [['artifacts', 'download'], VERSIONED_DOWNLOAD_FLAGS],
 ];
 
 const find = (root: Command, path: string[]): Command =>

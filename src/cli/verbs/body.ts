@@ -66,13 +66,13 @@ export function addBodyFlags(cmd: Command, verb: BodyVerb): Command {
 }
 
 /** The parse step of a body: the field flags' values parsed (a bad one is exit 2), `--data` kept to read later. */
-export function parseBody(flags: Flags, fieldFlags: BodyFlag[] = []): BodyInput {
+export function parseBody(flags: Flags & { readonly data?: string }, fieldFlags: BodyFlag[] = []): BodyInput {
   const fields: Record<string, unknown> = {};
   for (const f of fieldFlags) {
     const v = flags[new Option(f.flags).attributeName()];
     if (v !== undefined) fields[f.field] = f.parse ? f.parse(v as string) : v;
   }
-  return { data: flags.data as string | undefined, fields, flags };
+  return { data: flags.data, fields, flags };
 }
 
 /** Reads `--data` and merges the field flags over it, then the verb's shaping and checks: all before any request. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../context';
-import { examples, type Flags, type Kit } from '../action';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../action';
 import { pickSource, type ResourceSpec } from './spec';
 import { pickable } from '../pick-arg';
 import { withIdOf } from './many';
@@ -17,8 +17,11 @@ export interface GetVerbOptions {
   lead: string[];
 }
 
-export function parseGet(resource: ResourceSpec, [id]: string[], flags: Flags, lead: string[] = []): GetVerbOptions {
-  return { resource, id, version: flags.version as string | undefined, lead };
+/** The flag parseGet reads: `--version`, declared where the resource has versions. */
+export const GET_FLAGS = { version: 'string' } as const satisfies FlagTable;
+
+export function parseGet(resource: ResourceSpec, [id]: string[], flags: FlagsOf<typeof GET_FLAGS>, lead: string[] = []): GetVerbOptions {
+  return { resource, id, version: flags.version, lead };
 }
 
 export async function runGet(ctx: Ctx, o: GetVerbOptions): Promise<void> {

@@ -9,7 +9,7 @@ import type { Column } from '../../output/table';
 import type { WireObject } from '../../wire/resources';
 import { parsePath, sortByPath, type Path } from '../../output/path';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type FlagTable, type Kit } from '../action';
+import { examples, type Flags, type FlagsOf, type FlagTable, type Kit } from '../action';
 import { withAgentNames, type NamedColumns } from './agent-names';
 import { pickable, type PickSource } from '../pick-arg';
 import type { ResourceSpec } from './spec';
@@ -56,11 +56,11 @@ export interface ListPage extends ListOptions {
 }
 
 /** The parse step of the list flags: counts and the sort path checked (exit 2), the rest as given. */
-export function listOptions(flags: Flags): ListPage {
+export function listOptions(flags: FlagsOf<typeof LIST_FLAGS>): ListPage {
   return {
     limit: flags.limit === undefined ? undefined : parseCount(String(flags.limit), '--limit', 1),
     pageSize: flags.pageSize === undefined ? undefined : parseCount(String(flags.pageSize), '--page-size', LIMITS.pageSizeMin, LIMITS.pageSizeMax),
-    pageToken: flags.pageToken as string | undefined,
+    pageToken: flags.pageToken,
     all: Boolean(flags.all),
     ...(flags.sortBy === undefined ? {} : { sortBy: parsePath(String(flags.sortBy), '--sort-by') }),
   };

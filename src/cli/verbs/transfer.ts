@@ -8,7 +8,7 @@ import { YoungGc } from '../../young-gc';
 import { UsageError } from '../../errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
-import type { Flags } from '../action';
+import type { FlagsOf, FlagTable } from '../action';
 import { printsText } from '../text-output';
 import { idempotencyKey, unknownOutcome } from './resource';
 
@@ -25,10 +25,13 @@ export interface VersionedDownloadOptions {
   outputFile?: string;
 }
 
-export const parseVersionedDownload = ([id]: string[], flags: Flags): VersionedDownloadOptions => ({
+/** The flags of a versioned download (plugins, skills, artifacts download): `--version` and addOutputFileOption's. */
+export const VERSIONED_DOWNLOAD_FLAGS = { version: 'string', outputFile: 'string' } as const satisfies FlagTable;
+
+export const parseVersionedDownload = ([id]: string[], flags: FlagsOf<typeof VERSIONED_DOWNLOAD_FLAGS>): VersionedDownloadOptions => ({
   id,
-  version: flags.version as string | undefined,
-  outputFile: flags.outputFile as string | undefined,
+  version: flags.version,
+  outputFile: flags.outputFile,
 });
 
 /** Checks the file to upload before any request: it is a readable regular file within the service's limit. */

@@ -62,9 +62,8 @@ export function parseToolOptions(flags: WorkerFlags): ToolOptions {
     workdir: flags.workdir ?? '.',
     maxIdleMs,
     unrestrictedPaths: Boolean(flags.unrestrictedPaths),
-    // Commander refuses any value but its choices.
-    // commander's .choices() checked it
-    logFormat: (flags.logFormat as LogFormat | undefined) ?? 'text',
+    // Commander refuses any value but its choices (text, the default, or json).
+    logFormat: flags.logFormat === 'json' ? 'json' : 'text',
   };
 }
 
