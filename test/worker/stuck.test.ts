@@ -84,15 +84,16 @@ describe('svc worker run: a tool stuck on something', () => {
     const sid = await toolSession(t.emu, env.id, POISON_GREP);
     await waitUntil(() => stderr.includes('tool started'), 'the grep to start', 15_000);
     await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
-    const signalled = Date.now();
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(Date.now() - signalled).toBeLessThan(10_000);
     const [result] = await toolResults(t.emu, sid);
     expect(result.data.is_error, JSON.stringify(result) + stderr).toBe(true);
+    // The grep itself answered the cancel (runTool's fallback for a tool that did not stop says "cancelled: …").
     expect(resultText(result)).toMatch(/^grep: the search was stopped/);
     expect(await rowOf(t.emu, env.id, sid)).toMatchObject({ status: 'completed', generation: 1 });
     expect(stderr).toMatch(/row stopped /);
+    // It wound down, not ended by its 30 s grace time running out.
+    expect(stderr).not.toMatch(/grace time over/);
   }, 40_000);
 
   it('a worker whose wind-down is stuck (the service never answers the stop) still ends at its grace time, exit 130', async () => {
@@ -114,10 +115,9 @@ describe('svc worker run: a tool stuck on something', () => {
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"exec sleep 30"}');
     await waitUntil(() => w.stderr.text.includes('tool started'), 'the tool to start', 15_000);
     await waitRow(t.emu, env.id, sid, (r) => r.status === 'active', 'the lease to be active');
-    const signalled = Date.now();
     ac.abort('SIGINT');
+    // Ended by the grace timer (its own error), not by the stop it waits on, which never comes: without the timer this hangs.
     await expect(w.done).rejects.toMatchObject({ exitCode: 130, message: 'the worker did not wind down within its grace time of 1500 ms' });
-    expect(Date.now() - signalled).toBeLessThan(5000);
     expect(w.stderr.text).toMatch(/grace time over; exiting with rows still held/);
   }, 30_000);
 });
