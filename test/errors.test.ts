@@ -67,7 +67,7 @@ describe('the exit code map of CLI.md', () => {
 });
 
 describe('what an error line may carry', () => {
-  it('a connection that fails while a caller streams a body (Node\'s `aborted`, the idle timeout) is exit 10, said as such', () => {
+  it("a connection that fails while a caller streams a body (Node's `aborted`, the idle timeout) is exit 10, said as such", () => {
     const cut = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
     const stalled = Object.assign(new Error('the body was idle for 300ms'), { code: BODY_TIMEOUT });
     expect(exitCodeFor(cut)).toBe(10);

@@ -84,6 +84,7 @@ export function networkReason(e: unknown): string | undefined {
   const code = networkCode(e);
   if (!code || !CONNECTION_CODES.has(code)) return undefined;
   // Node says `socket hang up` (before the headers) or `aborted` (mid-body) for a connection the other side closed.
-  if (code === 'ECONNRESET') return `the connection was cut (${/^(aborted|socket hang up)$/.test(err.message ?? '') ? 'the other side closed it' : (err.message ?? code)})`;
+  if (code === 'ECONNRESET')
+    return `the connection was cut (${/^(aborted|socket hang up)$/.test(err.message ?? '') ? 'the other side closed it' : (err.message ?? code)})`;
   return code;
 }
