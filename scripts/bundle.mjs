@@ -37,13 +37,6 @@ const NARROW_UI = '\u00B7\u2502\u2013\u2026\u203A\u2192\u21B3\u2500\u258D\u232B'
  */
 const SOURCE_PATCHES = [
   {
-    // undici's HTTP/1 client loads its HTTP/2 client, and with it node:http2, node:tls and node:crypto, for
-    // connections that are HTTP/2 only when ALPN picks it over TLS.
-    trick: 'undici-h2',
-    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    edits: [{ from: "const connectH2 = require('./client-h2.js')", to: "const connectH2 = (...a) => require('./client-h2.js')(...a)" }],
-  },
-  {
     // Ink's development mode (DEV=true in the environment) connects to React devtools, a package svc does not ship:
     // svc's live view never runs in it. Each `await` below ran only in that mode; removed, no chunk of the live view
     // has top-level await left, so the whole bundle is CommonJS and compile-cached (scripts/commonjs-chunks.mjs).

@@ -1,6 +1,6 @@
 // Rules proved here: R-ERR-11, R-ERR-12, R-ERR-16
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from '../src/api/errors';
+import { ApiError, BODY_TIMEOUT, NetworkError } from '../src/api/errors';
 import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, exitCodeFor } from '../src/errors';
 import { errorJson, errorLine } from '../src/output/error-line';
 import { recoveryHint } from '../src/output/error-hints';
@@ -67,12 +67,12 @@ describe('the exit code map of CLI.md', () => {
 });
 
 describe('what an error line may carry', () => {
-  it('a connection that fails while a caller streams a body (undici SocketError) is exit 10, said as such', () => {
-    const cut = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
-    const stalled = Object.assign(new Error('Body Timeout Error'), { name: 'BodyTimeoutError', code: 'UND_ERR_BODY_TIMEOUT' });
+  it("a connection that fails while a caller streams a body (Node's `aborted`, the idle timeout) is exit 10, said as such", () => {
+    const cut = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    const stalled = Object.assign(new Error('the body was idle for 300ms'), { code: BODY_TIMEOUT });
     expect(exitCodeFor(cut)).toBe(10);
     expect(exitCodeFor(stalled)).toBe(10);
-    expect(errorLine(cut)).toBe('error: the connection failed: the connection was cut (other side closed)');
+    expect(errorLine(cut)).toBe('error: the connection failed: the connection was cut (the other side closed it)');
     expect(errorLine(stalled)).toBe('error: the connection failed: timed out');
   });
 

@@ -1,14 +1,15 @@
 /**
- * The floor readers' shared loop (bench/floor-*.mjs): undici body → eventsource-parser → `line(frame)` per complete
+ * The floor readers' shared loop (bench/floor-*.mjs): node:http body → eventsource-parser → `line(frame)` per complete
  * event, whose result (a line, or undefined to skip) is written to stdout in 64 KiB batches. Ends at the idle status
  * (the firehose's last frame). Usage of a floor: node bench/floor-X.mjs URL KEY
  */
 import { createParser } from 'eventsource-parser';
-import { request } from 'undici';
+import { get } from 'node:http';
 
 export async function floor(line) {
   const [url, key] = process.argv.slice(2);
-  const { body } = await request(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'svc-api-version': '2026-09-01-beta' } });
+  const headers = { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'svc-api-version': '2026-09-01-beta' };
+  const body = await new Promise((resolve, reject) => get(url, { headers }, resolve).on('error', reject));
   let out = '';
   let done = false;
   const parser = createParser({

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
-import { request } from './http';
+import { discard, readText, request, type Response, type ResponseBody } from './http';
 import type { ErrorObject } from '../wire/errors';
 import { IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from '../wire/version';
 import { backoffMs, PEER_WAIT_CAP_MS, peerWaitMs } from './backoff';
@@ -57,7 +56,7 @@ export interface ApiResponse<T> {
 export interface StreamResponse {
   status: number;
   headers: Record<string, string>;
-  body: Dispatcher.ResponseData['body'];
+  body: ResponseBody;
 }
 
 export interface ClientOptions {
@@ -109,7 +108,7 @@ export class ApiClient {
    */
   async json<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
     return this.exchange(spec, async (res) => {
-      const text = await res.body.text();
+      const text = await readText(res.body);
       if (this.opts.debugApi) this.log(`< body ${bodyForLog(text)}`);
       return { status: res.status, headers: res.headers, data: successBody(res, text, spec) as T };
     });
@@ -208,7 +207,7 @@ export class ApiClient {
       if (spec.json !== undefined) this.log(`> body ${JSON.stringify(maskMembers(spec.json))}`);
       else if (spec.body) this.log(`> body (${spec.body.contentType}${spec.body.length === undefined ? '' : `, ${spec.body.length} bytes`}, not shown)`);
     }
-    let res: Dispatcher.ResponseData;
+    let res: Response;
     try {
       res = await request(url, {
         method: spec.method,
@@ -318,7 +317,7 @@ function redirected(res: StreamResponse, url: string, baseUrl: string): ApiError
     const tail = url.slice(baseUrl.length);
     if (tail && target.endsWith(tail) && target.length > tail.length) fix = `, perhaps to ${target.slice(0, -tail.length)}`;
   }
-  res.body.resume();
+  discard(res.body);
   return new ApiError({
     status: res.status,
     message: `the service answered ${res.status} ${where}; svc does not follow redirects: fix the base URL (--base-url, SVC_BASE_URL or the profile's base_url)${fix}`,
@@ -331,7 +330,7 @@ async function toApiError(res: StreamResponse, now: () => number): Promise<ApiEr
   const retryAfter = retryAfterMs(res.headers['retry-after'], now());
   let text = '';
   try {
-    text = await res.body.text();
+    text = await readText(res.body);
   } catch {
     // a body cut off mid-way is reported by its status alone
   }

@@ -34,7 +34,7 @@ export class ApiError extends Error {
 
 /** No response, or the connection failed mid-body: refused, reset, DNS, cut, or the per-request timeout. */
 export class NetworkError extends Error {
-  /** The failure's code (`ECONNREFUSED`, `UND_ERR_SOCKET` …) and the base URL it was trying, for hints. */
+  /** The failure's code (`ECONNREFUSED`, `ECONNRESET` …) and the base URL it was trying, for hints. */
   readonly code?: string;
   readonly baseUrl?: string;
 
@@ -46,15 +46,18 @@ export class NetworkError extends Error {
   }
 }
 
-type UndiciFailure = { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+type Failure = { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
 
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-/** undici's and node's codes for a connection that failed, before the headers or while the body was read. */
+/** The codes of http.ts's own failures: the response's headers or its body too slow, a request Node refuses to build. */
+export const HEADERS_TIMEOUT = 'ERR_SVC_HEADERS_TIMEOUT';
+export const BODY_TIMEOUT = 'ERR_SVC_BODY_TIMEOUT';
+/** A header value with a line break, a bad header name: the same request fails the same way every time. */
+export const INVALID_REQUEST = 'ERR_SVC_INVALID_REQUEST';
+
+const TIMEOUTS = new Set([HEADERS_TIMEOUT, BODY_TIMEOUT]);
+/** Node's codes (and http.ts's) for a connection that failed, before the headers or while the body was read. */
 const CONNECTION_CODES = new Set([
   ...TIMEOUTS,
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'ECONNRESET',
   'ECONNREFUSED',
   'ECONNABORTED',
@@ -68,18 +71,20 @@ const CONNECTION_CODES = new Set([
 
 /** The most specific code of a connection failure. */
 export function networkCode(e: unknown): string | undefined {
-  const err = e as UndiciFailure | undefined;
+  const err = e as Failure | undefined;
   return err?.cause?.code ?? err?.code;
 }
 
 /** Why a connection failed, in a few words; undefined when `e` is not a connection failure (a bug, a parse error). */
 export function networkReason(e: unknown): string | undefined {
-  const err = e as UndiciFailure | undefined;
+  const err = e as Failure | undefined;
   if (!err || typeof err !== 'object') return undefined;
-  if (err.name === 'AbortError' || err.code === 'UND_ERR_ABORTED') return 'aborted';
+  if (err.name === 'AbortError') return 'aborted';
   if (err.code && TIMEOUTS.has(err.code)) return 'timed out';
   const code = networkCode(e);
   if (!code || !CONNECTION_CODES.has(code)) return undefined;
-  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return `the connection was cut (${err.message ?? code})`;
+  // Node says `socket hang up` (before the headers) or `aborted` (mid-body) for a connection the other side closed.
+  if (code === 'ECONNRESET')
+    return `the connection was cut (${/^(aborted|socket hang up)$/.test(err.message ?? '') ? 'the other side closed it' : (err.message ?? code)})`;
   return code;
 }

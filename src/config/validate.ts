@@ -23,7 +23,7 @@ export function describeOrigin(s: Setting<unknown>, o: Origin): string {
 const shownUrl = (v: string): string => JSON.stringify(maskUrlPassword(v));
 
 /**
- * An absolute http(s) URL with a host and a valid port; checked before any request, since undici would
+ * An absolute http(s) URL with a host and a valid port; checked before any request, since the HTTP client would
  * otherwise fail each attempt as a network error (retried, exit 10).
  */
 export function checkBaseUrl(value: string, where: string): void {

@@ -1,5 +1,5 @@
 import { networkCode, networkReason } from '../api/errors';
-import { request } from '../api/http';
+import { discard, request } from '../api/http';
 import { retryAfterMs } from '../api/retry-after';
 import { addSecret, MASK } from '../text/redact';
 import { ATTEMPT_TIMEOUT_MS, type Delivery, type Destination, type Outcome } from './destination';
@@ -54,7 +54,7 @@ export function forwardTo(o: ForwardOptions): Destination {
         const h = res.headers['retry-after'];
         retryAfter = Array.isArray(h) ? h[0] : h;
         // The answer's body is not read: drained so the connection is reused.
-        await res.body.dump();
+        discard(res.body);
       } catch (e) {
         const reason = failure(e, timeout);
         o.debug?.(`< no answer from ${shown} after ${o.now() - started}ms: ${reason}`);
@@ -69,7 +69,7 @@ export function forwardTo(o: ForwardOptions): Destination {
   };
 }
 
-/** Why an attempt got no answer, in a few words: a timeout (undici's, or the attempt's own signal) says how long. */
+/** Why an attempt got no answer, in a few words: a timeout (the HTTP layer's, or the attempt's own signal) says how long. */
 function failure(e: unknown, timeoutMs: number): string {
   const why = networkReason(e);
   if (why === 'timed out' || (e as Error)?.name === 'TimeoutError')

@@ -2,7 +2,7 @@ import { accessSync, constants, createWriteStream, existsSync, statSync } from '
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { StreamResponse } from '../api/client';
-import { NetworkError } from '../api/errors';
+import { NetworkError, networkReason } from '../api/errors';
 import { UsageError } from '../errors';
 import { atomicWrite } from '../fs/atomic-write';
 import { write, type OutStream } from '../io';
@@ -111,7 +111,7 @@ export async function saveBody(res: StreamResponse, target: DownloadTarget, opts
       const cause = sourceError ?? e;
       if (cause instanceof UsageError || cause instanceof NetworkError) return cause;
       const err = cause as { code?: string; message?: string };
-      return new NetworkError(`the download was cut off: ${err.code ?? err.message ?? 'connection lost'}`, cause);
+      return new NetworkError(`the download was cut off: ${networkReason(cause) ?? err.code ?? err.message ?? 'connection lost'}`, cause);
     }
     return new UsageError(writeFailure(path ?? 'the download', e));
   };

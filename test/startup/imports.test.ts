@@ -48,14 +48,16 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     for (const pkg of HEAVY) expect(holds(text, pkg), pkg).toBe(false);
   });
 
-  it('a request command loads undici (so the check can see a package) but not ink or react', () => {
+  it('a request command speaks HTTP with node:http, not undici, and loads neither ink nor react', () => {
     const { text, status, urls, builtins } = loadedSources(['agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
     expect(status).toBe(10);
     // The group's apply verb loads its engine (skill packaging: zlib, hashes) only when it runs.
     expect(builtins).not.toContain('node:zlib');
     expect(builtins).not.toContain('node:crypto');
-    expect(holds(text, 'undici')).toBe(true);
-    for (const pkg of ['ink', 'react']) expect(holds(text, pkg), pkg).toBe(false);
+    // commander is there, so the check can see a package at all.
+    expect(holds(text, 'commander')).toBe(true);
+    expect(builtins).toContain('node:http');
+    for (const pkg of ['undici', 'ink', 'react']) expect(holds(text, pkg), pkg).toBe(false);
     // jq-web stays outside the bundle: its files would show among the loaded URLs.
     expect(urls.some((u) => u.includes('/node_modules/jq-web/'))).toBe(false);
   });
@@ -69,9 +71,9 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     // node:module, node:os (the home folder only without $HOME) and node:fs/promises (read lazily) each load more
     // builtins of their own.
     for (const name of ['module', 'os', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
-    // undici's HTTP/2 client (with node:http2 and node:tls) loads on an HTTP/2 connection only, commander's
-    // node:child_process on a spawn only (scripts/bundle.mjs: SOURCE_PATCHES, STAND_INS).
-    for (const name of ['http2', 'tls', 'child_process']) expect(builtins, name).not.toContain(`node:${name}`);
+    // node:https (with node:tls) loads for an https: URL only (api/http.ts), commander's node:child_process on a
+    // spawn only (scripts/bundle.mjs: STAND_INS).
+    for (const name of ['https', 'http2', 'tls', 'child_process']) expect(builtins, name).not.toContain(`node:${name}`);
     // Whether stdin is a terminal (for prompts) is asked without building the stdin stream.
     expect(builtins).not.toContain('node:internal/fs/streams');
     // The recorder sees builtins at all: the HTTP client's own.

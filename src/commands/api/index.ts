@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Method } from '../../api/client';
+import { readText } from '../../api/http';
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
 import { readData } from '../../input/data';
@@ -105,7 +106,7 @@ export async function runApi(ctx: Ctx, o: ApiOptions): Promise<void> {
   let token: string | undefined;
   do {
     const res = await c.send({ method: o.method, path: o.path, query: { ...query, page_token: token }, json, headers: o.headers });
-    const text = await res.body.text();
+    const text = await readText(res.body);
     await ctx.out.raw(text);
     token = undefined;
     if (o.paginate) {

@@ -1,0 +1,103 @@
+// The HTTP layer (src/api/http.ts) over loopback: its timeouts, aborts and refusals, each against a real server.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BODY_TIMEOUT, HEADERS_TIMEOUT, INVALID_REQUEST } from '../../src/api/errors';
+import { readText, request } from '../../src/api/http';
+
+let server: Server | undefined;
+const requests: IncomingMessage[] = [];
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  server = createServer((req, res) => {
+    requests.push(req);
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  requests.length = 0;
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+describe('the HTTP layer', () => {
+  it('a response whose headers never come fails with its headers timeout', async () => {
+    const url = await serve(() => undefined);
+    const err = await request(`${url}/slow`, { method: 'GET', headers: {}, headersTimeout: 150 }).catch((e) => e);
+    expect(err).toMatchObject({ code: HEADERS_TIMEOUT });
+  });
+
+  it('a body that stops arriving fails with the idle timeout, after the bytes that came', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('partial');
+    });
+    const res = await request(url, { method: 'GET', headers: {}, bodyTimeout: 150 });
+    const got: string[] = [];
+    const err = await (async () => {
+      for await (const chunk of res.body) got.push(String(chunk));
+    })().catch((e) => e);
+    expect(got.join('')).toBe('partial');
+    expect(err).toMatchObject({ code: BODY_TIMEOUT });
+  });
+
+  it('a body svc is slow to read is not timed out: the wait is the reader’s, not the service’s', async () => {
+    const whole = Buffer.alloc(4 << 20, 'x');
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': String(whole.length) });
+      res.end(whole);
+    });
+    const res = await request(url, { method: 'GET', headers: {}, bodyTimeout: 100 });
+    // The buffers fill and the socket stops reading; the reader comes back well after the idle timeout.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await readText(res.body)).length).toBe(whole.length);
+  });
+
+  it('an abort mid-body ends the reading with the signal’s reason', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+    });
+    const controller = new AbortController();
+    const res = await request(url, { method: 'GET', headers: {}, signal: controller.signal, bodyTimeout: 0 });
+    const err = await (async () => {
+      for await (const _ of res.body) controller.abort();
+    })().catch((e) => e);
+    expect(err).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('a URL’s userinfo is never sent: only the headers svc sets', async () => {
+    const url = await serve((_req, res) => res.end('ok'));
+    const withUser = url.replace('http://', 'http://ops:hunter2@');
+    const res = await request(`${withUser}/x`, { method: 'GET', headers: { accept: 'text/plain' } });
+    expect(await readText(res.body)).toBe('ok');
+    expect(requests[0].headers.authorization).toBeUndefined();
+  });
+
+  it('a header value with a line break is refused before anything is sent', async () => {
+    const url = await serve((_req, res) => res.end('ok'));
+    const err = await request(url, { method: 'GET', headers: { 'x-note': 'a\r\nb' } }).catch((e) => e);
+    expect(err).toMatchObject({ code: INVALID_REQUEST });
+    expect(requests).toHaveLength(0);
+  });
+
+  it('an upload streams its source and answers with the status', async () => {
+    let received = '';
+    const url = await serve((req, res) => {
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (received += c));
+      req.on('end', () => {
+        res.writeHead(201);
+        res.end();
+      });
+    });
+    const { Readable } = await import('node:stream');
+    const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Readable.from(['a', 'b', 'c']) });
+    expect(res.statusCode).toBe(201);
+    expect(received).toBe('abc');
+  });
+});
