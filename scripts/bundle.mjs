@@ -29,6 +29,8 @@ const lazyRegexEdit = (name, literal) => ({
  * as one column each without segmenting: each is checked against string-width itself before the build patches it.
  */
 const NARROW_UI = '\u00B7\u2502\u2013\u2026\u203A\u2192\u21B3\u2500\u258D\u232B';
+/** NARROW_UI as `\\uXXXX` escapes for the patched regex: the patched source, and so the bundle, stays ASCII (PERF.md). */
+const NARROW_UI_ESCAPED = [...NARROW_UI].map((ch) => `\\u${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('');
 
 /**
  * Work dependencies do at load (or on a first use that every frame makes) for paths svc never or rarely takes,
@@ -76,7 +78,7 @@ const SOURCE_PATCHES = [
     unless: /wrap-ansi[\\/]node_modules/,
     edits: [
       { from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` },
-      { from: 'if (/^[\\u0020-\\u007E]*$/.test(string)) {', to: `if (/^[\\u0020-\\u007E${NARROW_UI}]*$/.test(string)) {` },
+      { from: 'if (/^[\\u0020-\\u007E]*$/.test(string)) {', to: `if (/^[\\u0020-\\u007E${NARROW_UI_ESCAPED}]*$/.test(string)) {` },
       // Its `v`-flag regexes, made at load by every command that can print a table (a trick of its own: an edit's
       // `trick` is left out alone).
       lazyRegexEdit(
@@ -268,6 +270,12 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
     // jq.ts's import.meta sits in the branch the SEA's define removes.
     ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
+    // The SEA's main, ASCII and minified (PERF.md, "ASCII and minified main"): one non-ASCII character makes V8 hold
+    // the whole 3 MB source as a two-byte string, decoded from UTF-8 on every start. esbuild escapes strings (its
+    // default `charset: 'ascii'`) but keeps comments verbatim: minifyWhitespace drops them, and the licence comments
+    // go to `svc.js.LEGAL.txt`, which scripts/sea.mjs carries as an asset of the executable. Identifiers keep their
+    // names (code may read a class's or function's `.name`).
+    ...(sea ? { minifyWhitespace: true, minifySyntax: true, legalComments: 'external' } : {}),
     logLevel,
   });
   checkAliasImporters(metafile);

@@ -78,13 +78,18 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
   try {
     await bundle(work, 'warning', [], { sea: true });
     const blob = join(work, 'svc.blob');
+    const legal = join(work, 'svc.js.LEGAL.txt');
     const config = {
       main: join(work, 'svc.js'),
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: startup === 'snapshot',
       useCodeCache: startup === 'code-cache',
-      assets: { 'jq.wasm': join(dirname(fileURLToPath(import.meta.resolve('jq-web'))), 'jq.wasm') },
+      assets: {
+        'jq.wasm': join(dirname(fileURLToPath(import.meta.resolve('jq-web'))), 'jq.wasm'),
+        // The bundled libraries' licence comments, kept out of the ASCII main (scripts/bundle.mjs) but in the executable.
+        ...(existsSync(legal) ? { 'LEGAL.txt': legal } : {}),
+      },
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
     quiet(host, ['--experimental-sea-config', join(work, 'sea-config.json')], work);

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../scripts/bundle.mjs';
 import { call, useEmulator } from '../helpers/emulator';
 import { describeWith } from '../helpers/requires';
@@ -15,10 +15,10 @@ const exe = join(repo, 'dist', 'sea', process.platform === 'win32' ? 'svc.exe' :
 
 describe("the single executable's main", () => {
   const out = join(repo, 'node_modules', '.cache', `sea-bundle-${process.pid}`);
+  beforeAll(() => bundle(out, 'error', [], { sea: true }), 120_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('is one CommonJS file that requires only Node builtins, jq-web inside it reading its wasm from the SEA asset', async () => {
-    await bundle(out, 'error', [], { sea: true });
+  it('is one CommonJS file that requires only Node builtins, jq-web inside it reading its wasm from the SEA asset', () => {
     const text = readFileSync(join(out, 'svc.js'), 'utf8');
     const required = new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]));
     // Each optional, in a try or never reached: undici's SQLite cache store (Node 22+), ws's native speed-ups, Ink's devtools.
@@ -27,6 +27,21 @@ describe("the single executable's main", () => {
     expect([...required].filter((r) => !builtins.has(r))).toEqual([]);
     expect(text).toContain(`require("node:sea").getAsset("jq.wasm")`);
     expect(text).not.toContain('import.meta');
+  });
+
+  // The guard of PERF.md's "ASCII and minified main": one byte above 0x7f makes V8 hold the source as a two-byte string
+  // (twice its size, decoded from UTF-8 on every start); comments and whitespace are bytes each start reads for nothing.
+  it('is pure ASCII and minified (whitespace and syntax): no comment but the source map link, licences in a file of their own', () => {
+    const bytes = readFileSync(join(out, 'svc.js'));
+    const high = bytes.findIndex((b) => b > 0x7f);
+    expect(high === -1 ? '' : bytes.subarray(Math.max(0, high - 60), high + 20).toString('utf8')).toBe('');
+    const text = bytes.toString('latin1');
+    // minifyWhitespace: no comment line (~1,800 unminified) and few lines (~78,000 unminified; newlines left in templates).
+    expect(text.match(/^\s*(?:\/\/(?!# sourceMappingURL=)|\/\*).*$/gm) ?? []).toEqual([]);
+    expect(text.split('\n').length).toBeLessThan(3_000);
+    // minifySyntax: `return true` (~175 unminified) is written `return!0`.
+    expect(text).not.toMatch(/\breturn (?:true|false)\b/);
+    expect(readFileSync(join(out, 'svc.js.LEGAL.txt'), 'utf8')).toContain('@license React');
   });
 });
 
