@@ -260,7 +260,7 @@ const sourcePatches = (without, extra) => ({
  * STAND_INS and ALIASES): for bench/tricks.mjs, which measures what each saves. With `sea`, the single executable's
  * main instead (scripts/sea.mjs): src/sea/entry.ts as one CommonJS file, no splitting, jq-web inside it.
  */
-export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false } = {}) {
+export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false, snapshot = false } = {}) {
   await checkNarrowUi();
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
@@ -280,7 +280,10 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     // SVC_JQ_MODULE: where a chunk (in dist/chunks/) finds the copy of jq-web, so the package needs no node_modules.
-    define: { 'process.env.NODE_ENV': '"production"', ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }) },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      ...(sea ? { SVC_JQ_SEA: 'true', SVC_SEA_SNAPSHOT: String(snapshot) } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
+    },
     alias: aliases(without),
     plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
     // jq.ts's import.meta sits in the branch the SEA's define removes.

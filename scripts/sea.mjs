@@ -76,7 +76,7 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
   const node = native ? host : nodeBinary(target);
   const work = join(root, 'node_modules', '.cache', 'svc-sea', `build-${process.pid}`);
   try {
-    await bundle(work, 'warning', [], { sea: true });
+    await bundle(work, 'warning', [], { sea: true, snapshot: startup === 'snapshot' });
     const blob = join(work, 'svc.blob');
     const legal = join(work, 'svc.js.LEGAL.txt');
     const config = {

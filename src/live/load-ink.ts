@@ -1,3 +1,5 @@
+import { applyLongRunFlags } from '../startup/v8-flags';
+
 /** The environment variables by which Ink (its `is-in-ci` dependency) decides it runs in CI. */
 const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
 
@@ -8,6 +10,8 @@ const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
  * terminal is the truth here: those variables are hidden while Ink loads and restored at once.
  */
 export async function loadInk(): Promise<[typeof import('ink'), typeof import('./components/App')]> {
+  // Before yoga's WebAssembly compiles: a view is a long run.
+  applyLongRunFlags();
   const saved = CI_VARIABLES.map((name) => [name, process.env[name]] as const);
   for (const [name] of saved) delete process.env[name];
   try {

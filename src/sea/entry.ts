@@ -2,8 +2,6 @@
  * The single executable's main (scripts/sea.mjs): bin/svc.js's launcher, bundled into one CommonJS file with
  * the command tree, since a SEA's main cannot require files on disk. The only place besides bin/ that exits.
  */
-import { startupSnapshot } from 'node:v8';
-import { applyV8Flags } from '../startup/v8-flags';
 import { main, processIo } from '../cli/main';
 import { SVC_VERSION } from '../version';
 
@@ -25,7 +23,6 @@ function start(): void {
       process.stdout.write(`${SVC_VERSION}\n`);
       return 0;
     }
-    applyV8Flags();
     return main(argv, processIo(controller.signal));
   };
   void run().then((code) => {
@@ -37,7 +34,10 @@ function start(): void {
   });
 }
 
-// Built with `--startup snapshot` (scripts/sea.mjs: measured slower, not the default), this file ran when the snapshot
-// was made and each run starts in `start`.
-if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(start);
+/** Set by the build: true for `--startup snapshot` (scripts/sea.mjs), whose main runs once, as the snapshot is made. */
+declare const SVC_SEA_SNAPSHOT: boolean;
+
+// Built with `--startup snapshot` (measured slower, not the default), this file ran when the snapshot was made and
+// each run starts in `start`. node:v8 loads for that build only: it costs a code-cache build's start-up.
+if (SVC_SEA_SNAPSHOT) process.getBuiltinModule('node:v8').startupSnapshot.setDeserializeMainFunction(start);
 else start();

@@ -1,14 +1,16 @@
 /**
- * What bin/svc.js runs before the command tree loads (not for the bare `--version`): svc's V8 flags, then a code
- * cache for svc's own code, Node's own from 22 on, startup/compile-cache.ts on Node 20, in a folder only the user
- * can write (cache-folder.ts).
+ * What bin/svc.js runs before the command tree loads (not for the bare `--version`): a code cache for svc's own code,
+ * Node's own from 22 on, startup/compile-cache.ts on Node 20, in a folder only the user can write (cache-folder.ts).
+ * No V8 flag is set here (startup/v8-flags.ts says why).
  */
 import { mkdirSync } from 'node:fs';
-import { applyV8Flags } from './v8-flags';
 import { installCompileCache, type ModuleClass } from './compile-cache';
 import { inFolder, openOwnFolders } from './cache-folder';
 import { cacheRoot } from '../config/paths';
 import { SVC_VERSION } from '../version';
+
+/** For test/startup/heap-growing.test.ts: the flags a long run sets, from the built package. */
+export { applyLongRunFlags } from './v8-flags';
 
 /** node:module from Node 22.1 on (@types/node is Node 20's). */
 interface NodeModule22 {
@@ -17,7 +19,6 @@ interface NodeModule22 {
 
 /** `Module` is Node's CommonJS module class (bin/'s `module.constructor`). */
 export function prepareStartup(Module: ModuleClass, codeDir: string, env: Record<string, string | undefined>): void {
-  applyV8Flags();
   // Node's own switch for its compile cache turns svc's off too.
   if (env.NODE_DISABLE_COMPILE_CACHE) return;
   const root = cacheRoot(env);

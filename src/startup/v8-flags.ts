@@ -1,20 +1,23 @@
-import { setFlagsFromString } from 'node:v8';
-
 /**
- * The V8 flags svc runs with, set once, before any of its own code compiles when started from bin/ (startup/index.ts).
- * - `--liftoff-only`: jq (`--jq`) and the live view's layout (yoga) run as WebAssembly; V8's optimising tier compiling
- *   them costs time and peak RSS a short command never wins back, and the baseline tier runs them fast enough.
+ * The V8 flags of a long run or one that runs WebAssembly, set when such a run begins (the live view and `svc top` as
+ * Ink loads, jq on its first filter, a long stream on its first forced collection), never at start-up: any V8 flag
+ * changes the hash V8 stamps compiled code with, so Node's own code cache of its built-in modules is refused and each
+ * one a command loads (net, http, stream…) is compiled afresh, ~7 ms on a request command (scripts/build/PERF.md).
+ * - `--liftoff-only`: jq and the live view's layout (yoga) run as WebAssembly; V8's optimising tier compiling them
+ *   costs time and peak RSS a command never wins back, and the baseline tier runs them fast enough.
  * - `--expose-gc`: young-gc.ts takes `gc` from a fresh context on long streams; the main global never gets it.
  * - `--heap-growing-percent=50`: after a full collection the old generation may grow by half before the next, not up
- *   to four times: a long run that renders (`svc top`) or lists much keeps its peak near what it holds (PERF.md).
- * Both are set together and early because V8 stamps compiled code with its flags: code cached under one set is
- * refused under another (startup/compile-cache.ts), so a flag set half-way through a run would void the cache.
+ *   to four times: a long run that renders (`svc top`) keeps its peak near what it holds (PERF.md).
+ * Set together and once: code compiled after the switch is cached under the new stamp (startup/compile-cache.ts),
+ * and the chunks that load after it are the same on every such run.
  */
 const FLAGS = ['--liftoff-only', '--expose-gc', '--heap-growing-percent=50'];
 let applied = false;
 
-export function applyV8Flags(): void {
+export function applyLongRunFlags(): void {
   if (applied) return;
   applied = true;
+  // node:v8 (with its heap and serialisation helpers) loads here, not with this module.
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
   for (const flag of FLAGS) setFlagsFromString(flag);
 }

@@ -8,12 +8,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * A run that holds a steady 20-odd MB and churns through batches that live a while (so they reach the old generation,
- * as a board's renders and listings do): the largest heap it reaches, in MiB, with svc's start-up flags or without.
+ * as a board's renders and listings do): the largest heap it reaches, in MiB, with the flags svc sets for a long run or without.
  */
 function peakHeapMiB(withSvcFlags: boolean): number {
   const program = `
     const v8 = require('node:v8');
-    if (${withSvcFlags}) require(${JSON.stringify(join(root, 'dist/startup.js'))}).prepareStartup(module.constructor, ${JSON.stringify(join(root, 'dist'))}, { NODE_DISABLE_COMPILE_CACHE: '1' });
+    if (${withSvcFlags}) require(${JSON.stringify(join(root, 'dist/startup.js'))}).applyLongRunFlags();
     const held = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'x' + i }));
     const recent = [];
     let peak = 0;

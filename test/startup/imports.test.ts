@@ -74,6 +74,9 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     // node:https (with node:tls) loads for an https: URL only (api/http.ts), commander's node:child_process on a
     // spawn only (scripts/bundle.mjs: STAND_INS).
     for (const name of ['https', 'http2', 'tls', 'child_process']) expect(builtins, name).not.toContain(`node:${name}`);
+    // No V8 flag is set (node:v8 would load to set one): a flag voids Node's code cache of its own modules
+    // (startup/v8-flags.ts).
+    expect(builtins).not.toContain('node:v8');
     // Whether stdin is a terminal (for prompts) is asked without building the stdin stream.
     expect(builtins).not.toContain('node:internal/fs/streams');
     // The recorder sees builtins at all: the HTTP client's own.
