@@ -1,4 +1,4 @@
-import { applyLongRunFlags } from './startup/v8-flags';
+import { applyHeavyRunFlags } from './startup/v8-flags';
 
 /** Bytes streamed between two young-generation collections. */
 const RELIEF_BYTES = 512 * 1024;
@@ -25,7 +25,7 @@ function collect(): void {
   if (collectYoung === undefined) {
     try {
       // `--expose-gc` is among a long run's flags; node:vm loads on the first collection only.
-      applyLongRunFlags();
+      applyHeavyRunFlags();
       const { runInNewContext } = process.getBuiltinModule('node:vm');
       // A fresh context gets `gc` without adding it to the CLI's own global object.
       collectYoung = runInNewContext('typeof gc === "function" ? gc : null') as typeof collectYoung;

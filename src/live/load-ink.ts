@@ -1,4 +1,4 @@
-import { applyLongRunFlags } from '../startup/v8-flags';
+import { applyHeavyRunFlags } from '../startup/v8-flags';
 
 /** The environment variables by which Ink (its `is-in-ci` dependency) decides it runs in CI. */
 const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
@@ -11,7 +11,7 @@ const CI_VARIABLES = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
  */
 export async function loadInk(): Promise<[typeof import('ink'), typeof import('./components/App')]> {
   // Before yoga's WebAssembly compiles: a view is a long run.
-  applyLongRunFlags();
+  applyHeavyRunFlags();
   const saved = CI_VARIABLES.map((name) => [name, process.env[name]] as const);
   for (const [name] of saved) delete process.env[name];
   try {

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors';
 import { write, type OutStream } from '../io';
 import { YoungGc } from '../young-gc';
+import { applyHeavyRunFlags } from '../startup/v8-flags';
 
 /** jq-web's interface: one call is one `jq FLAGS FILTER` over the input text (jq's own C code, as WebAssembly). */
 interface JqWeb {
@@ -128,6 +129,8 @@ declare const SVC_JQ_SEA: boolean | undefined;
 
 /** jq-web, loaded on the first --jq. Its CommonJS export is a promise of the module: required, not imported. */
 function load(): Promise<JqWeb> {
+  // Before jq's WebAssembly compiles: Liftoff alone (startup/v8-flags.ts).
+  applyHeavyRunFlags();
   if (typeof SVC_JQ_SEA === 'boolean' && SVC_JQ_SEA) {
     // A require the build resolves into the bundle; import() would resolve to a namespace whose `then` is the promise's.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -10,7 +10,7 @@ import { cacheRoot } from '../config/paths';
 import { SVC_VERSION } from '../version';
 
 /** For test/startup/heap-growing.test.ts: the flags a long run sets, from the built package. */
-export { applyLongRunFlags } from './v8-flags';
+export { applyHeavyRunFlags } from './v8-flags';
 
 /** node:module from Node 22.1 on (@types/node is Node 20's). */
 interface NodeModule22 {

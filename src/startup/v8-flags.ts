@@ -1,5 +1,5 @@
 /**
- * The V8 flags of a long run or one that runs WebAssembly, set when such a run begins (the live view and `svc top` as
+ * The V8 flags of a heavy run, a long one or one that runs WebAssembly, set when such a run begins (the live view and `svc top` as
  * Ink loads, jq on its first filter, a long stream on its first forced collection), never at start-up: any V8 flag
  * changes the hash V8 stamps compiled code with, so Node's own code cache of its built-in modules is refused and each
  * one a command loads (net, http, stream…) is compiled afresh, ~7 ms on a request command (scripts/build/PERF.md).
@@ -14,7 +14,7 @@
 const FLAGS = ['--liftoff-only', '--expose-gc', '--heap-growing-percent=50'];
 let applied = false;
 
-export function applyLongRunFlags(): void {
+export function applyHeavyRunFlags(): void {
   if (applied) return;
   applied = true;
   // node:v8 (with its heap and serialisation helpers) loads here, not with this module.

@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 function peakHeapMiB(withSvcFlags: boolean): number {
   const program = `
     const v8 = require('node:v8');
-    if (${withSvcFlags}) require(${JSON.stringify(join(root, 'dist/startup.js'))}).applyLongRunFlags();
+    if (${withSvcFlags}) require(${JSON.stringify(join(root, 'dist/startup.js'))}).applyHeavyRunFlags();
     const held = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'x' + i }));
     const recent = [];
     let peak = 0;
