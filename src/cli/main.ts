@@ -4,13 +4,13 @@ import type { Ctx } from '../context';
 import { write, type Io } from '../io';
 import { makeKit, type Kit } from './action';
 import { findGroup, isCommand } from './groups';
-import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, targetGroup, targetIndex } from './program';
+import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, soleGroup, targetGroup, targetIndex } from './program';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
   let ctx: Ctx | undefined;
   const kit = makeKit(io, (c) => (ctx = c), { build: buildProgram, load: loadGroup, loadAll: loadAllGroups, target: targetGroup, isCommand });
-  const program = buildProgram(io, kit);
+  const program = buildProgram(io, kit, soleGroup(argv));
   try {
     if (argv.length === 0) {
       await write(io.stdout, program.helpInformation() + extensionsHelp(io));
