@@ -50,7 +50,8 @@ const SOURCE_PATCHES = [
     trick: 'ink-dev',
     file: /ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
-      { from: "        await import('./devtools.js');", to: "        import('./devtools.js');" },
+      // The devtools module (and the `ws` WebSocket client it loads) is not bundled at all: 70 KB of the executable's main.
+      { from: "        await import('./devtools.js');", to: '        void 0;' },
       { from: '    ? await loadPackageJson()', to: '    ? loadPackageJson()' },
     ],
   },

@@ -7,7 +7,7 @@
  * redirects never followed, and a URL's userinfo never sent.
  */
 import { setMaxListeners } from 'node:events';
-import * as http from 'node:http';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { BODY_TIMEOUT, HEADERS_TIMEOUT, INVALID_REQUEST } from './errors';
 
@@ -23,11 +23,11 @@ export interface RequestOptions {
 }
 
 /** The response's body: Node's IncomingMessage, a Readable of Buffers. */
-export type ResponseBody = http.IncomingMessage;
+export type ResponseBody = IncomingMessage;
 
 export interface Response {
   statusCode: number;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: ResponseBody;
 }
 
@@ -35,18 +35,17 @@ const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** Signals already told to take any number of listeners. */
 const shared = new WeakSet<object>();
-const agents: { http?: http.Agent; https?: http.Agent } = {};
+const agents: { http?: Agent; https?: Agent } = {};
 
 /** The shared keep-alive agent of a protocol; https (node:tls and node:crypto) loads only for an https: URL. */
-function agentFor(protocol: string): { agent: http.Agent; request: typeof http.request } {
+function agentFor(protocol: string): { agent: Agent; request: typeof httpRequest } {
   if (protocol === 'https:') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for https: (node:tls is heavy)
-    const https = require('node:https') as typeof import('node:https');
+    const https = process.getBuiltinModule('node:https');
     agents.https ??= new https.Agent({ keepAlive: true });
     return { agent: agents.https, request: https.request };
   }
-  agents.http ??= new http.Agent({ keepAlive: true });
-  return { agent: agents.http, request: http.request };
+  agents.http ??= new Agent({ keepAlive: true });
+  return { agent: agents.http, request: httpRequest };
 }
 
 function failure(message: string, code: string, cause?: unknown): Error {
@@ -67,7 +66,7 @@ export function request(url: string, opts: RequestOptions): Promise<Response> {
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise<Response>((resolve, reject) => {
     const { agent, request: send } = agentFor(u.protocol);
-    let req: http.ClientRequest;
+    let req: ClientRequest;
     try {
       req = send({
         protocol: u.protocol,
@@ -83,7 +82,7 @@ export function request(url: string, opts: RequestOptions): Promise<Response> {
       reject(failure(`the request cannot be sent: ${(e as Error).message}`, INVALID_REQUEST, e));
       return;
     }
-    let res: http.IncomingMessage | undefined;
+    let res: IncomingMessage | undefined;
     const headersMs = opts.headersTimeout || DEFAULT_TIMEOUT_MS;
     const headersTimer = setTimeout(() => req.destroy(failure(`no response headers within ${headersMs}ms`, HEADERS_TIMEOUT)), headersMs);
     const onAbort = () => {
@@ -122,7 +121,7 @@ export function request(url: string, opts: RequestOptions): Promise<Response> {
  * An idle timeout while the body is read: no byte from the service for `ms` ends it with BODY_TIMEOUT, unless svc is
  * the one not reading (a body whose buffer is full waits on its reader, not on the service).
  */
-function watchBody(res: http.IncomingMessage, ms: number, done: () => void): void {
+function watchBody(res: IncomingMessage, ms: number, done: () => void): void {
   const socket = res.socket;
   let timer: NodeJS.Timeout | undefined;
   const onData = () => timer?.refresh();

@@ -85,6 +85,13 @@ describe('the HTTP layer', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('an https: URL speaks TLS: a plain HTTP server on the other end is refused at the handshake', async () => {
+    const url = await serve((_req, res) => res.end('plain'));
+    const err = await request(url.replace('http:', 'https:'), { method: 'GET', headers: {} }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(`${err.code} ${err.message}`).toMatch(/EPROTO|SSL|wrong version/i);
+  });
+
   it('an upload streams its source and answers with the status', async () => {
     let received = '';
     const url = await serve((req, res) => {
