@@ -6,7 +6,7 @@ import type { Env } from './paths';
 
 /*
  * The system keychain through the platform's own tool in a child process (`secret-tool` for the Secret Service on
- * Linux, `security` on macOS), not a native addon: the package stays free of runtime dependencies and works from the
+ * Linux, `security` on macOS, Windows PowerShell for the Credential Manager), not a native addon: the package stays free of runtime dependencies and works from the
  * single executable, and a child can be stopped after KEYCHAIN_TIMEOUT_MS where a native call cannot. The secret goes
  * to the tool on stdin and comes back on stdout: never in an argument, which any local user can read.
  * An entry is found by svc's service name and a random ID that the profile records (`api_key_keychain`), so two config
@@ -47,6 +47,11 @@ export function systemKeychain(env: Env, platform: NodeJS.Platform = process.pla
   if (platform === 'darwin') {
     const tool = onPath('security', env) ?? (executable('/usr/bin/security') ? '/usr/bin/security' : undefined);
     return tool ? macKeychain(tool, env) : 'no security tool found';
+  }
+  if (platform === 'win32') {
+    const system = join(env.SystemRoot ?? env.SYSTEMROOT ?? 'C:\\Windows', 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
+    const tool = executable(system) ? system : onPath('powershell.exe', env);
+    return tool ? windowsVault(tool, env) : 'no Windows PowerShell (powershell.exe) found';
   }
   return `svc does not use the keychain on ${platform} yet`;
 }
@@ -98,6 +103,52 @@ function macKeychain(tool: string, env: Env): Keychain {
     },
     remove(id) {
       const r = run(name, tool, ['delete-generic-password', '-s', SERVICE, '-a', id], env);
+      if (r.status === 0) return true;
+      if (r.status === 44) return false;
+      throw new KeychainError(`cannot remove the key from ${name}: ${firstLine(r.stderr)}`);
+    },
+  };
+}
+
+/**
+ * The Windows Credential Manager, through the PasswordVault of Windows PowerShell 5.1 (in every Windows since 10;
+ * PowerShell 7 has no WinRT types): no type compiled at each call, and the secret on stdin and stdout only, in base64 so
+ * no console code page touches it. A missing entry exits 44, as `security` does. Not run on Windows by svc's tests (none here): the script is checked by a stand-in.
+ */
+function windowsVault(tool: string, env: Env): Keychain {
+  const name = 'the Windows Credential Manager';
+  // The ID is a random UUID (secrets.ts), checked here because it is written into the script.
+  const safe = (id: string) => {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new KeychainError(`a keychain entry ID of another form: ${JSON.stringify(id)}`);
+    return id;
+  };
+  const script = (body: string) =>
+    "$ErrorActionPreference = 'Stop'; " +
+    '$null = [Windows.Security.Credentials.PasswordVault, Windows.Security.Credentials, ContentType = WindowsRuntime]; ' +
+    '$vault = New-Object Windows.Security.Credentials.PasswordVault; ' +
+    body;
+  // Retrieve throws 0x80070490 (element not found) for a missing entry.
+  const find = (id: string) =>
+    `try { $c = $vault.Retrieve('${SERVICE}', '${safe(id)}') } catch { if ($_.Exception.HResult -eq -2147023728) { exit 44 } else { throw } }; `;
+  const ps = (body: string, input?: string) => run(name, tool, ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', script(body)], env, input);
+  return {
+    name,
+    store(id, _label, secret) {
+      const r = ps(
+        '$s = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String([Console]::In.ReadToEnd().Trim())); ' +
+          `$vault.Add((New-Object Windows.Security.Credentials.PasswordCredential('${SERVICE}', '${safe(id)}', $s)))`,
+        Buffer.from(secret, 'utf8').toString('base64'),
+      );
+      if (r.status !== 0) throw new KeychainUnavailable(`${name} refused the key: ${firstLine(r.stderr)}`);
+    },
+    read(id) {
+      const r = ps(`${find(id)}$c.RetrievePassword(); [Console]::Out.Write([Convert]::ToBase64String([Text.Encoding]::UTF8.GetBytes($c.Password)))`);
+      if (r.status === 0) return Buffer.from(r.stdout.trim(), 'base64').toString('utf8');
+      if (r.status === 44) return undefined;
+      throw new KeychainError(`cannot read the key from ${name}: ${firstLine(r.stderr)}`);
+    },
+    remove(id) {
+      const r = ps(`${find(id)}$vault.Remove($c)`);
       if (r.status === 0) return true;
       if (r.status === 44) return false;
       throw new KeychainError(`cannot remove the key from ${name}: ${firstLine(r.stderr)}`);

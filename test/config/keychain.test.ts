@@ -268,8 +268,64 @@ describe('the macOS Keychain through `security` (a stand-in here: this machine h
     expect(readFileSync(stdinLog, 'utf8')).toContain('add-generic-password -U -s "svc" -a "id1" -l "svc API key (profile default)" -w "sk_mac_secret"');
   });
 
-  it('Windows has no keychain in svc yet: the reason is said, and the key goes to the file', async () => {
+  it('a platform without a keychain in svc says why, and the key goes to the file', async () => {
     const { systemKeychain } = await import('../../src/config/keychain');
-    expect(systemKeychain({ PATH: '/usr/bin' }, 'win32')).toBe('svc does not use the keychain on win32 yet');
+    expect(systemKeychain({ PATH: '/usr/bin' }, 'freebsd')).toBe('svc does not use the keychain on freebsd yet');
+  });
+});
+
+describe('the Windows Credential Manager through Windows PowerShell (a stand-in here: this machine has no Windows)', () => {
+  /** A stand-in powershell.exe: logs each call's arguments, keeps what `.Add(` is given on stdin per entry ID, and answers Retrieve and Remove from it (44 for no entry). */
+  function fakePowerShell(): { dir: string; log: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-kc-win-'));
+    const log = join(dir, 'calls.log');
+    writeFileSync(
+      join(dir, 'powershell.exe'),
+      `#!/bin/sh
+for a in "$@"; do printf '%s ' "$a" >> '${log}'; done; echo >> '${log}'
+cmd="$*"
+id=$(printf '%s' "$cmd" | sed -n "s/.*'svc', '\\([^']*\\)'.*/\\1/p")
+entry='${dir}'/"entry-$id"
+case "$cmd" in
+  *'.Add('*) cat > "$entry";;
+  *RetrievePassword*) [ -f "$entry" ] || exit 44; tr -d '\\n' < "$entry";;
+  *'.Remove('*) [ -f "$entry" ] || exit 44; rm "$entry";;
+esac
+`,
+    );
+    chmodSync(join(dir, 'powershell.exe'), 0o755);
+    return { dir, log };
+  }
+
+  it('stores, reads and removes by service and entry ID; the secret goes on stdin and comes back on stdout, never in an argument', async () => {
+    const { systemKeychain } = await import('../../src/config/keychain');
+    const { dir, log } = fakePowerShell();
+    const kc = systemKeychain({ PATH: `${dir}:/usr/bin:/bin` }, 'win32');
+    if (typeof kc === 'string') throw new Error(kc);
+    expect(kc.name).toBe('the Windows Credential Manager');
+    const secret = 'sk_win_secret_é_42';
+    kc.store('0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0', 'svc API key (profile default)', secret);
+    expect(kc.read('0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0')).toBe(secret);
+    expect(kc.read('11111111-2222-3333-4444-555555555555')).toBeUndefined();
+    expect(kc.remove('0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0')).toBe(true);
+    expect(kc.remove('0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0')).toBe(false);
+    const argv = readFileSync(log, 'utf8');
+    expect(argv).not.toContain(secret);
+    expect(argv).not.toContain(Buffer.from(secret).toString('base64'));
+    for (const line of argv.trim().split('\n')) expect(line.startsWith('-NoLogo -NoProfile -NonInteractive -Command ')).toBe(true);
+  });
+
+  it('an entry ID of another form (a hand-edited config) is refused before PowerShell runs: no script is built from it', async () => {
+    const { systemKeychain, KeychainError } = await import('../../src/config/keychain');
+    const { dir, log } = fakePowerShell();
+    const kc = systemKeychain({ PATH: `${dir}:/usr/bin:/bin` }, 'win32');
+    if (typeof kc === 'string') throw new Error(kc);
+    expect(() => kc.read("x'); Remove-Item C:\\ -Recurse; ('")).toThrow(KeychainError);
+    expect(existsSync(log)).toBe(false);
+  });
+
+  it('no powershell.exe is no keychain: the reason is said, and the key goes to the file', async () => {
+    const { systemKeychain } = await import('../../src/config/keychain');
+    expect(systemKeychain({ PATH: '/nonexistent' }, 'win32')).toBe('no Windows PowerShell (powershell.exe) found');
   });
 });
