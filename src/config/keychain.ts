@@ -49,7 +49,8 @@ export function systemKeychain(env: Env, platform: NodeJS.Platform = process.pla
     return tool ? macKeychain(tool, env) : 'no security tool found';
   }
   if (platform === 'win32') {
-    const system = join(env.SystemRoot ?? env.SYSTEMROOT ?? 'C:\\Windows', 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
+    // Windows PowerShell's own place first, so a powershell.exe earlier on PATH is not handed the secret.
+    const system = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
     const tool = executable(system) ? system : onPath('powershell.exe', env);
     return tool ? windowsVault(tool, env) : 'no Windows PowerShell (powershell.exe) found';
   }
