@@ -15,11 +15,16 @@ const t = useEmulator();
 
 const HEIGHT = 20;
 const { pane, keys, paneShows, start, stop } = tmuxTerminal(work, 'pager');
+/** How many runs were started: each run's end line is its own, so a pane not yet cleared never passes for the next. */
+let runs = 0;
 /** Runs svc in the pane (after `vars`, shell assignments); the shell prints the exit code when it ends. */
 const run = async (args: string, vars = '') => {
-  await keys('-l', `clear; ${vars} node ${bin} ${args}; echo "END exit=$?"`);
+  runs++;
+  await keys('-l', `clear; ${vars} node ${bin} ${args}; echo "END-${runs} exit=$?"`);
   await keys('Enter');
 };
+/** The end line of the last run, exit 0. */
+const endedOk = () => new RegExp(`END-${runs} exit=0`);
 /** A pager that marks each line it shows, so the pane tells paged lines from written ones. */
 const MARKING = `SVC_PAGER='sed s/^/PAGED:/'`;
 
@@ -52,23 +57,23 @@ describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
     await paneShows(/^ID\s+NAME/m);
     let text = await pane();
     expect(text).toContain(first);
-    expect(text).not.toContain('END exit=');
+    expect(text).not.toContain(`END-${runs} exit=`);
     expect(text).not.toContain(last);
     await keys('G');
     await paneShows(last);
     await keys('q');
-    text = await paneShows(/END exit=0/);
+    text = await paneShows(endedOk());
     // -X: less leaves what it showed on the screen.
     expect(text).toContain(last);
   }, 60_000);
 
   it('SVC_PAGER wins over PAGER, and a table that fits the screen is written without one', async () => {
     await run('agents list --all', `PAGER='sed s/^/WRONG:/' ${MARKING}`);
-    let text = await paneShows(/END exit=0/);
+    let text = await paneShows(endedOk());
     expect(text).toMatch(/^PAGED:agent_\S+\s+paged-/m);
     expect(text).not.toContain('WRONG:');
     await run('agents list --limit 3', MARKING);
-    text = await paneShows(/END exit=0/);
+    text = await paneShows(endedOk());
     expect(text).toMatch(/^ID\s+NAME/m);
     expect(text).not.toContain('PAGED:');
   }, 60_000);
@@ -81,7 +86,7 @@ describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
       ['agents list --all -o table | tail -n 3', MARKING],
     ]) {
       await run(args, vars);
-      const text = await paneShows(/END exit=0/);
+      const text = await paneShows(endedOk());
       expect(text, `${vars} ${args}`).not.toContain('PAGED:');
       expect(text).toMatch(/paged-\d\d/);
     }
@@ -89,20 +94,20 @@ describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
 
   it('a pager that exits before reading it all is no error: exit 0, nothing on stderr', async () => {
     await run(`agents list --all 2>${join(work, 'err.txt')}; cat ${join(work, 'err.txt')}`, `SVC_PAGER='head -n 2'`);
-    const text = await paneShows(/END exit=0/);
+    const text = await paneShows(endedOk());
     expect(text).toMatch(/^ID\s+NAME/m);
     expect(text).not.toMatch(/error|EPIPE/i);
   }, 60_000);
 
   it('svc help reference and a get in YAML go through the pager too', async () => {
     await run('help reference', MARKING);
-    let text = await paneShows(/END exit=0/);
+    let text = await paneShows(endedOk());
     expect(text).toContain('PAGED:');
     await run(`agents get ${long} -o yaml`, MARKING);
-    text = await paneShows(/END exit=0/);
+    text = await paneShows(endedOk());
     expect(text).toMatch(/^PAGED: {2}rule \d+$/m);
     await run(`agents get ${first} -o yaml`, MARKING);
-    text = await paneShows(/END exit=0/);
+    text = await paneShows(endedOk());
     expect(text).toMatch(/^id: /m);
     expect(text).not.toContain('PAGED:');
   }, 60_000);
