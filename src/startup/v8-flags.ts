@@ -1,15 +1,17 @@
 /**
- * The V8 flags of a heavy run, a long one or one that runs WebAssembly, set when such a run begins (the live view and `svc top` as
- * Ink loads, jq on its first filter, a long stream on its first forced collection), never at start-up: any V8 flag
- * changes the hash V8 stamps compiled code with, so Node's own code cache of its built-in modules is refused and each
- * one a command loads (net, http, stream…) is compiled afresh, ~7 ms on a request command (scripts/build/PERF.md).
+ * The V8 flags of a heavy run (a long one, or one that runs WebAssembly), set as such a run begins: the live view and
+ * `svc top` as Ink loads, jq on its first filter, a long stream on its first forced collection. Never at start-up:
+ * any V8 flag changes the hash V8 stamps compiled code with, so Node's own code cache of its built-in modules is
+ * refused and each one a command loads (net, http, stream…) is compiled afresh, ~7 ms on a request command
+ * (scripts/build/PERF.md).
  * - `--liftoff-only`: jq and the live view's layout (yoga) run as WebAssembly; V8's optimising tier compiling them
  *   costs time and peak RSS a command never wins back, and the baseline tier runs them fast enough.
  * - `--expose-gc`: young-gc.ts takes `gc` from a fresh context on long streams; the main global never gets it.
  * - `--heap-growing-percent=50`: after a full collection the old generation may grow by half before the next, not up
  *   to four times: a long run that renders (`svc top`) keeps its peak near what it holds (PERF.md).
- * Set together and once: code compiled after the switch is cached under the new stamp (startup/compile-cache.ts),
- * and the chunks that load after it are the same on every such run.
+ * Set together and once. Code compiled after the switch is cached under the new stamp (startup/compile-cache.ts): a
+ * chunk that loads after it in one run and before it in another (the output's, after jq's first filter) is compiled
+ * afresh and cached again when the two kinds of run alternate.
  */
 const FLAGS = ['--liftoff-only', '--expose-gc', '--heap-growing-percent=50'];
 let applied = false;
