@@ -27,6 +27,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // One private build of svc for the run, made on the first ask (test/helpers/bundled.ts).
     globalSetup: ['test/helpers/bundle-setup.ts'],
+    // process.kill(0) from a misread pid file once killed the whole CI run: refused in every test process.
+    setupFiles: ['test/helpers/kill-guard.ts'],
     pool: 'forks',
     // Two cores: keep the number of test files running at once small.
     maxWorkers: 2,

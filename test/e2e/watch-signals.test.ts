@@ -2,7 +2,7 @@
 // 130 (`sessions list -w`, `svc top`); and 20 sessions in one process leave stderr clean (no MaxListenersExceededWarning
 // from many requests on one signal: sessions wait, listen, top).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sharedBundle } from '../helpers/bundled';
@@ -10,6 +10,7 @@ import { emuEnv, ndjson, tempConfigDir } from '../helpers/cli';
 import { useFleet } from '../helpers/fleet';
 import { describeWith } from '../helpers/requires';
 import { waitUntil } from '../helpers/sse';
+import { readPid } from '../helpers/pid-file';
 import { tmuxTerminal } from '../helpers/tmux';
 
 const repo = new URL('../..', import.meta.url).pathname;
@@ -84,8 +85,7 @@ describeWith('long-running readers and real signals', ['tmux'], () => {
     await paneShows(/live, polled/);
     // The streams of the running rows on screen are open (one request each on the board's signal).
     await new Promise((r) => setTimeout(r, 1500));
-    await waitUntil(() => existsSync(pidFile), 'the pid file');
-    process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
+    process.kill(await waitUntil(() => readPid(pidFile), 'the pid file'), 'SIGTERM');
     await paneShows('END-term exit=0');
     // Only the terminal's own escapes (the cursor shown again), no line of text.
     expect(readFileSync(errFile, 'utf8').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')).toBe('');

@@ -1,11 +1,12 @@
 // Rules proved here: R-WORK-12, R-WORK-14, R-WORK-15
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
+import { readPid } from '../helpers/pid-file';
 import { expectNoSecrets, gone, recordSessionTokens, resultText, rowOf, selfHostedEnvironment, toolResults, toolSession, waitRow, workdir } from './helpers';
 import { useBundledSvc } from '../helpers/bundled';
 
@@ -30,11 +31,7 @@ describe('svc worker run: a lost worker', () => {
     child.stderr.on('data', (c) => (childOut += c));
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     const sid = await toolSession(t.emu, env.id, `/tool bash ${JSON.stringify({ command })}`);
-    const pid = await waitUntil(
-      () => existsSync(join(first, 'pid')) && Number(readFileSync(join(first, 'pid'), 'utf8')),
-      'the first worker to run the call',
-      15_000,
-    );
+    const pid = await waitUntil(() => readPid(join(first, 'pid')), 'the first worker to run the call', 15_000);
     const held = await waitRow(t.emu, env.id, sid, (w) => w.status === 'active' && w.worker_id === 'doomed', 'the first lease to be active');
     const oldToken = tokens.tokens.filter((x) => x.sessionId === sid).at(-1)!.token;
     child.kill('SIGKILL');

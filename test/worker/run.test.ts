@@ -1,10 +1,11 @@
 // Rules proved here: R-WORK-8, R-WORK-11, R-WORK-16, R-WORK-18, R-WORK-19, R-WORK-20, R-WORK-30, R-WORK-31
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { history, waitUntil } from '../helpers/sse';
+import { readPid } from '../helpers/pid-file';
 import {
   expectNoSecrets,
   gone,
@@ -72,7 +73,7 @@ describe('svc worker run', () => {
     const dir = workdir();
     const running = worker(env.key, ['--environment', env.id, '--workdir', dir, '--once']);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"if [ -e pid ]; then echo second run; else echo $$ > pid; exec sleep 30; fi"}');
-    const pid = await waitUntil(() => existsSync(join(dir, 'pid')) && Number(readFileSync(join(dir, 'pid'), 'utf8')), 'the first run to start');
+    const pid = await waitUntil(() => readPid(join(dir, 'pid')), 'the first run to start');
     const row = await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
     // The platform moves the generation on while the worker still holds its old one: its next heartbeat is stale.
     const rows = t.emu.collection<any>('work_rows', 'work', 'work row');
@@ -95,7 +96,7 @@ describe('svc worker run', () => {
     const ac = new AbortController();
     const running = worker(env.key, ['--environment', env.id, '--workdir', dir], ac.signal);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo started; echo $$ > pid; exec sleep 30"}');
-    const pid = await waitUntil(() => existsSync(join(dir, 'pid')) && Number(readFileSync(join(dir, 'pid'), 'utf8')), 'the tool to start');
+    const pid = await waitUntil(() => readPid(join(dir, 'pid')), 'the tool to start');
     await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
     ac.abort('SIGINT');
     const r = await running;

@@ -1,10 +1,10 @@
 // The worker against the shapes a real service may answer instead of ours (API-NOTES: shapes to tolerate; issue 13).
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
 import { requestCount, useEmulator } from '../helpers/emulator';
 import { getSession, send, waitUntil } from '../helpers/sse';
+import { readPid } from '../helpers/pid-file';
 import {
   closeServers,
   expectNoSecrets,
@@ -102,7 +102,7 @@ describe('svc worker run: shapes a real service may answer', () => {
     const ac = new AbortController();
     const running = worker(env.key, proxy, ['--environment', env.id, '--workdir', dir, '--heartbeat-interval', '0.2'], ac.signal);
     const sid = await toolSession(t.emu, env.id, '/tool bash {"command":"echo $$ > tool.pid; exec sleep 30"}');
-    const pid = await waitUntil(() => existsSync(join(dir, 'tool.pid')) && Number(readFileSync(join(dir, 'tool.pid'), 'utf8')), 'the tool to start');
+    const pid = await waitUntil(() => readPid(join(dir, 'tool.pid')), 'the tool to start');
     await waitRow(t.emu, env.id, sid, (w) => w.status === 'active', 'the lease to be active');
     refuse = true;
     await waitUntil(() => gone(pid), 'the tool to be killed');
