@@ -25,8 +25,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // One private build of svc for the run, made on the first ask (test/helpers/bundled.ts).
-    globalSetup: ['test/helpers/bundle-setup.ts'],
+    // The run's own TMPDIR, removed at its end (test/helpers/temp-setup.ts); one private build of svc for the run.
+    globalSetup: ['test/helpers/temp-setup.ts', 'test/helpers/bundle-setup.ts'],
     // process.kill(0) from a misread pid file once killed the whole CI run: refused in every test process.
     setupFiles: ['test/helpers/kill-guard.ts'],
     pool: 'forks',
