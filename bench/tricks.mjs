@@ -91,7 +91,7 @@ try {
   process.stdout.write(
     `node ${process.version}, ${ROUNDS} paired rounds against node -e 0, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`,
   );
-  for (const trick of ['commander-child-process', 'conf-crypto', 'conf-assert', 'conf-unused', 'string-width-regex']) {
+  for (const trick of ['commander-child-process', 'conf-crypto', 'conf-assert', 'conf-unused', 'string-width-regex', 'builtin-namespaces']) {
     if (only && !only.includes(trick)) continue;
     const bin = await buildPrivateSvc(join(work, trick), [trick]);
     await saving(trick, 'agents get -o json', get(shipped), get(bin));

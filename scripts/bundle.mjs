@@ -1,9 +1,10 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -258,8 +259,9 @@ const sourcePatches = (without, extra) => ({
 /**
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
  * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES,
- * STAND_INS and ALIASES): for bench/tricks.mjs, which measures what each saves. With `sea`, the single executable's
- * main instead (scripts/sea.mjs): src/sea/entry.ts as one CommonJS file, no splitting, jq-web inside it.
+ * STAND_INS and ALIASES, or `builtin-namespaces`): for bench/tricks.mjs, which measures what each saves. With `sea`, the
+ * single executable's main instead (scripts/sea.mjs): src/sea/entry.ts as one CommonJS file, no splitting, jq-web
+ * inside it, minified (minifySea).
  */
 export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false, snapshot = false } = {}) {
   await checkNarrowUi();
@@ -275,7 +277,8 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     ...(sea ? { format: 'cjs' } : { splitting: true, format: 'esm', chunkNames: 'chunks/[name]-[hash]' }),
     platform: 'node',
     target: 'node20',
-    sourcemap: 'linked',
+    // The executable's main has none: minifySea rewrites it, and the executable never carried one.
+    sourcemap: sea ? false : 'linked',
     // jq-web loads its .wasm beside its own file (copied to dist/jq/ below; a SEA asset in the executable);
     // react-devtools-core is optional in ink.
     external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
@@ -289,18 +292,40 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
     // jq.ts's import.meta sits in the branch the SEA's define removes.
     ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
-    // The SEA's main, ASCII and minified (PERF.md, "ASCII and minified main"): one non-ASCII character makes V8 hold
-    // the whole 3 MB source as a two-byte string, decoded from UTF-8 on every start. esbuild escapes strings (its
-    // default `charset: 'ascii'`) but keeps comments verbatim: minifyWhitespace drops them, and the licence comments
-    // go to `svc.js.LEGAL.txt`, which scripts/sea.mjs carries as an asset of the executable. Identifiers keep their
-    // names (code may read a class's or function's `.name`).
-    ...(sea ? { minifyWhitespace: true, minifySyntax: true, legalComments: 'external' } : {}),
+    // The SEA's licence comments go to `svc.js.LEGAL.txt`, which scripts/sea.mjs carries as an asset of the executable;
+    // its main is minified below (minifySea).
+    ...(sea ? { legalComments: 'external' } : {}),
     logLevel,
   });
   checkAliasImporters(metafile);
-  if (sea) return;
-  await toCommonJs(outdir, metafile, root);
+  const shareNamespaces = !without.includes('builtin-namespaces');
+  if (sea) return minifySea(join(outdir, 'svc.js'), shareNamespaces);
+  await toCommonJs(outdir, metafile, root, { shareNamespaces });
   copyJq(outdir);
+}
+
+/**
+ * The SEA's main, each builtin's namespace shared (scripts/builtin-namespaces.mjs: before the helpers lose their
+ * names), then ASCII and minified (PERF.md, "ASCII and minified main", "Names minified"): one non-ASCII character makes
+ * V8 hold the whole source as a two-byte string, decoded from UTF-8 on every start, and every byte of it is a byte each
+ * start reads and copies. esbuild escapes strings (`charset: 'ascii'`); minifying drops the comments and whitespace,
+ * shortens the syntax and renames the identifiers: 1.85 → 1.28 MB. A renamed class or function has another `.name`:
+ * svc tells its errors by `instanceof` or a name it sets itself (commander's errors take theirs from the class, and
+ * svc reads only their `code`; jq's runtime sets `name = "ErrnoError"` as a field).
+ */
+function minifySea(main, shareNamespaces) {
+  const shared = shareNamespaces ? shareBuiltinNamespaces(readFileSync(main, 'utf8')) : { code: readFileSync(main, 'utf8'), count: -1 };
+  if (!shared.count) throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the main; has esbuild changed its interop?');
+  const { code } = transformSync(shared.code, {
+    format: 'cjs',
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    minifyIdentifiers: true,
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  writeFileSync(main, code);
 }
 
 /** jq-web's two files (its module and the WebAssembly it loads from its own folder), so dist/ runs without node_modules. */

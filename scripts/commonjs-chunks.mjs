@@ -6,6 +6,7 @@
 import { build, transformSync } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
 
 /** `import.meta.url` in a CommonJS chunk (src/output/jq.ts finds jq-web from it). */
 const META_URL = 'var __svcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
@@ -13,8 +14,9 @@ const META_URL = 'var __svcImportMetaUrl = require("node:url").pathToFileURL(__f
 /**
  * Converts the `.js` outputs of an esbuild ESM build (its metafile) in `outdir`, and writes `package.json` there, so
  * `.js` is CommonJS whatever the package around it says. `root` is the build's working directory (the metafile's base).
+ * `shareNamespaces`: each builtin's namespace made once (scripts/builtin-namespaces.mjs), off for bench/tricks.mjs.
  */
-export async function toCommonJs(outdir, metafile, root) {
+export async function toCommonJs(outdir, metafile, root, { shareNamespaces = true } = {}) {
   const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'));
   for (const f of outputs) refuseTopLevelAwait(join(root, f));
   await build({
@@ -37,6 +39,7 @@ export async function toCommonJs(outdir, metafile, root) {
     // Modules are strict, and esbuild's CommonJS says so only for some inputs: the directive first, then what the
     // chunk needs of import.meta, all on the first line so the source map holds.
     code = code.replace(/^"use strict";/, '');
+    if (shareNamespaces) code = shareBuiltinNamespaces(code).code;
     writeFileSync(file, `"use strict";${code.includes('__svcImportMetaUrl') ? META_URL : ''}${code}`);
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');

@@ -56,4 +56,41 @@ describe('the bundle as CommonJS chunks (scripts/commonjs-chunks.mjs)', () => {
       /main\.js \(from src\/\) cannot be CommonJS: Top-level await.*SOURCE_PATCHES/,
     );
   });
+
+  // The guard of PERF.md's "One namespace per builtin": esbuild's interop made a getter per property of the builtin in
+  // every module that imported it by default (node:process: 85), on every start.
+  it('a builtin imported by default in two chunks gets one namespace for the process: its default and named members work, no getter copied twice', async () => {
+    const outdir = await convert({
+      'main.js': `import process from 'node:process';
+        import { env } from 'node:process';
+        export async function run() {
+          const other = await import('./other.js');
+          return { same: other.namespaceOf() === namespaceOf(), pid: process.pid === other.pid(), env: env === other.env(), sep: other.sep() };
+        }
+        export function namespaceOf() { return typeof process; }`,
+      'other.js': `import process from 'node:process';
+        import path from 'node:path';
+        export const namespaceOf = () => typeof process;
+        export const pid = () => process.pid;
+        export const env = () => process.env;
+        export const sep = () => path.sep;`,
+    });
+    const main = readFileSync(join(outdir, 'main.js'), 'utf8');
+    expect(main).not.toMatch(/__toESM\(require\("node:/);
+    expect(main).toContain('__svcBuiltinNamespace(require("node:process"))');
+    // Count the getters esbuild's interop defines while both chunks load: node:process's and node:path's, once each.
+    const script = `const d = Object.defineProperty; let getters = 0;
+      Object.defineProperty = (o, k, desc) => { if (desc && desc.get) getters++; return d(o, k, desc); };
+      require(${JSON.stringify(join(outdir, 'main.js'))}).run().then((r) => process.stdout.write(JSON.stringify({ ...r, getters })))`;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+    const once = Object.getOwnPropertyNames(process).length + Object.getOwnPropertyNames(await import('node:path')).length;
+    expect(out).toMatchObject({ same: true, pid: true, env: true, sep: '/' });
+    // Each chunk's own exports are getters too (a handful); a second copy of node:process would add 85.
+    expect(out.getters).toBeGreaterThanOrEqual(once);
+    expect(out.getters).toBeLessThan(once + 20);
+    // The source map still leads back to src/: the helper went after the code.
+    const map = JSON.parse(readFileSync(join(outdir, 'main.js.map'), 'utf8')) as { sources: string[] };
+    expect(map.sources.some((s) => s.endsWith('src/main.js'))).toBe(true);
+    expect(main.trimEnd().split('\n').at(-1)).toMatch(/^\/\/# sourceMappingURL=main\.js\.map$/);
+  });
 });
