@@ -16,7 +16,7 @@ import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION } from '../scripts/
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
-const STARTUPS = (process.env.STARTUPS ?? 'snapshot,code-cache,none').split(',');
+const STARTUPS = (process.env.STARTUPS ?? 'trained,code-cache,snapshot,none').split(',');
 const work = join(root, 'node_modules', '.cache', `sea-bench-${process.pid}`);
 const host = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 const seaNode = nodeBinary(host);

@@ -1,16 +1,20 @@
 // `npm run sea`: dist/sea/svc, svc as one executable (Node's single executable applications) that needs no Node.
 // The Node build comes from the npm registry (`npm pack` of the platform's package), pinned to one version and checked
 // against the integrity written here, cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
-//   npm run sea                            this machine's platform, its main compiled from a V8 code cache
+//   npm run sea                            this machine's platform, its main compiled from a trained V8 code cache
 //   npm run sea -- --target linux-arm64    another platform: no code cache (Node cannot make one for another
 //                                          platform); the host's own Node build of that version makes the blob
-//   npm run sea -- --startup snapshot      a V8 startup snapshot or `none` instead (bench/sea.mjs compares them)
-import { execFileSync, spawnSync } from 'node:child_process';
+//   npm run sea -- --startup snapshot      a V8 startup snapshot, Node's own code cache (`code-cache`, made without
+//                                          running the main) or `none` instead of the trained cache (bench/sea.mjs
+//                                          compares them)
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 import { bundle } from './bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,9 +31,9 @@ const NODE_BUILDS = {
 };
 /** The fuse Node's SEA looks for in its own binary (Node's documentation, "Single executable applications"). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-const STARTUPS = ['snapshot', 'code-cache', 'none'];
+const STARTUPS = ['trained', 'snapshot', 'code-cache', 'none'];
 /** What each run starts from: the fastest of STARTUPS as measured by bench/sea.mjs (scripts/build/PERF.md). */
-export const DEFAULT_STARTUP = 'code-cache';
+export const DEFAULT_STARTUP = 'trained';
 
 const hostTarget = () => `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
@@ -79,16 +83,18 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
     await bundle(work, 'warning', [], { sea: true, snapshot: startup === 'snapshot' });
     const blob = join(work, 'svc.blob');
     const legal = join(work, 'svc.js.LEGAL.txt');
+    const trained = startup === 'trained' ? await trainedMain(host, work) : undefined;
     const config = {
-      main: join(work, 'svc.js'),
+      main: trained?.loader ?? join(work, 'svc.js'),
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: startup === 'snapshot',
-      useCodeCache: startup === 'code-cache',
+      useCodeCache: startup === 'code-cache' || startup === 'trained',
       assets: {
         'jq.wasm': join(dirname(fileURLToPath(import.meta.resolve('jq-web'))), 'jq.wasm'),
         // The bundled libraries' licence comments, kept out of the ASCII main (scripts/bundle.mjs) but in the executable.
         ...(existsSync(legal) ? { 'LEGAL.txt': legal } : {}),
+        ...(trained ? { 'main.js': trained.main, 'main.cache': trained.cache } : {}),
       },
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
@@ -105,10 +111,66 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
     // An ad-hoc signature runs on the machine that built it; to hand it out, sign with a Developer ID (README).
     if (darwin && process.platform === 'darwin') quiet('codesign', ['--sign', '-', exe]);
     writeFileSync(join(out, 'sea-config.json'), JSON.stringify({ target, node: NODE_VERSION, ...config }, null, 2) + '\n');
+    // The trained cache beside it, so test/build/sea.test.ts can check that the executable's Node takes it (`.cjs`,
+    // which the package's `files` leave out).
+    if (trained) {
+      copyFileSync(trained.main, join(out, 'main.cjs'));
+      copyFileSync(trained.cache, join(out, 'main.cache'));
+    }
     return exe;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The trained start (src/sea/loader.ts): svc's main wrapped as a CommonJS function (`main.js`), V8's code cache of it
+ * made after running `agents get` against the emulator the main itself holds (`main.cache`), and the loader as the
+ * executable's main. The host's Node is the executable's own build, run with no V8 flag, so V8 takes the cache.
+ */
+async function trainedMain(host, work) {
+  const main = join(work, 'main.js');
+  const cache = join(work, 'main.cache');
+  const loader = join(work, 'loader.js');
+  writeFileSync(main, `(function(exports,require,module,__filename,__dirname){${readFileSync(join(work, 'svc.js'), 'latin1')}\n})`, 'latin1');
+  await build({
+    entryPoints: [join(root, 'src', 'sea', 'loader.ts')],
+    outfile: loader,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    minify: true,
+    logLevel: 'warning',
+  });
+  const home = mkdtempSync(join(tmpdir(), 'svc-sea-train-'));
+  const env = { PATH: process.env.PATH ?? '', HOME: home, SVC_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
+  const emulator = spawn(host, [join(work, 'svc.js'), 'emulator', '--port', '0', '--api-key', 'sk_train'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let text = '';
+      emulator.stdout.on('data', (d) => {
+        text += d;
+        const m = /SVC_BASE_URL=(\S+)/.exec(text);
+        if (m) resolve(m[1]);
+      });
+      emulator.once('exit', (code) => reject(new Error(`sea: the training emulator exited ${code}`)));
+    });
+    const headers = { authorization: 'Bearer sk_train', 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' };
+    const created = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'train', model: 'scripted-1' }) });
+    if (!created.ok) throw new Error(`sea: the training emulator answered ${created.status} to an agent's create`);
+    const agent = await created.json();
+    const run = spawnSync(host, [join(root, 'scripts', 'sea-train.cjs'), main, cache, 'agents', 'get', agent.id, '-o', 'json'], {
+      env: { ...env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_train' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (run.status !== 0 || !existsSync(cache)) throw new Error(`sea: the training run failed (${run.status ?? run.signal}): ${run.stderr}`);
+  } finally {
+    emulator.kill();
+    rmSync(home, { recursive: true, force: true });
+  }
+  return { main, cache, loader };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -3,7 +3,7 @@
 zmodload zsh/zpty || exit 3
 zpty svc_shell zsh -f -i
 zpty -w svc_shell "PROMPT='' RPROMPT=''; zle_bracketed_paste=()"
-zpty -w svc_shell "autoload -U compinit && compinit -u -d /dev/null && source ${(q)1}"
+zpty -w svc_shell "autoload -U compinit && compinit -u -D && source ${(q)1}"
 zpty -w svc_shell 'compadd() {
   if (( ${@[(I)-[OAD]]} )); then builtin compadd "$@"; return; fi
   local -a __hits; builtin compadd -O __hits "$@"
