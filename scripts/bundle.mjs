@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
+import { plainWrappers } from './plain-wrappers.mjs';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -299,7 +300,7 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
   });
   checkAliasImporters(metafile);
   const shareNamespaces = !without.includes('builtin-namespaces');
-  if (sea) return minifySea(join(outdir, 'svc.js'), shareNamespaces);
+  if (sea) return minifySea(join(outdir, 'svc.js'), shareNamespaces, without);
   await toCommonJs(outdir, metafile, root, { shareNamespaces });
   copyJq(outdir);
 }
@@ -313,10 +314,11 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
  * svc tells its errors by `instanceof` or a name it sets itself (commander's errors take theirs from the class, and
  * svc reads only their `code`; jq's runtime sets `name = "ErrnoError"` as a field).
  */
-function minifySea(main, shareNamespaces) {
+function minifySea(main, shareNamespaces, without) {
   const shared = shareNamespaces ? shareBuiltinNamespaces(readFileSync(main, 'utf8')) : { code: readFileSync(main, 'utf8'), count: -1 };
   if (!shared.count) throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the main; has esbuild changed its interop?');
-  const { code } = transformSync(shared.code, {
+  const plain = without.includes('plain-wrappers') ? shared : plainWrappers(shared.code);
+  const { code } = transformSync(plain.code, {
     format: 'cjs',
     charset: 'ascii',
     minifyWhitespace: true,

@@ -48,6 +48,8 @@ describe("the single executable's main", () => {
     // One namespace per builtin (PERF.md): no builtin goes through esbuild's interop, renamed or not.
     expect(text).not.toMatch(/\(require\("node:[a-z_/]+"\),1\)/);
     expect(text).toContain('Symbol.for("svc.builtinNamespaces")');
+    // Plain module wrappers (PERF.md): no module is wrapped in an object literal keyed by its path.
+    expect(text).not.toMatch(/\(\{"(?:src|node_modules|scripts)\/[^"]+"\(/);
     expect(readFileSync(join(out, 'svc.js.LEGAL.txt'), 'utf8')).toContain('@license React');
   });
 });
