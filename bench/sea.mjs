@@ -1,9 +1,8 @@
 /**
  * The single executable's start-up (not in CI): `svc agents get ID -o json` from dist/sea/svc built each way it can
  * start (a trained code cache, Node's own code cache, a V8 startup snapshot, neither: scripts/sea.mjs `--startup`), in
- * one interleaved run beside
- * `node -e 0` and bench/floor-get.cjs (one GET with node:http, the body to stdout), both on the executable's own Node
- * and the floor also on this machine's node; and `node bin/svc.js`, the package. Each figure is the median of its runs,
+ * one interleaved run beside `node -e 0` and bench/floor-get.cjs (one GET with node:http, the body to stdout), both on
+ * the executable's own Node and the floor also on this machine's node; and `node bin/svc.js`, the package. Each figure is the median of its runs,
  * each ratio the median of the per-round ratios to the floor on the executable's Node (wall time; CPU time as the ratio
  * of medians). Every binary is a copy written in one write (heldAlike). `ROUNDS=21`, `STARTUPS=trained,code-cache`.
  * Builds into node_modules/.cache/, never dist/.
