@@ -7,13 +7,12 @@
  * of medians). Every binary is a copy written in one write (heldAlike). `ROUNDS=21`, `STARTUPS=trained,code-cache`.
  * Builds into node_modules/.cache/, never dist/.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { interleaved } from './lib/measure.mjs';
-import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION } from '../scripts/sea.mjs';
+import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION, scriptedAgent, startEmulator } from '../scripts/sea.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
@@ -45,19 +44,10 @@ for (const s of STARTUPS) exes[s] = heldAlike(exes[s], `svc-${s}`);
 
 const configDir = mkdtempSync(join(tmpdir(), 'svc-sea-bench-'));
 const cacheDir = mkdtempSync(join(tmpdir(), 'svc-sea-bench-cache-'));
-const emulator = spawn(Object.values(exes)[0], ['emulator', '--port', '0', '--api-key', 'sk_bench'], { stdio: ['ignore', 'pipe', 'ignore'] });
+const emulator = startEmulator(Object.values(exes)[0], [], 'sk_bench', process.env);
 try {
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    emulator.stdout.on('data', (d) => {
-      text += d;
-      const m = /SVC_BASE_URL=(\S+)/.exec(text);
-      if (m) resolve(m[1]);
-    });
-    emulator.on('exit', (c) => reject(new Error(`the emulator exited ${c}`)));
-  });
-  const headers = { authorization: 'Bearer sk_bench', 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' };
-  const agent = await (await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', model: 'scripted-1' }) })).json();
+  const url = await emulator.url;
+  const agent = await scriptedAgent(url, 'sk_bench', 'bench');
   const env = { ...process.env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_bench', SVC_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir };
   const get = ['agents', 'get', agent.id, '-o', 'json'];
   const floorArgs = [join(root, 'bench', 'floor-get.cjs'), `${url}/v1/agents/${agent.id}`, 'sk_bench'];
@@ -86,7 +76,7 @@ try {
   for (const s of STARTUPS) process.stdout.write(`size (${s}): ${(statSync(exes[s]).size / 2 ** 20).toFixed(1)} MiB\n`);
   process.stdout.write(`goal: dist/sea/svc within 1.3× the node:http GET\n`);
 } finally {
-  emulator.kill();
+  emulator.child.kill();
   rmSync(work, { recursive: true, force: true });
   rmSync(configDir, { recursive: true, force: true });
   rmSync(cacheDir, { recursive: true, force: true });

@@ -145,21 +145,10 @@ async function trainedMain(host, work) {
   });
   const home = mkdtempSync(join(tmpdir(), 'svc-sea-train-'));
   const env = { PATH: process.env.PATH ?? '', HOME: home, SVC_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
-  const emulator = spawn(host, [join(work, 'svc.js'), 'emulator', '--port', '0', '--api-key', 'sk_train'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const emulator = startEmulator(host, [join(work, 'svc.js')], 'sk_train', env);
   try {
-    const url = await new Promise((resolve, reject) => {
-      let text = '';
-      emulator.stdout.on('data', (d) => {
-        text += d;
-        const m = /SVC_BASE_URL=(\S+)/.exec(text);
-        if (m) resolve(m[1]);
-      });
-      emulator.once('exit', (code) => reject(new Error(`sea: the training emulator exited ${code}`)));
-    });
-    const headers = { authorization: 'Bearer sk_train', 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' };
-    const created = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name: 'train', model: 'scripted-1' }) });
-    if (!created.ok) throw new Error(`sea: the training emulator answered ${created.status} to an agent's create`);
-    const agent = await created.json();
+    const url = await emulator.url;
+    const agent = await scriptedAgent(url, 'sk_train', 'train');
     const run = spawnSync(host, [join(root, 'scripts', 'sea-train.cjs'), main, cache, 'agents', 'get', agent.id, '-o', 'json'], {
       env: { ...env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_train' },
       encoding: 'utf8',
@@ -167,10 +156,33 @@ async function trainedMain(host, work) {
     });
     if (run.status !== 0 || !existsSync(cache)) throw new Error(`sea: the training run failed (${run.status ?? run.signal}): ${run.stderr}`);
   } finally {
-    emulator.kill();
+    emulator.child.kill();
     rmSync(home, { recursive: true, force: true });
   }
   return { main, cache, loader };
+}
+
+/** `svc emulator --port 0` run by `cmd` with `args` before it; `url` resolves once it listens (bench/sea.mjs too). */
+export function startEmulator(cmd, args, apiKey, env) {
+  const child = spawn(cmd, [...args, 'emulator', '--port', '0', '--api-key', apiKey], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+      const m = /SVC_BASE_URL=(\S+)/.exec(text);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`sea: the emulator exited ${code}`)));
+  });
+  return { child, url };
+}
+
+/** An agent of the emulator's scripted model, for a command to read. */
+export async function scriptedAgent(url, apiKey, name) {
+  const headers = { authorization: `Bearer ${apiKey}`, 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' };
+  const created = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name, model: 'scripted-1' }) });
+  if (!created.ok) throw new Error(`sea: the emulator answered ${created.status} to an agent's create`);
+  return created.json();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
