@@ -89,7 +89,9 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: startup === 'snapshot',
-      useCodeCache: startup === 'code-cache' || startup === 'trained',
+      // Not for the trained start: its main is the 20-line loader, and Node warns on stderr whenever it refuses a SEA
+      // cache (a V8 flag in NODE_OPTIONS, such as --max-old-space-size); the loader's own cache refuses silently.
+      useCodeCache: startup === 'code-cache',
       assets: {
         'jq.wasm': join(dirname(fileURLToPath(import.meta.resolve('jq-web'))), 'jq.wasm'),
         // The bundled libraries' licence comments, kept out of the ASCII main (scripts/bundle.mjs) but in the executable.

@@ -90,7 +90,7 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
     const dir = join(repo, 'dist', 'sea');
     const config = JSON.parse(readFileSync(join(dir, 'sea-config.json'), 'utf8'));
     expect(config).toMatchObject({
-      useCodeCache: true,
+      useCodeCache: false,
       useSnapshot: false,
       assets: { 'jq.wasm': expect.stringMatching(/jq\.wasm$/), 'main.js': expect.any(String), 'main.cache': expect.any(String) },
     });
@@ -101,5 +101,13 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
     const { stdout } = await execFile(nodeBinary(config.target), ['-e', probe, join(dir, 'main.cjs'), join(dir, 'main.cache')], { env: {} });
     // A cache V8 refuses (another source, another Node, a V8 flag) would cost every start its compiling, silently.
     expect(JSON.parse(stdout)).toEqual({ rejected: false });
+  });
+
+  it('a V8 flag in NODE_OPTIONS makes V8 refuse the cache: the command still runs, and nothing is said on stderr', async () => {
+    const agent = await call(t.emu, 'POST', '/v1/agents', { body: { name: 'sea-flag', model: 'scripted-1' } });
+    const env = { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, NODE_OPTIONS: '--max-old-space-size=200' };
+    const r = await run(['agents', 'get', agent.body.id, '-o', 'json'], env);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: agent.body.id, name: 'sea-flag' });
+    expect(r.stderr).toBe('');
   });
 });
