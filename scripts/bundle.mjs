@@ -1,11 +1,10 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 import { build, transformSync } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
-import { plainWrappers } from './plain-wrappers.mjs';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -261,8 +260,9 @@ const sourcePatches = (without, extra) => ({
  * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
  * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES,
  * STAND_INS and ALIASES, or `builtin-namespaces`): for bench/tricks.mjs, which measures what each saves. With `sea`, the
- * single executable's main instead (scripts/sea.mjs): src/sea/entry.ts as one CommonJS file, no splitting, jq-web
- * inside it, minified (minifySea).
+ * single executable's chunks instead (scripts/sea.mjs links them): src/sea/entry.ts as `svc.js` and its CommonJS
+ * chunks, split as the package's are, jq-web inside them, each minified (minifySeaChunks), the licence comments of
+ * all of them in `LEGAL.txt`.
  */
 export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false, snapshot = false } = {}) {
   await checkNarrowUi();
@@ -275,11 +275,13 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
       : { cli: `${root}src/cli/main.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
     outdir,
     bundle: true,
-    ...(sea ? { format: 'cjs' } : { splitting: true, format: 'esm', chunkNames: 'chunks/[name]-[hash]' }),
+    splitting: true,
+    format: 'esm',
+    chunkNames: 'chunks/[name]-[hash]',
     platform: 'node',
     target: 'node20',
-    // The executable's main has none: minifySea rewrites it, and the executable never carried one.
-    sourcemap: sea ? false : 'linked',
+    // The executable carries none (minifySeaChunks rewrites its chunks); the build's maps name a failing chunk's packages.
+    sourcemap: 'linked',
     // jq-web loads its .wasm beside its own file (copied to dist/jq/ below; a SEA asset in the executable);
     // react-devtools-core is optional in ink.
     external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
@@ -293,41 +295,51 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
     // jq.ts's import.meta sits in the branch the SEA's define removes.
     ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
-    // The SEA's licence comments go to `svc.js.LEGAL.txt`, which scripts/sea.mjs carries as an asset of the executable;
-    // its main is minified below (minifySea).
+    // The SEA's licence comments go to a `.LEGAL.txt` beside each chunk, gathered into `LEGAL.txt`, which
+    // scripts/sea.mjs carries as an asset of the executable; the chunks are minified below (minifySeaChunks).
     ...(sea ? { legalComments: 'external' } : {}),
     logLevel,
   });
   checkAliasImporters(metafile);
   const shareNamespaces = !without.includes('builtin-namespaces');
-  if (sea) return minifySea(join(outdir, 'svc.js'), shareNamespaces, without);
   await toCommonJs(outdir, metafile, root, { shareNamespaces });
+  if (sea) return minifySeaChunks(outdir, metafile, shareNamespaces);
   copyJq(outdir);
 }
 
 /**
- * The SEA's main, each builtin's namespace shared (scripts/builtin-namespaces.mjs: before the helpers lose their
- * names), then ASCII and minified (PERF.md, "ASCII and minified main", "Names minified"): one non-ASCII character makes
- * V8 hold the whole source as a two-byte string, decoded from UTF-8 on every start, and every byte of it is a byte each
- * start reads and copies. esbuild escapes strings (`charset: 'ascii'`); minifying drops the comments and whitespace,
- * shortens the syntax and renames the identifiers: 1.85 → 1.28 MB. A renamed class or function has another `.name`:
- * svc tells its errors by `instanceof` or a name it sets itself (commander's errors take theirs from the class, and
- * svc reads only their `code`; jq's runtime sets `name = "ErrnoError"` as a field).
+ * The SEA's chunks (`outdir/svc.js`, `outdir/chunks/*.js`), each ASCII and minified (PERF.md, "ASCII and minified
+ * main", "Names minified"): one non-ASCII character makes V8 hold a source as a two-byte string, decoded from UTF-8
+ * on every start, and every byte of it is a byte each start copies into fresh memory. esbuild escapes strings
+ * (`charset: 'ascii'`); minifying drops the comments and whitespace, shortens the syntax and renames the identifiers
+ * inside each chunk (what chunks share goes through `exports`, whose names stay). A renamed class or function has
+ * another `.name`: svc tells its errors by `instanceof` or a name it sets itself (commander's errors take theirs from
+ * the class, and svc reads only their `code`; jq's runtime sets `name = "ErrnoError"` as a field). The licence
+ * comments esbuild put beside each chunk are gathered into `outdir/LEGAL.txt`.
  */
-function minifySea(main, shareNamespaces, without) {
-  const shared = shareNamespaces ? shareBuiltinNamespaces(readFileSync(main, 'utf8')) : { code: readFileSync(main, 'utf8'), count: -1 };
-  if (!shared.count) throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the main; has esbuild changed its interop?');
-  const plain = without.includes('plain-wrappers') ? shared : plainWrappers(shared.code);
-  const { code } = transformSync(plain.code, {
-    format: 'cjs',
-    charset: 'ascii',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    minifyIdentifiers: true,
-    legalComments: 'none',
-    logLevel: 'error',
-  });
-  writeFileSync(main, code);
+function minifySeaChunks(outdir, metafile, shareNamespaces) {
+  const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => join(root, f));
+  if (shareNamespaces && !outputs.some((f) => readFileSync(f, 'latin1').includes('Symbol.for("svc.builtinNamespaces")'))) {
+    throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the chunks; has esbuild changed its interop?');
+  }
+  const legal = [];
+  for (const file of outputs) {
+    const { code } = transformSync(readFileSync(file, 'utf8'), {
+      format: 'cjs',
+      charset: 'ascii',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      minifyIdentifiers: true,
+      legalComments: 'none',
+      logLevel: 'error',
+    });
+    writeFileSync(file, code);
+    if (existsSync(`${file}.LEGAL.txt`)) {
+      legal.push(readFileSync(`${file}.LEGAL.txt`, 'utf8'));
+      rmSync(`${file}.LEGAL.txt`);
+    }
+  }
+  writeFileSync(join(outdir, 'LEGAL.txt'), legal.join('\n'));
 }
 
 /** jq-web's two files (its module and the WebAssembly it loads from its own folder), so dist/ runs without node_modules. */

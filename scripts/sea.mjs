@@ -9,13 +9,14 @@
 //                                          compares them)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { bundle } from './bundle.mjs';
+import { linkChunks, REST_ASSET } from './sea-link.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,10 +83,12 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
   try {
     await bundle(work, 'warning', [], { sea: true, snapshot: startup === 'snapshot' });
     const blob = join(work, 'svc.blob');
-    const legal = join(work, 'svc.js.LEGAL.txt');
+    const legal = join(work, 'LEGAL.txt');
     const trained = startup === 'trained' ? await trainedMain(host, work) : undefined;
+    // Any other start: every chunk in the main, which Node runs (and for `code-cache` compiles) itself.
+    if (!trained) writeFileSync(join(work, 'main-all.js'), linkChunks(work).main, 'latin1');
     const config = {
-      main: trained?.loader ?? join(work, 'svc.js'),
+      main: trained?.loader ?? join(work, 'main-all.js'),
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: startup === 'snapshot',
@@ -96,22 +99,36 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
         'jq.wasm': join(dirname(fileURLToPath(import.meta.resolve('jq-web'))), 'jq.wasm'),
         // The bundled libraries' licence comments, kept out of the ASCII main (scripts/bundle.mjs) but in the executable.
         ...(existsSync(legal) ? { 'LEGAL.txt': legal } : {}),
-        ...(trained ? { 'main.js': trained.main, 'main.cache': trained.cache } : {}),
+        ...(trained ? { 'main.js': trained.main, 'main.cache': trained.cache, [REST_ASSET]: trained.rest } : {}),
       },
     };
-    writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-    quiet(host, ['--experimental-sea-config', join(work, 'sea-config.json')], work);
     mkdirSync(out, { recursive: true });
     const exe = join(out, target.startsWith('win') ? 'svc.exe' : 'svc');
-    rmSync(exe, { force: true });
-    copyFileSync(node, exe);
-    chmodSync(exe, 0o755);
-    const darwin = target.startsWith('darwin');
-    if (darwin && process.platform === 'darwin') quiet('codesign', ['--remove-signature', exe]);
-    const macho = darwin ? ['--macho-segment-name', 'NODE_SEA'] : [];
-    quiet(process.execPath, [join(root, 'node_modules', 'postject', 'dist', 'cli.js'), exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE, ...macho]);
-    // An ad-hoc signature runs on the machine that built it; to hand it out, sign with a Developer ID (README).
-    if (darwin && process.platform === 'darwin') quiet('codesign', ['--sign', '-', exe]);
+    const inject = () => {
+      writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
+      quiet(host, ['--experimental-sea-config', join(work, 'sea-config.json')], work);
+      rmSync(exe, { force: true });
+      copyFileSync(node, exe);
+      chmodSync(exe, 0o755);
+      const darwin = target.startsWith('darwin');
+      if (darwin && process.platform === 'darwin') quiet('codesign', ['--remove-signature', exe]);
+      const macho = darwin ? ['--macho-segment-name', 'NODE_SEA'] : [];
+      quiet(process.execPath, [join(root, 'node_modules', 'postject', 'dist', 'cli.js'), exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE, ...macho]);
+      // An ad-hoc signature runs on the machine that built it; to hand it out, sign with a Developer ID (README).
+      if (darwin && process.platform === 'darwin') quiet('codesign', ['--sign', '-', exe]);
+    };
+    inject();
+    if (trained) {
+      // V8 copies a code cache that does not start on an 8-byte boundary, into fresh memory, at every start (~115
+      // pages here: PERF.md, "Only the chunks a command runs"). The assets follow the main in the blob, so spaces after
+      // the loader move the cache to one.
+      const off = cacheOffset(exe, trained.cache) % 8;
+      if (off) {
+        appendFileSync(trained.loader, ' '.repeat(8 - off));
+        inject();
+        if (cacheOffset(exe, trained.cache) % 8) throw new Error('sea: the code cache is not on an 8-byte boundary in the executable');
+      }
+    }
     writeFileSync(join(out, 'sea-config.json'), JSON.stringify({ target, node: NODE_VERSION, ...config }, null, 2) + '\n');
     // The trained cache beside it, so test/build/sea.test.ts can check that the executable's Node takes it (`.cjs`,
     // which the package's `files` leave out).
@@ -125,16 +142,23 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
   }
 }
 
+/** The command a trained executable is trained on: the one the issue times against the 5-line GET (bench/sea.mjs). */
+const trainingCommand = (agentId) => ['agents', 'get', agentId, '-o', 'json'];
+
 /**
- * The trained start (src/sea/loader.ts): svc's main wrapped as a CommonJS function (`main.js`), V8's code cache of it
- * made after running `agents get` against the emulator the main itself holds (`main.cache`), and the loader as the
- * executable's main. The host's Node is the executable's own build, run with no V8 flag, so V8 takes the cache.
+ * The trained start (src/sea/loader.ts). A run of the training command from the build's chunks on disk finds the
+ * chunks it loads (scripts/sea-record.cjs); those, linked, are the main (`main.js`, wrapped as a CommonJS function),
+ * the others the asset `chunks.js` (scripts/sea-link.mjs). A second run, of that main, leaves V8's code cache of it as
+ * `main.cache`, holding every function the command compiled; it fails if the command needs a chunk outside the main.
+ * The loader is the executable's main. Both runs go against the emulator the build holds, on the host's Node, which is
+ * the executable's own build, with no V8 flag, so V8 takes the cache.
  */
 async function trainedMain(host, work) {
   const main = join(work, 'main.js');
   const cache = join(work, 'main.cache');
+  const rest = join(work, REST_ASSET);
+  const recorded = join(work, 'core.txt');
   const loader = join(work, 'loader.js');
-  writeFileSync(main, `(function(exports,require,module,__filename,__dirname){${readFileSync(join(work, 'svc.js'), 'latin1')}\n})`, 'latin1');
   await build({
     entryPoints: [join(root, 'src', 'sea', 'loader.ts')],
     outfile: loader,
@@ -151,17 +175,33 @@ async function trainedMain(host, work) {
   try {
     const url = await emulator.url;
     const agent = await scriptedAgent(url, 'sk_train', 'train');
-    const run = spawnSync(host, [join(root, 'scripts', 'sea-train.cjs'), main, cache, 'agents', 'get', agent.id, '-o', 'json'], {
-      env: { ...env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_train' },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (run.status !== 0 || !existsSync(cache)) throw new Error(`sea: the training run failed (${run.status ?? run.signal}): ${run.stderr}`);
+    const runEnv = { ...env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_train' };
+    const command = trainingCommand(agent.id);
+    trainingRun(host, ['-r', join(root, 'scripts', 'sea-record.cjs'), join(work, 'svc.js'), ...command], { ...runEnv, SVC_SEA_RECORD: recorded }, recorded);
+    const linked = linkChunks(work, new Set(readFileSync(recorded, 'utf8').split('\n').filter(Boolean)));
+    writeFileSync(main, `(function(exports,require,module,__filename,__dirname){${linked.main}\n})`, 'latin1');
+    writeFileSync(rest, linked.rest, 'latin1');
+    trainingRun(host, [join(root, 'scripts', 'sea-train.cjs'), main, cache, ...command], runEnv, cache);
   } finally {
     emulator.child.kill();
     rmSync(home, { recursive: true, force: true });
   }
-  return { main, cache, loader };
+  return { main, cache, rest, loader };
+}
+
+/** Where in `exe` the code cache `cache` begins (the file's offset: its address modulo a page, once mapped). */
+export function cacheOffset(exe, cache) {
+  const bytes = readFileSync(exe);
+  const head = readFileSync(cache).subarray(0, 512);
+  const at = bytes.indexOf(head);
+  if (at === -1 || bytes.indexOf(head, at + 1) !== -1) throw new Error(`sea: the code cache is not once in ${exe}`);
+  return at;
+}
+
+/** One build-time run of the training command by `host`, which must succeed and leave `output`. */
+function trainingRun(host, args, env, output) {
+  const run = spawnSync(host, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (run.status !== 0 || !existsSync(output)) throw new Error(`sea: the training run failed (${run.status ?? run.signal}): ${run.stderr}`);
 }
 
 /** `svc emulator --port 0` run by `cmd` with `args` before it; `url` resolves once it listens (bench/sea.mjs too). */

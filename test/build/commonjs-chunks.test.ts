@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -79,11 +79,13 @@ describe('the bundle as CommonJS chunks (scripts/commonjs-chunks.mjs)', () => {
     expect(main).not.toMatch(/__toESM\(require\("node:/);
     expect(main).toContain('__svcBuiltinNamespace(require("node:process"))');
     // Count the getters esbuild's interop defines while both chunks load: node:process's and node:path's, once each.
-    const script = `const d = Object.defineProperty; let getters = 0;
+    // One namespace each is a getter per property of node:process and of node:path, in the process that loads them.
+    const script = `const once = Object.getOwnPropertyNames(process).length + Object.getOwnPropertyNames(require('node:path')).length;
+      const d = Object.defineProperty; let getters = 0;
       Object.defineProperty = (o, k, desc) => { if (desc && desc.get) getters++; return d(o, k, desc); };
-      require(${JSON.stringify(join(outdir, 'main.js'))}).run().then((r) => process.stdout.write(JSON.stringify({ ...r, getters })))`;
+      require(${JSON.stringify(join(outdir, 'main.js'))}).run().then((r) => process.stdout.write(JSON.stringify({ ...r, getters, once })))`;
     const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
-    const once = Object.getOwnPropertyNames(process).length + Object.getOwnPropertyNames(await import('node:path')).length;
+    const once = out.once as number;
     expect(out).toMatchObject({ same: true, pid: true, env: true, sep: '/' });
     // Each chunk's own exports are getters too (a handful); a second copy of node:process would add 85.
     expect(out.getters).toBeGreaterThanOrEqual(once);
@@ -92,5 +94,31 @@ describe('the bundle as CommonJS chunks (scripts/commonjs-chunks.mjs)', () => {
     const map = JSON.parse(readFileSync(join(outdir, 'main.js.map'), 'utf8')) as { sources: string[] };
     expect(map.sources.some((s) => s.endsWith('src/main.js'))).toBe(true);
     expect(main.trimEnd().split('\n').at(-1)).toMatch(/^\/\/# sourceMappingURL=main\.js\.map$/);
+  });
+
+  // The guard of PERF.md's "Only the chunks a command runs" (own exports): esbuild's __toCommonJS copied each chunk's
+  // namespace into a new object, one more getter closure and descriptor per export, on every chunk a command loads.
+  it("a chunk exports its namespace itself: one getter per export, live bindings and __esModule kept", async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `v${i}`);
+    const outdir = await convert({
+      'main.js': `export async function run() {
+          const lib = await import('./lib.js');
+          const before = lib.counter;
+          lib.bump();
+          return { before, after: lib.counter, esModule: lib.__esModule === true, keys: Object.keys(lib).length, again: lib === (await import('./lib.js')) };
+        }`,
+      'lib.js': `${names.map((n, i) => `export const ${n} = ${i};`).join('\n')}
+        export let counter = 0;
+        export function bump() { counter++; }`,
+    });
+    const lib = readFileSync(join(outdir, readdirSync(outdir).find((f) => f.startsWith('lib') && f.endsWith('.js')) ?? 'lib.js'), 'utf8');
+    expect(lib).not.toContain('__copyProps(__defProp({}');
+    const script = `const d = Object.defineProperty; let getters = 0;
+      Object.defineProperty = (o, k, desc) => { if (desc && desc.get) getters++; return d(o, k, desc); };
+      require(${JSON.stringify(join(outdir, 'main.js'))}).run().then((r) => process.stdout.write(JSON.stringify({ ...r, getters })))`;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
+    expect(out).toMatchObject({ before: 0, after: 1, esModule: true, keys: names.length + 2, again: true });
+    // 42 exports of lib, 1 of main: copied, it was twice that.
+    expect(out.getters).toBe(names.length + 3);
   });
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../scripts/bundle.mjs';
-import { nodeBinary } from '../../scripts/sea.mjs';
+import { cacheOffset, nodeBinary } from '../../scripts/sea.mjs';
+import { chunkKeys, REST_ASSET } from '../../scripts/sea-link.mjs';
 import { call, useEmulator } from '../helpers/emulator';
 import { describeWith } from '../helpers/requires';
 
@@ -14,43 +15,51 @@ const execFile = promisify(execFileCb);
 const repo = new URL('../..', import.meta.url).pathname;
 const exe = join(repo, 'dist', 'sea', process.platform === 'win32' ? 'svc.exe' : 'svc');
 
-describe("the single executable's main", () => {
+describe("the single executable's chunks", () => {
   const out = join(repo, 'node_modules', '.cache', `sea-bundle-${process.pid}`);
   beforeAll(() => bundle(out, 'error', [], { sea: true }), 120_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const chunks = () => chunkKeys(out).map((key) => ({ key, bytes: readFileSync(join(out, key)) }));
 
-  it('is one CommonJS file that requires only Node builtins, jq-web inside it reading its wasm from the SEA asset', () => {
-    const text = readFileSync(join(out, 'svc.js'), 'utf8');
-    const required = new Set([...text.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]));
+  it('are CommonJS files that require only Node builtins and each other, jq-web inside them reading its wasm from the SEA asset', () => {
     // Each optional, in a try or never reached: undici's SQLite cache store (Node 22+), ws's native speed-ups, Ink's devtools.
     const optional = ['node:sqlite', 'bufferutil', 'utf-8-validate', 'react-devtools-core'];
     const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'node:sea', ...optional]);
-    expect([...required].filter((r) => !builtins.has(r))).toEqual([]);
-    expect(text).toContain(`require("node:sea").getAsset("jq.wasm")`);
-    expect(text).not.toContain('import.meta');
+    const all = chunks();
+    expect(all.length).toBeGreaterThan(50);
+    const texts = all.map((c) => c.bytes.toString('latin1'));
+    // A chunk's own `require`, or esbuild's `__require` (a CommonJS package inside an ES chunk) calling it.
+    const required = new Set(texts.flatMap((text) => [...text.matchAll(/(?:\brequire|__require\))\("([^"]+)"\)/g)].map((m) => m[1])));
+    expect([...required].filter((r) => !builtins.has(r) && !r.startsWith('./'))).toEqual([]);
+    expect(required.has('node:fs')).toBe(true);
+    expect(texts.some((text) => text.includes(`__require)("node:sea").getAsset("jq.wasm")`))).toBe(true);
+    expect(texts.filter((text) => text.includes('import.meta'))).toEqual([]);
   });
 
   // The guard of PERF.md's "ASCII and minified main": one byte above 0x7f makes V8 hold the source as a two-byte string
-  // (twice its size, decoded from UTF-8 on every start); comments and whitespace are bytes each start reads for nothing.
-  it('is pure ASCII and minified (whitespace, syntax, names): no comment, licences in a file of their own, one namespace per builtin', () => {
-    const bytes = readFileSync(join(out, 'svc.js'));
-    const high = bytes.findIndex((b) => b > 0x7f);
-    expect(high === -1 ? '' : bytes.subarray(Math.max(0, high - 60), high + 20).toString('utf8')).toBe('');
-    const text = bytes.toString('latin1');
-    // minifyWhitespace: no comment line (~1,800 unminified) and few lines (~78,000 unminified; newlines left in templates).
-    expect(text.match(/^\s*(?:\/\/(?!# sourceMappingURL=)|\/\*).*$/gm) ?? []).toEqual([]);
-    expect(text.split('\n').length).toBeLessThan(3_000);
-    // minifySyntax: `return true` (~175 unminified) is written `return!0`.
-    expect(text).not.toMatch(/\breturn (?:true|false)\b/);
-    // minifyIdentifiers (PERF.md, "Names minified"): svc's own names are gone, and the file is 1.3 MB, not 1.85.
-    expect(text).not.toMatch(/\b(?:soleGroup|buildProgram|shareBuiltinNamespaces)\b/);
-    expect(bytes.length).toBeLessThan(1_500_000);
-    // One namespace per builtin (PERF.md): no builtin goes through esbuild's interop, renamed or not.
-    expect(text).not.toMatch(/\(require\("node:[a-z_/]+"\),1\)/);
-    expect(text).toContain('Symbol.for("svc.builtinNamespaces")');
-    // Plain module wrappers (PERF.md): no module is wrapped in an object literal keyed by its path.
-    expect(text).not.toMatch(/\(\{"(?:src|node_modules|scripts)\/[^"]+"\(/);
-    expect(readFileSync(join(out, 'svc.js.LEGAL.txt'), 'utf8')).toContain('@license React');
+  // (twice its size, decoded from UTF-8 on every start); comments and whitespace are bytes each start copies for nothing.
+  it('are pure ASCII and minified (whitespace, syntax, names): no comment, licences in a file of their own, one namespace per builtin', () => {
+    let total = 0;
+    let lines = 0;
+    for (const { key, bytes } of chunks()) {
+      total += bytes.length;
+      const high = bytes.findIndex((b) => b > 0x7f);
+      expect(high === -1 ? '' : `${key}: ${bytes.subarray(Math.max(0, high - 60), high + 20).toString('utf8')}`).toBe('');
+      const text = bytes.toString('latin1');
+      // minifyWhitespace: no comment line, and few lines (newlines are left in templates only; ~78,000 unminified).
+      expect(text.match(/^\s*(?:\/\/|\/\*).*$/gm) ?? [], key).toEqual([]);
+      lines += text.split('\n').length;
+      // minifySyntax: `return true` is written `return!0`.
+      expect(text, key).not.toMatch(/\breturn (?:true|false)\b/);
+      // minifyIdentifiers (PERF.md, "Names minified"): svc's own names are gone.
+      expect(text, key).not.toMatch(/\b(?:soleGroup|buildProgram|shareBuiltinNamespaces)\b/);
+      // One namespace per builtin (PERF.md): no builtin goes through esbuild's interop, renamed or not.
+      expect(text, key).not.toMatch(/\(require\("node:[a-z_/]+"\),1\)/);
+    }
+    expect(lines).toBeLessThan(3_000);
+    expect(total).toBeLessThan(1_600_000);
+    expect(chunks().some(({ bytes }) => bytes.toString('latin1').includes('Symbol.for("svc.builtinNamespaces")'))).toBe(true);
+    expect(readFileSync(join(out, 'LEGAL.txt'), 'utf8')).toContain('@license React');
   });
 });
 
@@ -92,7 +101,12 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
     expect(config).toMatchObject({
       useCodeCache: false,
       useSnapshot: false,
-      assets: { 'jq.wasm': expect.stringMatching(/jq\.wasm$/), 'main.js': expect.any(String), 'main.cache': expect.any(String) },
+      assets: {
+        'jq.wasm': expect.stringMatching(/jq\.wasm$/),
+        'main.js': expect.any(String),
+        'main.cache': expect.any(String),
+        [REST_ASSET]: expect.any(String),
+      },
     });
     const probe = `const { Script } = require('node:vm'); const { readFileSync } = require('node:fs');
       const source = readFileSync(process.argv[1], 'latin1');
@@ -101,6 +115,19 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
     const { stdout } = await execFile(nodeBinary(config.target), ['-e', probe, join(dir, 'main.cjs'), join(dir, 'main.cache')], { env: {} });
     // A cache V8 refuses (another source, another Node, a V8 flag) would cost every start its compiling, silently.
     expect(JSON.parse(stdout)).toEqual({ rejected: false });
+  });
+
+  // The guard of PERF.md's "Only the chunks a command runs": the main holds the chunks `agents get` runs, a fifth of
+  // svc, and V8 reads the cache where it lies in the executable, copying none of it, only from an 8-byte boundary.
+  it('holds in its main only the chunks the training command ran, the rest in an asset; its cache lies on an 8-byte boundary', () => {
+    const dir = join(repo, 'dist', 'sea');
+    const main = readFileSync(join(dir, 'main.cjs'), 'latin1');
+    expect(main.length).toBeLessThan(400_000);
+    // A chunk in the main is a function of its table; the rest are only where they lie in the asset.
+    expect(main).toMatch(/"chunks\/agents-[A-Z0-9]+\.js":function\(/);
+    expect(main).not.toMatch(/"chunks\/emulator-[A-Z0-9]+\.js":function\(/);
+    expect(main).toMatch(/"chunks\/emulator-[A-Z0-9]+\.js":\[\d+,\d+\]/);
+    expect(cacheOffset(exe, join(dir, 'main.cache')) % 8).toBe(0);
   });
 
   it('a V8 flag in NODE_OPTIONS makes V8 refuse the cache: the command still runs, and nothing is said on stderr', async () => {
