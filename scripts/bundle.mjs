@@ -4,7 +4,6 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -319,7 +318,7 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
  */
 function minifySeaChunks(outdir, metafile, shareNamespaces) {
   const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => join(root, f));
-  if (shareNamespaces && !outputs.some((f) => readFileSync(f, 'latin1').includes('Symbol.for("svc.builtinNamespaces")'))) {
+  if (shareNamespaces && !outputs.some((f) => readFileSync(f, 'latin1').includes('__svcBuiltinNamespace(require("node:'))) {
     throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the chunks; has esbuild changed its interop?');
   }
   const legal = [];
