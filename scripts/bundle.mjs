@@ -136,6 +136,7 @@ const SEA_PATCHES = [
  * build fails when the dependency uses a member the stand-in lacks.
  * - commander loads node:child_process for executable subcommands, which svc does not have: loaded on the first spawn.
  * - conf loads node:crypto for its encryption option, which svc does not give it: loaded on a first use.
+ * - stubborn-fs promisifies fs functions as it loads: each on its first call.
  */
 const STAND_INS = [
   {
@@ -168,6 +169,16 @@ const STAND_INS = [
         require('node:assert').deepEqual(a, b);
       },
     };`,
+  },
+  {
+    // stubborn-fs (conf's writer, loaded by every command that reads the config) promisifies 19 fs functions as it
+    // loads, and Node's promisify copies each function's properties: ~45 KB of young memory on every start, enough to
+    // tip `agents get` into a second scavenge. Each is promisified by Node's own promisify on its first call instead.
+    trick: 'stubborn-fs-promisify',
+    builtin: 'node:util',
+    importer: /stubborn-fs[\\/]dist[\\/]index\.js$/,
+    members: /import\s*\{(?!\s*promisify\s*\})[^}]*\}\s*from\s*['"]node:util['"]|\butil\./,
+    contents: "module.exports = { promisify: (fn) => { let made; return (...args) => (made ??= require('node:util').promisify(fn))(...args); } };",
   },
 ];
 

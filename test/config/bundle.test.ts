@@ -77,6 +77,26 @@ describe('the built bundle', { timeout: 60_000 }, () => {
     expect(r.stderr).toBe(`listeners ${JSON.stringify([1, 1, 0, 0, 0, 0, 0])}\n`);
   });
 
+  // The guard of the stand-in `stubborn-fs-promisify` (PERF.md's table): stubborn-fs promisified 19 fs functions as it
+  // loaded, on every command that reads the config; each is now promisified on its first call, by Node's own promisify.
+  it('a command that reads or writes the config promisifies no function of stubborn-fs as it loads', () => {
+    const dir = tempConfigDir();
+    const probe = join(tempConfigDir(), 'promisify.cjs');
+    writeFileSync(
+      probe,
+      `const util = require('node:util'); const real = util.promisify; let made = 0;
+      util.promisify = Object.assign(function (fn) { made++; return real.call(this, fn); }, { custom: real.custom });
+      process.on('exit', () => require('node:fs').writeSync(2, 'promisified ' + made + '\\n'));`,
+    );
+    const svc = (...args: string[]) =>
+      spawnSync(process.execPath, ['-r', probe, svcBin.bin, ...args], { env: { PATH: process.env.PATH ?? '', SVC_CONFIG_DIR: dir }, encoding: 'utf8' });
+    const set = svc('config', 'set', 'output', 'yaml');
+    expect(set.stderr).toBe('set output in profile default\npromisified 0\n');
+    const get = svc('config', 'get', 'output');
+    expect(get.stdout).toBe('yaml\n');
+    expect(get.stderr).toBe('promisified 0\n');
+  });
+
   it('with SNAP set (svc started from inside a snap), a write still replaces the file through a temp file', async () => {
     const dir = tempConfigDir();
     const file = join(dir, 'config.json');
