@@ -9,6 +9,7 @@
 // 1.3 MB main cost ~7 ms at each start to copy alone (scripts/build/PERF.md, "Only the chunks a command runs").
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { transformSync } from 'esbuild';
 
 /** The asset of the chunks outside the main. */
@@ -81,8 +82,10 @@ export function linkChunks(dir, core) {
   const index = {};
   let at = 0;
   for (const key of keys.filter((k) => !inMain.includes(k))) {
-    // Parenthesised, so the Script's completion value is the function.
+    // Parenthesised, so the Script's completion value is the function; parsed here, so a chunk the executable could
+    // not compile fails the build, not the command that first needs it.
     const source = `(${asFunction(dir, key, keys)})`;
+    new Script(source, { filename: key });
     index[key] = [at, at + source.length];
     rest.push(source);
     at += source.length;

@@ -86,11 +86,13 @@ describe("the single executable's chunks, linked (scripts/sea-link.mjs)", () => 
     expect(linkChunks(build()).rest).toBe('');
   });
 
-  it('fails the link on a relative require that names no chunk, and on a core chunk the build has not', () => {
+  it('fails the link on a relative require that names no chunk, a core chunk the build has not, a chunk that would not compile', () => {
     expect(() => linkChunks(build({ 'chunks/late.js': 'exports.late = () => require("./gone.js");' }))).toThrow(
       /chunks\/late\.js requires \.\/gone\.js, which is no chunk of the build/,
     );
     expect(() => linkChunks(build(), new Set(['svc.js', 'chunks/nope.js']))).toThrow(/no such chunk: chunks\/nope\.js/);
+    // A chunk of the rest that would not compile fails the link, not the first command that needs it.
+    expect(() => linkChunks(build({ 'chunks/late.js': 'exports.late = () => {' }), new Set(['svc.js']))).toThrow(SyntaxError);
     expect(() => linkChunks(build(), new Set(['chunks/a.js']))).toThrow(/must hold svc\.js/);
   });
 });
