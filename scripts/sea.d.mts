@@ -3,3 +3,5 @@ export function nodeBinary(target: string): string;
 export const NODE_VERSION: string;
 export const DEFAULT_STARTUP: string;
 export function buildSea(options?: { target?: string; startup?: string; out?: string }): Promise<string>;
+/** Where in the executable `exe` the code cache file `cache` begins. */
+export function cacheOffset(exe: string, cache: string): number;

@@ -1,12 +1,14 @@
 /**
  * The single executable's main when it starts from a trained code cache (scripts/sea.mjs `--startup trained`, the
- * default: scripts/build/PERF.md, "A trained code cache"). svc's main (src/sea/entry.ts, bundled and minified) is the
- * asset `main.js`, wrapped as a CommonJS function; `main.cache` is V8's code cache of it made after a build-time run
- * of `agents get`, so the functions a command calls are compiled already. Node's own SEA code cache is made by
- * compiling the main without running it, which leaves every function but the top level to compile at each start.
+ * default: scripts/build/PERF.md, "A trained code cache"). svc's main is the asset `main.js`, wrapped as a CommonJS
+ * function: the chunks of src/sea/entry.ts's build that `agents get` runs, linked, with every other chunk compiled
+ * from the asset `chunks.js` on its first require (scripts/sea-link.mjs). `main.cache` is V8's code cache of it made
+ * after a build-time run of `agents get`, so the functions a command calls are compiled already. Node's own SEA code
+ * cache is made by compiling the main without running it, which leaves every function but the top level to compile
+ * at each start.
  *
- * The source is read as Latin-1 (the main is ASCII): Node makes a string that large an external one, outside V8's
- * heap. A cache V8 refuses (another Node, other V8 flags) costs only the compiling it would have saved.
+ * The source is read as Latin-1 (the main is ASCII): a one-byte string, copied once. A cache V8 refuses (another
+ * Node, other V8 flags) costs only the compiling it would have saved.
  */
 import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
