@@ -39,9 +39,10 @@ function asFunction(dir, key, keys) {
 }
 
 /**
- * The chunk loader, in the main after the table `__svcChunks` (core chunks) and the index `__svcRest` (each other
- * chunk's [start, end] in REST_ASSET; names no chunk's free variable could mean). A chunk runs once, on its first require, as Node runs a CommonJS file: a chunk that throws is run
- * again by the next require. A specifier that is not relative is a builtin, required by the main's own require.
+ * The chunk loader, in the main after the table `__svcChunks` (the core chunks) and the index `__svcRest` (where each
+ * other chunk lies in REST_ASSET): names no chunk's free variable could mean. A chunk runs once, on its first require,
+ * as Node runs a CommonJS file; one that throws runs again on the next require. `./KEY` is a chunk (asFunction wrote
+ * it so); any other specifier is a builtin, required by the main's own require.
  */
 const LOADER = `
 const __svcModules = {};
