@@ -328,7 +328,9 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
  * comments esbuild put beside each chunk are gathered into `outdir/LEGAL.txt`.
  */
 function minifySeaChunks(outdir, metafile, shareNamespaces) {
-  const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => join(root, f));
+  const outputs = Object.keys(metafile.outputs)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => join(root, f));
   if (shareNamespaces && !outputs.some((f) => readFileSync(f, 'latin1').includes('__svcBuiltinNamespace(require("node:'))) {
     throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the chunks; has esbuild changed its interop?');
   }

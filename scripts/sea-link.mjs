@@ -17,10 +17,13 @@ export const REST_ASSET = 'chunks.js';
 
 /** Every chunk of a SEA build in `dir`, as the keys the chunks require each other by: `svc.js`, `chunks/NAME.js`. */
 export function chunkKeys(dir) {
-  return ['svc.js', ...readdirSync(join(dir, 'chunks'))
-    .filter((f) => f.endsWith('.js'))
-    .sort()
-    .map((f) => `chunks/${f}`)];
+  return [
+    'svc.js',
+    ...readdirSync(join(dir, 'chunks'))
+      .filter((f) => f.endsWith('.js'))
+      .sort()
+      .map((f) => `chunks/${f}`),
+  ];
 }
 
 /**

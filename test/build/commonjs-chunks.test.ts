@@ -102,7 +102,7 @@ describe('the bundle as CommonJS chunks (scripts/commonjs-chunks.mjs)', () => {
 
   // The guard of PERF.md's "Only the chunks a command runs" (own exports): esbuild's __toCommonJS copied each chunk's
   // namespace into a new object, one more getter closure and descriptor per export, on every chunk a command loads.
-  it("a chunk exports its namespace itself: one getter per export, live bindings and __esModule kept", async () => {
+  it('a chunk exports its namespace itself: one getter per export, live bindings and __esModule kept', async () => {
     const names = Array.from({ length: 40 }, (_, i) => `v${i}`);
     const outdir = await convert({
       'main.js': `export async function run() {

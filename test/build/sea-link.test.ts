@@ -64,12 +64,7 @@ describe("the single executable's chunks, linked (scripts/sea-link.mjs)", () => 
   it('runs as Node runs the chunks from disk, whichever chunks the main holds: cycles, builtins, a chunk that threw runs again', () => {
     const dir = build();
     const expected = runFromDisk(dir);
-    expect(expected).toEqual([
-      'svc sees a and b saw a while a loaded',
-      'flaky threw first run',
-      'flaky run 2',
-      'late from the rest, sep /',
-    ]);
+    expect(expected).toEqual(['svc sees a and b saw a while a loaded', 'flaky threw first run', 'flaky run 2', 'late from the rest, sep /']);
     for (const core of [undefined, new Set(['svc.js', 'chunks/a.js']), new Set(['svc.js'])]) {
       const { main, rest } = linkChunks(dir, core);
       expect(runLinked(main, rest)).toEqual(expected);
