@@ -172,7 +172,10 @@ function run(name: string, tool: string, args: string[], env: Env, input?: strin
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
     throw new KeychainError(`${name} did not answer in ${KEYCHAIN_TIMEOUT_MS / 1000} s (is it locked, waiting for a password?)`);
   }
-  if (r.error) throw new KeychainUnavailable(`cannot run ${tool}: ${(r.error as NodeJS.ErrnoException).code ?? r.error.message}`);
+  // A tool that exits before reading its input (no daemon to hand the key to) leaves svc's write to its stdin with
+  // EPIPE: it ran, and its exit status and stderr say why.
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  if (r.error && !(code === 'EPIPE' && r.status !== null)) throw new KeychainUnavailable(`cannot run ${tool}: ${code ?? r.error.message}`);
   return r;
 }
 

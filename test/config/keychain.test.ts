@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSvc, useBundledSvc } from '../helpers/bundled';
+import { systemKeychain } from '../../src/config/keychain';
 import { svc, tempConfigDir, type SvcResult } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
 
@@ -58,6 +59,17 @@ describe('where there is no keychain', () => {
     expect(config(dir).profiles.default.api_key).toBe(t.emu.apiKey);
     // The key went to the tool on stdin, never in its arguments.
     expect(calls(fake.log).join('\n')).not.toContain(t.emu.apiKey);
+  });
+
+  // A tool that fails before it reads stdin (a key longer than a pipe holds makes the race certain): the reason is its
+  // own words, not svc's write to a closed pipe.
+  it('a Secret Service tool that exits before reading the key is refused with its reason, not EPIPE', () => {
+    const fake = fakeSecretTool(`echo 'secret-tool: The name org.freedesktop.secrets was not provided by any .service files' >&2; exit 1`);
+    const keychain = systemKeychain({ PATH: fake.dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }, 'linux');
+    if (typeof keychain === 'string') throw new Error(keychain);
+    expect(() => keychain.store('id', 'label', 'k'.repeat(256 * 1024))).toThrow(
+      /^the Secret Service refused the key: secret-tool: The name org\.freedesktop\.secrets was not provided/,
+    );
   });
 
   it('--insecure-storage chooses the file on purpose: the keychain is not asked and there is no notice', async () => {
