@@ -331,7 +331,9 @@ function minifySeaChunks(outdir, metafile, shareNamespaces) {
   const outputs = Object.keys(metafile.outputs)
     .filter((f) => f.endsWith('.js'))
     .map((f) => join(root, f));
-  if (shareNamespaces && !outputs.some((f) => readFileSync(f, 'latin1').includes('__svcBuiltinNamespace(require("node:'))) {
+  // Each builtin import rewritten (scripts/builtin-namespaces.mjs): shared whole, or its default alone.
+  const rewritten = (text) => text.includes('__svcBuiltinNamespace(require("node:') || text.includes('{ default: require("node:');
+  if (shareNamespaces && !outputs.some((f) => rewritten(readFileSync(f, 'latin1')))) {
     throw new Error('builtin-namespaces: no `__toESM(require("node:…"), 1)` in the chunks; has esbuild changed its interop?');
   }
   const legal = [];
