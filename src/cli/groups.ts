@@ -1,10 +1,16 @@
 import { KINDED, RESOURCE_LIST, type ResourceEntry } from '../api/manifest';
 import type { GroupBuilder } from './action';
 
+/** The sections of `svc --help`, in the order it shows them: what an operator is doing. */
+export const SECTIONS = ['Resources', 'Sessions and the fleet', 'Self-hosted workers', 'Configuration', 'Local tools'] as const;
+export type Section = (typeof SECTIONS)[number];
+
 /** A top-level command, described here so `svc --help` lists it without loading it. */
 export interface GroupEntry {
   name: string;
   description: string;
+  /** Where `svc --help` lists it. */
+  section: Section;
   load: () => Promise<{ default: GroupBuilder }>;
   /** Left out of help (the completion scripts' callback). */
   hidden?: boolean;
@@ -34,6 +40,8 @@ function resourceGroup(r: ResourceEntry): GroupEntry {
   return {
     name: r.group,
     description: r.description,
+    // Sessions are what the fleet commands act on; every other resource is configuration the fleet runs with.
+    section: r.group === 'sessions' ? 'Sessions and the fleet' : 'Resources',
     load: folder ?? (async () => ({ default: (await import('./verbs/plain-group')).plainGroup(r) })),
   };
 }
@@ -44,44 +52,109 @@ const kindsText = (kinded: readonly ResourceEntry[]): string => kinded.map((r) =
 /** Every top-level command: the manifest's resources (`rows`, a copy in tests) and the commands that are no resource. */
 export function groupsOf(rows: readonly ResourceEntry[] = RESOURCE_LIST, kinded: readonly ResourceEntry[] = KINDED): GroupEntry[] {
   const others: GroupEntry[] = [
-    { name: 'apply', description: `Apply configuration files (${kindsText(kinded)})`, load: () => import('../commands/apply/index') },
-    { name: 'alias', description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME', load: () => import('../commands/alias/index') },
-    { name: 'api', description: 'Make a raw API request', load: () => import('../commands/api/index') },
-    { name: 'auth', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
-    { name: '__complete', description: 'Complete resource IDs for the shell scripts', load: () => import('../commands/completion/complete'), hidden: true },
+    { name: 'apply', section: 'Configuration', description: `Apply configuration files (${kindsText(kinded)})`, load: () => import('../commands/apply/index') },
+    {
+      name: 'alias',
+      section: 'Configuration',
+      description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME',
+      load: () => import('../commands/alias/index'),
+    },
+    { name: 'api', section: 'Local tools', description: 'Make a raw API request', load: () => import('../commands/api/index') },
+    { name: 'auth', section: 'Configuration', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
+    {
+      name: '__complete',
+      section: 'Local tools',
+      description: 'Complete resource IDs for the shell scripts',
+      load: () => import('../commands/completion/complete'),
+      hidden: true,
+    },
     {
       name: '__update-check',
+      section: 'Local tools',
       description: 'Ask the registry for a newer svc (started detached)',
       load: () => import('../commands/update-check/index'),
       hidden: true,
     },
-    { name: 'completion', description: 'Print the shell completion script (bash, zsh or fish)', load: () => import('../commands/completion/index') },
-    { name: 'config', description: 'Read and write settings and profiles', load: () => import('../commands/config/index') },
+    {
+      name: 'completion',
+      section: 'Configuration',
+      description: 'Print the shell completion script (bash, zsh or fish)',
+      load: () => import('../commands/completion/index'),
+    },
+    { name: 'config', section: 'Configuration', description: 'Read and write settings and profiles', load: () => import('../commands/config/index') },
     {
       name: 'demo',
+      section: 'Local tools',
       description: 'A first look, no account needed: an agent, its threads and a confirmation, live',
       load: () => import('../commands/demo/index'),
     },
-    { name: 'diff', description: 'Show what `svc apply` would change; exit 1 when something would', load: () => import('../commands/diff/index') },
-    { name: 'doctor', description: 'Check config, credentials, connectivity, version header and clock', load: () => import('../commands/doctor/index') },
-    { name: 'emulator', description: 'Run the local emulator of the service', load: () => import('../commands/emulator/index') },
+    {
+      name: 'diff',
+      section: 'Configuration',
+      description: 'Show what `svc apply` would change; exit 1 when something would',
+      load: () => import('../commands/diff/index'),
+    },
+    {
+      name: 'doctor',
+      section: 'Local tools',
+      description: 'Check config, credentials, connectivity, version header and clock',
+      load: () => import('../commands/doctor/index'),
+    },
+    { name: 'emulator', section: 'Local tools', description: 'Run the local emulator of the service', load: () => import('../commands/emulator/index') },
     {
       name: 'extension',
+      section: 'Configuration',
       description: 'List extensions: executables named svc-NAME on PATH, run as svc NAME',
       load: () => import('../commands/extension/index'),
     },
-    { name: 'listen', description: 'Deliver session events to a webhook or a command (tell a human)', load: () => import('../commands/listen/index') },
-    { name: 'memories', description: 'Read, write, version and redact memories of a store', load: () => import('../commands/memories/index') },
-    { name: 'run', description: 'Send a message to an agent and follow the session until idle (for CI)', load: () => import('../commands/run/index') },
+    {
+      name: 'listen',
+      section: 'Sessions and the fleet',
+      description: 'Deliver session events to a webhook or a command (tell a human)',
+      load: () => import('../commands/listen/index'),
+    },
+    {
+      name: 'memories',
+      section: 'Resources',
+      description: 'Read, write, version and redact memories of a store',
+      load: () => import('../commands/memories/index'),
+    },
+    {
+      name: 'run',
+      section: 'Sessions and the fleet',
+      description: 'Send a message to an agent and follow the session until idle (for CI)',
+      load: () => import('../commands/run/index'),
+    },
     {
       name: 'stats',
+      section: 'Sessions and the fleet',
       description: 'What the fleet did: turns, tools, errors, waits on a person, time to first token, per group',
       load: () => import('../commands/stats/index'),
     },
-    { name: 'threads', description: 'List, show, archive and tail the threads of a session', load: () => import('../commands/threads/index') },
-    { name: 'top', description: 'The fleet, live: sessions, work rows and triggers on one board, keys to act', load: () => import('../commands/top/index') },
-    { name: 'work', description: 'Inspect and drive work rows of a self-hosted environment', load: () => import('../commands/work/index') },
-    { name: 'worker', description: 'Run a self-hosted worker for an environment', load: () => import('../commands/worker/index') },
+    {
+      name: 'threads',
+      section: 'Sessions and the fleet',
+      description: 'List, show, archive and tail the threads of a session',
+      load: () => import('../commands/threads/index'),
+    },
+    {
+      name: 'top',
+      section: 'Sessions and the fleet',
+      description: 'The fleet, live: sessions, work rows and triggers on one board, keys to act',
+      load: () => import('../commands/top/index'),
+    },
+    {
+      name: 'work',
+      section: 'Self-hosted workers',
+      description: 'Inspect and drive work rows of a self-hosted environment',
+      load: () => import('../commands/work/index'),
+    },
+    {
+      name: 'worker',
+      section: 'Self-hosted workers',
+      description: 'Run a self-hosted worker for an environment',
+      load: () => import('../commands/worker/index'),
+    },
   ];
   // By name in code-unit order, as help lists them (localeCompare would start ICU's collator).
   return [...rows.map(resourceGroup), ...others].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,6 +1,6 @@
 import { Command, Help, Option } from 'commander';
 import { write, type Io } from '../io';
-import { GROUPS, findGroup, isCommand } from './groups';
+import { GROUPS, SECTIONS, findGroup, isCommand, type Section } from './groups';
 import { listExtensions } from './extensions';
 import { addGroupExamples, type Kit } from './action';
 
@@ -69,9 +69,20 @@ export function buildProgram(io: Io, _kit: Kit, only?: string): Command {
       `Help topics: ${HELP_TOPICS.map((t) => `svc help ${t}`).join(', ')}.\n`,
   );
   configure(program, io);
-  for (const g of GROUPS) if (only === undefined || g.name === only) program.command(g.name, { hidden: g.hidden }).description(g.description);
-  program.command('version').description('Print the version (same as svc --version)');
+  // Commander shows its help groups in the order their first command was added: section by section.
+  for (const g of inHelpOrder(GROUPS))
+    if (only === undefined || g.name === only) program.command(g.name, { hidden: g.hidden }).description(g.description).helpGroup(heading(g.section));
+  program.command('version').description('Print the version (same as svc --version)').helpGroup(heading('Local tools'));
+  // The help command lands in the default group set before it is made.
+  program.commandsGroup(heading('Local tools')).helpCommand('help [command]', 'Show help for a command or a topic');
   return program;
+}
+
+const heading = (section: Section): string => `${section}:`;
+
+/** The groups by section, in SECTIONS' order (names stay in code-unit order within one: visibleCommands sorts them). */
+function inHelpOrder<T extends { section: Section }>(groups: readonly T[]): T[] {
+  return [...groups].sort((a, b) => SECTIONS.indexOf(a.section) - SECTIONS.indexOf(b.section));
 }
 
 /** The extensions on PATH as a section of `svc --help`, or nothing when there are none. */

@@ -1,7 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { svc } from '../helpers/cli';
+import { GROUPS, SECTIONS } from '../../src/cli/groups';
 
 describe('svc help', () => {
+  it('svc --help lists every command once, under the section its group table declares, sections in their order', async () => {
+    const r = await svc(['--help']);
+    expect(r.code).toBe(0);
+    const headings = [...r.stdout.matchAll(/^(\S[^\n]*):$/gm)].map((m) => m[1]).filter((h) => h !== 'Options' && h !== 'Usage');
+    expect(headings).toEqual([...SECTIONS]);
+    // Each section's block: the lines after its heading up to the next blank line.
+    const listed = new Map<string, string>();
+    for (const section of SECTIONS) {
+      const block = r.stdout.split(`\n${section}:\n`)[1]!.split('\n\n')[0]!;
+      for (const m of block.matchAll(/^ {2}([a-z][\w-]*)/gm)) {
+        expect(listed.has(m[1]!), `${m[1]} listed twice`).toBe(false);
+        listed.set(m[1]!, section);
+      }
+    }
+    for (const g of GROUPS.filter((g) => !g.hidden)) expect(listed.get(g.name), g.name).toBe(g.section);
+    expect(listed.get('sessions')).toBe('Sessions and the fleet');
+    expect(listed.get('agents')).toBe('Resources');
+    expect(listed.get('help')).toBe('Local tools');
+    expect(r.stdout).not.toMatch(/^Commands:$/m);
+  });
+
   it('svc help GROUP prints exactly what svc GROUP --help prints, with its commands', async () => {
     const viaHelp = await svc(['help', 'sessions']);
     const viaFlag = await svc(['sessions', '--help']);
