@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { testTiers } from './test/helpers/tiers';
 
 /** After the summary, one line per suite skipped for a missing tool (test/helpers/requires.ts), with the reason. */
 class SkipReasons implements Reporter {
@@ -20,9 +21,16 @@ class SkipReasons implements Reporter {
   }
 }
 
+const tiers = testTiers(import.meta.dirname);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // Three tiers (test/helpers/tiers.ts): `npm test` runs them all; `npm run test:unit` is the inner loop.
+    projects: [
+      { extends: true, test: { name: 'unit', include: tiers.unit, setupFiles: ['test/helpers/unit-guard.ts'] } },
+      { extends: true, test: { name: 'integration', include: tiers.integration } },
+      { extends: true, test: { name: 'e2e', include: tiers.e2e } },
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // The run's own TMPDIR, removed at its end (test/helpers/temp-setup.ts); one private build of svc for the run.
