@@ -23,22 +23,27 @@ class SkipReasons implements Reporter {
 
 const tiers = testTiers(import.meta.dirname);
 
+/** What every tier shares. */
+const common = {
+  testTimeout: 20_000,
+  hookTimeout: 20_000,
+  pool: 'forks' as const,
+  // process.kill(0) from a misread pid file once killed the whole CI run: refused in every test process.
+  setupFiles: ['test/helpers/kill-guard.ts'],
+  // The run's own TMPDIR, removed at its end (test/helpers/temp-setup.ts).
+  globalSetup: ['test/helpers/temp-setup.ts'],
+};
+
 export default defineConfig({
   test: {
     // Three tiers (test/helpers/tiers.ts): `npm test` runs them all; `npm run test:unit` is the inner loop.
     projects: [
-      { extends: true, test: { name: 'unit', include: tiers.unit, setupFiles: ['test/helpers/unit-guard.ts'] } },
-      { extends: true, test: { name: 'integration', include: tiers.integration } },
-      { extends: true, test: { name: 'e2e', include: tiers.e2e } },
+      { test: { ...common, name: 'unit', include: tiers.unit, setupFiles: [...common.setupFiles, 'test/helpers/unit-guard.ts'] } },
+      { test: { ...common, name: 'integration', include: tiers.integration } },
+      // Only e2e runs svc as built: one private build for the run (test/helpers/bundle-setup.ts), made on first ask.
+      { test: { ...common, name: 'e2e', include: tiers.e2e, globalSetup: [...common.globalSetup, 'test/helpers/bundle-setup.ts'] } },
     ],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
-    // The run's own TMPDIR, removed at its end (test/helpers/temp-setup.ts); one private build of svc for the run.
-    globalSetup: ['test/helpers/temp-setup.ts', 'test/helpers/bundle-setup.ts'],
-    // process.kill(0) from a misread pid file once killed the whole CI run: refused in every test process.
-    setupFiles: ['test/helpers/kill-guard.ts'],
-    pool: 'forks',
-    // Two cores: keep the number of test files running at once small.
+    // Two cores: keep the number of test files running at once small, across the tiers.
     maxWorkers: 2,
     reporters: ['default', new SkipReasons()],
   },
