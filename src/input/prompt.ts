@@ -10,22 +10,24 @@ export function inputEnded(io: Pick<Io, 'stdin'>): boolean {
   return Boolean(s.readableEnded || s.destroyed);
 }
 
+/** A stream that takes everything written to it and shows none of it. */
+function mutedOutput(): NodeJS.WritableStream {
+  const { Writable } = process.getBuiltinModule('node:stream') as typeof import('node:stream');
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
 /** Asks on the terminal; input is not echoed when `hidden`. Callers check `noInput` first. */
 export async function prompt(io: Io, question: string, hidden = false): Promise<string> {
   if (inputEnded(io)) throw new UsageError('no answer given: standard input has ended');
   const { createInterface } = await import('node:readline');
   const input = io.stdin as unknown as NodeJS.ReadableStream;
   const output = io.stderr as unknown as NodeJS.WritableStream;
-  const rl = createInterface({ input, output, terminal: true });
-  if (hidden) {
-    // Suppress echo: readline writes typed characters through _writeToOutput.
-    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => {
-      if (s.startsWith(question)) output.write(question);
-    };
-  }
+  // Hidden: the question goes to the terminal, and readline's echo of what is typed to a stream that drops it.
+  const rl = createInterface({ input, output: hidden ? mutedOutput() : output, terminal: true });
+  if (hidden) output.write(question);
   try {
     const answer = await new Promise<string>((resolve, reject) => {
-      rl.question(question, resolve);
+      rl.question(hidden ? '' : question, resolve);
       rl.once('close', () => reject(new UsageError('no answer given')));
       rl.once('SIGINT', () => reject(new InterruptedError()));
     });
