@@ -221,6 +221,14 @@ describe('worker tools: files that are not regular, big files, stuck tools', () 
     }
   });
 
+  it('glob matches dot files like any other, character classes and their negation', async () => {
+    mkdirSync(join(workdir, 'cfg'), { recursive: true });
+    for (const f of ['cfg/.env', 'cfg/a1.yaml', 'cfg/b2.yaml']) writeFileSync(join(workdir, f), 'x');
+    expect(text(await runTool('glob', { pattern: 'cfg/*' }, ctx())).split('\n')).toEqual(['cfg/.env', 'cfg/a1.yaml', 'cfg/b2.yaml']);
+    expect(text(await runTool('glob', { pattern: 'cfg/[!a]*.yaml' }, ctx()))).toBe('cfg/b2.yaml');
+    expect(text(await runTool('glob', { pattern: 'cfg/?1.yaml' }, ctx()))).toBe('cfg/a1.yaml');
+  });
+
   it('grep and glob over a folder skip a FIFO in it', async () => {
     fifo('pipe.txt');
     writeFileSync(join(workdir, 'real.txt'), 'needle\n');

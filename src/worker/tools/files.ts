@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
@@ -40,37 +41,11 @@ async function linkedFileInside(workdir: string, link: string): Promise<boolean>
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
-/** A glob (`*`, `**`, `?`, `[...]`, `{a,b}`) as an anchored regular expression over `/`-separated paths. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      const slash = glob[i + 2] === '/';
-      re += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) re += '|';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end === -1) re += '\\[';
-      else {
-        const body = glob
-          .slice(i + 1, end)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\');
-        re += `[${body}]`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^$()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${re}${')'.repeat(braces)}$`);
+/**
+ * A glob (`*`, `**`, `?`, `[...]`, `{a,b}`) as a test of `/`-separated paths, by picomatch (the paths are already
+ * `/`-separated on every platform); a leading dot is matched like any other character, as the tools always did.
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+  // `[!…]` negates a class in the shell's globs, as `[^…]` does; picomatch reads only the second.
+  return picomatch(glob.replace(/(?<!\\)\[!/g, '[^'), { dot: true, windows: false });
 }

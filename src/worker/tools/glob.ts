@@ -1,6 +1,6 @@
 import { confine } from './confine';
 import type { ToolContext } from './context';
-import { globToRegExp, walk } from './files';
+import { globMatcher, walk } from './files';
 import { statOrFail } from './read';
 import { ok, optStr, str, ToolError, type Input, type ToolResult } from './result';
 
@@ -11,7 +11,7 @@ export async function glob(input: Input, ctx: ToolContext): Promise<ToolResult> 
   const pattern = str(input, 'pattern');
   const base = await confine(ctx, optStr(input, 'path') ?? '.');
   if (!(await statOrFail(base, String(input.path ?? '.'))).isDirectory()) throw new ToolError(`${input.path} is not a directory`);
-  const re = globToRegExp(pattern);
+  const matches = globMatcher(pattern);
   const prefix =
     base === ctx.workdir
       ? ''
@@ -22,7 +22,7 @@ export async function glob(input: Input, ctx: ToolContext): Promise<ToolResult> 
   const found: string[] = [];
   let more = 0;
   for await (const rel of walk(ctx.workdir, base, ctx.signal)) {
-    if (!re.test(rel.slice(prefix.length))) continue;
+    if (!matches(rel.slice(prefix.length))) continue;
     if (found.length < MAX_MATCHES) found.push(rel);
     else more++;
   }

@@ -1,7 +1,7 @@
 import { basename, relative, sep } from 'node:path';
 import { confine } from './confine';
 import type { ToolContext } from './context';
-import { globToRegExp, walk } from './files';
+import { globMatcher, walk } from './files';
 import { LineMatcher } from './matcher';
 import { MAX_FILE_BYTES, openRegular, readAll } from './open';
 import { statOrFail } from './read';
@@ -23,7 +23,7 @@ export async function grep(input: Input, ctx: ToolContext): Promise<ToolResult> 
   const pathShown = optStr(input, 'path') ?? '.';
   const base = await confine(ctx, pathShown);
   const filter = optStr(input, 'glob');
-  const globRe = filter === undefined ? undefined : globToRegExp(filter);
+  const matches = filter === undefined ? undefined : globMatcher(filter);
   const single = !(await statOrFail(base, pathShown)).isDirectory();
   const files = single ? one(relative(ctx.workdir, base).split(sep).join('/')) : walk(ctx.workdir, base, ctx.signal);
   const matcher = new LineMatcher(pattern, ctx.signal);
@@ -31,7 +31,7 @@ export async function grep(input: Input, ctx: ToolContext): Promise<ToolResult> 
   let more = 0;
   try {
     for await (const rel of files) {
-      if (globRe && !globRe.test(filter!.includes('/') ? rel : basename(rel))) continue;
+      if (matches && !matches(filter!.includes('/') ? rel : basename(rel))) continue;
       const text = await fileText(single ? base : `${ctx.workdir}/${rel}`, single ? pathShown : rel, single);
       if (text === undefined) continue;
       const found = await matcher.match(text, MAX_MATCHES - hits.length);
