@@ -1,13 +1,16 @@
 /**
- * Uploads and downloads of the emulator: a streaming multipart/form-data reader that writes the
+ * Uploads and downloads of the emulator: a streaming multipart/form-data reader (busboy) that writes the
  * `file` part to disk while hashing and counting it (a 100 MiB file never sits in memory), the
  * Idempotency-Key handling of raw-body routes, and the byte downloads of files, packages and artifacts.
  */
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import busboy from 'busboy';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { IDEMPOTENCY_HEADER } from '../wire/version';
 import { HttpError, errorBody, fail, invalidParam } from './errors';
 import { STREAMED, type EmuRequest, type Reply } from './router';
@@ -85,175 +88,108 @@ function required(file: UploadedFile | undefined): UploadedFile {
   return file ?? invalidParam(`body.${FILE_FIELD}`, `the multipart part "${FILE_FIELD}" is required`);
 }
 
-/** Streams a multipart/form-data body: fields into memory, the `file` part to disk. Over `limit` bytes: 400 invalid_request_error. */
+/**
+ * Streams a multipart/form-data body, parsed by busboy: fields into memory, the `file` part to disk while it is hashed
+ * and counted. Over `limit` bytes: 400 invalid_request_error, answered once the whole body is read.
+ */
 export async function readMultipart(r: EmuRequest, dir: string, limit: number): Promise<Omit<Form, 'claim'>> {
   const type = r.headers['content-type'] ?? '';
-  const m = /^multipart\/form-data\s*;.*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
-  if (!m) {
+  if (!/^multipart\/form-data\s*;.*boundary=/i.test(type)) {
     await drain(r.req);
     fail('invalid_request_error', `Content-Type ${type || '(none)'} is not accepted here; send multipart/form-data`);
   }
-  const parser = new MultipartParser(m[1] ?? m[2], dir, limit);
-  parser.hash.update(`${r.method}\0${r.path}\0`);
-  // Errors wait for the end of the body: leaving a for-await loop early would destroy the socket before the 400.
-  let error: unknown;
-  for await (const chunk of r.req) {
-    if (error !== undefined) continue;
+  // The fingerprint of the request as IdempotencyStore computes it, over the bytes as they arrive.
+  const hash = createHash('sha256').update(`${r.method}\0${r.path}\0`);
+  const fields: Record<string, string> = {};
+  const saving: Array<Promise<UploadedFile | undefined>> = [];
+  let failure: unknown;
+  const refuse = (refusal: () => never) => {
     try {
-      await parser.push(chunk as Buffer);
+      refusal();
     } catch (e) {
-      error = e;
+      failure ??= e;
     }
+  };
+  const parser = busboy({ headers: r.headers, limits: { fieldSize: FIELD_LIMIT, fileSize: limit, files: 1 }, defParamCharset: 'utf8' });
+  parser.on('field', (name, value, info) => {
+    if (!name) refuse(() => fail('invalid_request_error', 'a multipart part has no name'));
+    else if (info.valueTruncated) refuse(() => fail('invalid_request_error', `the multipart field ${name} is larger than ${FIELD_LIMIT} bytes`));
+    else if (name === FILE_FIELD) saving.push(saveFile(Readable.from([Buffer.from(value)]), { filename: 'upload', mimeType: info.mimeType }, dir));
+    else fields[name] = value;
+  });
+  parser.on('file', (name, stream, info) => {
+    if (name !== FILE_FIELD) {
+      // A part of another name with a file name is still a small text field.
+      const read = readField(stream).then(
+        (text) => void (name ? (fields[name] = text) : refuse(() => fail('invalid_request_error', 'a multipart part has no name'))),
+      );
+      saving.push(read.catch((e: unknown) => void (failure ??= e)));
+      return;
+    }
+    saving.push(saveFile(stream, { filename: info.filename ?? 'upload', mimeType: info.mimeType }, dir));
+  });
+  parser.on('filesLimit', () => refuse(() => invalidParam(`body.${FILE_FIELD}`, 'send one file part')));
+  const closed = new Promise<void>((resolve) => {
+    parser.once('close', resolve);
+    parser.once('error', (e: Error) => {
+      refuse(() =>
+        fail(
+          'invalid_request_error',
+          /unexpected end/i.test(e.message) ? 'the multipart body ended before its closing boundary' : `the multipart body is malformed: ${e.message}`,
+        ),
+      );
+      resolve();
+    });
+  });
+  // Errors wait for the end of the body: leaving a for-await loop early would destroy the socket before the 400.
+  for await (const chunk of r.req) {
+    hash.update(chunk as Buffer);
+    if (failure === undefined && !parser.write(chunk)) await Promise.race([once(parser, 'drain'), closed]);
   }
+  parser.end();
+  await closed;
+  const files = (await Promise.all(saving)).filter((f): f is UploadedFile => f !== undefined);
+  const tooLarge = files.find((f) => f.size > limit);
+  if (failure === undefined && tooLarge) refuse(() => fail('invalid_request_error', `the uploaded file is larger than ${limit} bytes`));
+  if (failure !== undefined) {
+    for (const f of files) removeBlob(f.path);
+    throw failure;
+  }
+  return { fields, file: files[0], fingerprint: hash.digest('hex') };
+}
+
+/** A file part to disk: its size, SHA-256 and first bytes counted on the way. busboy stops at the limit and marks it. */
+async function saveFile(stream: Readable & { truncated?: boolean }, info: { filename: string; mimeType: string }, dir: string): Promise<UploadedFile> {
+  const path = join(dir, randomBytes(12).toString('hex'));
+  const out = createWriteStream(path);
+  const sha = createHash('sha256');
+  let head = Buffer.alloc(0);
+  let size = 0;
   try {
-    if (error !== undefined) throw error;
-    return await parser.end();
-  } catch (e) {
-    await parser.abort();
-    throw e;
+    for await (const data of stream as AsyncIterable<Buffer>) {
+      size += data.length;
+      if (head.length < 16) head = Buffer.concat([head, data.subarray(0, 16)]);
+      sha.update(data);
+      if (!out.write(data)) await once(out, 'drain');
+    }
+  } finally {
+    await closeStream(out);
   }
+  // A truncated file is over the limit by at least a byte, whatever busboy kept.
+  if (stream.truncated) size = Number.MAX_SAFE_INTEGER;
+  return { path, filename: info.filename, mimeType: info.mimeType, size, sha256: sha.digest('hex'), head: head.subarray(0, 16) };
 }
 
-type State = 'preamble' | 'headers' | 'body' | 'done';
-
-interface Part {
-  name: string;
-  filename?: string;
-  mimeType: string;
-  size: number;
-  chunks: Buffer[];
-  out?: WriteStream;
-  path?: string;
-  sha?: Hash;
-  head?: Buffer;
-}
-
-class MultipartParser {
-  readonly hash = createHash('sha256');
-  private readonly delimiter: Buffer;
-  // A leading CRLF lets the first boundary match the same delimiter as the others.
-  private buf = Buffer.from('\r\n');
-  private state: State = 'preamble';
-  private part?: Part;
-  private tooLarge = false;
-  private readonly fields: Record<string, string> = {};
-  private file?: UploadedFile;
-
-  constructor(
-    boundary: string,
-    private readonly dir: string,
-    private readonly limit: number,
-  ) {
-    this.delimiter = Buffer.from(`\r\n--${boundary}`);
+/** A small text part, refused past FIELD_LIMIT. */
+async function readField(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const data of stream as AsyncIterable<Buffer>) {
+    size += data.length;
+    if (size <= FIELD_LIMIT) chunks.push(data);
   }
-
-  async push(chunk: Buffer): Promise<void> {
-    this.hash.update(chunk);
-    if (this.state === 'done') return;
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : Buffer.from(chunk);
-    for (;;) {
-      if (this.state === 'headers') {
-        const end = this.buf.indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (this.buf.length > FIELD_LIMIT) fail('invalid_request_error', 'a multipart part header is too long');
-          return;
-        }
-        this.startPart(this.buf.subarray(0, end).toString('utf8'));
-        this.buf = this.buf.subarray(end + 4);
-        this.state = 'body';
-        continue;
-      }
-      const at = this.buf.indexOf(this.delimiter);
-      if (at < 0) {
-        // Keep only a tail that may start the delimiter (it starts with CR), so most chunks need no concat.
-        const cr = this.buf.indexOf(13, Math.max(0, this.buf.length - this.delimiter.length));
-        const safe = cr < 0 ? this.buf.length : cr;
-        if (this.state === 'body') await this.write(this.buf.subarray(0, safe));
-        this.buf = Buffer.from(this.buf.subarray(safe));
-        return;
-      }
-      const after = at + this.delimiter.length;
-      if (this.buf.length < after + 2) return;
-      if (this.state === 'body') {
-        await this.write(this.buf.subarray(0, at));
-        await this.finishPart();
-      }
-      const tail = this.buf.subarray(after, after + 2).toString('latin1');
-      this.buf = this.buf.subarray(after + 2);
-      if (tail === '--') {
-        this.state = 'done';
-        return;
-      }
-      this.state = 'headers';
-    }
-  }
-
-  async end(): Promise<Omit<Form, 'claim'>> {
-    if (this.state !== 'done') fail('invalid_request_error', 'the multipart body ended before its closing boundary');
-    if (this.tooLarge) fail('invalid_request_error', `the uploaded file is larger than ${this.limit} bytes`);
-    return { fields: this.fields, file: this.file, fingerprint: this.hash.digest('hex') };
-  }
-
-  async abort(): Promise<void> {
-    const p = this.part;
-    if (p?.out) await closeStream(p.out);
-    if (p?.path) removeBlob(p.path);
-    if (this.file) removeBlob(this.file.path);
-  }
-
-  private startPart(headerText: string): void {
-    const disposition = /content-disposition:([^\r\n]*)/i.exec(headerText)?.[1] ?? '';
-    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
-    if (name === undefined) fail('invalid_request_error', 'a multipart part has no name');
-    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-    const mimeType = /content-type:\s*([^\r\n]+)/i.exec(headerText)?.[1].trim() ?? 'application/octet-stream';
-    const part: Part = { name, filename, mimeType, size: 0, chunks: [] };
-    if (name === FILE_FIELD) {
-      if (this.file) invalidParam(`body.${FILE_FIELD}`, 'send one file part');
-      part.path = join(this.dir, randomBytes(12).toString('hex'));
-      part.out = createWriteStream(part.path);
-      part.sha = createHash('sha256');
-      part.head = Buffer.alloc(0);
-    }
-    this.part = part;
-  }
-
-  private async write(data: Buffer): Promise<void> {
-    const p = this.part;
-    if (!p || data.length === 0) return;
-    p.size += data.length;
-    if (!p.out) {
-      if (p.size > FIELD_LIMIT) fail('invalid_request_error', `the multipart field ${p.name} is larger than ${FIELD_LIMIT} bytes`);
-      p.chunks.push(Buffer.from(data));
-      return;
-    }
-    // Over the limit: keep reading to answer 400 cleanly, but stop storing.
-    if (p.size > this.limit) {
-      this.tooLarge = true;
-      return;
-    }
-    if (p.head!.length < 16) p.head = Buffer.concat([p.head!, data.subarray(0, 16)]);
-    p.sha!.update(data);
-    if (!p.out.write(data)) await new Promise<void>((resolve) => p.out!.once('drain', () => resolve()));
-  }
-
-  private async finishPart(): Promise<void> {
-    const p = this.part!;
-    this.part = undefined;
-    if (!p.out) {
-      this.fields[p.name] = Buffer.concat(p.chunks).toString('utf8');
-      return;
-    }
-    await closeStream(p.out);
-    this.file = {
-      path: p.path!,
-      filename: p.filename ?? 'upload',
-      mimeType: p.mimeType,
-      size: p.size,
-      sha256: p.sha!.digest('hex'),
-      head: p.head!.subarray(0, 16),
-    };
-  }
+  if (size > FIELD_LIMIT) fail('invalid_request_error', `a multipart field is larger than ${FIELD_LIMIT} bytes`);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function closeStream(out: WriteStream): Promise<void> {
