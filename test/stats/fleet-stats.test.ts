@@ -173,8 +173,26 @@ describe('svc stats', () => {
   });
 
   it('--since reads only sessions updated within it (the service filter updated_at_gt)', async () => {
-    const r = await run(['stats', '-l', 'set=f1', '--since', '1h', '--debug', '-o', 'json']);
+    const turn = [
+      ev(0, 'session.status', { data: { status: 'running' } }),
+      ev(4, 'session.status', { data: { status: 'idle', stop_reason: { type: 'end_turn' } } }),
+    ];
+    const recent = await session(t.emu, a, { set: 'f3' });
+    await append(t.emu, recent, turn);
+    const old = await session(t.emu, a, { set: 'f3' });
+    await append(t.emu, old, turn, { updated_at: new Date(Date.now() - 2 * 3600_000).toISOString() });
+    const fresh = () => ({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'svc-stats-cache-')) });
+    // Without --since both count: the older one is selected, so only --since can leave it out.
+    expect((await json(['stats', '-l', 'set=f3'], { env: fresh() }))[0]).toMatchObject({ sessions: 2, turns: 2 });
+    let r!: Awaited<ReturnType<typeof run>>;
+    // The list (one page), then the recent session's history: the older one's is never asked for.
+    expect(await requests(async () => (r = await run(['stats', '-l', 'set=f3', '--since', '1h', '--debug', '-o', 'json'], { env: fresh() })))).toBe(2);
+    expect(r.code).toBe(0);
     expect(decodeURIComponent(r.stderr)).toMatch(/updated_at_gt=\d{4}-/);
-    expect(JSON.parse(r.stdout)[0].sessions).toBe(3);
+    expect(r.stderr).toContain(recent);
+    expect(r.stderr).not.toContain(old);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ sessions: 1, turns: 1 });
+    // A window that reaches back past it takes it in again.
+    expect((await json(['stats', '-l', 'set=f3', '--since', '3h'], { env: fresh() }))[0]).toMatchObject({ sessions: 2, turns: 2 });
   });
 });
