@@ -13,10 +13,14 @@ export function registerAdmin(emu: Emulator): void {
   emu.admin.get('/_emulator/sessions/:id/model-requests', (r) => ({ status: 200, body: { items: platform(r.params.id).tools.requests } }));
   emu.admin.get('/_emulator/sessions/:id/mcp', (r) => ({ status: 200, body: { items: platform(r.params.id).mcp.log } }));
   emu.admin.get('/_emulator/sessions/:id/egress', (r) => ({ status: 200, body: { items: platform(r.params.id).egress.log } }));
-  // Hand-built histories for tests and benchmarks: `{items: [event…], session?: {changes}}`, appended as given.
+  // Hand-built histories for tests and benchmarks: `{items: [event…], session?: {changes}}`, appended as given. The
+  // session's `updated_at` is now, or the time given in `session.updated_at` (a history that ended in the past).
   emu.admin.post('/_emulator/sessions/:id/history', (r) => {
-    const body = (r.body ?? {}) as { items?: unknown; session?: unknown };
+    const body = (r.body ?? {}) as { items?: unknown; session?: { updated_at?: unknown } };
     if (!Array.isArray(body.items)) throw new HttpError(400, 'invalid_parameter_error', 'items must be an array of events', 'body.items');
+    const at = body.session?.updated_at;
+    if (at !== undefined && (typeof at !== 'string' || Number.isNaN(Date.parse(at))))
+      throw new HttpError(400, 'invalid_parameter_error', 'session.updated_at must be an ISO 8601 time', 'body.session.updated_at');
     const append = emu.services.sessions?.appendHistory ?? notFound('session', r.params.id);
     append(r.params.id, body.items as Array<Record<string, unknown>>, (body.session ?? {}) as Record<string, unknown>);
     return { status: 204 };

@@ -27,7 +27,8 @@ export interface SessionsService {
   seedEvents(sessionId: string, count: number): void;
   /**
    * Appends hand-built events to the history exactly as given (`id`, `type`, `processed_at`, …; an `id` is made
-   * where missing) and applies `changes` to the session (its status, stop reason, …), touching `updated_at`.
+   * where missing) and applies `changes` to the session (its status, stop reason, …), touching `updated_at`
+   * (to now, or to `changes.updated_at` when given).
    */
   appendHistory?(sessionId: string, events: Array<Record<string, unknown>>, changes?: Record<string, unknown>): void;
 }

@@ -143,8 +143,9 @@ export class Collection<T extends Rec = Rec> {
     return this.items.get(id) ?? notFound(this.label, id);
   }
 
-  touch(rec: T, changes: Partial<T>): T {
-    Object.assign(rec, changes, { updated_at: nowIso() });
+  /** Applies `changes` and stamps `updated_at` (now, or `at`: a hand-built history dates its session's last change). */
+  touch(rec: T, changes: Partial<T>, at = nowIso()): T {
+    Object.assign(rec, changes, { updated_at: at });
     if (this.items.get(rec.id) === rec) this.updated.note(rec);
     return rec;
   }

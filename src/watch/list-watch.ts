@@ -25,7 +25,7 @@ export interface WatchOptions {
   intervalMs: number;
   /** A full listing every this many polls: the only way to see deletions. */
   resyncEvery?: number;
-  /** Ends the watch (Ctrl-C or --timeout): the watch returns at the next wait. */
+  /** Ends the watch (Ctrl-C or --timeout): the watch returns at the next wait, or as the listing in flight is cut short. */
   signal: AbortSignal;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
@@ -126,7 +126,9 @@ export async function watch(o: WatchOptions): Promise<void> {
       resync = false;
       failures = 0;
     } catch (e) {
-      if (!o.failed || o.signal.aborted) throw e;
+      // Stopped while a listing was at the service (its request cut short): the same end as a stop between polls.
+      if (o.signal.aborted) return;
+      if (!o.failed) throw e;
       resync = true;
       const wait = o.failed(e, ++failures);
       if (!(await sleep(wait, o.signal, o.sleep))) return;

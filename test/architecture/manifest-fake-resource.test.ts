@@ -4,6 +4,7 @@ import { KINDED, pruneOrder, RESOURCE_LIST, type ResourceEntry } from '../../src
 import { KIND_SPECS } from '../../src/apply/kinds/index';
 import type { GroupBuilder, Kit, Tree } from '../../src/cli/action';
 import { groupsOf, GROUPS } from '../../src/cli/groups';
+import { buildProgram } from '../../src/cli/program';
 import { plainGroup } from '../../src/cli/verbs/plain-group';
 import { completionTable, listingFor, namedParents } from '../../src/completion/resources';
 import { notFoundHint } from '../../src/output/error-hints';
@@ -69,14 +70,29 @@ function groupOf(name: string, build: GroupBuilder) {
 }
 
 describe('a resource added to a copy of the manifest is seen everywhere that reads it', () => {
-  it('the group registry and help list its group with its description; apply names its kind', async () => {
+  it('the group registry and svc --help list its group with its description (among the resources); apply names its kind', async () => {
     const groups = groupsOf(ROWS, KINDED_ROWS);
     const g = groups.find((x) => x.name === 'gadgets');
     expect(g?.description).toBe('Manage gadgets');
     expect(groups.find((x) => x.name === 'apply')?.description).toMatch(/, gadgets\)$/);
-    // Help lists the groups by name: the new one among them.
+    // The table keeps the groups by name: the new one among them.
     const names = groups.filter((x) => !x.hidden).map((x) => x.name);
     expect(names).toEqual([...names].sort());
+    // `svc --help` made from that table lists it, with its description, among the resources.
+    const help = buildProgram(
+      { env: {} } as Io,
+      parsingKit(() => {}),
+      undefined,
+      groups,
+    ).helpInformation();
+    const resources = help.slice(help.indexOf('\nResources:\n'), help.indexOf('\n\n', help.indexOf('\nResources:\n') + 1));
+    expect(resources).toMatch(/^ {2}gadgets +Manage gadgets$/m);
+    expect(
+      buildProgram(
+        { env: {} } as Io,
+        parsingKit(() => {}),
+      ).helpInformation(),
+    ).not.toMatch(/gadgets/);
     // No command folder: loading the group builds the generic verbs of its row.
     const built = groupOf('gadgets', (await g!.load()).default);
     expect(built.verbs).toEqual(['list', 'get', 'create', 'update', 'delete', 'archive']);

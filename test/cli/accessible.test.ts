@@ -15,6 +15,9 @@ beforeAll(async () => {
   for (const title of ['first', 'second', 'third']) ids.unshift((await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agent.id, title } })).body.id);
 });
 
+/** What the emulator has counted: `requests`, `writes`, … (requests to its admin paths are not counted). */
+const stats = async (): Promise<Record<string, number | undefined>> => (await call(t.emu, 'GET', '/_emulator/stats')).body;
+
 /** A terminal on all three streams, the lines typed as standard input. */
 const terminal = (typed: string, env: Record<string, string> = {}) => ({
   stdin: typed,
@@ -58,7 +61,11 @@ describe('the accessible setting', () => {
   });
 
   it('bulk consent is a y/n question asked again after another answer; an empty answer is no and sends nothing', async () => {
+    const before = await stats();
     const r = await svc(['sessions', 'archive', ids[1], ids[2]], terminal('perhaps\n\n', { SVC_ACCESSIBLE: '1' }));
+    const after = await stats();
+    // Not a write, nor any other request: the question comes before anything is sent.
+    expect([after.requests ?? 0, after.writes ?? 0]).toEqual([before.requests ?? 0, before.writes ?? 0]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Archive 2 sessions? Type y for yes or n for no, then Enter [default n]: ');
     expect(r.stderr).toContain('Please type y or n, then Enter: ');

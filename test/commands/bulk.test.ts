@@ -8,6 +8,8 @@ import { agentSession, getSession, waitSession, waitUntil } from '../helpers/sse
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
+/** The writes the emulator has had (its stats count every request that is not a GET). */
+const writes = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.writes ?? 0;
 
 /** A promise that counts the calls of its `then`: each `await` of it and each `.then`/`.finally` is one. */
 class Watched<T> extends Promise<T> {
@@ -58,11 +60,16 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
 
   it('asks on a terminal with the count and the first rows; y archives them, anything else sends nothing', async () => {
     const { label, ids } = await batch(2);
-    const no = await run(['sessions', 'archive', '-l', `batch=${label}`], { stdinTTY: true, stdin: 'n\n' });
-    expect(no.code).toBe(2);
-    expect(no.stderr).toContain(`  ${ids[0]}  idle  ${label}-0`);
-    expect(no.stderr).toContain('Archive 2 sessions? [y/N]');
-    expect((await getSession(t.emu, ids[0])).archived_at).toBeNull();
+    for (const answer of ['n', '', 'sure']) {
+      const before = await writes();
+      const no = await run(['sessions', 'archive', '-l', `batch=${label}`], { stdinTTY: true, stdin: `${answer}\n` });
+      expect(no.code, answer).toBe(2);
+      expect(no.stderr).toContain(`  ${ids[0]}  idle  ${label}-0`);
+      expect(no.stderr).toContain('Archive 2 sessions? [y/N]');
+      // The selection was listed (reads); no write went out.
+      expect(await writes(), answer).toBe(before);
+    }
+    for (const id of ids) expect((await getSession(t.emu, id)).archived_at).toBeNull();
     const yes = await run(['sessions', 'archive', '-l', `batch=${label}`, '-o', 'ndjson'], { stdinTTY: true, stdin: 'y\n' });
     expect(yes.code).toBe(0);
     expect(ndjson(yes.stdout)).toHaveLength(2);
@@ -71,10 +78,12 @@ describe('svc sessions archive|delete|interrupt|continue on many', () => {
 
   it('--dry-run prints the selection and sends no write', async () => {
     const { label, ids } = await batch(2);
+    const before = await writes();
     const r = await run(['sessions', 'delete', '-l', `batch=${label}`, '--dry-run', '-q']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').sort()).toEqual([...ids].sort());
     expect(r.stderr).toBe('dry run: would delete 2 sessions; nothing was sent\n');
+    expect(await writes()).toBe(before);
     for (const id of ids) expect((await call(t.emu, 'GET', `/v1/sessions/${id}`)).status).toBe(200);
   });
 

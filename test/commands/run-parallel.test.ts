@@ -79,14 +79,18 @@ describe('svc run --parallel N --message-file F.ndjson', () => {
     const args = (file: string) => ['run', '--agent', a, '--parallel', '1', '--message-file', file, '--idempotency-key', 'batch-p6', '-o', 'ndjson'];
     const a = await agent();
     expect((await run(args(messageFile('{"message":"first wording","metadata":{"batch":"p6"}}\n')))).code).toBe(0);
+    const [s] = await sessionsLabelled('p6');
+    const history = async () => (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items;
+    const before = await history();
     const r = await run(args(messageFile('{"message":"second wording","metadata":{"batch":"p6"}}\n')));
     expect(r.code).toBe(7);
     // Under an explicit -o ndjson the failure is the JSON error object.
     expect(r.stderr).toContain('{"error":{"type":"cli_error","message":"session ');
     expect(r.stderr).toContain('made for line 1 under this --idempotency-key, already holds another message');
     expect(ndjson(r.stdout)).toMatchObject([{ line: 1, status: 'failed', ok: false }]);
-    const [s] = await sessionsLabelled('p6');
-    const events = (await call(t.emu, 'GET', `/v1/sessions/${s.id}/events?page_size=1000`)).body.items;
+    // Its history is as the first run left it: no message, interrupt or other event was sent to it.
+    const events = await history();
+    expect(events).toEqual(before);
     expect(events.filter((e: any) => e.type === 'user.message').map((e: any) => e.data.content[0].text)).toEqual(['first wording']);
   });
 

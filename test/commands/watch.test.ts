@@ -44,6 +44,29 @@ describe('svc sessions list --watch', () => {
     expect(row).toMatch(new RegExp(`^ADDED\\s+${a}\\s+idle\\s+tty row\\s+watched \\(${agentId}@1\\)\\s+\\d+s$`));
   });
 
+  it('a stop while a listing is at the service ends the watch as a stop between polls: SIGTERM and --timeout 0, Ctrl-C 130', async () => {
+    await session('x4', 'held');
+    const delayed = async (): Promise<number> => (await call(t.emu, 'GET', '/_emulator/stats')).body.delayed ?? 0;
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { delay_ms: 3000 } });
+    try {
+      for (const [how, code] of [
+        ['SIGTERM', 0],
+        ['SIGINT', 130],
+        ['--timeout', 0],
+      ] as const) {
+        const before = await delayed();
+        const w = start(['sessions', 'list', '-w', '-l', 'watch=x4', '--interval', '50ms', ...(how === '--timeout' ? ['--timeout', '1s'] : [])]);
+        // The first listing is held at the service when the stop comes.
+        await waitUntil(async () => (await delayed()) > before, 'the listing to arrive');
+        if (how !== '--timeout') w.ctrlC.abort(how);
+        expect(await w.code, how).toBe(code);
+        expect(w.stderr.text, how).toBe(code === 130 ? 'error: interrupted\n' : '');
+      }
+    } finally {
+      await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+    }
+  });
+
   it('a malformed --interval, or --limit with --watch, is exit 2 before any request', async () => {
     const r = await svc(['sessions', 'list', '-w', '--interval', 'often'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(2);

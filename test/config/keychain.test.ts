@@ -9,12 +9,13 @@ import { spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { systemKeychain } from '../../src/config/keychain';
 import { svc, tempConfigDir, type SvcResult } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
+import { describeWith, type Tool } from '../helpers/requires';
 
 const t = useEmulator();
 
-const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const sleepBin = spawnSync('sh', ['-c', 'command -v sleep'], { encoding: 'utf8' }).stdout.trim();
-const secretServiceTools = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'].every(has);
+/** A Secret Service of our own: a private D-Bus session, gnome-keyring in it, and libsecret's client. */
+const secretServiceTools: Tool[] = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'];
 
 /** A folder holding a stand-in `secret-tool` that logs its arguments (one call a line) and then runs `body`. */
 function fakeSecretTool(body: string): { dir: string; log: string } {
@@ -147,7 +148,7 @@ function usePrivateSecretService(): { readonly env: Record<string, string> } {
   return state;
 }
 
-describe.skipIf(!secretServiceTools)('under a real Secret Service (gnome-keyring on a private D-Bus session)', () => {
+describeWith('under a real Secret Service (gnome-keyring on a private D-Bus session)', secretServiceTools, () => {
   const ss = usePrivateSecretService();
   const bundled = useBundledSvc();
 

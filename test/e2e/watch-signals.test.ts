@@ -12,6 +12,8 @@ import { describeWith } from '../helpers/requires';
 import { waitUntil } from '../helpers/sse';
 import { readPid } from '../helpers/pid-file';
 import { tmuxTerminal } from '../helpers/tmux';
+import { trackStreams } from '../api/stream/helpers';
+import { MAX_STREAMS } from '../../src/top/state';
 
 const repo = new URL('../..', import.meta.url).pathname;
 /** The test's own folder: the terminal's socket and configuration, and the files its commands write. */
@@ -21,6 +23,10 @@ let bin = '';
 // 20 sessions that stay running for the whole file.
 const t = useFleet({}, { counts: { running: 20, waiting: 0, failed: 0, idle: 2, archived: 0, working: 0 }, runningStepMs: 60_000 });
 const { keys, paneShows, start, stop } = tmuxTerminal(work, 'signals');
+/** Whether the emulator has `n` event streams of a session open. */
+let streamsOpen: ReturnType<typeof trackStreams>;
+/** The running sessions with at least `n` streams open each. */
+const streamed = (n = 1) => t.fleet.sessions.running.filter((id) => streamsOpen(id, n)).length;
 
 /** svc in its own process, off a terminal. */
 function child(args: string[]) {
@@ -28,7 +34,8 @@ function child(args: string[]) {
   const out = { stdout: '', stderr: '' };
   p.stdout.on('data', (d) => (out.stdout += d));
   p.stderr.on('data', (d) => (out.stderr += d));
-  const code = new Promise<number | null>((r) => p.on('exit', (c) => r(c)));
+  // 'close', not 'exit': its output is read to the end by then.
+  const code = new Promise<number | null>((r) => p.on('close', (c) => r(c)));
   return { p, out, code };
 }
 
@@ -36,6 +43,7 @@ describeWith('long-running readers and real signals', ['tmux'], () => {
   beforeAll(async () => {
     mkdirSync(work, { recursive: true });
     bin = await sharedBundle();
+    streamsOpen = trackStreams(t.emu);
     await start({ emu: t.emu, width: 160, height: 50 });
   }, 90_000);
 
@@ -65,8 +73,9 @@ describeWith('long-running readers and real signals', ['tmux'], () => {
     const wait = child(['sessions', 'wait', ...ids, '--timeout', '60s']);
     const listen = child(['listen', '--status', 'running', '--exec', 'true', '--interval', '100ms']);
     await waitUntil(() => listen.out.stderr.includes('listening to'), 'listen to start', 20_000);
-    // Every stream open and a few polls: the warning came at the 11th request on the shared signal.
-    await new Promise((r) => setTimeout(r, 2000));
+    // Every stream open at once, two a session (wait's and listen's): the warning came at the 11th request on one
+    // process's shared signal, and a process warns as it adds the listener, before the request goes out.
+    await waitUntil(() => streamed(2) === 20, 'a stream of each session open from each process', 20_000);
     wait.p.kill('SIGINT');
     listen.p.kill('SIGINT');
     expect(await wait.code).toBe(130);
@@ -78,13 +87,15 @@ describeWith('long-running readers and real signals', ['tmux'], () => {
   it('svc top on 20 running sessions: stderr clean; SIGTERM is exit 0, Ctrl-C 130', async () => {
     const pidFile = join(work, 'top.pid');
     const errFile = join(work, 'top.err');
+    // The streams of the other tests' processes are closed, so each one counted below is the board's.
+    await waitUntil(() => streamed() === 0, 'no stream open', 20_000);
     const run = (tag: string) =>
       keys('-l', `sh -c 'echo $$ > ${pidFile}; exec node ${bin} top --interval 200ms 2>${errFile}'; echo "END-${tag} exit=$?"`).then(() => keys('Enter'));
     await run('term');
     await paneShows(/sessions: 22 \(20 running/);
     await paneShows(/live, polled/);
-    // The streams of the running rows on screen are open (one request each on the board's signal).
-    await new Promise((r) => setTimeout(r, 1500));
+    // The streams of the running rows on screen are open (one request each on the board's signal), the most it opens.
+    await waitUntil(() => streamed() >= MAX_STREAMS, 'the board to open its streams', 20_000);
     process.kill(await waitUntil(() => readPid(pidFile), 'the pid file'), 'SIGTERM');
     await paneShows('END-term exit=0');
     // Only the terminal's own escapes (the cursor shown again), no line of text.

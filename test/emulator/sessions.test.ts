@@ -445,3 +445,18 @@ describe('emulator: session snapshot', () => {
     }
   });
 });
+
+describe('emulator: hand-built histories (POST /_emulator/sessions/{id}/history)', () => {
+  it("session.updated_at dates the session's last change, which updated_at_gt then sees; a bad time is 400 naming it", async () => {
+    const s = await createSession(t.emu);
+    const at = new Date(Date.now() - 2 * 3600_000).toISOString();
+    const post = (session: unknown) => call(t.emu, 'POST', `/_emulator/sessions/${s.id}/history`, { body: { items: [], session } });
+    expect((await post({ updated_at: at })).status).toBe(204);
+    expect((await getSession(t.emu, s.id)).updated_at).toBe(at);
+    const since = (ms: number) => call(t.emu, 'GET', `/v1/sessions?page_size=1000&updated_at_gt=${new Date(Date.now() - ms).toISOString()}`);
+    expect((await since(3600_000)).body.items.map((x: any) => x.id)).not.toContain(s.id);
+    expect((await since(3 * 3600_000)).body.items.map((x: any) => x.id)).toContain(s.id);
+    expectError(await post({ updated_at: 'yesterday' }), 400, 'invalid_parameter_error', 'body.session.updated_at');
+    expect((await getSession(t.emu, s.id)).updated_at).toBe(at);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc, type SvcOptions, ndjson } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { agentSession, send, waitSession } from '../helpers/sse';
+import { agentSession, send, waitSession, waitUntil } from '../helpers/sse';
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
@@ -60,6 +60,27 @@ describe('svc sessions wait on many', () => {
     expect(ndjson(r.stdout).map((s) => s.id)).toEqual([done]);
     expect(r.stderr).toContain(slow);
     await call(t.emu, 'POST', `/v1/sessions/${slow}/events`, { body: { events: [{ type: 'user.interrupt' }] } });
+  });
+
+  it('Ctrl-C while the sessions are being read is exit 130 with one line, not a failure per session', async () => {
+    const ids = [await fresh('w5'), await fresh('w5')];
+    for (const id of ids) await send(t.emu, id, '/slow 1000 a b c d e f g h');
+    for (const id of ids) await waitSession(t.emu, id, (s) => s.status === 'running', 'running');
+    const delayed = async () => (await call(t.emu, 'GET', '/_emulator/stats')).body.delayed ?? 0;
+    const before = await delayed();
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { delay_ms: 5000 } });
+    try {
+      const ctrlC = new AbortController();
+      const r = run(['sessions', 'wait', ...ids], { signal: ctrlC.signal });
+      // Both sessions' reads are at the service, held there.
+      await waitUntil(async () => (await delayed()) >= before + 2, 'the reads to arrive', 10_000);
+      ctrlC.abort('SIGINT');
+      const { code, stderr } = await r;
+      expect({ code, stderr }).toEqual({ code: 130, stderr: 'error: interrupted\n' });
+    } finally {
+      await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+      for (const id of ids) await call(t.emu, 'POST', `/v1/sessions/${id}/events`, { body: { events: [{ type: 'user.interrupt' }] } });
+    }
   });
 
   it('a selection matching nothing is exit 0 with "nothing matched"', async () => {

@@ -26,6 +26,8 @@ export interface SvcOptions {
   /** Records the start of the daily update check; by default none starts (a test never spawns one by accident). */
   startUpdateCheck?: (env: Record<string, string | undefined>) => void;
   now?: () => number;
+  /** Where stderr is captured, for a test that reads it while svc runs; a fresh one by default. */
+  stderr?: Capture;
 }
 
 /** A captured output stream; `isTTY` and `columns` fake a terminal. */
@@ -47,7 +49,7 @@ export function tempConfigDir(): string {
 /** Runs svc in-process with captured streams; the environment holds only what is given. */
 export async function svc(args: string[], opts: SvcOptions = {}): Promise<SvcResult> {
   const stdout = new Capture();
-  const stderr = new Capture();
+  const stderr = opts.stderr ?? new Capture();
   stdout.isTTY = opts.stdoutTTY;
   stdout.columns = opts.columns;
   stderr.isTTY = opts.stderrTTY;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { emuEnv, svc, type SvcOptions } from '../helpers/cli';
+import { Capture, emuEnv, svc, type SvcOptions } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { agent, append, busyHistory, ev, session } from './history';
 
@@ -129,18 +129,37 @@ describe('svc stats', () => {
     await append(t.emu, s, [], { status: 'idle' });
   });
 
-  it('a 429 pauses every reader for Retry-After and the figures still come out whole', async () => {
-    const slept: number[] = [];
-    await call(t.emu, 'POST', '/_emulator/faults', { body: { rate_limit_every: 3, retry_after: 1 } });
+  it('a 429 pauses every reader for Retry-After (no reader sends a request until it ends) and the figures still come out whole', async () => {
+    // More sessions than readers, so each reader has more to read when another is told to wait.
+    for (let i = 0; i < 9; i++)
+      await append(t.emu, await session(t.emu, b, { set: 'f4' }), [
+        ev(0, 'session.status', { data: { status: 'running' } }),
+        ev(4, 'session.status', { data: { status: 'idle' } }),
+      ]);
+    const stderr = new Capture();
+    /** Requests svc has sent so far: the debug log writes a `>` line as each one goes. */
+    const sent = () => stderr.text.match(/^debug: > /gm)?.length ?? 0;
+    const pauses: Array<{ ms: number; sentBefore: number; sentAfter: number }> = [];
+    const sleep = async (ms: number) => {
+      const sentBefore = sent();
+      // A real wait, long enough for a reader that did not pause to send its next request.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      pauses.push({ ms, sentBefore, sentAfter: sent() });
+    };
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { rate_limit_every: 4, retry_after: 1 } });
     try {
-      const r = await run(['stats', '-l', 'set=f1', '--concurrency', '3', '-o', 'json'], { sleep: async (ms) => void slept.push(ms) });
+      const r = await run(['stats', '-l', 'set=f4', '--concurrency', '3', '--debug', '-o', 'json'], { sleep, stderr });
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)[0]).toMatchObject({ sessions: 3, model_requests: 5 });
+      expect(JSON.parse(r.stdout)[0]).toMatchObject({ sessions: 9, turns: 9, running_seconds: 36 });
     } finally {
       await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
     }
-    expect(slept.length).toBeGreaterThan(0);
-    expect(slept.every((ms) => ms >= 1000)).toBe(true);
+    expect(stderr.text).toMatch(/^debug: < 429 /m);
+    expect(pauses.length).toBeGreaterThan(0);
+    for (const p of pauses) {
+      expect(p.ms).toBeGreaterThanOrEqual(1000);
+      expect(p.sentAfter, 'requests sent during a pause').toBe(p.sentBefore);
+    }
   });
 
   it('on a terminal: the table, a bar per group and a sparkline of turns per day; piped -o table: the table only', async () => {
@@ -173,8 +192,26 @@ describe('svc stats', () => {
   });
 
   it('--since reads only sessions updated within it (the service filter updated_at_gt)', async () => {
-    const r = await run(['stats', '-l', 'set=f1', '--since', '1h', '--debug', '-o', 'json']);
+    const turn = [
+      ev(0, 'session.status', { data: { status: 'running' } }),
+      ev(4, 'session.status', { data: { status: 'idle', stop_reason: { type: 'end_turn' } } }),
+    ];
+    const recent = await session(t.emu, a, { set: 'f3' });
+    await append(t.emu, recent, turn);
+    const old = await session(t.emu, a, { set: 'f3' });
+    await append(t.emu, old, turn, { updated_at: new Date(Date.now() - 2 * 3600_000).toISOString() });
+    const fresh = () => ({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'svc-stats-cache-')) });
+    // Without --since both count: the older one is selected, so only --since can leave it out.
+    expect((await json(['stats', '-l', 'set=f3'], { env: fresh() }))[0]).toMatchObject({ sessions: 2, turns: 2 });
+    let r!: Awaited<ReturnType<typeof run>>;
+    // The list (one page), then the recent session's history: the older one's is never asked for.
+    expect(await requests(async () => (r = await run(['stats', '-l', 'set=f3', '--since', '1h', '--debug', '-o', 'json'], { env: fresh() })))).toBe(2);
+    expect(r.code).toBe(0);
     expect(decodeURIComponent(r.stderr)).toMatch(/updated_at_gt=\d{4}-/);
-    expect(JSON.parse(r.stdout)[0].sessions).toBe(3);
+    expect(r.stderr).toContain(recent);
+    expect(r.stderr).not.toContain(old);
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ sessions: 1, turns: 1 });
+    // A window that reaches back past it takes it in again.
+    expect((await json(['stats', '-l', 'set=f3', '--since', '3h'], { env: fresh() }))[0]).toMatchObject({ sessions: 2, turns: 2 });
   });
 });

@@ -314,7 +314,8 @@ export function createSessionService(emu: Emulator): SessionService {
         const json = JSON.stringify(ev);
         rt.hub.publish(rt.log.append(json, String(ev.type), thread), String(ev.type), json);
       }
-      sessions.touch(s, changes as Partial<SessionRec>);
+      const { updated_at: at, ...rest } = changes;
+      sessions.touch(s, rest as Partial<SessionRec>, typeof at === 'string' ? new Date(at).toISOString() : undefined);
     },
   };
   emu.services.sessions = service;
