@@ -98,6 +98,7 @@ const BELOW_COMMANDS = [
   'fs',
   'stats',
   'listen',
+  'approve',
   'top',
   'update',
   'startup',

@@ -47,6 +47,11 @@ export function groupsOf(rows: readonly ResourceEntry[] = RESOURCE_LIST, kinded:
     { name: 'apply', description: `Apply configuration files (${kindsText(kinded)})`, load: () => import('../commands/apply/index') },
     { name: 'alias', description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME', load: () => import('../commands/alias/index') },
     { name: 'api', description: 'Make a raw API request', load: () => import('../commands/api/index') },
+    {
+      name: 'approve',
+      description: 'Awaited tool confirmations: a live queue, and a policy that answers the routine ones',
+      load: () => import('../commands/approve/index'),
+    },
     { name: 'auth', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
     { name: '__complete', description: 'Complete resource IDs for the shell scripts', load: () => import('../commands/completion/complete'), hidden: true },
     {
