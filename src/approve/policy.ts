@@ -63,6 +63,7 @@ export class PolicyError extends Error {
     readonly file: string,
     readonly issues: PolicyIssue[],
   ) {
+    issues.sort((a, b) => a.line - b.line || a.col - b.col);
     super(issues.map((i) => `${file}:${i.line}:${i.col}: ${i.message}`).join('\n'));
   }
 }

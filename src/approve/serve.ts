@@ -81,7 +81,9 @@ export const DENY_AFTER_RULE = 'deny-after';
 
 /** Answers in flight at once. */
 const CONCURRENCY = 16;
-const RECHECK_MS = 15_000;
+/** A call waiting on a human is looked at again every this many --interval (30 s by default): a fleet of 1 000
+ * waiting calls costs a few requests a second, not hundreds. */
+const RECHECK_INTERVALS = 15;
 /** A call seen in history before the session lists it as awaited is looked at again this soon. */
 const UNSEEN_RECHECK_MS = 250;
 
@@ -110,7 +112,7 @@ export async function serveApprover(o: ServeOptions, deps: ServeDeps): Promise<S
 /** The approver as a delivery destination: `attempt` decides one waiting call and says whether it is settled. */
 export function approver(o: ServeOptions, deps: ServeDeps, owns: (s: Obj) => boolean): Destination {
   const facts = new Facts(deps.client, o.policy);
-  const recheck = deps.recheckMs ?? RECHECK_MS;
+  const recheck = deps.recheckMs ?? o.intervalMs * RECHECK_INTERVALS;
   /** Calls already handed to a human in this run (escalated or left): said once, not at every look. */
   const handed = new Set<string>();
   const escalations = new Map<string, number>();
