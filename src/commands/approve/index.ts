@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { examples, type Kit } from '../../cli/action';
+import { examples, type Flags, type Kit, type Parse } from '../../cli/action';
+import { UsageError } from '../../errors';
 import { addSelectorFlags } from '../sessions/selectors';
 import { parseLint } from './lint';
 import { parseQueue } from './queue';
@@ -18,7 +19,7 @@ export default function build(group: Command, kit: Kit): void {
 
   const lint = group.command('lint').argument('<file>', 'the policy file (YAML)').description('Check a policy file: every problem with its line and column');
   examples(lint, ['svc approve lint policy.yaml']);
-  lint.action(kit.verb(parseLint, async (ctx, o) => (await import('./lint')).runLint(ctx, o)));
+  lint.action(kit.verb(alone(group, 'lint', parseLint), async (ctx, o) => (await import('./lint')).runLint(ctx, o)));
 
   const test = group
     .command('test')
@@ -26,7 +27,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<sessions...>', 'session IDs')
     .description('Show, for every tool confirmation in these sessions, the rule that would have decided it (nothing is sent)');
   examples(test, ['svc approve test policy.yaml sesn_123 sesn_456', 'svc approve test policy.yaml sesn_123 -o json']);
-  test.action(kit.verb(parseTest, async (ctx, o) => (await import('./test')).runTest(ctx, o)));
+  test.action(kit.verb(alone(group, 'test', parseTest), async (ctx, o) => (await import('./test')).runTest(ctx, o)));
 
   const serve = group
     .command('serve')
@@ -47,5 +48,22 @@ export default function build(group: Command, kit: Kit): void {
     'svc approve serve --policy policy.yaml --state approve-state.json --audit audit.ndjson',
     'svc approve serve --policy policy.yaml --agent reviewer --escalate-to https://hooks.example.com/approve --deny-after 30m',
   ]);
-  serve.action(kit.verb(parseServe, async (ctx, o) => (await import('./serve')).runServe(ctx, o)));
+  serve.action(kit.verb((args, f) => parseServe(args, { ...given(group), ...f }), async (ctx, o) => (await import('./serve')).runServe(ctx, o)));
+}
+
+/**
+ * The flags `svc approve` itself declares (the selectors, --interval) are taken by it wherever they stand on the line
+ * (commander reads a group's options after its subcommand too): those given after a subcommand are handed to it.
+ */
+function given(group: Command): Flags {
+  return Object.fromEntries(Object.entries(group.opts()).filter(([, v]) => v !== undefined));
+}
+
+/** A subcommand that takes none of the queue's flags: one given is exit 2, never ignored. */
+function alone<O>(group: Command, verb: string, parse: Parse<O>): Parse<O> {
+  return (args, f) => {
+    const flag = Object.keys(given(group))[0];
+    if (flag) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply to svc approve ${verb}`);
+    return parse(args, f);
+  };
 }
