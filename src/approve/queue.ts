@@ -119,7 +119,10 @@ export function reduce(s: QueueState, a: Action): QueueState {
       if (!item) return s;
       const skipped = new Set(s.skipped);
       skipped.add(item.key);
-      const next = ordered({ items: s.items, skipped }).find((i) => !skipped.has(i.key)) ?? ordered({ items: s.items, skipped })[0];
+      // The one after it, as the list stood; else the oldest not skipped.
+      const before = ordered(s);
+      const after = before.slice(before.findIndex((i) => i.key === item.key) + 1).find((i) => !skipped.has(i.key));
+      const next = after ?? ordered({ items: s.items, skipped })[0];
       return { ...s, skipped, selected: next?.key, scroll: 0, notice: { text: `skipped ${item.tool} in ${item.title ?? item.sessionId}`, level: 'info' } };
     }
     case 'scroll':
