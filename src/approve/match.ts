@@ -77,7 +77,6 @@ function fieldOf(input: unknown, path: string): unknown {
 }
 
 /** Line breaks and other controls: a value holding one is never matched by a prefix or a glob (`ls\nrm -rf /`). */
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u001f\u007f]/;
 
 export function testString(t: StringTest, v: string): Test {

@@ -110,7 +110,10 @@ export function reduce(s: QueueState, a: Action): QueueState {
     case 'move': {
       const list = ordered(s);
       if (!list.length) return s;
-      const at = Math.max(0, list.findIndex((i) => i.key === selectedItem(s)?.key));
+      const at = Math.max(
+        0,
+        list.findIndex((i) => i.key === selectedItem(s)?.key),
+      );
       const to = Math.min(list.length - 1, Math.max(0, at + a.by));
       return to === at ? s : { ...s, selected: list[to].key, scroll: 0 };
     }

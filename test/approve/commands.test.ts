@@ -8,11 +8,14 @@ const t = useEmulator();
 describe('svc approve lint, test and --list', () => {
   it('lint: exit 0 with a summary; every problem with FILE:LINE:COL and exit 2', async () => {
     const dir = workDir();
-    const good = writePolicy(dir, 'rules:\n  - {name: ls, match: {tool: bash, input: {command: {prefix: "ls "}}}, decision: allow}\n  - {name: rm, match: {tool: bash}, decision: deny}\n');
+    const good = writePolicy(
+      dir,
+      'rules:\n  - {name: ls, match: {tool: bash, input: {command: {prefix: "ls "}}}, decision: allow}\n  - {name: rm, match: {tool: bash}, decision: deny}\n',
+    );
     const ok = await svc(['approve', 'lint', good], { cwd: dir });
     expect(ok.code).toBe(0);
     expect(ok.stderr).toContain('2 rules (1 allow, 1 deny), no problem found');
-    const bad = writePolicy(dir, 'rules:\n  - name: x\n    match: {tool: bash, command: ls}\n    decision: allow\n', 'bad.yaml');
+    writePolicy(dir, 'rules:\n  - name: x\n    match: {tool: bash, command: ls}\n    decision: allow\n', 'bad.yaml');
     const r = await svc(['approve', 'lint', 'bad.yaml'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bad.yaml:3:25: rule "x" match: unknown key "command"');
@@ -37,7 +40,10 @@ describe('svc approve lint, test and --list', () => {
 
   it('test: the rule that would decide each confirmation in the histories, beside how it was answered; nothing sent', async () => {
     const dir = workDir();
-    writePolicy(dir, 'rules:\n  - {name: ls, match: {tool: bash, input: {command: {prefix: "ls "}}}, decision: allow}\n  - {name: reads, match: {tool: read, input: {path: {under: /srv}}}, decision: deny}\n');
+    writePolicy(
+      dir,
+      'rules:\n  - {name: ls, match: {tool: bash, input: {command: {prefix: "ls "}}}, decision: allow}\n  - {name: reads, match: {tool: read, input: {path: {under: /srv}}}, decision: deny}\n',
+    );
     const [a, b] = await waitingOn(t.emu, [
       { tool: 'bash', input: { command: 'ls -la' } },
       { tool: 'read', input: { path: '/etc/hosts' } },

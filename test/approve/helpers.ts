@@ -20,7 +20,7 @@ export function writePolicy(dir: string, text: string, name = 'policy.yaml'): st
 
 /** The audit lines written so far. */
 export function auditLines(path: string): any[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
@@ -62,13 +62,20 @@ export function startSvc(emu: Emulator, args: string[], o: { now?: () => number;
 }
 
 /** One session per call, each waiting on that tool confirmation; resolves once every one waits. */
-export async function waitingOn(emu: Emulator, calls: Array<{ tool: string; input: unknown; metadata?: Record<string, string> }>, agentId?: string): Promise<string[]> {
-  const agent = agentId ?? (await call(emu, 'POST', '/v1/agents', { body: { name: `approver-${Math.random().toString(36).slice(2)}`, model: 'scripted-1' } })).body.id;
+export async function waitingOn(
+  emu: Emulator,
+  calls: Array<{ tool: string; input: unknown; metadata?: Record<string, string> }>,
+  agentId?: string,
+): Promise<string[]> {
+  const agent =
+    agentId ?? (await call(emu, 'POST', '/v1/agents', { body: { name: `approver-${Math.random().toString(36).slice(2)}`, model: 'scripted-1' } })).body.id;
   const ids: string[] = [];
   for (const c of calls) {
     const s = (await call(emu, 'POST', '/v1/sessions', { body: { agent_id: agent, ...(c.metadata ? { metadata: c.metadata } : {}) } })).body;
     const text = `/confirm ${c.tool} ${JSON.stringify(c.input)}`;
-    const r = await call(emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] } });
+    const r = await call(emu, 'POST', `/v1/sessions/${s.id}/events`, {
+      body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] },
+    });
     if (r.status >= 300) throw new Error(`send: ${r.status} ${JSON.stringify(r.body)}`);
     ids.push(s.id);
   }

@@ -39,7 +39,13 @@ describe('the queue reducer', () => {
   });
 
   it('a deny message is typed and cancelled; read-only asks nothing', () => {
-    let s = run(initialQueue({ readonly: false }), { type: 'snapshot', items: [A] }, { type: 'denyStart' }, { type: 'denyType', text: 'no' }, { type: 'denyType', text: 'pe' });
+    let s = run(
+      initialQueue({ readonly: false }),
+      { type: 'snapshot', items: [A] },
+      { type: 'denyStart' },
+      { type: 'denyType', text: 'no' },
+      { type: 'denyType', text: 'pe' },
+    );
     expect(s.denying).toEqual({ key: A.key, text: 'nope' });
     s = run(s, { type: 'denyBackspace' }, { type: 'denyCancel' });
     expect(s.denying).toBeUndefined();

@@ -12,10 +12,18 @@ const built = useBundledSvc();
 describe('svc approve serve --state across kill -9', () => {
   it('an approver killed with SIGKILL mid-backlog and restarted with the same --state answers nothing twice and misses nothing', async () => {
     const dir = workDir();
-    const policy = writePolicy(dir, 'rules:\n  - {name: shell, match: {tool: bash, input: {command: {prefix: "ls "}}}, decision: allow}\n  - {name: reads, match: {tool: read}, decision: deny}\n');
+    const policy = writePolicy(
+      dir,
+      'rules:\n  - {name: shell, match: {tool: bash, input: {command: {prefix: "ls "}}}, decision: allow}\n  - {name: reads, match: {tool: read}, decision: deny}\n',
+    );
     const tag = `kill-${Date.now()}`;
-    const calls = Array.from({ length: 30 }, (_, i) => (i % 2 ? { tool: 'bash', input: { command: `ls ${i}` } } : { tool: 'read', input: { path: `/x/${i}` } }));
-    const ids = await waitingOn(t.emu, calls.map((c) => ({ ...c, metadata: { kill: tag } })));
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      i % 2 ? { tool: 'bash', input: { command: `ls ${i}` } } : { tool: 'read', input: { path: `/x/${i}` } },
+    );
+    const ids = await waitingOn(
+      t.emu,
+      calls.map((c) => ({ ...c, metadata: { kill: tag } })),
+    );
     const state = join(dir, 'state.json');
     const audit = join(dir, 'audit.ndjson');
     const env = { SVC_BASE_URL: t.emu.url, SVC_API_KEY: t.emu.apiKey, SVC_CONFIG_DIR: tempConfigDir() };
@@ -30,10 +38,17 @@ describe('svc approve serve --state across kill -9', () => {
     const before = auditLines(audit).length;
     expect(before).toBeLessThan(30);
     // Sessions that start waiting while no approver runs.
-    const late = await waitingOn(t.emu, [0, 1, 2, 3].map((i) => ({ tool: 'bash', input: { command: `ls late${i}` }, metadata: { kill: tag } })));
+    const late = await waitingOn(
+      t.emu,
+      [0, 1, 2, 3].map((i) => ({ tool: 'bash', input: { command: `ls late${i}` }, metadata: { kill: tag } })),
+    );
     const all = [...ids, ...late];
     const second = spawnSvc(built.bin, args, env);
-    await waitUntil(async () => (await Promise.all(all.map((id) => confirmations(t.emu, id)))).every((c) => c.length > 0) || undefined, 'every call answered', 30_000);
+    await waitUntil(
+      async () => (await Promise.all(all.map((id) => confirmations(t.emu, id)))).every((c) => c.length > 0) || undefined,
+      'every call answered',
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 500));
     second.child.kill('SIGINT');
     expect((await second.exit).code).toBe(130);

@@ -87,7 +87,10 @@ describe('svc approve serve', () => {
       expect(got).toHaveLength(1);
       expect(got[0].data.result).toBe(c.answer);
       expect(mine[0].outcome).toBe('answered');
-      if (c.answer === 'deny') expect(got[0].data.deny_message).toBe(c.rule === 'never delete' ? 'Deleting files is not allowed here; ask a human.' : 'Denied by the approval policy (rule "nothing in etc").');
+      if (c.answer === 'deny')
+        expect(got[0].data.deny_message).toBe(
+          c.rule === 'never delete' ? 'Deleting files is not allowed here; ask a human.' : 'Denied by the approval policy (rule "nothing in etc").',
+        );
     }
     expect(lines.filter((l) => l.outcome === 'answered')).toHaveLength(decided);
   }, 60_000);
@@ -130,9 +133,13 @@ describe('svc approve serve', () => {
     const [id] = await waitingOn(t.emu, [{ tool: 'write', input: { path: '/srv/x' }, metadata: { late: tag } }]);
     let offset = 0;
     const audit = join(dir, 'audit.ndjson');
-    const approver = startSvc(t.emu, ['approve', 'serve', '--policy', policy, '-l', `late=${tag}`, '--deny-after', '1h', '--interval', '20ms', '--audit', audit], {
-      now: () => Date.now() + offset,
-    });
+    const approver = startSvc(
+      t.emu,
+      ['approve', 'serve', '--policy', policy, '-l', `late=${tag}`, '--deny-after', '1h', '--interval', '20ms', '--audit', audit],
+      {
+        now: () => Date.now() + offset,
+      },
+    );
     await waitUntil(() => auditLines(audit).some((l) => l.outcome === 'left') || undefined, 'left to a human');
     // Well within the hour: still waiting, several looks later.
     await new Promise((r) => setTimeout(r, 500));
@@ -183,7 +190,10 @@ describe('svc approve serve', () => {
     await approver.stop();
     expect(verifySignature(got.headers['svc-signature'], got.body, 's3cret-for-the-approver-test-0123456789')).toBe(true);
     expect(verifySignature(got.headers['svc-signature'], got.body, 'another secret')).toBe(false);
-    expect(got.json.event).toMatchObject({ type: 'session.requires_action', data: { kind: 'tool_confirmation', name: 'deploy_service', input: { target: 'prod-eu' } } });
+    expect(got.json.event).toMatchObject({
+      type: 'session.requires_action',
+      data: { kind: 'tool_confirmation', name: 'deploy_service', input: { target: 'prod-eu' } },
+    });
     expect(got.headers['svc-delivery-id']).toMatch(/^dlv_/);
     expect(auditLines(audit)).toEqual([expect.objectContaining({ session: id, rule: 'prod to a human', decision: 'ask', outcome: 'escalated' })]);
     expect(await confirmations(t.emu, id)).toHaveLength(0);

@@ -56,7 +56,9 @@ describeWith('svc approve in a real terminal (tmux)', ['tmux'], () => {
 
     // Someone else answers the skipped one: it leaves the queue.
     const [asked] = (await call(t.emu, 'GET', `/v1/sessions/${b}`)).body.stop_reason.event_ids;
-    await call(t.emu, 'POST', `/v1/sessions/${b}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: asked, result: 'allow' } }] } });
+    await call(t.emu, 'POST', `/v1/sessions/${b}/events`, {
+      body: { events: [{ type: 'user.tool_confirmation', data: { event_id: asked, result: 'allow' } }] },
+    });
     const gone = await paneShows('nothing awaits a confirmation');
     expect(gone).toContain(`answered elsewhere: read in ${b}`);
 

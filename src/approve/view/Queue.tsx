@@ -23,7 +23,10 @@ export function Queue({ store, sink, interactive = true }: { store: QueueStore; 
 export function QueueScreen({ s, now }: { s: QueueState; now: number }) {
   const list = ordered(s);
   const sel = selectedItem(s);
-  const at = Math.max(0, list.findIndex((i) => i.key === sel?.key));
+  const at = Math.max(
+    0,
+    list.findIndex((i) => i.key === sel?.key),
+  );
   const first = Math.max(0, Math.min(at - Math.floor(LIST_ROWS / 2), list.length - LIST_ROWS));
   return (
     <Box flexDirection="column">
@@ -46,7 +49,11 @@ export function QueueScreen({ s, now }: { s: QueueState; now: number }) {
       )}
       {s.denying ? <Text color="yellow">deny: message to the agent (optional, Enter sends, Esc cancels): {escapeLineControls(s.denying.text)}▏</Text> : null}
       {s.notice ? <Text color={s.notice.level === 'error' ? 'red' : 'green'}>{escapeLineControls(s.notice.text)}</Text> : null}
-      <Text dimColor>{footerKeys(s).map((k) => `${k.key} ${k.help}`).join(' · ')}</Text>
+      <Text dimColor>
+        {footerKeys(s)
+          .map((k) => `${k.key} ${k.help}`)
+          .join(' · ')}
+      </Text>
     </Box>
   );
 }

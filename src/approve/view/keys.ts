@@ -3,21 +3,7 @@ import type { KeyPress } from '../../live/keys';
 import { selectedItem, type QueueState } from '../queue';
 
 export type QueueCommand =
-  | 'down'
-  | 'up'
-  | 'scrollDown'
-  | 'scrollUp'
-  | 'allow'
-  | 'deny'
-  | 'skip'
-  | 'open'
-  | 'help'
-  | 'closeHelp'
-  | 'send'
-  | 'cancel'
-  | 'backspace'
-  | 'quit'
-  | 'abort';
+  'down' | 'up' | 'scrollDown' | 'scrollUp' | 'allow' | 'deny' | 'skip' | 'open' | 'help' | 'closeHelp' | 'send' | 'cancel' | 'backspace' | 'quit' | 'abort';
 
 export type Press = KeyPress & { upArrow?: boolean; downArrow?: boolean; pageUp?: boolean; pageDown?: boolean };
 

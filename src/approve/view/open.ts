@@ -62,7 +62,8 @@ export async function openQueue(o: QueueViewOptions): Promise<void> {
         store.dispatch({ type: 'answered', key, gone: true, notice: { text, level: 'info' } });
         feed.poke();
       },
-      (e: unknown) => store.dispatch({ type: 'answered', key, gone: false, notice: { text: `${result} failed for ${sessionId}: ${(e as Error).message}`, level: 'error' } }),
+      (e: unknown) =>
+        store.dispatch({ type: 'answered', key, gone: false, notice: { text: `${result} failed for ${sessionId}: ${(e as Error).message}`, level: 'error' } }),
     );
   };
 
@@ -129,7 +130,11 @@ export async function openQueue(o: QueueViewOptions): Promise<void> {
 async function openPlainQueue(o: QueueViewOptions): Promise<void> {
   const { ctx } = o;
   const { stdin, stdout } = ctx.io;
-  const [{ InterruptedError }, { settable }, { createInterface }] = await Promise.all([import('../../errors'), import('../../live/outcome'), import('node:readline')]);
+  const [{ InterruptedError }, { settable }, { createInterface }] = await Promise.all([
+    import('../../errors'),
+    import('../../live/outcome'),
+    import('node:readline'),
+  ]);
   const store = new QueueStore(initialQueue({ readonly: true }), 0, ctx.now);
   const [left, leave] = settable<'quit' | 'abort'>();
   let said = new Map<string, string>();
@@ -151,7 +156,14 @@ async function openPlainQueue(o: QueueViewOptions): Promise<void> {
   });
   stdout.write(`svc approve: each awaited confirmation when it starts and stops waiting${rl ? '; type q and Enter to quit' : ''}\n`);
   const stop = new AbortController();
-  startQueueFeed({ reader: new QueueReader(o.client, o.selectors), dispatch: (a) => store.dispatch(a), intervalMs: o.intervalMs, signal: stop.signal, now: ctx.now, sleep: ctx.sleep });
+  startQueueFeed({
+    reader: new QueueReader(o.client, o.selectors),
+    dispatch: (a) => store.dispatch(a),
+    intervalMs: o.intervalMs,
+    signal: stop.signal,
+    now: ctx.now,
+    sleep: ctx.sleep,
+  });
   try {
     if ((await left) === 'abort' && !stoppedByTerm(ctx.io.signal)) throw new InterruptedError();
   } finally {

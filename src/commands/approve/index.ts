@@ -48,7 +48,12 @@ export default function build(group: Command, kit: Kit): void {
     'svc approve serve --policy policy.yaml --state approve-state.json --audit audit.ndjson',
     'svc approve serve --policy policy.yaml --agent reviewer --escalate-to https://hooks.example.com/approve --deny-after 30m',
   ]);
-  serve.action(kit.verb((args, f) => parseServe(args, { ...given(group), ...f }), async (ctx, o) => (await import('./serve')).runServe(ctx, o)));
+  serve.action(
+    kit.verb(
+      (args, f) => parseServe(args, { ...given(group), ...f }),
+      async (ctx, o) => (await import('./serve')).runServe(ctx, o),
+    ),
+  );
 }
 
 /**

@@ -15,7 +15,8 @@ export interface QueueOptions {
 
 export function parseQueue(args: string[], f: Flags): QueueOptions {
   if (args.length) throw new UsageError(`unknown approve command "${args[0]}": use lint, test or serve, or select sessions with --agent, -l, …`);
-  if (f.list && (f.readonly || f.interval !== undefined)) throw new UsageError('--list prints the queue once: --readonly and --interval are for the terminal queue');
+  if (f.list && (f.readonly || f.interval !== undefined))
+    throw new UsageError('--list prints the queue once: --readonly and --interval are for the terminal queue');
   return {
     selectors: approveSelectors(f),
     list: Boolean(f.list),

@@ -31,9 +31,11 @@ export interface ServeCommand {
 export function parseServe(args: string[], f: Flags): ServeCommand {
   if (args.length) throw new UsageError(`svc approve serve takes no arguments (got "${args[0]}"); select sessions with --agent, -l, …`);
   if (f.list || f.readonly) throw new UsageError(`${f.list ? '--list' : '--readonly'} is for the terminal queue (svc approve), not serve`);
-  if (f.policy === undefined || String(f.policy).trim() === '') throw new UsageError('svc approve serve needs --policy FILE (check it with svc approve lint FILE)');
+  if (f.policy === undefined || String(f.policy).trim() === '')
+    throw new UsageError('svc approve serve needs --policy FILE (check it with svc approve lint FILE)');
   oneOf(f, { '--escalate-to': 'escalateTo', '--escalate-exec': 'escalateExec' }, false);
-  if (f.secretFile !== undefined && f.escalateTo === undefined) throw new UsageError('--secret-file signs --escalate-to deliveries: give it with --escalate-to');
+  if (f.secretFile !== undefined && f.escalateTo === undefined)
+    throw new UsageError('--secret-file signs --escalate-to deliveries: give it with --escalate-to');
   let escalation: ServeCommand['escalation'];
   if (f.escalateTo !== undefined) escalation = { kind: 'forward', url: httpUrl(String(f.escalateTo)), secretFile: str(f.secretFile) };
   else if (f.escalateExec !== undefined) {
