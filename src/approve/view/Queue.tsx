@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { escapeLineControls } from '../../output/controls';
+import { useNow } from '../../top/components/Board';
 import { ordered, selectedItem, type QueueItem, type QueueState } from '../queue';
 import { footerKeys, QUEUE_KEYS } from './keys';
 import { readKeys, type QueueSink } from './input';
@@ -105,15 +106,6 @@ export function waited(ms: number): string {
   if (s < 120) return `${s}s`;
   if (s < 7200) return `${Math.round(s / 60)}m`;
   return `${Math.round(s / 3600)}h`;
-}
-
-function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
 }
 
 export const queueView = (props: Parameters<typeof Queue>[0]) => <Queue {...props} />;

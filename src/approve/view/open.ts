@@ -22,37 +22,15 @@ export interface QueueViewOptions {
   readonly: boolean;
 }
 
-const ALT_SCREEN_ON = '\u001b[?1049h';
-const ALT_SCREEN_OFF = '\u001b[?1049l';
-const CLEAR = '\u001b[2J\u001b[H';
-const SHOW_CURSOR = '\u001b[?25h';
-
-type Next = { kind: 'quit' } | { kind: 'abort' } | { kind: 'open'; id: string } | { kind: 'error'; error: unknown };
-
 export async function openQueue(o: QueueViewOptions): Promise<void> {
   const { ctx } = o;
   if (ctx.settings.accessible) return openPlainQueue(o);
-  const { stdin, stdout, stderr } = ctx.io;
-  const [ink] = await (await import('../../live/load-ink')).loadInk();
-  const [{ queueView }, { InterruptedError }, { settable }] = await Promise.all([import('./Queue'), import('../../errors'), import('../../live/outcome')]);
+  // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.
+  await (await import('../../live/load-ink')).loadInk();
+  const [{ runFullScreen }, { queueView }] = await Promise.all([import('../../live/full-screen'), import('./Queue')]);
   const store = new QueueStore(initialQueue({ readonly: o.readonly }), undefined, ctx.now);
-  const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
   const stop = new AbortController();
-  const restore = () => {
-    if (stdin.isTTY && stdin.setRawMode) stdin.setRawMode(false);
-    stdout.write(ALT_SCREEN_OFF + SHOW_CURSOR);
-  };
-  process.once('exit', restore);
-  stdout.write(ALT_SCREEN_ON + CLEAR);
-  const feed = startQueueFeed({
-    reader: new QueueReader(o.client, o.selectors),
-    dispatch: (a) => store.dispatch(a),
-    intervalMs: o.intervalMs,
-    signal: stop.signal,
-    now: ctx.now,
-    sleep: ctx.sleep,
-  });
-
+  const feed = feedInto(o, store, stop.signal);
   const answer: QueueSink['answer'] = (sessionId, eventId, key, result, message) => {
     if (o.readonly) return;
     store.dispatch({ type: 'busy', key, text: result === 'allow' ? 'allowing…' : 'denying…' });
@@ -66,63 +44,18 @@ export async function openQueue(o: QueueViewOptions): Promise<void> {
         store.dispatch({ type: 'answered', key, gone: false, notice: { text: `${result} failed for ${sessionId}: ${(e as Error).message}`, level: 'error' } }),
     );
   };
-
-  const showQueue = async (): Promise<Next> => {
-    const [next, settle] = settable<Next>();
-    if (ctx.io.signal?.aborted) return { kind: 'abort' };
-    const onSignal = () => settle({ kind: 'abort' });
-    ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
-    const sink: QueueSink = {
-      answer,
-      open: (id) => settle({ kind: 'open', id }),
-      quit: () => settle({ kind: 'quit' }),
-      abort: () => settle({ kind: 'abort' }),
-    };
-    store.publishNow();
-    const view = ink.render(queueView({ store, sink, interactive }), {
-      stdout: stdout as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      stderr: stderr as NodeJS.WriteStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
-    view.waitUntilExit().then(
-      () => settle({ kind: 'quit' }),
-      (error: unknown) => settle({ kind: 'error', error }),
-    );
-    try {
-      return await next;
-    } finally {
-      ctx.io.signal?.removeEventListener('abort', onSignal);
-      view.unmount();
-      await view.waitUntilExit().catch(() => undefined);
-    }
-  };
-
   try {
-    for (;;) {
-      const next = await showQueue();
-      if (next.kind === 'quit') return;
-      if (next.kind === 'abort') {
-        if (stoppedByTerm(ctx.io.signal)) return;
-        throw new InterruptedError();
-      }
-      if (next.kind === 'error') throw next.error;
-      stdout.write(CLEAR);
-      const { openLiveView } = await import('../../live/open');
-      try {
-        await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: 'back to the queue', readonly: o.readonly });
-      } catch (e) {
-        if (stoppedByTerm(ctx.io.signal)) return;
-        throw e;
-      }
-      stdout.write(CLEAR);
-    }
+    await runFullScreen({
+      ctx,
+      client: o.client,
+      readonly: o.readonly,
+      leaveNote: 'back to the queue',
+      beforeShow: async () => store.publishNow(),
+      view: (nav, interactive) => queueView({ store, sink: { answer, ...nav }, interactive }),
+    });
   } finally {
     stop.abort();
     store.close();
-    restore();
-    process.removeListener('exit', restore);
   }
 }
 
@@ -156,14 +89,7 @@ async function openPlainQueue(o: QueueViewOptions): Promise<void> {
   });
   stdout.write(`svc approve: each awaited confirmation when it starts and stops waiting${rl ? '; type q and Enter to quit' : ''}\n`);
   const stop = new AbortController();
-  startQueueFeed({
-    reader: new QueueReader(o.client, o.selectors),
-    dispatch: (a) => store.dispatch(a),
-    intervalMs: o.intervalMs,
-    signal: stop.signal,
-    now: ctx.now,
-    sleep: ctx.sleep,
-  });
+  feedInto(o, store, stop.signal);
   try {
     if ((await left) === 'abort' && !stoppedByTerm(ctx.io.signal)) throw new InterruptedError();
   } finally {
@@ -172,4 +98,11 @@ async function openPlainQueue(o: QueueViewOptions): Promise<void> {
     rl?.close();
     ctx.io.signal?.removeEventListener('abort', onSignal);
   }
+}
+
+/** The queue's feed, filling `store` until `signal` ends. */
+function feedInto(o: QueueViewOptions, store: QueueStore, signal: AbortSignal) {
+  const { ctx } = o;
+  const reader = new QueueReader(o.client, o.selectors);
+  return startQueueFeed({ reader, dispatch: (a) => store.dispatch(a), intervalMs: o.intervalMs, signal, now: ctx.now, sleep: ctx.sleep });
 }
