@@ -14,7 +14,14 @@ export default function build(group: Command, kit: Kit): void {
     .option('--list', 'print the queue once (a table, or -o json) instead of the live view')
     .option('--readonly', 'show the queue without the keys that answer (y, n)')
     .option('--interval <duration>', 'how often the queue is read again (default 2s)');
-  examples(group, ['svc approve', 'svc approve --agent reviewer', 'svc approve --list -o json', 'svc approve serve --policy policy.yaml -l team=infra']);
+  examples(group, [
+    'svc approve',
+    'svc approve --agent reviewer --readonly',
+    'svc approve --list -o json',
+    'svc approve lint policy.yaml',
+    'svc approve test policy.yaml sesn_123',
+    'svc approve serve --policy policy.yaml -l team=infra',
+  ]);
   group.action(kit.verb(parseQueue, async (ctx, o) => (await import('./queue')).runQueue(ctx, o)));
 
   const lint = group.command('lint').argument('<file>', 'the policy file (YAML)').description('Check a policy file: every problem with its line and column');
