@@ -1,7 +1,12 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { useEmulator } from '../helpers/emulator';
+import { approver, noApproverMetrics, type AuditLine } from '../../src/approve/serve';
+import { parsePolicy } from '../../src/approve/policy';
+import { Ctx } from '../../src/context';
+import { ListenState } from '../../src/listen/state';
+import { emuEnv } from '../helpers/cli';
+import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
 import { useReceiver, verifySignature } from '../listen/receiver';
 import { auditLines, confirmations, history, startSvc, waitingOn, workDir, writePolicy } from './helpers';
@@ -197,5 +202,77 @@ describe('svc approve serve', () => {
     expect(got.headers['svc-delivery-id']).toMatch(/^dlv_/);
     expect(auditLines(audit)).toEqual([expect.objectContaining({ session: id, rule: 'prod to a human', decision: 'ask', outcome: 'escalated' })]);
     expect(await confirmations(t.emu, id)).toHaveLength(0);
+  }, 30_000);
+});
+
+describe('svc approve serve, safe by construction', () => {
+  const t = useEmulator();
+
+  it('a deny the service refuses (500, not applied) is tried again until it lands, and never becomes an allow', async () => {
+    const dir = workDir();
+    const policy = writePolicy(dir, 'rules:\n  - {name: no writes, match: {tool: write}, decision: deny, message: "No writes."}\n');
+    const [id] = await waitingOn(t.emu, [{ tool: 'write', input: { path: '/srv/x' } }]);
+    await call(t.emu, 'POST', '/_emulator/faults', { body: { reject_write_every: 1 } });
+    const audit = join(dir, 'audit.ndjson');
+    const approver = startSvc(t.emu, ['approve', 'serve', '--policy', policy, '--audit', audit, '--interval', '100ms']);
+    await waitUntil(() => /attempt 2 failed/.test(approver.stderr()) || undefined, 'a second attempt', 20_000);
+    expect(await confirmations(t.emu, id)).toHaveLength(0);
+    await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+    const got = await waitUntil(
+      async () => {
+        const c = await confirmations(t.emu, id);
+        return c.length ? c : undefined;
+      },
+      'the deny',
+      30_000,
+    );
+    await approver.stop();
+    expect(got.map((e) => e.data)).toEqual([{ event_id: expect.any(String), result: 'deny', deny_message: 'No writes.' }]);
+    expect(auditLines(audit)).toEqual([expect.objectContaining({ session: id, rule: 'no writes', decision: 'deny', outcome: 'answered' })]);
+  }, 60_000);
+
+  it('a session its selectors no longer own (its metadata changed) is not answered', async () => {
+    const dir = workDir();
+    const policy = writePolicy(dir, 'rules:\n  - {name: all, match: {}, decision: allow}\n');
+    const tag = `own-${Date.now()}`;
+    const [id] = await waitingOn(t.emu, [{ tool: 'bash', input: { command: 'ls' }, metadata: { own: tag } }]);
+    const client = await new Ctx({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: emuEnv(t.emu), cwd: dir }, {}).api();
+    const session = (await call(t.emu, 'GET', `/v1/sessions/${id}`)).body;
+    const asked = (await history(t.emu, id)).find((e) => e.type === 'agent.tool_use');
+    const lines: AuditLine[] = [];
+    const o = { policy: await parsePolicy(readFileSync(policy, 'utf8'), 'policy.yaml'), selectors: {}, maxStreams: 1, intervalMs: 100 };
+    const deps = {
+      client,
+      state: ListenState.memory(Date.now()),
+      signal: new AbortController().signal,
+      sleep: async () => {},
+      now: Date.now,
+      random: Math.random,
+      notice: () => {},
+      audit: (l: AuditLine) => lines.push(l),
+      metrics: noApproverMetrics,
+    };
+    const derived = {
+      id: `${asked.id}.requires_action`,
+      type: 'session.requires_action',
+      processed_at: asked.processed_at,
+      data: { kind: 'tool_confirmation', event_id: asked.id, name: 'bash', input: { command: 'ls' } },
+    };
+    const delivery = {
+      id: 'dlv_x',
+      sessionId: id,
+      eventId: derived.id,
+      type: 'session.requires_action',
+      body: JSON.stringify({ session_id: id, event: derived }),
+    };
+    // Owned by `-l own=other`: no.
+    const owns = (s: Record<string, unknown>) => (s.metadata as Record<string, string>).own === 'other';
+    expect(owns(session)).toBe(false);
+    expect(await approver(o, deps, owns).attempt(delivery, 1, deps.signal)).toEqual({ kind: 'accepted' });
+    expect(lines).toEqual([expect.objectContaining({ session: id, outcome: 'outside_selection', decision: 'none' })]);
+    expect(await confirmations(t.emu, id)).toHaveLength(0);
+    // The same delivery, owned: answered.
+    expect(await approver(o, deps, () => true).attempt(delivery, 1, deps.signal)).toEqual({ kind: 'accepted' });
+    expect((await confirmations(t.emu, id)).map((e) => e.data.result)).toEqual(['allow']);
   }, 30_000);
 });
