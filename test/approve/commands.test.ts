@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
-import { confirmations, waitingOn, workDir, writePolicy } from './helpers';
+import { waitUntil } from '../helpers/sse';
+import { confirmations, startSvc, waitingOn, workDir, writePolicy } from './helpers';
 
 const t = useEmulator();
 
@@ -72,5 +73,20 @@ describe('svc approve lint, test and --list', () => {
       [b, 'deploy_service'],
     ]);
     expect(rows[0]).toMatchObject({ input: { command: 'make' }, agent: expect.stringMatching(/^approver-/), thread: null });
+  });
+
+  it('accessible mode: a line when a call starts waiting and one when it is answered elsewhere; nothing redrawn', async () => {
+    const tag = `acc-${Date.now()}`;
+    const [a] = await waitingOn(t.emu, [{ tool: 'bash', input: { command: 'make' }, metadata: { q: tag } }]);
+    const run = startSvc(t.emu, ['approve', '-l', `q=${tag}`, '--interval', '100ms'], { stdoutTTY: true, env: { SVC_ACCESSIBLE: '1' } });
+    await waitUntil(() => run.stdout().includes(`awaits a confirmation: bash in ${a}`) || undefined, 'the line');
+    const [asked] = (await call(t.emu, 'GET', `/v1/sessions/${a}`)).body.stop_reason.event_ids;
+    await call(t.emu, 'POST', `/v1/sessions/${a}/events`, {
+      body: { events: [{ type: 'user.tool_confirmation', data: { event_id: asked, result: 'allow' } }] },
+    });
+    await waitUntil(() => run.stdout().includes(`no longer awaited: bash in ${a}`) || undefined, 'the second line');
+    const r = await run.stop();
+    expect(r.code).toBe(130);
+    expect(r.stdout).not.toContain('\u001b[');
   });
 });

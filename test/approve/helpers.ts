@@ -33,10 +33,11 @@ export function auditLines(path: string): any[] {
 }
 
 /** `svc ARGS` in-process with real waits, until `stop()` (Ctrl-C); `now` is the command's clock. */
-export function startSvc(emu: Emulator, args: string[], o: { now?: () => number; cwd?: string; env?: Record<string, string> } = {}) {
+export function startSvc(emu: Emulator, args: string[], o: { now?: () => number; cwd?: string; env?: Record<string, string>; stdoutTTY?: boolean } = {}) {
   const abort = new AbortController();
   const stdout = new Capture();
   const stderr = new Capture();
+  stdout.isTTY = o.stdoutTTY;
   const stdin = new PassThrough();
   stdin.end('');
   const io: Io = {
