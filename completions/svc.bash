@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents alias api apply artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
+    'C|') REPLY='agents alias api apply approve artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output --no-headers -q --quiet --jq --debug --no-color --no-pager --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table wide custom-columns= json ndjson jsonl yaml id' ;;
@@ -48,6 +48,23 @@ __svc_table() {
     'O|apply') REPLY='-f --file --set --prune --dry-run -y --yes --update-secrets -h --help' ;;
     'V|apply') REPLY='-f --file --set' ;;
     'F|apply|-f'|'F|apply|--file') REPLY='file' ;;
+    'C|approve') REPLY='lint test serve' ;;
+    'O|approve') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --list --readonly --interval -h --help' ;;
+    'V|approve') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --interval' ;;
+    'E|approve|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'O|approve lint') REPLY='-h --help' ;;
+    'F|approve lint|#0') REPLY='file' ;;
+    'A|approve lint') REPLY='1' ;;
+    'O|approve test') REPLY='-h --help' ;;
+    'F|approve test|#0') REPLY='file' ;;
+    'A|approve test') REPLY='1' ;;
+    'O|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
+    'V|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'E|approve serve|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'F|approve serve|--policy') REPLY='file' ;;
+    'F|approve serve|--state') REPLY='file' ;;
+    'F|approve serve|--audit') REPLY='file' ;;
+    'F|approve serve|--secret-file') REPLY='file' ;;
     'C|artifacts') REPLY='list get versions download' ;;
     'O|artifacts') REPLY='-h --help' ;;
     'O|artifacts list') REPLY='--session --limit --page-size --page-token --all --sort-by -h --help' ;;
