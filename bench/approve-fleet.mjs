@@ -120,7 +120,7 @@ try {
     `  quiet fleet: ${quietRequests.toFixed(0)} requests/min to the service, CPU ${(quietCpu * 100).toFixed(1)} % of a core, RSS ${quietRss.toFixed(1)} MiB`,
   );
   console.log(
-    `  ${W} calls asked at once: all answered in ${answerWall.toFixed(1)} s, ${answerRequests} requests (${(answerRequests / W).toFixed(1)} per call, the emulator's own included)`,
+    `  ${W} calls asked at once: all answered in ${answerWall.toFixed(1)} s, ${answerRequests} requests (${(answerRequests / W).toFixed(1)} per call, the bench's own sends included)`,
   );
   console.log(`  peak RSS (VmHWM) ${hwm.toFixed(1)} MiB; answered twice: ${twice}, missed: ${missed}`);
   if (twice || missed) process.exitCode = 1;
