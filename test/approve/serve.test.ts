@@ -275,4 +275,29 @@ describe('svc approve serve, safe by construction', () => {
     expect(await approver(o, deps, () => true).attempt(delivery, 1, deps.signal)).toEqual({ kind: 'accepted' });
     expect((await confirmations(t.emu, id)).map((e) => e.data.result)).toEqual(['allow']);
   }, 30_000);
+
+  it('thread: main and thread: child tell a call of the coordinator from one of a child thread', async () => {
+    const dir = workDir();
+    const policy = writePolicy(
+      dir,
+      'rules:\n  - {name: main shell, match: {tool: bash, thread: main}, decision: allow}\n  - {name: child shell, match: {tool: bash, thread: child}, decision: deny}\n',
+    );
+    const tag = `thr-${Date.now()}`;
+    const agent = (await call(t.emu, 'POST', '/v1/agents', { body: { name: `lead-${tag}`, model: 'scripted-1', roster: [{ name: 'worker' }] } })).body.id;
+    const [main] = await waitingOn(t.emu, [{ tool: 'bash', input: { command: 'ls' }, metadata: { thr: tag } }], agent);
+    const child = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agent, metadata: { thr: tag } } })).body.id;
+    const text = '/delegate 1 /confirm bash {"command":"ls"}';
+    await call(t.emu, 'POST', `/v1/sessions/${child}/events`, { body: { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] } });
+    await waitUntil(async () => (await call(t.emu, 'GET', `/v1/sessions/${child}`)).body.requires_action === true, 'the child thread to wait');
+    const audit = join(dir, 'audit.ndjson');
+    const approver = startSvc(t.emu, ['approve', 'serve', '--policy', policy, '-l', `thr=${tag}`, '--audit', audit, '--interval', '100ms']);
+    await waitUntil(() => auditLines(audit).length >= 2 || undefined, 'both decided');
+    await approver.stop();
+    expect(auditLines(audit).find((l) => l.session === main)).toMatchObject({ thread: 'main', rule: 'main shell', decision: 'allow' });
+    expect(auditLines(audit).find((l) => l.session === child)).toMatchObject({ thread: 'child', rule: 'child shell', decision: 'deny' });
+    const [c] = await confirmations(t.emu, child);
+    expect(c.data.result).toBe('deny');
+    // The reply was sent without a thread, and the service put it on the child's thread.
+    expect(c.session_thread_id).toEqual(expect.any(String));
+  }, 30_000);
 });
