@@ -5,7 +5,6 @@
  */
 import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../context';
-import { stoppedByTerm } from '../../io';
 import { escapeLineControls } from '../../output/controls';
 import { confirm } from '../answer';
 import type { SessionSelectors } from '../selection';
@@ -62,14 +61,9 @@ export async function openQueue(o: QueueViewOptions): Promise<void> {
 /** Accessible mode: a line when a call starts waiting and when it stops; `q` and Enter leaves. */
 async function openPlainQueue(o: QueueViewOptions): Promise<void> {
   const { ctx } = o;
-  const { stdin, stdout } = ctx.io;
-  const [{ InterruptedError }, { settable }, { createInterface }] = await Promise.all([
-    import('../../errors'),
-    import('../../live/outcome'),
-    import('node:readline'),
-  ]);
+  const { stdout } = ctx.io;
+  const { plainUntilLeft } = await import('../../live/plain-until-left');
   const store = new QueueStore(initialQueue({ readonly: true }), 0, ctx.now);
-  const [left, leave] = settable<'quit' | 'abort'>();
   let said = new Map<string, string>();
   store.subscribe(() => {
     const items = ordered(store.getSnapshot());
@@ -79,24 +73,17 @@ async function openPlainQueue(o: QueueViewOptions): Promise<void> {
     said = now;
     if (lines.length) stdout.write(lines.map(escapeLineControls).join('\n') + '\n');
   });
-  const onSignal = () => leave('abort');
-  ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
-  if (ctx.io.signal?.aborted) onSignal();
-  const rl = stdin.isTTY ? createInterface({ input: stdin as unknown as NodeJS.ReadableStream, terminal: false }) : undefined;
-  rl?.on('line', (line) => {
-    if (line.trim().toLowerCase() === 'q') leave('quit');
-    else if (line.trim()) stdout.write('type q and Enter to quit; answer with svc sessions confirm SESSION EVENT --allow|--deny\n');
-  });
-  stdout.write(`svc approve: each awaited confirmation when it starts and stops waiting${rl ? '; type q and Enter to quit' : ''}\n`);
-  const stop = new AbortController();
-  feedInto(o, store, stop.signal);
   try {
-    if ((await left) === 'abort' && !stoppedByTerm(ctx.io.signal)) throw new InterruptedError();
+    await plainUntilLeft(
+      ctx,
+      {
+        title: 'svc approve: each awaited confirmation when it starts and stops waiting',
+        hint: 'answer with svc sessions confirm SESSION EVENT --allow|--deny',
+      },
+      (signal) => void feedInto(o, store, signal),
+    );
   } finally {
-    stop.abort();
     store.close();
-    rl?.close();
-    ctx.io.signal?.removeEventListener('abort', onSignal);
   }
 }
 
