@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents artifacts dreams environments files memories memory-stores plugins skills triggers vaults listen run sessions stats threads top work worker alias apply auth completion config diff extension api demo doctor emulator version' ;;
+    'C|') REPLY='agents artifacts dreams environments files memories memory-stores plugins skills triggers vaults approve listen run sessions stats threads top work worker alias apply auth completion config diff extension api demo doctor emulator version' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output --no-headers -q --quiet --jq --debug --no-color --no-pager --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table wide custom-columns= json ndjson jsonl yaml id' ;;
@@ -267,6 +267,23 @@ __svc_table() {
     'A|vaults credentials update') REPLY='1' ;;
     'O|vaults credentials delete') REPLY='-h --help' ;;
     'A|vaults credentials delete') REPLY='1' ;;
+    'C|approve') REPLY='lint test serve' ;;
+    'O|approve') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --list --readonly --interval -h --help' ;;
+    'V|approve') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --interval' ;;
+    'E|approve|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'O|approve lint') REPLY='-h --help' ;;
+    'F|approve lint|#0') REPLY='file' ;;
+    'A|approve lint') REPLY='1' ;;
+    'O|approve test') REPLY='-h --help' ;;
+    'F|approve test|#0') REPLY='file' ;;
+    'A|approve test') REPLY='1' ;;
+    'O|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
+    'V|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'E|approve serve|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'F|approve serve|--policy') REPLY='file' ;;
+    'F|approve serve|--state') REPLY='file' ;;
+    'F|approve serve|--audit') REPLY='file' ;;
+    'F|approve serve|--secret-file') REPLY='file' ;;
     'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
     'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
     'E|listen|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;

@@ -59,6 +59,12 @@ export function groupsOf(rows: readonly ResourceEntry[] = RESOURCE_LIST, kinded:
       description: 'Name a command line: svc alias set NAME EXPANSION, then svc NAME',
       load: () => import('../commands/alias/index'),
     },
+    {
+      name: 'approve',
+      section: 'Sessions and the fleet',
+      description: 'Awaited tool confirmations: a live queue, and a policy that answers the routine ones',
+      load: () => import('../commands/approve/index'),
+    },
     { name: 'api', section: 'Local tools', description: 'Make a raw API request', load: () => import('../commands/api/index') },
     { name: 'auth', section: 'Configuration', description: 'Log in, check and print credentials', load: () => import('../commands/auth/index') },
     {

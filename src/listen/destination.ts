@@ -13,7 +13,9 @@ export interface Delivery {
 export type Outcome =
   | { kind: 'accepted'; status?: number }
   | { kind: 'retry'; reason: string; status?: number; afterMs?: number }
-  | { kind: 'drop'; reason: string; status?: number };
+  | { kind: 'drop'; reason: string; status?: number }
+  /** Not a failure: the destination looks at it again after `afterMs` (an approver waiting on a human); it stays unsettled. */
+  | { kind: 'later'; afterMs: number };
 
 /** Where deliveries go: `--forward-to URL` or `--exec CMD`. */
 export interface Destination {

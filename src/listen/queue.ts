@@ -180,6 +180,18 @@ export class DeliveryQueue {
     lane.busy = false;
     if (this.abandon.signal.aborted) return;
     const d = entry.delivery;
+    if (outcome.kind === 'later') {
+      // Asked to look again: no failure, no back-off, no notice; the session's later deliveries wait behind it.
+      lane.attempts = 0;
+      if (!this.closing) {
+        lane.retry = setTimeout(() => {
+          lane.retry = undefined;
+          this.schedule(lane);
+        }, outcome.afterMs);
+      }
+      this.pump();
+      return;
+    }
     if (outcome.kind === 'retry') {
       this.counts.retried++;
       // The receiver's Retry-After is honoured within bounds: never sooner than the back-off (a `0` would spin),

@@ -5,7 +5,6 @@
  */
 import type { ApiClient } from '../api/client';
 import type { Ctx } from '../context';
-import { stoppedByTerm } from '../io';
 import type { SessionSelectors } from '../selection/selectors';
 import type { Notice } from './state';
 import type { WriteAction } from './sink';
@@ -30,33 +29,25 @@ export interface BoardOptions {
   readonly: boolean;
 }
 
-const ALT_SCREEN_ON = '\u001b[?1049h';
-const ALT_SCREEN_OFF = '\u001b[?1049l';
-const CLEAR = '\u001b[2J\u001b[H';
-const SHOW_CURSOR = '\u001b[?25h';
 /** The live view's last footer when it hands back to the board. */
 const BACK = 'back to the board';
-
-type Next = { kind: 'quit' } | { kind: 'abort' } | { kind: 'open'; id: string } | { kind: 'error'; error: unknown };
 
 export async function openBoard(o: BoardOptions): Promise<void> {
   const { ctx } = o;
   // Accessible mode: appended lines of each session's state, no screen to redraw (Ink never loads).
   if (ctx.settings.accessible) return (await import('./plain')).openPlainBoard(o);
-  const { stdin, stdout, stderr } = ctx.io;
+  const { stdin, stdout } = ctx.io;
   const tty = stdout as typeof stdout & NodeJS.EventEmitter & { rows?: number };
   // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.
-  const [ink] = await (await import('../live/load-ink')).loadInk();
-  const [{ boardView }, { BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }, { dropTypeahead, droppedText }] =
-    await Promise.all([
-      import('./components/Board'),
-      import('./store'),
-      import('./state'),
-      import('./feed'),
-      import('../errors'),
-      import('../live/outcome'),
-      import('../live/typeahead'),
-    ]);
+  await (await import('../live/load-ink')).loadInk();
+  const [{ runFullScreen }, { boardView }, { BoardStore }, { initialState }, { startFeed }, { dropTypeahead, droppedText }] = await Promise.all([
+    import('../live/full-screen'),
+    import('./components/Board'),
+    import('./store'),
+    import('./state'),
+    import('./feed'),
+    import('../live/typeahead'),
+  ]);
   const store = new BoardStore(
     initialState({
       readonly: o.readonly,
@@ -69,14 +60,7 @@ export async function openBoard(o: BoardOptions): Promise<void> {
     undefined,
     ctx.now,
   );
-  const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
   const stop = new AbortController();
-  const restore = () => {
-    if (stdin.isTTY && stdin.setRawMode) stdin.setRawMode(false);
-    stdout.write(ALT_SCREEN_OFF + SHOW_CURSOR);
-  };
-  process.once('exit', restore);
-  stdout.write(ALT_SCREEN_ON + CLEAR);
   const onResize = () => store.dispatch({ type: 'resize', rows: tty.rows ?? 24, columns: stdout.columns ?? 80 });
   tty.on?.('resize', onResize);
   const feed = startFeed({ client: o.client, store, selectors: o.selectors, intervalMs: o.intervalMs, signal: stop.signal, sleep: ctx.sleep, now: ctx.now });
@@ -104,68 +88,23 @@ export async function openBoard(o: BoardOptions): Promise<void> {
     );
   };
 
-  /** The board on the screen until the user leaves it (quit, Ctrl-C, a signal) or opens a session. */
-  const showBoard = async (): Promise<Next> => {
-    const [next, settle] = settable<Next>();
-    const onSignal = () => settle({ kind: 'abort' });
-    if (ctx.io.signal?.aborted) return { kind: 'abort' };
-    ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
-    const sink = {
-      act,
-      answer,
-      open: (id: string) => settle({ kind: 'open', id }),
-      quit: () => settle({ kind: 'quit' }),
-      abort: () => settle({ kind: 'abort' }),
-    };
-    // Keys typed before the board is drawn (or while a live view handed back) are dropped unread, and the footer says so.
-    const dropped = interactive ? await dropTypeahead(stdin) : 0;
-    if (dropped) store.dispatch({ type: 'notice', notice: { text: droppedText(dropped), level: 'info' } });
-    store.publishNow();
-    const view = ink.render(boardView({ store, sink, interactive }), {
-      stdout: stdout as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      stderr: stderr as NodeJS.WriteStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
-    view.waitUntilExit().then(
-      () => settle({ kind: 'quit' }),
-      (error: unknown) => settle({ kind: 'error', error }),
-    );
-    try {
-      return await next;
-    } finally {
-      ctx.io.signal?.removeEventListener('abort', onSignal);
-      view.unmount();
-      await view.waitUntilExit().catch(() => undefined);
-    }
-  };
-
   try {
-    for (;;) {
-      const next = await showBoard();
-      if (next.kind === 'quit') return;
-      // SIGTERM is a clean stop (exit 0), Ctrl-C an interruption (130).
-      if (next.kind === 'abort') {
-        if (stoppedByTerm(ctx.io.signal)) return;
-        throw new InterruptedError();
-      }
-      if (next.kind === 'error') throw next.error;
-      stdout.write(CLEAR);
-      const { openLiveView } = await import('../live/open');
-      try {
-        await openLiveView({ ctx, client: o.client, sessionId: next.id, deltas: true, leaveNote: BACK, readonly: o.readonly });
-      } catch (e) {
-        if (stoppedByTerm(ctx.io.signal)) return;
-        throw e;
-      }
-      stdout.write(CLEAR);
-    }
+    await runFullScreen({
+      ctx,
+      client: o.client,
+      readonly: o.readonly,
+      leaveNote: BACK,
+      // Keys typed before the board is drawn (or while a live view handed back) are dropped unread, and the footer says so.
+      beforeShow: async (interactive) => {
+        const dropped = interactive ? await dropTypeahead(stdin) : 0;
+        if (dropped) store.dispatch({ type: 'notice', notice: { text: droppedText(dropped), level: 'info' } });
+        store.publishNow();
+      },
+      view: (nav, interactive) => boardView({ store, sink: { act, answer, ...nav }, interactive }),
+    });
   } finally {
     stop.abort();
     store.close();
     tty.off?.('resize', onResize);
-    restore();
-    process.removeListener('exit', restore);
   }
 }

@@ -3,7 +3,6 @@
  * alternate screen, no redraw): each session's derived state when first listed and at each change, once, and each
  * change of the connection. It only shows: `q` and Enter leaves, as does Ctrl-C (130) or SIGTERM (0).
  */
-import { stoppedByTerm } from '../io';
 import { escapeLineControls } from '../output/controls';
 import type { BoardOptions } from './open';
 import { sessionStatus } from './rows';
@@ -43,22 +42,18 @@ export function boardLines(said: BoardSaid, s: BoardState): { lines: string[]; s
 
 export async function openPlainBoard(o: BoardOptions): Promise<void> {
   const { ctx } = o;
-  const { stdin, stdout } = ctx.io;
-  const [{ BoardStore }, { initialState }, { startFeed }, { InterruptedError }, { settable }, { createInterface }] = await Promise.all([
+  const { stdout } = ctx.io;
+  const [{ BoardStore }, { initialState }, { startFeed }, { plainUntilLeft }] = await Promise.all([
     import('./store'),
     import('./state'),
     import('./feed'),
-    import('../errors'),
-    import('../live/outcome'),
-    import('node:readline'),
+    import('../live/plain-until-left'),
   ]);
   const store = new BoardStore(
     initialState({ readonly: true, rows: (stdout as { rows?: number }).rows, columns: stdout.columns, selection: o.selection }),
     undefined,
     ctx.now,
   );
-  const stop = new AbortController();
-  const [left, leave] = settable<'quit' | 'abort'>();
   let said = nothingSaidOfBoard();
   const draw = () => {
     const step = boardLines(said, store.getSnapshot());
@@ -66,22 +61,13 @@ export async function openPlainBoard(o: BoardOptions): Promise<void> {
     if (step.lines.length) stdout.write(step.lines.join('\n') + '\n');
   };
   store.subscribe(draw);
-  const onSignal = () => leave('abort');
-  ctx.io.signal?.addEventListener('abort', onSignal, { once: true });
-  if (ctx.io.signal?.aborted) onSignal();
-  const rl = stdin.isTTY ? createInterface({ input: stdin as unknown as NodeJS.ReadableStream, terminal: false }) : undefined;
-  rl?.on('line', (line) => {
-    if (line.trim().toLowerCase() === 'q') leave('quit');
-    else if (line.trim()) stdout.write('type q and Enter to quit; session states are written as they change\n');
-  });
-  stdout.write(`svc top: each session's state when listed and when it changes${rl ? '; type q and Enter to quit' : ''}\n`);
-  startFeed({ client: o.client, store, selectors: o.selectors, intervalMs: o.intervalMs, signal: stop.signal, sleep: ctx.sleep, now: ctx.now });
   try {
-    if ((await left) === 'abort' && !stoppedByTerm(ctx.io.signal)) throw new InterruptedError();
+    await plainUntilLeft(
+      ctx,
+      { title: "svc top: each session's state when listed and when it changes", hint: 'session states are written as they change' },
+      (signal) => startFeed({ client: o.client, store, selectors: o.selectors, intervalMs: o.intervalMs, signal, sleep: ctx.sleep, now: ctx.now }),
+    );
   } finally {
-    stop.abort();
     store.close();
-    rl?.close();
-    ctx.io.signal?.removeEventListener('abort', onSignal);
   }
 }

@@ -30,8 +30,8 @@ export interface ModelContext {
   awaitReplies(calls: Array<{ id: string; kind: ReplyKind }>): Promise<Map<string, ReplyData>>;
   /** A sandbox call awaits a worker: make sure the session has a work row. */
   requestWorker(): void;
-  /** Starts N child threads, each running `childReply` (with `stepMs` between deltas), and waits for them all. */
-  delegate(n: number, stepMs?: number): Promise<void>;
+  /** Starts N child threads, each running `childReply` (with `stepMs` between deltas, or `work`), and waits for them all. */
+  delegate(n: number, stepMs?: number, work?: string): Promise<void>;
   deliverArtifact(name: string): { id: string; version: number } | undefined;
 }
 
@@ -77,8 +77,12 @@ export async function runScript(ctx: ModelContext, text: string): Promise<Outcom
   }
 }
 
-/** A child thread's work after `/delegate`: one streamed reply. */
-export async function childReply(ctx: ModelContext, index: number, stepMs?: number): Promise<void> {
+/** A child thread's work after `/delegate`: one streamed reply, or the `/confirm NAME JSON` it was given (a call in a child thread). */
+export async function childReply(ctx: ModelContext, index: number, stepMs?: number, work?: string): Promise<void> {
+  if (work) {
+    await waitingCalls(ctx, [parseDirective(work)]);
+    return;
+  }
   modelRequest(ctx);
   await streamText(ctx, 'text', `Thread ${index} finished its part.`, stepMs);
 }
@@ -198,16 +202,16 @@ async function waitingCalls(ctx: ModelContext, directives: Array<{ name?: string
   return reply(ctx, `Done with ${calls.map((c) => c.name).join(', ')}.`);
 }
 
-/** `/delegate N [MS]`: N child threads, MS between their deltas (default: the model step). */
+/** `/delegate N [MS] [/confirm NAME JSON]`: N child threads, MS between their deltas (default: the model step), each asking that confirmation instead of replying. */
 async function delegate(ctx: ModelContext, arg: string): Promise<Outcome> {
-  const m = /^(\d+)(?:\s+(\d+))?$/.exec(arg.trim());
+  const m = /^(\d+)(?:\s+(\d+))?(?:\s+(\/confirm\s[\s\S]+))?$/.exec(arg.trim());
   const n = Number(m?.[1]);
   if (!m || n < 1 || n > MAX_CHILDREN) return sessionError(ctx, 'invalid_request', `/delegate takes N (1 to ${MAX_CHILDREN}) and an optional MS, got "${arg}"`);
   // Assumption: the scripted model answers in words when it has no delegation tool, as a model would.
   if (!ctx.canDelegate) return reply(ctx, 'I cannot delegate: this session has no sub-agent roster.');
   modelRequest(ctx);
   await streamText(ctx, 'text', `Delegating to ${n} threads.`);
-  await ctx.delegate(n, m[2] === undefined ? undefined : Number(m[2]));
+  await ctx.delegate(n, m[2] === undefined ? undefined : Number(m[2]), m[3]);
   return reply(ctx, `All ${n} threads finished.`);
 }
 

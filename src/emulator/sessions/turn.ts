@@ -185,7 +185,7 @@ export class Turns {
       // The model may start waiting before a step and await after it: a step that throws first leaves the wait unawaited.
       awaitReplies: (calls) => quiet(this.awaitReplies(exec, threadId, calls)),
       requestWorker: () => s.deps.services.work?.ensureRow(s.rec.id, s.rec.environment_id!),
-      delegate: (n, ms) => this.delegate(exec, n, ms),
+      delegate: (n, ms, work) => this.delegate(exec, n, ms, work),
       deliverArtifact: (name) => s.deps.services.artifacts?.deliver(s.rec.id, name, Buffer.from(`artifact ${name} of session ${s.rec.id}\n`), 'text/plain'),
     };
   }
@@ -200,7 +200,7 @@ export class Turns {
     }
   }
 
-  private async delegate(exec: Execution, n: number, stepMs?: number): Promise<void> {
+  private async delegate(exec: Execution, n: number, stepMs?: number, work?: string): Promise<void> {
     const { s } = this;
     const runs: Promise<void>[] = [];
     for (let i = 1; i <= n; i++) {
@@ -217,17 +217,17 @@ export class Turns {
       s.emit('session.thread_created', { thread_id: t.id, parent_thread_id: s.coordinator.id, agent_name }, { threadId: t.id });
       s.emit('session.thread_status', { thread_id: t.id, status: 'running' }, { threadId: t.id });
       const child = new Execution();
-      const done = this.runChild(t, child, i, stepMs);
+      const done = this.runChild(t, child, i, stepMs, work);
       this.children.set(t.id, { exec: child, done });
       runs.push(done);
     }
     await exec.wait(Promise.all(runs));
   }
 
-  private async runChild(t: ThreadRec, exec: Execution, index: number, stepMs?: number): Promise<void> {
+  private async runChild(t: ThreadRec, exec: Execution, index: number, stepMs?: number, work?: string): Promise<void> {
     const { s } = this;
     try {
-      await childReply(this.context(exec, t.id), index, stepMs);
+      await childReply(this.context(exec, t.id), index, stepMs, work);
       s.setThread(t, { status: 'idle' });
       s.emit('session.thread_status', { thread_id: t.id, status: 'idle' }, { threadId: t.id });
     } catch (e) {

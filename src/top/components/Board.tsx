@@ -29,7 +29,7 @@ export function Board({ store, sink, interactive = true }: { store: BoardStore; 
 }
 
 /** The clock, moved on every `ms` so ages and "updated ago" stay true on a quiet fleet. */
-function useNow(ms: number): number {
+export function useNow(ms: number): number {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), ms);
