@@ -40,26 +40,9 @@ export async function toCommonJs(outdir, metafile, root, { shareNamespaces = tru
     // chunk needs of import.meta, all on the first line so the source map holds.
     code = code.replace(/^"use strict";/, '');
     if (shareNamespaces) code = shareBuiltinNamespaces(code).code;
-    code = ownExports(code);
     writeFileSync(file, `"use strict";${code.includes('__svcImportMetaUrl') ? META_URL : ''}${code}`);
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
-}
-
-/**
- * esbuild's CommonJS chunk ends `module.exports = __toCommonJS(chunk_exports)`, and its `__toCommonJS` copies the
- * chunk's namespace, whose every export is a getter already, into a new object: another getter closure and a
- * property descriptor per export, on every chunk a command loads (~160 KB of young memory for `agents get`, which
- * pushed start-up into a second scavenge: scripts/build/PERF.md, "Only the chunks a command runs"). The namespace
- * itself, marked `__esModule`, is what the chunk exports instead: the same getters, read the same way by the chunks
- * that require it. A chunk with no exports has no `__toCommonJS`.
- */
-const COPYING_TO_COMMONJS = 'var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);';
-const OWN_TO_COMMONJS = 'var __toCommonJS = (mod) => __defProp(mod, "__esModule", { value: true });';
-function ownExports(code) {
-  if (!code.includes('__toCommonJS(')) return code;
-  if (!code.includes(COPYING_TO_COMMONJS)) throw new Error(`commonjs-chunks: esbuild's __toCommonJS no longer reads ${COPYING_TO_COMMONJS}`);
-  return code.replace(COPYING_TO_COMMONJS, OWN_TO_COMMONJS);
 }
 
 /** CommonJS cannot await at the top level: a dependency that does must be patched (SOURCE_PATCHES in bundle.mjs). */
