@@ -1,6 +1,6 @@
 /**
  * The single executable's start-up (not in CI): `svc agents get ID -o json` from dist/sea/svc built each way it can
- * start (a trained code cache, Node's own code cache, a V8 startup snapshot, neither: scripts/sea.mjs `--startup`), in
+ * start (a trained code cache, Node's own code cache, neither: scripts/sea.mjs `--startup`), in
  * one interleaved run beside `node -e 0`, bench/floor-get.cjs (one GET with node:http, the body to stdout) and
  * bench/floor-undici-get.cjs (the same GET with undici's `request`), on the executable's own Node and on this
  * machine's node; and `node bin/svc.js`, the package, on this machine's node (its goal is a ratio to `node -e 0` there). Each figure is the median of its runs,
@@ -17,7 +17,7 @@ import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION, scriptedAgent, sta
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
-const STARTUPS = (process.env.STARTUPS ?? 'trained,code-cache,snapshot,none').split(',');
+const STARTUPS = (process.env.STARTUPS ?? 'trained,code-cache,none').split(',');
 const work = join(root, 'node_modules', '.cache', `sea-bench-${process.pid}`);
 const host = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 const seaNode = nodeBinary(host);

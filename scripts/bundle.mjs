@@ -70,14 +70,16 @@ const SEA_PATCHES = [
 ];
 
 /**
- * A builtin a dependency loads as it loads, for work svc never asks of it, replaced for that dependency alone by a stand-in
- * that requires it on a first use. The build fails when the dependency uses a member the stand-in lacks.
+ * Imports of one dependency resolved to a stand-in (esbuild's onResolve, for that importer alone): a builtin it loads as
+ * it loads for work svc never asks of it, required on a first use instead (`contents`); or a package it needs only for
+ * options svc never gives it (`file`, in scripts/build/stand-ins/, which throws if used). The build fails when the
+ * dependency uses a member the stand-in lacks (`members`).
  */
 const STAND_INS = [
   {
     // conf's `encryptionKey` option, which svc does not give.
     trick: 'conf-crypto',
-    builtin: 'node:crypto',
+    request: /^node:crypto$/,
     importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
     members: /\bcrypto\.(?!(?:pbkdf2Sync|randomBytes|createCipheriv|createDecipheriv)\b)[A-Za-z]+/,
     contents: `module.exports = Object.fromEntries(
@@ -87,55 +89,30 @@ const STAND_INS = [
   {
     // stubborn-fs (conf's writer) promisifies 19 fs functions as it loads; svc's config writes are synchronous.
     trick: 'stubborn-fs-promisify',
-    builtin: 'node:util',
+    request: /^node:util$/,
     importer: /stubborn-fs[\\/]dist[\\/]index\.js$/,
     members: /import\s*\{(?!\s*promisify\s*\})[^}]*\}\s*from\s*['"]node:util['"]|\butil\./,
     contents: "module.exports = { promisify: (fn) => { let made; return (...args) => (made ??= require('node:util').promisify(fn))(...args); } };",
   },
+  // conf's schema validator: svc gives conf no schema.
+  { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/, file: 'no-schema.mjs' },
+  // Not a saving, a behaviour: when-exit hooks SIGINT, SIGTERM and other signals and raises each again, so svc's first
+  // Ctrl-C would reach the launcher as a second (an immediate exit, not a graceful stop).
+  { trick: 'atomically-no-exit-hooks', request: /^when-exit$/, importer: /atomically[\\/]dist[\\/]/, file: 'no-exit-hooks.mjs' },
 ];
-
-/**
- * Packages resolved by esbuild's `alias` to a stand-in in scripts/build/stand-ins/: conf's schema validator (ajv with
- * ajv-formats, `conf-ajv`: svc gives conf no schema; the stand-in throws if used), and atomically's exit hooks
- * (`atomically-no-exit-hooks`: when-exit hooks SIGINT, SIGTERM and other signals and raises each again, so svc's
- * first Ctrl-C would reach the launcher as a second, an immediate exit). The build fails if anything but conf or
- * atomically imports one.
- */
-const ALIASES = [
-  { trick: 'conf-ajv', packages: ['ajv/dist/2020.js', 'ajv-formats'], file: 'no-schema.mjs' },
-  { trick: 'atomically-no-exit-hooks', packages: ['when-exit'], file: 'no-exit-hooks.mjs' },
-];
-const ALIAS_IMPORTERS = /node_modules\/(?:conf|atomically)\//;
-
-const aliases = (without) =>
-  Object.fromEntries(
-    ALIASES.filter(({ trick }) => !without.includes(trick)).flatMap(({ packages, file }) =>
-      packages.map((p) => [p, join(root, 'scripts/build/stand-ins', file)]),
-    ),
-  );
-
-/** Fails the build when a stand-in of ALIASES is imported by a package other than conf or atomically. */
-function checkAliasImporters(metafile) {
-  const standIns = new Set(ALIASES.map(({ file }) => `scripts/build/stand-ins/${file}`));
-  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
-    const standIn = imports.find((i) => standIns.has(i.path));
-    if (standIn && !ALIAS_IMPORTERS.test(input))
-      throw new Error(`aliases: ${input} imports ${standIn.original}, which the build replaces with ${standIn.path}`);
-  }
-}
 
 const standIns = (without) => ({
   name: 'stand-ins',
   setup(b) {
-    for (const { trick, builtin, importer, members, contents } of STAND_INS) {
+    for (const { trick, request, importer, members, contents, file } of STAND_INS) {
       if (without.includes(trick)) continue;
-      b.onResolve({ filter: new RegExp(`^${builtin}$`) }, (args) => {
+      b.onResolve({ filter: request }, (args) => {
         if (!importer.test(args.importer)) return undefined;
-        const member = members.exec(readFileSync(args.importer, 'utf8'));
+        const member = members?.exec(readFileSync(args.importer, 'utf8'));
         if (member) throw new Error(`stand-ins: ${args.importer} uses ${member[0]}, which the ${trick} stand-in lacks`);
-        return { path: trick, namespace: 'svc-stand-in' };
+        return file ? { path: join(root, 'scripts/build/stand-ins', file) } : { path: trick, namespace: 'svc-stand-in' };
       });
-      b.onLoad({ filter: new RegExp(`^${trick}$`), namespace: 'svc-stand-in' }, () => ({ contents, loader: 'js' }));
+      if (contents) b.onLoad({ filter: new RegExp(`^${trick}$`), namespace: 'svc-stand-in' }, () => ({ contents, loader: 'js' }));
     }
   },
 });
@@ -162,14 +139,12 @@ const sourcePatches = (without, extra) => ({
 });
 
 /**
- * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
- * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES,
- * STAND_INS and ALIASES, or `builtin-namespaces`): for bench/tricks.mjs, which measures what each saves. With `sea`, the
- * single executable's chunks instead (scripts/sea.mjs links them): src/sea/entry.ts as `svc.js` and its CommonJS
- * chunks, split as the package's are, jq-web inside them, each minified (minifySeaChunks), the licence comments of
- * all of them in `LEGAL.txt`.
+ * Bundles src/cli/main.ts, src/version.ts (the launcher's `--version`) and src/startup/index.ts (what the launcher runs
+ * first) into `outdir` (emptied first). `without` names tricks to leave out (a `trick` above, or `builtin-namespaces`):
+ * for bench/tricks.mjs. With `sea`, the single executable's chunks instead (scripts/sea.mjs links them):
+ * src/sea/entry.ts as `svc.js` and its chunks, jq-web inside them, each minified, the licences in `LEGAL.txt`.
  */
-export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false, snapshot = false } = {}) {
+export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false } = {}) {
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: root,
@@ -184,27 +159,20 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     chunkNames: 'chunks/[name]-[hash]',
     platform: 'node',
     target: 'node20',
-    // The executable carries none (minifySeaChunks rewrites its chunks); the build's maps name a failing chunk's packages.
     sourcemap: 'linked',
-    // jq-web loads its .wasm beside its own file (copied to dist/jq/ below; a SEA asset in the executable);
-    // react-devtools-core is optional in ink.
+    // jq-web loads its .wasm beside its own file (copied to dist/jq/; a SEA asset); react-devtools-core is optional.
     external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     // SVC_JQ_MODULE: where a chunk (in dist/chunks/) finds the copy of jq-web, so the package needs no node_modules.
     define: {
       'process.env.NODE_ENV': '"production"',
-      ...(sea ? { SVC_JQ_SEA: 'true', SVC_SEA_SNAPSHOT: String(snapshot) } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
+      ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
     },
-    alias: aliases(without),
     plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
-    // jq.ts's import.meta sits in the branch the SEA's define removes.
-    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
-    // The SEA's licence comments go to a `.LEGAL.txt` beside each chunk, gathered into `LEGAL.txt`, which
-    // scripts/sea.mjs carries as an asset of the executable; the chunks are minified below (minifySeaChunks).
-    ...(sea ? { legalComments: 'external' } : {}),
+    // jq.ts's import.meta sits in the branch the SEA's define removes; the licences go beside each chunk.
+    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' }, legalComments: 'external' } : {}),
     logLevel,
   });
-  checkAliasImporters(metafile);
   const shareNamespaces = !without.includes('builtin-namespaces');
   await toCommonJs(outdir, metafile, root, { shareNamespaces });
   if (sea) return minifySeaChunks(outdir, metafile, shareNamespaces);
@@ -212,14 +180,9 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
 }
 
 /**
- * The SEA's chunks (`outdir/svc.js`, `outdir/chunks/*.js`), each ASCII and minified (PERF.md, "ASCII and minified
- * main", "Names minified"): one non-ASCII character makes V8 hold a source as a two-byte string, decoded from UTF-8
- * on every start, and every byte of it is a byte each start copies into fresh memory. esbuild escapes strings
- * (`charset: 'ascii'`); minifying drops the comments and whitespace, shortens the syntax and renames the identifiers
- * inside each chunk (what chunks share goes through `exports`, whose names stay). A renamed class or function has
- * another `.name`: svc tells its errors by `instanceof` or a name it sets itself (commander's errors take theirs from
- * the class, and svc reads only their `code`; jq's runtime sets `name = "ErrnoError"` as a field). The licence
- * comments esbuild put beside each chunk are gathered into `outdir/LEGAL.txt`.
+ * The SEA's chunks, each ASCII (one non-ASCII character makes V8 hold a source as a two-byte string, decoded on every
+ * start) and minified, names too (fewer bytes copied into fresh memory each start; svc tells errors by `instanceof`
+ * or a name it sets, never a class's `.name`). The licence comments beside each chunk are gathered into `LEGAL.txt`.
  */
 function minifySeaChunks(outdir, metafile, shareNamespaces) {
   const outputs = Object.keys(metafile.outputs)
@@ -260,9 +223,8 @@ function copyJq(outdir) {
 }
 
 /**
- * svc laid out as the package has it, in `work`: the launcher (with bin/package.json, which makes it CommonJS) in
- * `work/bin`, the bundle in `work/dist`. For tests and benchmarks that run real processes without touching the shared
- * dist/; `work` must be inside node_modules so the bundle's external packages resolve. Returns the launcher's path.
+ * svc laid out as the package has it in `work` (bin/ and dist/), for tests and benchmarks that run real processes
+ * without touching dist/; `work` must be inside node_modules so external packages resolve. Returns the launcher's path.
  */
 export async function buildPrivateSvc(work, without = []) {
   mkdirSync(join(work, 'bin'), { recursive: true });

@@ -1,8 +1,6 @@
-// The second half of the build: esbuild's split ESM output turned into CommonJS chunks, which Node loads with its
-// CommonJS loader. A command then never starts Node's ESM loader (on this machine ~10 ms of start-up before the first
-// module, and ~0.5 ms per module after it, against a few hundredths for require(); bench/run.mjs), and Node 20 can
-// cache the chunks' compiled code (src/startup/compile-cache.ts). esbuild cannot split CommonJS itself, so its ESM
-// chunks are converted one by one, source maps chained.
+// The second half of the build: esbuild's split ESM output turned into CommonJS chunks, so a command never starts
+// Node's ESM loader (~10 ms, and ~0.5 ms a module) and Node 20 can cache their compiled code
+// (src/startup/compile-cache.ts). esbuild cannot split CommonJS itself: its ESM chunks are converted one by one.
 import { build, transformSync } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,9 +10,8 @@ import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
 const META_URL = 'var __svcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
 
 /**
- * Converts the `.js` outputs of an esbuild ESM build (its metafile) in `outdir`, and writes `package.json` there, so
- * `.js` is CommonJS whatever the package around it says. `root` is the build's working directory (the metafile's base).
- * `shareNamespaces`: each builtin's namespace made once (scripts/builtin-namespaces.mjs), off for bench/tricks.mjs.
+ * Converts the `.js` outputs of an esbuild ESM build (its metafile, relative to `root`) in `outdir`, with a
+ * `package.json` that makes `.js` CommonJS there. `shareNamespaces`: scripts/builtin-namespaces.mjs.
  */
 export async function toCommonJs(outdir, metafile, root, { shareNamespaces = true } = {}) {
   const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'));
