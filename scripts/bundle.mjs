@@ -94,7 +94,31 @@ const STAND_INS = [
     members: /import\s*\{(?!\s*promisify\s*\})[^}]*\}\s*from\s*['"]node:util['"]|\butil\./,
     contents: "module.exports = { promisify: (fn) => { let made; return (...args) => (made ??= require('node:util').promisify(fn))(...args); } };",
   },
-  // conf's schema validator: svc gives conf no schema.
+  {
+    // commander's executable subcommands, which svc has none of (the executable: 4.7 % of its CPU).
+    trick: 'commander-child-process',
+    request: /^node:child_process$/,
+    importer: /commander[\\/]lib[\\/]command\.js$/,
+    members: /\bchildProcess\.(?!spawn\b)[A-Za-z]+/,
+    contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+  {
+    // conf compares the file's store with a shallow copy of it on every open (svc gives no defaults): equal keys holding
+    // identical values are equal without node:assert and the modules it loads; anything else is asked of it.
+    trick: 'conf-assert',
+    request: /^node:assert$/,
+    importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
+    members: /\bassert(?:\.(?!deepEqual\b)[A-Za-z]+|\s*\()/,
+    contents: `module.exports = {
+      deepEqual(a, b) {
+        const ka = Object.keys(a), kb = Object.keys(b);
+        if (ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k])) return;
+        require('node:assert').deepEqual(a, b);
+      },
+    };`,
+  },
+  // conf's migrations (semver: the executable, 13 % of its CPU) and schema validator: svc gives conf neither.
+  { trick: 'conf-semver', request: /^semver$/, importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/, file: 'no-migrations.mjs' },
   { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/, file: 'no-schema.mjs' },
   // Not a saving, a behaviour: when-exit hooks SIGINT, SIGTERM and other signals and raises each again, so svc's first
   // Ctrl-C would reach the launcher as a second (an immediate exit, not a graceful stop).
