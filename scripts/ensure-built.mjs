@@ -1,27 +1,23 @@
-// `npm run demo` and the tests' setup: runs `npm run build` (scripts/build.mjs) when dist/ is missing or older than
-// what it is built from (src/, scripts/, package.json, package-lock.json), so a fresh clone needs no build step of its own.
+// `npm run demo` and the tests' setup: `npm run build` when dist/ is missing or older than what it is built from, so
+// a fresh clone needs no build step of its own. scripts/build.mjs stamps dist/ with the time each build began.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Written by scripts/build.mjs when a build completes: its time is the build's. */
 export const STAMP = join(root, 'dist', '.build-stamp');
-const SOURCES = ['src', 'scripts', 'package.json', 'package-lock.json'];
 
-/** The newest modification time (ms) of `path`, a file or a folder walked whole. */
-function newest(path) {
+/** The newest modification time (ms) under `path`, a file or a folder walked whole; 0 when absent. */
+const newest = (path) => {
   const st = statSync(path, { throwIfNoEntry: false });
-  if (!st) return 0;
-  if (!st.isDirectory()) return st.mtimeMs;
+  if (!st?.isDirectory()) return st?.mtimeMs ?? 0;
   return readdirSync(path).reduce((m, name) => Math.max(m, newest(join(path, name))), st.mtimeMs);
-}
+};
 
-/** Whether dist/ needs a build: no stamp, or a source newer than it. */
 export function buildIsStale() {
-  const built = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs;
-  return built === undefined || SOURCES.some((s) => newest(join(root, s)) > built);
+  const built = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  return ['src', 'scripts', 'package.json', 'package-lock.json'].some((s) => newest(join(root, s)) > built);
 }
 
 /** Builds when stale; throws when the build fails. */
