@@ -1,8 +1,9 @@
 /**
  * The single executable's start-up (not in CI): `svc agents get ID -o json` from dist/sea/svc built each way it can
- * start (a trained code cache, Node's own code cache, a V8 startup snapshot, neither: scripts/sea.mjs `--startup`), in
- * one interleaved run beside `node -e 0` and bench/floor-get.cjs (one GET with node:http, the body to stdout), both on
- * the executable's own Node and the floor also on this machine's node; and `node bin/svc.js`, the package. Each figure is the median of its runs,
+ * start (a trained code cache, Node's own code cache, neither: scripts/sea.mjs `--startup`), in
+ * one interleaved run beside `node -e 0`, bench/floor-get.cjs (one GET with node:http, the body to stdout) and
+ * bench/floor-undici-get.cjs (the same GET with undici's `request`), on the executable's own Node and on this
+ * machine's node; and `node bin/svc.js`, the package, on this machine's node (its goal is a ratio to `node -e 0` there). Each figure is the median of its runs,
  * each ratio the median of the per-round ratios to the floor on the executable's Node (wall time; CPU time as the ratio
  * of medians). Every binary is a copy written in one write (heldAlike). `ROUNDS=21`, `STARTUPS=trained,code-cache`.
  * Builds into node_modules/.cache/, never dist/.
@@ -16,7 +17,7 @@ import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION, scriptedAgent, sta
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
-const STARTUPS = (process.env.STARTUPS ?? 'trained,code-cache,snapshot,none').split(',');
+const STARTUPS = (process.env.STARTUPS ?? 'trained,code-cache,none').split(',');
 const work = join(root, 'node_modules', '.cache', `sea-bench-${process.pid}`);
 const host = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 const seaNode = nodeBinary(host);
@@ -51,15 +52,19 @@ try {
   const env = { ...process.env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_bench', SVC_CONFIG_DIR: configDir, XDG_CACHE_HOME: cacheDir };
   const get = ['agents', 'get', agent.id, '-o', 'json'];
   const floorArgs = [join(root, 'bench', 'floor-get.cjs'), `${url}/v1/agents/${agent.id}`, 'sk_bench'];
+  const undiciArgs = [join(root, 'bench', 'floor-undici-get.cjs'), `${url}/v1/agents/${agent.id}`, 'sk_bench'];
+  const hostZero = `node -e 0, node ${process.version}`;
+  const packaged = `node bin/svc.js, node ${process.version}`;
   const subjects = {
     'node -e 0': { cmd: floorNode, args: ['-e', '0'], env },
     'node:http GET': { cmd: floorNode, args: floorArgs, env },
+    'undici GET': { cmd: floorNode, args: undiciArgs, env },
     'node:http GET, Node as tar extracted it': { cmd: seaNode, args: floorArgs, env },
+    [hostZero]: { cmd: process.execPath, args: ['-e', '0'], env },
     [`node:http GET, node ${process.version}`]: { cmd: process.execPath, args: floorArgs, env },
+    [`undici GET, node ${process.version}`]: { cmd: process.execPath, args: undiciArgs, env },
     ...Object.fromEntries(STARTUPS.map((s) => [`dist/sea/svc ${s}${s === DEFAULT_STARTUP ? ' (built)' : ''}`, { cmd: exes[s], args: get, env }])),
-    ...(existsSync(join(root, 'dist', 'cli.js'))
-      ? { [`node bin/svc.js, node ${process.version}`]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } }
-      : {}),
+    ...(existsSync(join(root, 'dist', 'cli.js')) ? { [packaged]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } } : {}),
   };
   const r = interleaved(ROUNDS, subjects);
   const floor = 'node:http GET';
@@ -74,7 +79,10 @@ try {
     );
   }
   for (const s of STARTUPS) process.stdout.write(`size (${s}): ${(statSync(exes[s]).size / 2 ** 20).toFixed(1)} MiB\n`);
-  process.stdout.write(`goal: dist/sea/svc within 1.3× the node:http GET\n`);
+  if (subjects[packaged]) {
+    process.stdout.write(`${packaged} vs ${hostZero}: ${r.ratio(packaged, hostZero).toFixed(2)}× wall, ${r.cpuRatio(packaged, hostZero).toFixed(2)}× CPU\n`);
+  }
+  process.stdout.write(`goals: dist/sea/svc within 1.4× the node:http GET; node bin/svc.js within 2.0× node -e 0 on Node 20\n`);
 } finally {
   emulator.child.kill();
   rmSync(work, { recursive: true, force: true });

@@ -4,8 +4,9 @@
  * copy of the launcher (a V8 flag left out) or by Node's own switch (NODE_DISABLE_COMPILE_CACHE). Each subject is
  * timed as the median of paired runs against `node -e 0` in the same process (bench/lib/measure.mjs); the saving is
  * the difference of the two ratios times the floor's median. On a shared machine wall time swings by far more than
- * a trick saves, so each run's CPU time (user + system, GNU time) is paired the same way and reported beside it: the
- * work a trick saves, which on an idle machine is its wall time. ROUNDS=N (default 21), ONLY=name,name.
+ * a trick saves, so each run's CPU time (perf's task-clock) is paired the same way and reported beside it: the work a
+ * trick saves, which on an idle machine is its wall time. ROUNDS=N (default 21), ONLY=name,name. Node 22, as the
+ * rule of scripts/build/PERF.md reads: `npx -y node@22 bench/tricks.mjs`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,12 +22,19 @@ const only = process.env.ONLY?.split(',');
 const node = process.execPath;
 const work = join(root, 'node_modules', '.cache', `tricks-${process.pid}`);
 
-/** Wall and CPU time (ms) of one run, through GNU time. */
+/**
+ * Wall and CPU time (ms) of one run: CPU as `perf stat`'s task-clock (every thread, to the microsecond) where perf is
+ * installed, else GNU time's user + system (10 ms steps, too coarse for a few ms).
+ */
+const perf = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', 'true'], { stdio: 'ignore' }).status === 0;
 function run(args, env) {
-  const r = spawnSync('/usr/bin/time', ['-f', '__T=%e %U %S', node, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const m = /__T=([\d.]+) ([\d.]+) ([\d.]+)/.exec(String(r.stderr));
+  const t0 = process.hrtime.bigint();
+  const [cmd, pre] = perf ? ['perf', ['stat', '-x,', '-e', 'task-clock']] : ['/usr/bin/time', ['-f', '__T=%U %S']];
+  const r = spawnSync(cmd, [...pre, node, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  const m = perf ? /^([\d.]+),msec,task-clock/m.exec(String(r.stderr)) : /__T=([\d.]+) ([\d.]+)/.exec(String(r.stderr));
   if (r.status !== 0 || !m) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-300)}`);
-  return { wall: Number(m[1]) * 1000, cpu: (Number(m[2]) + Number(m[3])) * 1000 };
+  return { wall, cpu: perf ? Number(m[1]) : (Number(m[1]) + Number(m[2])) * 1000 };
 }
 
 /** Paired medians of `subject` against `node -e 0`, by wall and by CPU time. */
@@ -91,11 +99,19 @@ try {
   process.stdout.write(
     `node ${process.version}, ${ROUNDS} paired rounds against node -e 0, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`,
   );
-  for (const trick of ['commander-child-process', 'conf-crypto', 'conf-assert', 'conf-unused', 'string-width-regex', 'builtin-namespaces']) {
+  for (const trick of [
+    'commander-child-process',
+    'conf-crypto',
+    'conf-assert',
+    'conf-semver',
+    'conf-ajv',
+    'stubborn-fs-promisify',
+    'string-width',
+    'builtin-namespaces',
+  ]) {
     if (only && !only.includes(trick)) continue;
     const bin = await buildPrivateSvc(join(work, trick), [trick]);
     await saving(trick, 'agents get -o json', get(shipped), get(bin));
-    if (trick === 'commander-child-process') await saving(trick, '--help', help(shipped), help(bin), env, env);
   }
   const off = { ...reqEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
   await saving('compile-cache', 'agents get -o json', get(shipped), get(shipped), reqEnv, off);

@@ -1,22 +1,14 @@
-// esbuild turns `import fs from 'node:fs'` in a CommonJS output into `__toESM(require("node:fs"), 1)`: a fresh object
-// with a getter (a closure, a descriptor) for each of the builtin's properties, made again by every module that imports
-// it. conf, atomically and stubborn-fs each import node:process (85 properties) and node:fs (106): on `agents get`
-// that was ~1 MB of young-generation allocation in all, enough for a second scavenge (scripts/build/PERF.md,
-// "One namespace per builtin"). A builtin is whole once required, so its namespace is made once per process and
-// shared, across the package's chunks too; a package's own CommonJS exports (which a require cycle may still be
-// filling) keep esbuild's own.
-
-// `, 1` (node mode) when the importer is an ES module of a package of type module; for a builtin, which has no
-// `__esModule`, both make the same namespace.
+// esbuild turns `import fs from 'node:fs'` in CommonJS output into `__toESM(require("node:fs"), 1)`: a fresh object
+// with a getter per property of the builtin, made again by every module that imports it (conf, atomically and
+// stubborn-fs: node:process 85, node:fs 106). A builtin's namespace is made once per process and shared instead
+// (scripts/build/PERF.md, "One namespace per builtin"); a package's own exports keep esbuild's interop.
 const CALL = /__toESM\(require\("(node:[a-z_/]+)"\)(?:,\s?1)?\)/g;
 const HELPER =
   'function __svcBuiltinNamespace(mod){var memo=globalThis[Symbol.for("svc.builtinNamespaces")]??=new WeakMap(),ns=memo.get(mod);return ns||memo.set(mod,ns=__toESM(mod,1)),ns}';
 
 /**
- * A module that imports a builtin by default only (`import fs from 'node:fs'`: conf, atomically and stubborn-fs)
- * reads nothing of its namespace but `default`. Such a namespace is `{ default: builtin }`: no getter at all, and no
- * property descriptor read, which for node:fs alone loads Node's internal/fs/dir (~1.5 ms; scripts/build/PERF.md,
- * "Only the chunks a command runs"). A namespace read any other way (a named import, passed on) stays whole.
+ * A module that reads nothing of a builtin's namespace but `default` gets `{ default: builtin }`: no getter, and no
+ * descriptor read (for node:fs, that loads internal/fs/dir). A namespace read any other way stays whole.
  */
 const DECLARATION = /var ([\w$]+) = __svcBuiltinNamespace\(require\("(node:[a-z_/]+)"\)\);/g;
 function defaultsOnly(code) {

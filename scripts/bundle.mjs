@@ -8,57 +8,25 @@ import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** A module-level Intl.Segmenter, created on first use: the first one built loads ICU's break-iterator data (~10 ms). */
-const lazySegmenter = (options) => `(() => { let made; return { segment: (text) => (made ??= new Intl.Segmenter(${options})).segment(text) }; })()`;
-
 /**
- * A module-level regular expression, compiled on first use: V8 builds a `v`-flag class of Unicode properties as the
- * object is made (`\p{RGI_Emoji}` alone ~15 ms), which printable ASCII, string-width's fast path, never needs.
- */
-const lazyRegex = (literal) =>
-  `(() => { let made; const re = () => (made ??= ${literal}); return { test: (s) => re().test(s), [Symbol.search]: (s) => re()[Symbol.search](s) }; })()`;
-/** string-width's `const NAME = LITERAL;` made lazy (its uses are `.test` and `String#search` alone). */
-const lazyRegexEdit = (name, literal) => ({
-  trick: 'string-width-regex',
-  from: `const ${name} = ${literal};`,
-  to: `const ${name} = ${lazyRegex(literal)};`,
-});
-
-/**
- * Characters of the live view's own frame (separators, arrows, ellipsis, the preview bar) that string-width may count
- * as one column each without segmenting: each is checked against string-width itself before the build patches it.
- */
-const NARROW_UI = '\u00B7\u2502\u2013\u2026\u203A\u2192\u21B3\u2500\u258D\u232B';
-/** NARROW_UI as `\\uXXXX` escapes for the patched regex: the patched source, and so the bundle, stays ASCII (PERF.md). */
-const NARROW_UI_ESCAPED = [...NARROW_UI].map((ch) => `\\u${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('');
-
-/**
- * Work dependencies do at load (or on a first use that every frame makes) for paths svc never or rarely takes,
- * deferred or skipped. Each costs start-up on every command that loads the package (bench/run.mjs). The build fails if
- * a dependency's text ever changes, so an upgrade cannot silently undo one.
+ * Edits of dependencies' sources, each measured in scripts/build/PERF.md (its row names the test that guards it). An
+ * edit whose text is not found fails the build, so an upgrade cannot silently undo one. `from` is a string, or a
+ * RegExp (global) with the number of matches it must have.
  */
 const SOURCE_PATCHES = [
   {
-    // Ink's development mode (DEV=true in the environment) connects to React devtools, a package svc does not ship:
-    // svc's live view never runs in it. Each `await` below ran only in that mode; removed, no chunk of the live view
-    // has top-level await left, so the whole bundle is CommonJS and compile-cached (scripts/commonjs-chunks.mjs).
-    trick: 'ink-dev',
-    file: /ink[\\/]build[\\/]utils\.js$/,
-    edits: [{ from: "const isDev = () => process.env['DEV'] === 'true';", to: 'const isDev = () => false;' }],
-  },
-  {
+    // Ink's devtools (DEV=true only, a package svc does not ship) are awaited at the top level: with the awaits gone,
+    // the live view's chunks can be CommonJS like the rest (scripts/commonjs-chunks.mjs).
     trick: 'ink-dev',
     file: /ink[\\/]build[\\/]reconciler\.js$/,
     edits: [
-      // The devtools module (and the `ws` WebSocket client it loads) is not bundled at all: 70 KB of the executable's main.
       { from: "        await import('./devtools.js');", to: '        void 0;' },
-      { from: '    ? await loadPackageJson()', to: '    ? loadPackageJson()' },
+      { from: '    ? await loadPackageJson()', to: '    ? { name: undefined, version: undefined }' },
     ],
   },
   {
-    // yoga-layout awaits its wasm at the top level, though the wasm is embedded: instantiated synchronously from the
-    // embedded bytes (`wa()`, Emscripten's synchronous getBinary) the module is ready when loadYoga returns. The
-    // asynchronous path also asked `typeof fetch`, which makes Node load its own undici (~60 ms of the first frame).
+    // yoga-layout awaits its embedded wasm at the top level: instantiated synchronously from the embedded bytes
+    // (Emscripten's `wa()`), it is ready when loadYoga returns, and no `typeof fetch` loads Node's own undici.
     trick: 'yoga-sync',
     file: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
     edits: [{ from: 'if(h.instantiateWasm)try{', to: 'a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return{};if(h.instantiateWasm)try{' }],
@@ -71,48 +39,19 @@ const SOURCE_PATCHES = [
     ],
   },
   {
-    // Ink measures every text node with string-width: segmenters made at load, and for any character outside
-    // printable ASCII a grapheme segmentation plus a `\p{RGI_Emoji}` regex, whose first use costs ~10 ms more. The
-    // live view's frame uses a few such characters (NARROW_UI), one column each, so they take the ASCII path.
+    // string-width, loaded by every command that can print a table, made a Segmenter (ICU's break-iterator data) and
+    // three `v`-flag property regexes (`\p{RGI_Emoji}` alone ~15 ms) as it loaded: each is made on its first use.
     trick: 'string-width',
     file: /node_modules[\\/]string-width[\\/]index\.js$/,
     unless: /wrap-ansi[\\/]node_modules/,
     edits: [
-      { from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` },
-      { from: 'if (/^[\\u0020-\\u007E]*$/.test(string)) {', to: `if (/^[\\u0020-\\u007E${NARROW_UI_ESCAPED}]*$/.test(string)) {` },
-      // Its `v`-flag regexes, made at load by every command that can print a table (a trick of its own: an edit's
-      // `trick` is left out alone).
-      lazyRegexEdit(
-        'visibleCharacterRegex',
-        '/[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]/v',
-      ),
-      lazyRegexEdit('spacingMarkRegex', '/\\p{Spacing_Mark}/v'),
-      lazyRegexEdit('rgiEmojiRegex', '/^\\p{RGI_Emoji}$/v'),
-    ],
-  },
-  {
-    // wrap-ansi's own string-width, and the grapheme tokenizers of slice-ansi and Ink's output: segmenters made at load.
-    trick: 'string-width',
-    file: /wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
-    edits: [{ from: 'const segmenter = new Intl.Segmenter();', to: `const segmenter = ${lazySegmenter('')};` }],
-  },
-  {
-    trick: 'string-width',
-    file: /slice-ansi[\\/]tokenize-ansi\.js$/,
-    edits: [
       {
-        from: "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
-        to: `const GRAPHEME_SEGMENTER = ${lazySegmenter("undefined, {granularity: 'grapheme'}")};`,
-      },
-    ],
-  },
-  {
-    trick: 'string-width',
-    file: /@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
-    edits: [
-      {
-        from: 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
-        to: `const segmenter = ${lazySegmenter('undefined, { granularity: "grapheme" }')};`,
+        from: /^const (segmenter|visibleCharacterRegex|spacingMarkRegex|rgiEmojiRegex) = (.+);$/gm,
+        count: 4,
+        to: (_, name, made) =>
+          `const ${name} = (() => { let made; const it = () => (made ??= ${made}); return ${
+            name === 'segmenter' ? '{ segment: (s) => it().segment(s) }' : '{ test: (s) => it().test(s), [Symbol.search]: (s) => it()[Symbol.search](s) }'
+          }; })();`,
       },
     ],
   },
@@ -131,24 +70,16 @@ const SEA_PATCHES = [
 ];
 
 /**
- * Builtins a dependency loads at start-up for work svc never or rarely asks of it, replaced for that dependency alone by
- * a small stand-in (esbuild resolves the import to it; the stand-in's own require of the builtin is left to Node). The
- * build fails when the dependency uses a member the stand-in lacks.
- * - commander loads node:child_process for executable subcommands, which svc does not have: loaded on the first spawn.
- * - conf loads node:crypto for its encryption option, which svc does not give it: loaded on a first use.
- * - stubborn-fs promisifies fs functions as it loads: each on its first call.
+ * Imports of one dependency resolved to a stand-in (esbuild's onResolve, for that importer alone): a builtin it loads as
+ * it loads for work svc never asks of it, required on a first use instead (`contents`); or a package it needs only for
+ * options svc never gives it (`file`, in scripts/build/stand-ins/, which throws if used). The build fails when the
+ * dependency uses a member the stand-in lacks (`members`).
  */
 const STAND_INS = [
   {
-    trick: 'commander-child-process',
-    builtin: 'node:child_process',
-    importer: /commander[\\/]lib[\\/]command\.js$/,
-    members: /\bchildProcess\.(?!spawn\b)[A-Za-z]+/,
-    contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-  },
-  {
+    // conf's `encryptionKey` option, which svc does not give.
     trick: 'conf-crypto',
-    builtin: 'node:crypto',
+    request: /^node:crypto$/,
     importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
     members: /\bcrypto\.(?!(?:pbkdf2Sync|randomBytes|createCipheriv|createDecipheriv)\b)[A-Za-z]+/,
     contents: `module.exports = Object.fromEntries(
@@ -156,10 +87,26 @@ const STAND_INS = [
     );`,
   },
   {
-    // conf compares the file's store with a shallow copy of it (svc gives no defaults) on every open: the same keys
-    // holding the same values are equal without node:assert (and the six modules it loads); anything else is asked of it.
+    // stubborn-fs (conf's writer) promisifies 19 fs functions as it loads; svc's config writes are synchronous.
+    trick: 'stubborn-fs-promisify',
+    request: /^node:util$/,
+    importer: /stubborn-fs[\\/]dist[\\/]index\.js$/,
+    members: /import\s*\{(?!\s*promisify\s*\})[^}]*\}\s*from\s*['"]node:util['"]|\butil\./,
+    contents: "module.exports = { promisify: (fn) => { let made; return (...args) => (made ??= require('node:util').promisify(fn))(...args); } };",
+  },
+  {
+    // commander's executable subcommands, which svc has none of (the executable: 4.7 % of its CPU).
+    trick: 'commander-child-process',
+    request: /^node:child_process$/,
+    importer: /commander[\\/]lib[\\/]command\.js$/,
+    members: /\bchildProcess\.(?!spawn\b)[A-Za-z]+/,
+    contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+  {
+    // conf compares the file's store with a shallow copy of it on every open (svc gives no defaults): equal keys holding
+    // identical values are equal without node:assert and the modules it loads; anything else is asked of it.
     trick: 'conf-assert',
-    builtin: 'node:assert',
+    request: /^node:assert$/,
     importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/,
     members: /\bassert(?:\.(?!deepEqual\b)[A-Za-z]+|\s*\()/,
     contents: `module.exports = {
@@ -170,112 +117,58 @@ const STAND_INS = [
       },
     };`,
   },
-  {
-    // stubborn-fs (conf's writer, loaded by every command that reads the config) promisifies 19 fs functions as it
-    // loads, and Node's promisify copies each function's properties: ~45 KB of young memory on every start, enough to
-    // tip `agents get` into a second scavenge. Each is promisified by Node's own promisify on its first call instead.
-    trick: 'stubborn-fs-promisify',
-    builtin: 'node:util',
-    importer: /stubborn-fs[\\/]dist[\\/]index\.js$/,
-    members: /import\s*\{(?!\s*promisify\s*\})[^}]*\}\s*from\s*['"]node:util['"]|\butil\./,
-    contents: "module.exports = { promisify: (fn) => { let made; return (...args) => (made ??= require('node:util').promisify(fn))(...args); } };",
-  },
+  // conf's migrations (semver: the executable, 13 % of its CPU) and schema validator: svc gives conf neither.
+  { trick: 'conf-semver', request: /^semver$/, importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/, file: 'no-migrations.mjs' },
+  { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: /conf[\\/]dist[\\/]source[\\/]index\.js$/, file: 'no-schema.mjs' },
+  // Not a saving, a behaviour: when-exit hooks SIGINT, SIGTERM and other signals and raises each again, so svc's first
+  // Ctrl-C would reach the launcher as a second (an immediate exit, not a graceful stop).
+  { trick: 'atomically-no-exit-hooks', request: /^when-exit$/, importer: /atomically[\\/]dist[\\/]/, file: 'no-exit-hooks.mjs' },
 ];
-
-/**
- * Packages conf imports for options svc never gives it (svc passes a folder, no schema, no migrations, no watch), each
- * resolved by esbuild's `alias` to a small local stand-in in scripts/build/stand-ins/ that throws if it is ever used
- * (`conf-unused`: ajv and ajv-formats, semver, debounce-fn, env-paths with node:os); and atomically's exit hooks
- * (`atomically-no-exit-hooks`: when-exit), which svc must not have: they hook SIGINT, SIGTERM and other signals and
- * raise each again, so svc's first Ctrl-C would reach it as a second (an immediate exit). svc's writes are synchronous,
- * so no signal handler runs while a temp file exists, and one left by a kill is removed under the lock by the next
- * write. The build fails if anything but conf or atomically imports one of these.
- */
-const ALIASES = [
-  { trick: 'conf-unused', packages: ['ajv/dist/2020.js', 'ajv-formats'], file: 'no-schema.mjs' },
-  { trick: 'conf-unused', packages: ['semver'], file: 'no-migrations.mjs' },
-  { trick: 'conf-unused', packages: ['debounce-fn'], file: 'no-watch.mjs' },
-  { trick: 'conf-unused', packages: ['env-paths'], file: 'no-env-paths.mjs' },
-  { trick: 'atomically-no-exit-hooks', packages: ['when-exit'], file: 'no-exit-hooks.mjs' },
-];
-const ALIAS_IMPORTERS = /node_modules\/(?:conf|atomically)\//;
-
-const aliases = (without) =>
-  Object.fromEntries(
-    ALIASES.filter(({ trick }) => !without.includes(trick)).flatMap(({ packages, file }) =>
-      packages.map((p) => [p, join(root, 'scripts/build/stand-ins', file)]),
-    ),
-  );
-
-/** Fails the build when a stand-in of ALIASES is imported by a package other than conf or atomically. */
-function checkAliasImporters(metafile) {
-  const standIns = new Set(ALIASES.map(({ file }) => `scripts/build/stand-ins/${file}`));
-  for (const [input, { imports }] of Object.entries(metafile.inputs)) {
-    const standIn = imports.find((i) => standIns.has(i.path));
-    if (standIn && !ALIAS_IMPORTERS.test(input))
-      throw new Error(`aliases: ${input} imports ${standIn.original}, which the build replaces with ${standIn.path}`);
-  }
-}
 
 const standIns = (without) => ({
   name: 'stand-ins',
   setup(b) {
-    for (const { trick, builtin, importer, members, contents } of STAND_INS) {
+    for (const { trick, request, importer, members, contents, file } of STAND_INS) {
       if (without.includes(trick)) continue;
-      b.onResolve({ filter: new RegExp(`^${builtin}$`) }, (args) => {
+      b.onResolve({ filter: request }, (args) => {
         if (!importer.test(args.importer)) return undefined;
-        const member = members.exec(readFileSync(args.importer, 'utf8'));
+        const member = members?.exec(readFileSync(args.importer, 'utf8'));
         if (member) throw new Error(`stand-ins: ${args.importer} uses ${member[0]}, which the ${trick} stand-in lacks`);
-        return { path: trick, namespace: 'svc-stand-in' };
+        return file ? { path: join(root, 'scripts/build/stand-ins', file) } : { path: trick, namespace: 'svc-stand-in' };
       });
-      b.onLoad({ filter: new RegExp(`^${trick}$`), namespace: 'svc-stand-in' }, () => ({ contents, loader: 'js' }));
+      if (contents) b.onLoad({ filter: new RegExp(`^${trick}$`), namespace: 'svc-stand-in' }, () => ({ contents, loader: 'js' }));
     }
   },
 });
 
-/** The string-width patch holds only while string-width itself gives each NARROW_UI character one column. */
-async function checkNarrowUi() {
-  const { default: stringWidth } = await import('string-width');
-  for (const ch of NARROW_UI) {
-    if (stringWidth(ch) !== 1 || stringWidth(`a${ch}b`) !== 3)
-      throw new Error(`source-patches: string-width no longer counts U+${ch.codePointAt(0).toString(16)} as one column`);
-  }
+/** One edit of `source`, or the build fails: a string found once, or a RegExp matching exactly `count` times. */
+function edit(source, { from, to, count }, path) {
+  const found = typeof from === 'string' ? (source.includes(from) ? 1 : 0) : (source.match(from) ?? []).length;
+  if (found !== (count ?? 1)) throw new Error(`source-patches: ${from} found ${found} times in ${path}, not ${count ?? 1}`);
+  return source.replace(from, to);
 }
 
 const sourcePatches = (without, extra) => ({
   name: 'source-patches',
   setup(b) {
-    const patches = [...SOURCE_PATCHES, ...extra];
-    // esbuild takes the first onLoad that answers: two entries for one file would drop the second's edits.
-    const files = patches.map((p) => `${p.file}${p.unless ?? ''}`);
-    if (new Set(files).size !== files.length) throw new Error('source-patches: two entries for one file; merge their edits');
-    for (const { trick, file, unless, edits } of patches) {
+    for (const { trick, file, unless, edits } of [...SOURCE_PATCHES, ...extra]) {
       if (without.includes(trick)) continue;
-      // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path to the next patch.
+      // esbuild's filters are Go regular expressions (no look-behind): `unless` leaves a path unpatched.
       b.onLoad({ filter: file }, (args) => {
         if (unless?.test(args.path)) return undefined;
-        let source = readFileSync(args.path, 'utf8');
-        for (const { from, to, trick: own } of edits) {
-          if (own && without.includes(own)) continue;
-          if (!source.includes(from)) throw new Error(`source-patches: "${from}" not found in ${args.path}`);
-          source = source.replace(from, to);
-        }
-        return { contents: source, loader: 'js' };
+        return { contents: edits.reduce((source, e) => edit(source, e, args.path), readFileSync(args.path, 'utf8')), loader: 'js' };
       });
     }
   },
 });
 
 /**
- * Bundles src/cli/main.ts, src/version.ts for the launcher's `--version` fast path and src/startup/index.ts (what the
- * launcher runs first) into `outdir` (emptied first). `without` names tricks to leave out (the `trick` of SOURCE_PATCHES,
- * STAND_INS and ALIASES, or `builtin-namespaces`): for bench/tricks.mjs, which measures what each saves. With `sea`, the
- * single executable's chunks instead (scripts/sea.mjs links them): src/sea/entry.ts as `svc.js` and its CommonJS
- * chunks, split as the package's are, jq-web inside them, each minified (minifySeaChunks), the licence comments of
- * all of them in `LEGAL.txt`.
+ * Bundles src/cli/main.ts, src/version.ts (the launcher's `--version`) and src/startup/index.ts (what the launcher runs
+ * first) into `outdir` (emptied first). `without` names tricks to leave out (a `trick` above, or `builtin-namespaces`):
+ * for bench/tricks.mjs. With `sea`, the single executable's chunks instead (scripts/sea.mjs links them):
+ * src/sea/entry.ts as `svc.js` and its chunks, jq-web inside them, each minified, the licences in `LEGAL.txt`.
  */
-export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false, snapshot = false } = {}) {
-  await checkNarrowUi();
+export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false } = {}) {
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: root,
@@ -290,27 +183,20 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     chunkNames: 'chunks/[name]-[hash]',
     platform: 'node',
     target: 'node20',
-    // The executable carries none (minifySeaChunks rewrites its chunks); the build's maps name a failing chunk's packages.
     sourcemap: 'linked',
-    // jq-web loads its .wasm beside its own file (copied to dist/jq/ below; a SEA asset in the executable);
-    // react-devtools-core is optional in ink.
+    // jq-web loads its .wasm beside its own file (copied to dist/jq/; a SEA asset); react-devtools-core is optional.
     external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
     // React and Ink ship development builds behind NODE_ENV: several times the memory and CPU of production.
     // SVC_JQ_MODULE: where a chunk (in dist/chunks/) finds the copy of jq-web, so the package needs no node_modules.
     define: {
       'process.env.NODE_ENV': '"production"',
-      ...(sea ? { SVC_JQ_SEA: 'true', SVC_SEA_SNAPSHOT: String(snapshot) } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
+      ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
     },
-    alias: aliases(without),
     plugins: [sourcePatches(without, sea ? SEA_PATCHES : []), standIns(without)],
-    // jq.ts's import.meta sits in the branch the SEA's define removes.
-    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
-    // The SEA's licence comments go to a `.LEGAL.txt` beside each chunk, gathered into `LEGAL.txt`, which
-    // scripts/sea.mjs carries as an asset of the executable; the chunks are minified below (minifySeaChunks).
-    ...(sea ? { legalComments: 'external' } : {}),
+    // jq.ts's import.meta sits in the branch the SEA's define removes; the licences go beside each chunk.
+    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' }, legalComments: 'external' } : {}),
     logLevel,
   });
-  checkAliasImporters(metafile);
   const shareNamespaces = !without.includes('builtin-namespaces');
   await toCommonJs(outdir, metafile, root, { shareNamespaces });
   if (sea) return minifySeaChunks(outdir, metafile, shareNamespaces);
@@ -318,14 +204,9 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
 }
 
 /**
- * The SEA's chunks (`outdir/svc.js`, `outdir/chunks/*.js`), each ASCII and minified (PERF.md, "ASCII and minified
- * main", "Names minified"): one non-ASCII character makes V8 hold a source as a two-byte string, decoded from UTF-8
- * on every start, and every byte of it is a byte each start copies into fresh memory. esbuild escapes strings
- * (`charset: 'ascii'`); minifying drops the comments and whitespace, shortens the syntax and renames the identifiers
- * inside each chunk (what chunks share goes through `exports`, whose names stay). A renamed class or function has
- * another `.name`: svc tells its errors by `instanceof` or a name it sets itself (commander's errors take theirs from
- * the class, and svc reads only their `code`; jq's runtime sets `name = "ErrnoError"` as a field). The licence
- * comments esbuild put beside each chunk are gathered into `outdir/LEGAL.txt`.
+ * The SEA's chunks, each ASCII (one non-ASCII character makes V8 hold a source as a two-byte string, decoded on every
+ * start) and minified, names too (fewer bytes copied into fresh memory each start; svc tells errors by `instanceof`
+ * or a name it sets, never a class's `.name`). The licence comments beside each chunk are gathered into `LEGAL.txt`.
  */
 function minifySeaChunks(outdir, metafile, shareNamespaces) {
   const outputs = Object.keys(metafile.outputs)
@@ -366,9 +247,8 @@ function copyJq(outdir) {
 }
 
 /**
- * svc laid out as the package has it, in `work`: the launcher (with bin/package.json, which makes it CommonJS) in
- * `work/bin`, the bundle in `work/dist`. For tests and benchmarks that run real processes without touching the shared
- * dist/; `work` must be inside node_modules so the bundle's external packages resolve. Returns the launcher's path.
+ * svc laid out as the package has it in `work` (bin/ and dist/), for tests and benchmarks that run real processes
+ * without touching dist/; `work` must be inside node_modules so external packages resolve. Returns the launcher's path.
  */
 export async function buildPrivateSvc(work, without = []) {
   mkdirSync(join(work, 'bin'), { recursive: true });

@@ -1,8 +1,6 @@
-// The second half of the build: esbuild's split ESM output turned into CommonJS chunks, which Node loads with its
-// CommonJS loader. A command then never starts Node's ESM loader (on this machine ~10 ms of start-up before the first
-// module, and ~0.5 ms per module after it, against a few hundredths for require(); bench/run.mjs), and Node 20 can
-// cache the chunks' compiled code (src/startup/compile-cache.ts). esbuild cannot split CommonJS itself, so its ESM
-// chunks are converted one by one, source maps chained.
+// The second half of the build: esbuild's split ESM output turned into CommonJS chunks, so a command never starts
+// Node's ESM loader (~10 ms, and ~0.5 ms a module) and Node 20 can cache their compiled code
+// (src/startup/compile-cache.ts). esbuild cannot split CommonJS itself: its ESM chunks are converted one by one.
 import { build, transformSync } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,9 +10,8 @@ import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
 const META_URL = 'var __svcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;';
 
 /**
- * Converts the `.js` outputs of an esbuild ESM build (its metafile) in `outdir`, and writes `package.json` there, so
- * `.js` is CommonJS whatever the package around it says. `root` is the build's working directory (the metafile's base).
- * `shareNamespaces`: each builtin's namespace made once (scripts/builtin-namespaces.mjs), off for bench/tricks.mjs.
+ * Converts the `.js` outputs of an esbuild ESM build (its metafile, relative to `root`) in `outdir`, with a
+ * `package.json` that makes `.js` CommonJS there. `shareNamespaces`: scripts/builtin-namespaces.mjs.
  */
 export async function toCommonJs(outdir, metafile, root, { shareNamespaces = true } = {}) {
   const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'));
@@ -40,26 +37,9 @@ export async function toCommonJs(outdir, metafile, root, { shareNamespaces = tru
     // chunk needs of import.meta, all on the first line so the source map holds.
     code = code.replace(/^"use strict";/, '');
     if (shareNamespaces) code = shareBuiltinNamespaces(code).code;
-    code = ownExports(code);
     writeFileSync(file, `"use strict";${code.includes('__svcImportMetaUrl') ? META_URL : ''}${code}`);
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
-}
-
-/**
- * esbuild's CommonJS chunk ends `module.exports = __toCommonJS(chunk_exports)`, and its `__toCommonJS` copies the
- * chunk's namespace, whose every export is a getter already, into a new object: another getter closure and a
- * property descriptor per export, on every chunk a command loads (~160 KB of young memory for `agents get`, which
- * pushed start-up into a second scavenge: scripts/build/PERF.md, "Only the chunks a command runs"). The namespace
- * itself, marked `__esModule`, is what the chunk exports instead: the same getters, read the same way by the chunks
- * that require it. A chunk with no exports has no `__toCommonJS`.
- */
-const COPYING_TO_COMMONJS = 'var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);';
-const OWN_TO_COMMONJS = 'var __toCommonJS = (mod) => __defProp(mod, "__esModule", { value: true });';
-function ownExports(code) {
-  if (!code.includes('__toCommonJS(')) return code;
-  if (!code.includes(COPYING_TO_COMMONJS)) throw new Error(`commonjs-chunks: esbuild's __toCommonJS no longer reads ${COPYING_TO_COMMONJS}`);
-  return code.replace(COPYING_TO_COMMONJS, OWN_TO_COMMONJS);
 }
 
 /** CommonJS cannot await at the top level: a dependency that does must be patched (SOURCE_PATCHES in bundle.mjs). */

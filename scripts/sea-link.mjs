@@ -1,12 +1,8 @@
-// The single executable's chunks linked into what it runs (scripts/sea.mjs). The SEA build splits svc as the package
-// is split (scripts/bundle.mjs): `svc.js` and `chunks/*.js`, CommonJS, each requiring the others by relative path.
-// An executable has no files beside it, so:
-//   - the chunks a command needs at start (`core`, found by a build-time run of `agents get`: scripts/sea-record.cjs)
-//     become functions in one table, in the main, which the trained code cache covers;
-//   - every other chunk's source goes, as a function expression, into one asset (`chunks.js`), and the main holds
-//     where each begins and ends; a chunk is compiled from there the first time something requires it.
-// So a command copies into memory only the source it runs: on this machine every fresh page costs ~15 µs, and the one
-// 1.3 MB main cost ~7 ms at each start to copy alone (scripts/build/PERF.md, "Only the chunks a command runs").
+// The single executable's chunks (split as the package's are: `svc.js` and `chunks/*.js`, CommonJS) linked into what
+// it runs, since it has no files beside it: the chunks `agents get` runs at start (`core`: scripts/sea-record.cjs) as
+// functions of one table in the main, which the trained code cache covers; every other chunk's source in one asset
+// (`chunks.js`), compiled on its first require. A command copies into memory only the source it runs
+// (scripts/build/PERF.md, "Only the chunks a command runs").
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
@@ -27,9 +23,8 @@ export function chunkKeys(dir) {
 }
 
 /**
- * A chunk's CommonJS source as a function expression of CommonJS's five parameters, each `require` of another chunk
- * written with that chunk's key (`require("./chunk-X.js")` in `chunks/` becomes `require("./chunks/chunk-X.js")`), so
- * the loader resolves none at run time; `keys` are the build's, and a relative require that names none of them fails.
+ * A chunk's source as a function of CommonJS's five parameters, each require of another chunk written with its key
+ * (`./chunks/chunk-X.js`), so none is resolved at run time; a relative require that names no chunk fails the link.
  */
 function asFunction(dir, key, keys) {
   const base = key.includes('/') ? `${key.slice(0, key.lastIndexOf('/'))}/` : '';
@@ -42,10 +37,9 @@ function asFunction(dir, key, keys) {
 }
 
 /**
- * The chunk loader, in the main after the table `__svcChunks` (the core chunks) and the index `__svcRest` (where each
- * other chunk lies in REST_ASSET): names no chunk's free variable could mean. A chunk runs once, on its first require,
- * as Node runs a CommonJS file; one that throws runs again on the next require. `./KEY` is a chunk (asFunction wrote
- * it so); any other specifier is a builtin, required by the main's own require.
+ * The chunk loader, after the table `__svcChunks` (the core) and the index `__svcRest` (where each other chunk lies in
+ * REST_ASSET). A chunk runs once, on its first require, as Node runs a CommonJS file (one that throws runs again on the
+ * next); `./KEY` is a chunk, any other specifier a builtin.
  */
 const LOADER = `
 const __svcModules = {};
@@ -71,11 +65,7 @@ const __svcLoad = (key) => {
 __svcLoad('svc.js');
 `;
 
-/**
- * Links the SEA build in `dir`: `main` is a CommonJS file's source (it needs `require`, for builtins) holding the
- * chunks of `core` (every chunk when `core` is not given) and running `svc.js`; `rest` is the asset of the others
- * (empty when every chunk is in the main). Both are ASCII, as the chunks are.
- */
+/** Links the SEA build in `dir`: `main` (a CommonJS source) holds the chunks of `core` (or all) and runs `svc.js`; `rest` the others. */
 export function linkChunks(dir, core) {
   const keys = chunkKeys(dir);
   const inMain = core ? keys.filter((k) => core.has(k)) : keys;
@@ -86,8 +76,7 @@ export function linkChunks(dir, core) {
   const index = {};
   let at = 0;
   for (const key of keys.filter((k) => !inMain.includes(k))) {
-    // Parenthesised, so the Script's completion value is the function; parsed here, so a chunk the executable could
-    // not compile fails the build, not the command that first needs it.
+    // Parsed here, so a chunk that would not compile fails the build, not the command that first needs it.
     const source = `(${asFunction(dir, key, keys)})`;
     new Script(source, { filename: key });
     index[key] = [at, at + source.length];

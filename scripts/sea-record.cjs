@@ -6,7 +6,7 @@ const { writeFileSync } = require('node:fs');
 const { dirname, relative, sep } = require('node:path');
 
 process.on('exit', () => {
-  const dir = dirname(process.argv[1]);
+  const dir = require('node:fs').realpathSync(dirname(process.argv[1]));
   const keys = Object.keys(require.cache)
     .filter((file) => file.startsWith(dir + sep) && file.endsWith('.js'))
     .map((file) => relative(dir, file).split(sep).join('/'));

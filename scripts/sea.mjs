@@ -1,12 +1,10 @@
 // `npm run sea`: dist/sea/svc, svc as one executable (Node's single executable applications) that needs no Node.
-// The Node build comes from the npm registry (`npm pack` of the platform's package), pinned to one version and checked
-// against the integrity written here, cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
+// The Node build comes from the npm registry (`npm pack` of the platform's package), pinned and checked against the
+// integrity written here, cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
 //   npm run sea                            this machine's platform, its main compiled from a trained V8 code cache
-//   npm run sea -- --target linux-arm64    another platform: no code cache (Node cannot make one for another
-//                                          platform); the host's own Node build of that version makes the blob
-//   npm run sea -- --startup snapshot      a V8 startup snapshot, Node's own code cache (`code-cache`, made without
-//                                          running the main) or `none` instead of the trained cache (bench/sea.mjs
-//                                          compares them)
+//   npm run sea -- --target linux-arm64    another platform: no code cache (Node makes none for another platform)
+//   npm run sea -- --startup code-cache    Node's own code cache (made without running the main), or `none`
+//                                          (bench/sea.mjs compares them with the trained cache)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +30,7 @@ const NODE_BUILDS = {
 };
 /** The fuse Node's SEA looks for in its own binary (Node's documentation, "Single executable applications"). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-const STARTUPS = ['trained', 'snapshot', 'code-cache', 'none'];
+const STARTUPS = ['trained', 'code-cache', 'none'];
 /** What each run starts from: the fastest of STARTUPS as measured by bench/sea.mjs (scripts/build/PERF.md). */
 export const DEFAULT_STARTUP = 'trained';
 
@@ -67,21 +65,17 @@ function quiet(cmd, args, cwd) {
   if (r.status !== 0) throw new Error(`sea: ${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
 }
 
-/**
- * Builds `out`/svc (svc.exe for Windows) for `target` with `startup` (scripts/build/PERF.md says which is best and by
- * how much); returns its path. The bundle and blob are made in node_modules/.cache/svc-sea/, `out` gets the
- * executable and the sea-config.json it was built with.
- */
+/** Builds `out`/svc (svc.exe for Windows) for `target` with `startup`, and its sea-config.json; returns its path. */
 export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTUP, out = join(root, 'dist', 'sea') } = {}) {
   if (!STARTUPS.includes(startup)) throw new Error(`sea: --startup is one of ${STARTUPS.join(', ')}`);
   const native = target === hostTarget();
-  // A snapshot or code cache is made by running the target's Node here: for another platform, neither.
+  // A code cache is made by running the target's Node here: for another platform, none.
   if (!native) startup = 'none';
   const host = nodeBinary(hostTarget());
   const node = native ? host : nodeBinary(target);
   const work = join(root, 'node_modules', '.cache', 'svc-sea', `build-${process.pid}`);
   try {
-    await bundle(work, 'warning', [], { sea: true, snapshot: startup === 'snapshot' });
+    await bundle(work, 'warning', [], { sea: true });
     const blob = join(work, 'svc.blob');
     const legal = join(work, 'LEGAL.txt');
     const trained = startup === 'trained' ? await trainedMain(host, work) : undefined;
@@ -91,9 +85,7 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
       main: trained?.loader ?? join(work, 'main-all.js'),
       output: blob,
       disableExperimentalSEAWarning: true,
-      useSnapshot: startup === 'snapshot',
-      // Not for the trained start: its main is the 20-line loader, and Node warns on stderr whenever it refuses a SEA
-      // cache (a V8 flag in NODE_OPTIONS, such as --max-old-space-size); the loader's own cache refuses silently.
+      // Not for the trained start, whose loader's cache refuses silently where Node's would warn (a V8 flag).
       useCodeCache: startup === 'code-cache',
       assets: {
         'jq.wasm': join(dirname(fileURLToPath(import.meta.resolve('jq-web'))), 'jq.wasm'),
@@ -119,9 +111,8 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
     };
     inject();
     if (trained) {
-      // V8 copies a code cache that does not start on an 8-byte boundary, into fresh memory, at every start (~115
-      // pages here: PERF.md, "Only the chunks a command runs"). The assets follow the main in the blob, so spaces after
-      // the loader move the cache to one.
+      // V8 copies a code cache off an 8-byte boundary into fresh memory at every start: spaces after the loader
+      // (the assets follow the main in the blob) move it onto one.
       const off = cacheOffset(exe, trained.cache) % 8;
       if (off) {
         appendFileSync(trained.loader, ' '.repeat(8 - off));
@@ -130,8 +121,7 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
       }
     }
     writeFileSync(join(out, 'sea-config.json'), JSON.stringify({ target, node: NODE_VERSION, ...config }, null, 2) + '\n');
-    // The trained cache beside it, so test/build/sea.test.ts can check that the executable's Node takes it (`.cjs`,
-    // which the package's `files` leave out).
+    // Beside it, for test/build/sea.test.ts (`.cjs`, which the package's `files` leave out).
     if (trained) {
       copyFileSync(trained.main, join(out, 'main.cjs'));
       copyFileSync(trained.cache, join(out, 'main.cache'));
@@ -146,12 +136,10 @@ export async function buildSea({ target = hostTarget(), startup = DEFAULT_STARTU
 const trainingCommand = (agentId) => ['agents', 'get', agentId, '-o', 'json'];
 
 /**
- * The trained start (src/sea/loader.ts). A run of the training command from the build's chunks on disk finds the
- * chunks it loads (scripts/sea-record.cjs); those, linked, are the main (`main.js`, wrapped as a CommonJS function),
- * the others the asset `chunks.js` (scripts/sea-link.mjs). A second run, of that main, leaves V8's code cache of it as
- * `main.cache`, holding every function the command compiled; it fails if the command needs a chunk outside the main.
- * The loader is the executable's main. Both runs go against the emulator the build holds, on the host's Node, which is
- * the executable's own build, with no V8 flag, so V8 takes the cache.
+ * The trained start (src/sea/loader.ts, the executable's main). A run of the training command from the chunks on disk
+ * records the chunks it loads (scripts/sea-record.cjs): linked, they are `main.js`, the rest the asset `chunks.js`
+ * (scripts/sea-link.mjs). A second run, of that main (scripts/sea-train.cjs), leaves V8's code cache of every function
+ * it compiled as `main.cache`. Both run against the build's emulator on the executable's own Node, with no V8 flag.
  */
 async function trainedMain(host, work) {
   const main = join(work, 'main.js');

@@ -34,10 +34,4 @@ function start(): void {
   });
 }
 
-/** Set by the build: true for `--startup snapshot` (scripts/sea.mjs), whose main runs once, as the snapshot is made. */
-declare const SVC_SEA_SNAPSHOT: boolean;
-
-// Built with `--startup snapshot` (measured slower, not the default), this file ran when the snapshot was made and
-// each run starts in `start`. node:v8 loads for that build only: it costs a code-cache build's start-up.
-if (SVC_SEA_SNAPSHOT) process.getBuiltinModule('node:v8').startupSnapshot.setDeserializeMainFunction(start);
-else start();
+start();

@@ -2,16 +2,30 @@
  * The update notice: at most once a day, a detached `svc __update-check` asks the package's registry document for
  * the newest version and caches it; a later run on a terminal reads the cache and prints one stderr line when a newer
  * svc is out. Never with CI set, off a terminal, under --no-input or SVC_NO_UPDATE_NOTIFIER=1; nothing here ever
- * waits on the network or fails a command.
+ * waits on the network or fails a command. The package is svc's own name (SVC_PACKAGE, package.json's `name`), and a
+ * document that is not svc's own is never believed (src/update/check.ts).
  */
 import { closeSync, readFileSync, writeFileSync } from 'node:fs';
 import { cacheRoot, type Env } from '../config/paths';
 import { inFolder, openOwnFolders } from '../startup/cache-folder';
+import { SVC_PACKAGE } from '../version';
+import { compareVersions, parseVersion } from './semver';
 
-/** The npm registry's document of the package, as `npm view svc` reads it. */
-export const DEFAULT_UPDATE_URL = 'https://registry.npmjs.org/svc';
 export const CHECK_EVERY_MS = 24 * 60 * 60 * 1000;
 const FILE = 'update-check.json';
+
+/** What the check reads: a package's registry document, at the registry or where SVC_UPDATE_URL points. */
+export interface UpdateSource {
+  url: string;
+  name: string;
+}
+
+/** The npm registry's document of `name`, as `npm view NAME` reads it (a scope's `/` escaped, as npm does). */
+export const registryUrl = (name: string): string => `https://registry.npmjs.org/${name.replace('/', '%2F')}`;
+
+export function updateSource(env: Env, name = SVC_PACKAGE): UpdateSource {
+  return { url: env.SVC_UPDATE_URL || registryUrl(name), name };
+}
 
 export interface UpdateState {
   /** When the registry was last asked (ms), whatever it answered. */
@@ -20,6 +34,8 @@ export interface UpdateState {
   latest?: string;
   /** When the notice was last printed (ms). */
   notifiedAt?: number;
+  /** Where the answer came from: a cache of another source (a changed SVC_UPDATE_URL or name) is checked afresh. */
+  source?: UpdateSource;
 }
 
 /** Whether this run may show a notice or start a check: a terminal on stderr, a person at it, not opted out. */
@@ -34,11 +50,12 @@ export function openUpdateFolder(env: Env): number | undefined {
   return root ? openOwnFolders(root, ['svc']) : undefined;
 }
 
-export function readState(folder: number): UpdateState | undefined {
+/** The cache, when it is of `source`: one of another source (or none named) is as good as none. */
+export function readState(folder: number, source: UpdateSource): UpdateState | undefined {
   try {
     const data = JSON.parse(readFileSync(inFolder(folder, FILE), 'utf8')) as Partial<UpdateState>;
-    if (!Number.isFinite(data.checkedAt)) return undefined;
-    return { checkedAt: data.checkedAt!, latest: typeof data.latest === 'string' ? data.latest : undefined, notifiedAt: data.notifiedAt };
+    if (!Number.isFinite(data.checkedAt) || data.source?.url !== source.url || data.source?.name !== source.name) return undefined;
+    return { checkedAt: data.checkedAt!, latest: typeof data.latest === 'string' ? data.latest : undefined, notifiedAt: data.notifiedAt, source };
   } catch {
     return undefined;
   }
@@ -57,18 +74,18 @@ export function plan(state: UpdateState | undefined, current: string, now: numbe
   return { check, notice: latest && due && newer(latest, current) ? latest : undefined };
 }
 
-/** Whether `a` is a newer release than `b` (x.y.z; a pre-release is never offered). */
+/**
+ * Whether `a` is a release newer than `b` by semver's precedence (src/update/semver.ts): 1.0.0 is offered to a user of
+ * 1.0.0-beta.1; a pre-release is never offered.
+ */
 export function newer(a: string, b: string): boolean {
-  const parse = (v: string) => (/^\d+\.\d+\.\d+$/.test(v) ? v.split('.').map(Number) : undefined);
-  const [x, y] = [parse(a), parse(b.replace(/[-+].*$/, ''))];
-  if (!x || !y) return false;
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
-  return false;
+  if (parseVersion(a)?.pre.length !== 0) return false;
+  return (compareVersions(a, b) ?? 0) > 0;
 }
 
-/** The one line: the new version and the command that upgrades svc the way it was installed. */
-export function noticeLine(current: string, latest: string, executable: boolean): string {
-  const how = executable ? `replace this executable with the ${latest} build` : 'npm install -g svc@latest';
+/** The one line: the new version and the command that upgrades svc the way it was installed (by its own name). */
+export function noticeLine(current: string, latest: string, executable: boolean, name = SVC_PACKAGE): string {
+  const how = executable ? `replace this executable with the ${latest} build` : `npm install -g ${name}@latest`;
   return `svc ${latest} is out (this is ${current}): ${how}; SVC_NO_UPDATE_NOTIFIER=1 silences this`;
 }
 
@@ -88,10 +105,11 @@ export function afterCommand(
   const folder = openUpdateFolder(o.env);
   if (folder === undefined) return;
   try {
-    const state = readState(folder);
+    const source = updateSource(o.env);
+    const state = readState(folder, source);
     const { notice, check } = plan(state, o.current, o.now);
     if (!notice && !check) return;
-    writeState(folder, { checkedAt: check ? o.now : state!.checkedAt, latest: state?.latest, notifiedAt: notice ? o.now : state?.notifiedAt });
+    writeState(folder, { checkedAt: check ? o.now : state!.checkedAt, latest: state?.latest, notifiedAt: notice ? o.now : state?.notifiedAt, source });
     if (notice) print(noticeLine(o.current, notice, o.executable));
     if (check) start(o.env);
   } catch {

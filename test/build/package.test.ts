@@ -17,9 +17,12 @@ describe('the package holds only what runs', () => {
   it('packs the launcher, the bundle and jq with its WebAssembly, no sources or source maps, in under 8 MiB unpacked', () => {
     // --ignore-scripts: CI has built dist/ already, and the list is what matters here.
     const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8' })) as Array<{
+      filename: string;
       unpackedSize: number;
       files: Array<{ path: string }>;
     }>;
+    // The package's own name (never the public registry's `svc`, another project's), the command still `svc`.
+    expect(report.filename).toMatch(/^hosted-agent-svc-\d+\.\d+\.\d+.*\.tgz$/);
     const paths = report.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/cli.js', 'dist/jq/jq.js', 'dist/jq/jq.wasm', 'completions/_svc']));
     expect(paths.filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('node_modules/'))).toEqual([]);

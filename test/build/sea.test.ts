@@ -100,7 +100,6 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
     const config = JSON.parse(readFileSync(join(dir, 'sea-config.json'), 'utf8'));
     expect(config).toMatchObject({
       useCodeCache: false,
-      useSnapshot: false,
       assets: {
         'jq.wasm': expect.stringMatching(/jq\.wasm$/),
         'main.js': expect.any(String),

@@ -161,7 +161,7 @@ describe('deploy/ manifests', () => {
   it('the Dockerfile builds from a slim Node base with the packed tarball and runs as a non-root user', () => {
     const text = readFileSync(join(deploy, 'Dockerfile'), 'utf8');
     expect(text).toMatch(/^FROM node:\d+-slim AS svc$/m);
-    expect(text).toMatch(/^COPY svc-\*\.tgz /m);
+    expect(text).toMatch(/^COPY hosted-agent-svc-\*\.tgz /m);
     expect(text).toMatch(/^USER node$/m);
     expect(text).toMatch(/^ENTRYPOINT \["svc"\]$/m);
     expect(text).not.toMatch(/^USER root$/m);

@@ -68,9 +68,8 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     // Node compiles these when a first ES module loads (scripts/commonjs-chunks.mjs).
     expect(builtins).not.toContain('node:internal/modules/esm/module_job');
     expect(builtins).not.toContain('node:internal/modules/esm/translators');
-    // node:module, node:os (the home folder only without $HOME) and node:fs/promises (read lazily) each load more
-    // builtins of their own.
-    for (const name of ['module', 'os', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
+    // node:module and node:fs/promises (read lazily) each load more builtins of their own.
+    for (const name of ['module', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
     // node:https (with node:tls) loads for an https: URL only (api/http.ts), commander's node:child_process on a
     // spawn only (scripts/bundle.mjs: STAND_INS).
     for (const name of ['https', 'http2', 'tls', 'child_process']) expect(builtins, name).not.toContain(`node:${name}`);

@@ -1,4 +1,4 @@
-// semver in svc's build (scripts/bundle.mjs ALIASES): conf compares versions only for `migrations`, which svc does not use.
+// semver in svc's build (scripts/bundle.mjs STAND_INS): conf compares versions only for `migrations`, which svc does not use.
 const absent = () => {
   throw new Error("svc's build leaves out semver: svc passes conf no migrations");
 };

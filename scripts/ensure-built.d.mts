@@ -1,0 +1,3 @@
+export const STAMP: string;
+export function buildIsStale(): boolean;
+export function ensureBuilt(): void;
