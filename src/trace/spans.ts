@@ -205,12 +205,13 @@ export class TraceFold {
         break;
       }
       case 'session.error': {
-        const span = this.innermost(thread) ?? this.active(thread, e, at).model ?? this.turn;
+        const span = this.callOf(thread) ?? this.threads.get(thread)?.span ?? this.turn;
         const ev: SpanEvent = { name: 'session.error', at, attrs: { 'error.type': str('error_type') ?? 'unknown' } };
         if (str('message')) ev.attrs['svc.error.message'] = str('message')!;
         if (span) {
           span.events.push(ev);
           span.status = 'error';
+          span.end = Math.max(span.end, at);
         }
         break;
       }
@@ -331,11 +332,6 @@ export class TraceFold {
     let found: Span | undefined;
     for (const c of this.calls.values()) if (c.thread === thread && (!found || c.span.start >= found.start)) found = c.span;
     return found;
-  }
-
-  /** Where an error of a thread belongs: its open call, else its model request, else its span. */
-  private innermost(thread: string): Span | undefined {
-    return this.callOf(thread) ?? this.threads.get(thread)?.model ?? this.threads.get(thread)?.span;
   }
 
   private finishCall(id: string, at: number, outcome: string): void {
