@@ -22,6 +22,7 @@ import { addStats } from './stats';
 import { addTail } from './tail';
 import { addToolResult } from './tool-result';
 import { addTrace } from './trace';
+import { addGrep } from './grep';
 import { addWait } from './wait';
 import { sessionStateText, type SessionStateInput } from '../../session-state';
 
@@ -95,4 +96,5 @@ export default function build(group: Command, kit: Kit): void {
   addWait(group, kit);
   addStats(group, kit);
   addTrace(group, kit);
+  addGrep(group, kit);
 }
