@@ -23,6 +23,7 @@ import { addTail } from './tail';
 import { addToolResult } from './tool-result';
 import { addTrace } from './trace';
 import { addGrep } from './grep';
+import { addDiff } from './diff';
 import { addWait } from './wait';
 import { sessionStateText, type SessionStateInput } from '../../session-state';
 
@@ -97,4 +98,5 @@ export default function build(group: Command, kit: Kit): void {
   addStats(group, kit);
   addTrace(group, kit);
   addGrep(group, kit);
+  addDiff(group, kit);
 }
