@@ -229,7 +229,7 @@ __svc_table() {
     'V|run') REPLY='--agent --environment --session --message --message-file --timeout --title --idempotency-key --parallel --metadata' ;;
     'F|run|--message-file') REPLY='file' ;;
     'A|run') REPLY='1' ;;
-    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats' ;;
+    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats trace grep diff' ;;
     'O|sessions') REPLY='-h --help' ;;
     'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
     'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
@@ -299,6 +299,16 @@ __svc_table() {
     'O|sessions stats') REPLY='--thread --no-cache -h --help' ;;
     'V|sessions stats') REPLY='--thread' ;;
     'A|sessions stats') REPLY='1' ;;
+    'O|sessions trace') REPLY='--thread --otlp-endpoint -h --help' ;;
+    'V|sessions trace') REPLY='--thread --otlp-endpoint' ;;
+    'A|sessions trace') REPLY='1' ;;
+    'O|sessions grep') REPLY='-i --ignore-case -E --extended-regexp --type -l --files-with-matches --concurrency --no-cache --status --agent --requires-action --older-than --newer-than --idle-for --selector --include-archived -h --help' ;;
+    'V|sessions grep') REPLY='--type --concurrency --status --agent --older-than --newer-than --idle-for --selector' ;;
+    'E|sessions grep|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'A|sessions grep') REPLY='1' ;;
+    'O|sessions diff') REPLY='--ignore -h --help' ;;
+    'V|sessions diff') REPLY='--ignore' ;;
+    'A|sessions diff') REPLY='1' ;;
     'C|skills') REPLY='list get create create-version versions download archive delete' ;;
     'O|skills') REPLY='-h --help' ;;
     'O|skills list') REPLY='--category --include-archived --limit --page-size --page-token --all --sort-by -h --help' ;;
