@@ -4,7 +4,7 @@
  * requests, tool calls, human waits and child threads; when it closes, its spans are handed out in start order and
  * forgotten, so memory is bounded by the largest turn, never the history.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 
@@ -46,10 +46,10 @@ export interface FoldScope {
 }
 
 /** The trace ID of a session: the first 16 bytes of sha256 of its ID, as 32 hex digits. */
-export const traceIdOf = (session: string): string => createHash('sha256').update(session).digest('hex').slice(0, 32);
+export const traceIdOf = (session: string): string => hash('sha256', session, 'hex').slice(0, 32);
 
 /** A span ID from the session and an anchor (the opening event's ID): the first 8 bytes of sha256. */
-export const spanIdOf = (session: string, anchor: string): string => createHash('sha256').update(`${session}\n${anchor}`).digest('hex').slice(0, 16);
+export const spanIdOf = (session: string, anchor: string): string => hash('sha256', `${session}\n${anchor}`, 'hex').slice(0, 16);
 
 type Data = Record<string, unknown>;
 const NONE: Span[] = [];
