@@ -70,6 +70,7 @@ export class OtlpExporter {
     private readonly resource: OtlpResource,
     private readonly sleep: (ms: number) => Promise<void>,
     private readonly userAgent = 'svc',
+    private readonly attempts = ATTEMPTS,
   ) {}
 
   async add(spans: Span[]): Promise<void> {
@@ -108,7 +109,7 @@ export class OtlpExporter {
       } catch (e) {
         reason = `no answer: ${(e as Error).message}`;
       }
-      if ((status !== undefined && !RETRIED.has(status)) || attempt >= ATTEMPTS)
+      if ((status !== undefined && !RETRIED.has(status)) || attempt >= this.attempts)
         // As the service's own: an answer of another kind is exit 9, none exit 10 (CLI.md exit codes).
         throw new ExitCodeError(status === undefined ? 10 : 9, `cannot send spans to ${shown}: ${reason}`);
       await this.sleep(500 * 2 ** (attempt - 1));
