@@ -51,6 +51,9 @@ export const traceIdOf = (session: string): string => hash('sha256', session, 'h
 /** A span ID from the session and an anchor (the opening event's ID): the first 8 bytes of sha256. */
 export const spanIdOf = (session: string, anchor: string): string => hash('sha256', `${session}\n${anchor}`, 'hex').slice(0, 16);
 
+/** The ID of the span an event opens in a session's whole trace (no `--thread`): how a worker's span joins it. */
+export const hostedSpanId = (session: string, eventId: string): string => spanIdOf(session, `/${eventId}`);
+
 type Data = Record<string, unknown>;
 const NONE: Span[] = [];
 
