@@ -10,6 +10,7 @@ import type { SharedPause } from '../bulk/pause';
 import type { StatsCache } from '../stats/cache';
 import { eachListed, HISTORY_PAGE, settled } from '../stats/read';
 import type { Session } from '../wire/resources';
+import type { Follow } from '../api/stream/types';
 import type { Matcher, Ranges } from './match';
 import { textOf, type TextRecord } from './text';
 
@@ -29,6 +30,8 @@ export interface SearchOptions {
   base: string;
   /** A session's hits, in history order, once its history is searched (not called for a session without one). */
   onHits: (session: Session, hits: Hit[]) => Promise<void> | void;
+  /** Sessions left to the caller (`-f`: the running ones, followed instead); their histories are not read here. */
+  defer?: (session: Session) => boolean;
 }
 
 export interface SearchCounts {
@@ -85,6 +88,7 @@ export function hitsOf(records: TextRecord[], matcher: Matcher, types?: Set<stri
 export async function searchFleet(c: ApiClient, listed: AsyncIterable<Session>, o: SearchOptions): Promise<SearchCounts> {
   const counts: SearchCounts = { read: 0, cached: 0, vanished: 0, matched: 0 };
   await eachListed(listed, o, async (s) => {
+    if (o.defer?.(s)) return;
     const records = await recordsOf(c, s, o, counts);
     if (!records) return;
     const hits = hitsOf(records, o.matcher, o.types);
@@ -93,4 +97,25 @@ export async function searchFleet(c: ApiClient, listed: AsyncIterable<Session>, 
     await o.onHits(s, hits);
   });
   return counts;
+}
+
+/**
+ * `-f`: each session's stream, history then live, its events matched as they come (stern style), all at once; ends
+ * when every stream has ended or `signal` aborts.
+ */
+export async function followFleet(
+  c: ApiClient,
+  running: Session[],
+  o: Pick<SearchOptions, 'matcher' | 'types' | 'onHits'> & { follow: Follow; signal?: AbortSignal },
+): Promise<void> {
+  await Promise.all(
+    running.map(async (s) => {
+      for await (const item of o.follow({ client: c, sessionId: String(s.id), signal: o.signal })) {
+        if (item.kind !== 'event') continue;
+        const r = textOf(item.event);
+        const hits = r ? hitsOf([r], o.matcher, o.types) : [];
+        if (hits.length) await o.onHits(s, hits);
+      }
+    }),
+  );
 }

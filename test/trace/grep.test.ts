@@ -100,3 +100,26 @@ describe('svc sessions grep', () => {
     expect(piped.stdout).toBe('release  2026-03-02T10:00:03.000Z  agent.tool_result  all 12 checks passed\n');
   });
 });
+
+describe('svc sessions grep -f', () => {
+  it("follows the running sessions' streams, history then live, matches as they come; Ctrl-C is exit 130", async () => {
+    const { createSession, send, waitSession, waitUntil } = await import('../helpers/sse');
+    const { startSvc, ndjson: lines } = await import('../helpers/cli');
+    const s = await createSession(t.emu, { metadata: { suite: 'grep-follow' } });
+    await send(t.emu, s.id, '/slow 30 the needle is here');
+    await waitSession(t.emu, s.id, (x) => x.status === 'running', 'running');
+    const g = startSvc(t.emu, ['sessions', 'grep', 'needle', '-f', '--selector', 'suite=grep-follow', '-o', 'ndjson']);
+    const first = await waitUntil(() => lines(g.stdout.text).find((h) => h.type === 'agent.message'), 'the reply matched', 15_000);
+    expect(first).toMatchObject({ session_id: s.id, line: 'the needle is here' });
+    // Live: a second turn's reply is matched while the command runs.
+    await send(t.emu, s.id, '/echo another needle');
+    await waitUntil(() => lines(g.stdout.text).find((h) => h.line === 'another needle'), 'the live reply matched', 15_000);
+    g.ctrlC.abort();
+    expect(await g.code).toBe(130);
+  });
+
+  it('-f with -l is exit 2', async () => {
+    const r = await run(['sessions', 'grep', 'x', '-f', '-l', '--selector', 'suite=none']);
+    expect(r.code).toBe(2);
+  });
+});

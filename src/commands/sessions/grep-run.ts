@@ -2,9 +2,10 @@
 import { pausingClient } from '../../bulk/execute';
 import { SharedPause } from '../../bulk/pause';
 import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import { InterruptedError, UsageError } from '../../errors';
 import { LINE_LIMIT_MS, makeMatcher } from '../../grep/match';
-import { searchFleet, type Hit } from '../../grep/search';
+import { followFleet, searchFleet, type Hit } from '../../grep/search';
+import { settled } from '../../stats/read';
 import { SEARCHED_TYPES } from '../../grep/text';
 import { Batch } from '../../output/writer';
 import { escapeControls } from '../../output/controls';
@@ -68,6 +69,8 @@ export async function grepSessions(ctx: Ctx, o: GrepOptions): Promise<void> {
       await batch.add(`${head}  ${painted(h.line, h.ranges, color)}\n`);
     }
   };
+  const running: Session[] = [];
+  const defer = o.follow ? (s: Session) => !settled(s) && running.push(s) > 0 : undefined;
   let counts;
   try {
     // The one call site of the selection (CLI.md "Selecting, the same everywhere").
@@ -80,11 +83,23 @@ export async function grepSessions(ctx: Ctx, o: GrepOptions): Promise<void> {
       cache,
       base: ctx.settings.baseUrl.value,
       onHits,
+      defer,
     });
   } finally {
     cache?.close();
   }
   await batch.flush();
+  if (running.length) {
+    if (ctx.io.stderr.isTTY) await ctx.msg(`following ${running.length} running session${running.length === 1 ? '' : 's'} (Ctrl-C to stop)`);
+    const { follow } = await import('../../api/stream/resumable');
+    // Each match goes out as it comes: a follower is read by a person or a pipe as it goes.
+    const live = async (s: Session, hits: Hit[]) => {
+      await onHits(s, hits);
+      await batch.flush();
+    };
+    await followFleet(c, running, { matcher, types: o.types && new Set(o.types), onHits: live, follow, signal: ctx.io.signal });
+    if (ctx.io.signal?.aborted) throw new InterruptedError();
+  }
   if (explicit !== undefined && explicit !== 'table' && explicit !== 'ndjson' && !o.sessionsOnly) await ctx.out.list(collected, []);
   if (matcher.timedOut)
     await ctx.msg(`${matcher.timedOut} line${matcher.timedOut === 1 ? '' : 's'} ran past -E's limit of ${LINE_LIMIT_MS} ms a line and counted as no match`);

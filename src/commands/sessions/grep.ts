@@ -13,6 +13,8 @@ export interface GrepOptions {
   regex: boolean;
   types?: string[];
   sessionsOnly: boolean;
+  /** `-f`: follow the running sessions' streams. */
+  follow: boolean;
   concurrency: number;
   cache: boolean;
 }
@@ -27,6 +29,7 @@ export const SESSION_GREP_FLAGS = {
   extendedRegexp: 'switch',
   type: 'string',
   filesWithMatches: 'switch',
+  follow: 'switch',
   concurrency: 'string',
   cache: 'switch',
 } as const satisfies FlagTable;
@@ -35,6 +38,7 @@ export function parseGrep([pattern]: string[], flags: FlagsOf<typeof SESSION_GRE
   if (pattern === undefined || pattern === '') throw new UsageError('give a PATTERN to search for');
   const types = flags.type?.split(',').map((x) => x.trim());
   if (types?.some((x) => x === '')) throw new UsageError('--type takes event types, comma-separated (agent.message,session.error)');
+  if (flags.follow && flags.filesWithMatches) throw new UsageError('-l prints each matching session once, when its history is searched: it cannot follow (-f)');
   return {
     pattern,
     selectors: parseSelectors(flags),
@@ -42,6 +46,7 @@ export function parseGrep([pattern]: string[], flags: FlagsOf<typeof SESSION_GRE
     regex: flags.extendedRegexp === true,
     types,
     sessionsOnly: flags.filesWithMatches === true,
+    follow: flags.follow === true,
     concurrency: flags.concurrency === undefined ? GREP_READERS : parseCount(flags.concurrency, '--concurrency', 1, 64),
     cache: flags.cache !== false,
   };
@@ -57,6 +62,7 @@ export function addGrep(group: Command, kit: Kit): void {
     .option('-E, --extended-regexp', `PATTERN is a JavaScript regular expression, run with a time limit per line`)
     .option('--type <types>', 'only these event types, comma-separated (agent.message, agent.tool_use, session.error, …)')
     .option('-l, --files-with-matches', 'print only the IDs of the sessions that match')
+    .option('-f, --follow', "follow the running sessions' streams, matching events as they come, until they end or Ctrl-C")
     .option('--concurrency <n>', `histories read at once (1 to 64, default ${GREP_READERS})`)
     .option('--no-cache', 'read every history, even of settled sessions whose cached text is current');
   addSelectorFlags(cmd, { includeArchived: true, noShortSelector: true });
@@ -64,6 +70,7 @@ export function addGrep(group: Command, kit: Kit): void {
     "svc sessions grep 'quota exceeded' --status failed",
     "svc sessions grep -E 'rm\\s+-rf' --type agent.tool_use --newer-than 7d -l",
     'svc sessions grep -i timeout --agent reviewer -o ndjson',
+    'svc sessions grep -f -i error --status running',
   ]);
   cmd.action(kit.verb(parseGrep, async (ctx, o) => (await import('./grep-run')).grepSessions(ctx, o)));
 }
