@@ -150,8 +150,8 @@ __svc_table() {
     'A|files download') REPLY='1' ;;
     'O|files delete') REPLY='--no-version-header -h --help' ;;
     'A|files delete') REPLY='1' ;;
-    'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
+    'V|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
     'E|listen|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'F|listen|--secret-file') REPLY='file' ;;
     'F|listen|--state') REPLY='file' ;;
@@ -302,7 +302,7 @@ __svc_table() {
     'O|sessions trace') REPLY='--thread --otlp-endpoint -h --help' ;;
     'V|sessions trace') REPLY='--thread --otlp-endpoint' ;;
     'A|sessions trace') REPLY='1' ;;
-    'O|sessions grep') REPLY='-i --ignore-case -E --extended-regexp --type -l --files-with-matches --concurrency --no-cache --status --agent --requires-action --older-than --newer-than --idle-for --selector --include-archived -h --help' ;;
+    'O|sessions grep') REPLY='-i --ignore-case -E --extended-regexp --type -l --files-with-matches -f --follow --concurrency --no-cache --status --agent --requires-action --older-than --newer-than --idle-for --selector --include-archived -h --help' ;;
     'V|sessions grep') REPLY='--type --concurrency --status --agent --older-than --newer-than --idle-for --selector' ;;
     'E|sessions grep|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions grep') REPLY='1' ;;
@@ -453,8 +453,8 @@ __svc_table() {
     'A|work stop') REPLY='1' ;;
     'C|worker') REPLY='run serve' ;;
     'O|worker') REPLY='-h --help' ;;
-    'O|worker run') REPLY='--environment --concurrency --once --on-work --worker-id --heartbeat-interval --metrics-addr --grace --workdir --max-idle --unrestricted-paths --log-format -h --help' ;;
-    'V|worker run') REPLY='--environment --concurrency --on-work --worker-id --heartbeat-interval --metrics-addr --grace --workdir --max-idle --log-format' ;;
+    'O|worker run') REPLY='--environment --concurrency --once --on-work --worker-id --heartbeat-interval --metrics-addr --grace --otlp-endpoint --workdir --max-idle --unrestricted-paths --log-format -h --help' ;;
+    'V|worker run') REPLY='--environment --concurrency --on-work --worker-id --heartbeat-interval --metrics-addr --grace --otlp-endpoint --workdir --max-idle --log-format' ;;
     'E|worker run|--log-format') REPLY='text json' ;;
     'F|worker run|--workdir') REPLY='file' ;;
     'O|worker serve') REPLY='--workdir --max-idle --unrestricted-paths --log-format -h --help' ;;

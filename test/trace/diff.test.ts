@@ -34,7 +34,7 @@ describe('svc sessions diff', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('the compared parts are the same');
-    expect(r.stdout).toMatch(/^  turn 1 tool 1 +bash\(\{"command":"make check"\}\) ok 1\.00s +bash\(\{"command":"make check"\}\) ok 1\.20s$/m);
+    expect(r.stdout).toMatch(/^ {2}turn 1 tool 1 +bash\(\{"command":"make check"\}\) ok 1\.00s +bash\(\{"command":"make check"\}\) ok 1\.20s$/m);
   });
 
   it('exit 1 when they differ: the tool sequence, durations, the final message as a unified diff; --ignore narrows; -o json', async () => {
