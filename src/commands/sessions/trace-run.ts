@@ -57,7 +57,7 @@ export async function traceSession(ctx: Ctx, o: TraceOptions, otlp: boolean): Pr
   if (explicit === 'table' || ctx.io.stdout.isTTY) {
     const all: Span[] = [];
     for await (const spans of turns) all.push(...spans);
-    const width = ctx.io.stdout.columns ?? 80;
+    const width = ctx.io.stdout.columns || Number(ctx.io.env.COLUMNS) || 80;
     const title = `session ${id}${o.thread ? ` thread ${o.thread}` : ''}  trace ${traceIdOf(id)}\n`;
     return ctx.out.text(title + waterfallText(all, { width, color: ctx.useColor(ctx.io.stdout) }));
   }
