@@ -284,8 +284,8 @@ __svc_table() {
     'F|approve serve|--state') REPLY='file' ;;
     'F|approve serve|--audit') REPLY='file' ;;
     'F|approve serve|--secret-file') REPLY='file' ;;
-    'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
+    'V|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
     'E|listen|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'F|listen|--secret-file') REPLY='file' ;;
     'F|listen|--state') REPLY='file' ;;
@@ -294,7 +294,7 @@ __svc_table() {
     'V|run') REPLY='--agent --environment --session --message --message-file --timeout --title --idempotency-key --parallel --metadata' ;;
     'F|run|--message-file') REPLY='file' ;;
     'A|run') REPLY='1' ;;
-    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats' ;;
+    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats trace grep diff' ;;
     'O|sessions') REPLY='-h --help' ;;
     'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
     'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
@@ -364,6 +364,16 @@ __svc_table() {
     'O|sessions stats') REPLY='--thread --no-cache -h --help' ;;
     'V|sessions stats') REPLY='--thread' ;;
     'A|sessions stats') REPLY='1' ;;
+    'O|sessions trace') REPLY='--thread --otlp-endpoint -h --help' ;;
+    'V|sessions trace') REPLY='--thread --otlp-endpoint' ;;
+    'A|sessions trace') REPLY='1' ;;
+    'O|sessions grep') REPLY='-i --ignore-case -E --extended-regexp --type -l --files-with-matches -f --follow --concurrency --no-cache --status --agent --requires-action --older-than --newer-than --idle-for --selector --include-archived -h --help' ;;
+    'V|sessions grep') REPLY='--type --concurrency --status --agent --older-than --newer-than --idle-for --selector' ;;
+    'E|sessions grep|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'A|sessions grep') REPLY='1' ;;
+    'O|sessions diff') REPLY='--ignore -h --help' ;;
+    'V|sessions diff') REPLY='--ignore' ;;
+    'A|sessions diff') REPLY='1' ;;
     'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --since --by --concurrency --no-cache -h --help' ;;
     'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --since --by --concurrency' ;;
     'E|stats|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
@@ -410,8 +420,8 @@ __svc_table() {
     'A|work stop') REPLY='1' ;;
     'C|worker') REPLY='run serve' ;;
     'O|worker') REPLY='-h --help' ;;
-    'O|worker run') REPLY='--environment --concurrency --once --on-work --worker-id --heartbeat-interval --metrics-addr --grace --workdir --max-idle --unrestricted-paths --log-format -h --help' ;;
-    'V|worker run') REPLY='--environment --concurrency --on-work --worker-id --heartbeat-interval --metrics-addr --grace --workdir --max-idle --log-format' ;;
+    'O|worker run') REPLY='--environment --concurrency --once --on-work --worker-id --heartbeat-interval --metrics-addr --grace --otlp-endpoint --workdir --max-idle --unrestricted-paths --log-format -h --help' ;;
+    'V|worker run') REPLY='--environment --concurrency --on-work --worker-id --heartbeat-interval --metrics-addr --grace --otlp-endpoint --workdir --max-idle --log-format' ;;
     'E|worker run|--log-format') REPLY='text json' ;;
     'F|worker run|--workdir') REPLY='file' ;;
     'O|worker serve') REPLY='--workdir --max-idle --unrestricted-paths --log-format -h --help' ;;

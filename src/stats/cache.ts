@@ -19,6 +19,8 @@ export interface CacheKey {
   base: string;
   session: string;
   thread?: string;
+  /** What the entry holds besides the figures (`grep`: the searchable text of a history); part of the key. */
+  kind?: string;
 }
 
 interface Entry {
@@ -26,8 +28,10 @@ interface Entry {
   base: string;
   session: string;
   thread: string | null;
+  kind?: string;
   marker: string;
-  tally: Tally;
+  tally?: Tally;
+  data?: unknown;
 }
 
 export class StatsCache {
@@ -45,19 +49,42 @@ export class StatsCache {
 
   /** The figures kept for this key under this marker (`updated_at`) and this version of svc; else undefined. */
   get(key: CacheKey, marker: string): Tally | undefined {
+    const e = this.entry(key, marker);
+    return e?.tally && typeof e.tally.turns === 'number' ? e.tally : undefined;
+  }
+
+  put(key: CacheKey, marker: string, tally: Tally): void {
+    this.write({ v: SVC_VERSION, base: key.base, session: key.session, thread: key.thread ?? null, marker, tally }, key);
+  }
+
+  /** What another reader of histories kept under this key (its `kind`) and marker; else undefined. */
+  getData(key: CacheKey & { kind: string }, marker: string): unknown {
+    return this.entry(key, marker)?.data;
+  }
+
+  putData(key: CacheKey & { kind: string }, marker: string, data: unknown): void {
+    this.write({ v: SVC_VERSION, base: key.base, session: key.session, thread: key.thread ?? null, kind: key.kind, marker, data }, key);
+  }
+
+  private entry(key: CacheKey, marker: string): Entry | undefined {
     const raw = readOwnFile(this.folder, fileOf(key));
     if (!raw) return undefined;
     try {
       const e = JSON.parse(raw.toString('utf8')) as Entry;
-      const same = e.v === SVC_VERSION && e.base === key.base && e.session === key.session && e.thread === (key.thread ?? null) && e.marker === marker;
-      return same && e.tally && typeof e.tally.turns === 'number' ? e.tally : undefined;
+      const same =
+        e.v === SVC_VERSION &&
+        e.base === key.base &&
+        e.session === key.session &&
+        e.thread === (key.thread ?? null) &&
+        e.kind === key.kind &&
+        e.marker === marker;
+      return same ? e : undefined;
     } catch {
       return undefined;
     }
   }
 
-  put(key: CacheKey, marker: string, tally: Tally): void {
-    const e: Entry = { v: SVC_VERSION, base: key.base, session: key.session, thread: key.thread ?? null, marker, tally };
+  private write(e: Entry, key: CacheKey): void {
     writeOwnFile(this.folder, fileOf(key), JSON.stringify(e));
     this.written++;
   }
@@ -74,7 +101,7 @@ export class StatsCache {
 
 const fileOf = (k: CacheKey) =>
   `${createHash('sha256')
-    .update(`${k.base}\n${k.session}\n${k.thread ?? ''}`)
+    .update(`${k.base}\n${k.session}\n${k.thread ?? ''}${k.kind === undefined ? '' : `\n${k.kind}`}`)
     .digest('hex')
     .slice(0, 40)}.json`;
 

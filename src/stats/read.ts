@@ -49,7 +49,6 @@ export interface FleetCounts {
 /** Reads the figures of every listed session, `o.concurrency` at a time, pulling the listing as readers free up. */
 export async function tallyFleet(c: ApiClient, listed: AsyncIterable<Session>, o: FleetRead): Promise<FleetCounts> {
   const counts: FleetCounts = { read: 0, cached: 0, vanished: 0 };
-  const it = listed[Symbol.asyncIterator]();
   const one = async (s: Session) => {
     const id = String(s.id);
     const key = { base: o.base, session: id };
@@ -71,6 +70,17 @@ export async function tallyFleet(c: ApiClient, listed: AsyncIterable<Session>, o
     keep?.put(key, marker!, tally);
     o.onTally(s, tally);
   };
+  await eachListed(listed, o, one);
+  return counts;
+}
+
+/** `one` for every listed session, `o.concurrency` at a time, pulling the listing as readers free up; a 429 pauses all. */
+export async function eachListed(
+  listed: AsyncIterable<Session>,
+  o: { pause: SharedPause; concurrency: number },
+  one: (s: Session) => Promise<void>,
+): Promise<void> {
+  const it = listed[Symbol.asyncIterator]();
   const reader = async () => {
     for (;;) {
       await o.pause.ready();
@@ -80,5 +90,4 @@ export async function tallyFleet(c: ApiClient, listed: AsyncIterable<Session>, o
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, reader));
-  return counts;
 }

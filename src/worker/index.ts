@@ -1,3 +1,4 @@
+import type { SessionDeps } from './session';
 import { realpath, stat } from 'node:fs/promises';
 import type { ApiClient } from '../api/client';
 import { MAX_BLOCK_MS, type WorkItem } from '../api/work';
@@ -66,6 +67,8 @@ export interface WorkerDeps {
   /** The environment `bash` commands get (the worker's own credentials are removed from it). */
   env: Record<string, string | undefined>;
   clock?: Clock;
+  /** Told of each tool the built-in tools run (not with --on-work, whose process runs them). */
+  toolRun?: SessionDeps['toolRun'];
 }
 
 /** The self-hosted worker (`svc worker run`): polls the environment's queue and serves the rows it claims. */
@@ -121,7 +124,7 @@ async function work(opts: WorkerOptions, deps: WorkerDeps, { clock, log, workdir
         { ...DEFAULT_ON_WORK, ...opts.onWork, env: tools.env, cwd: workdir, baseUrl: opts.baseUrl, apiVersion: opts.apiVersion, maxIdleMs: opts.maxIdleMs },
         { log, clock, metrics },
       )
-    : inProcess({ follow: deps.follow, log, clock, tools, maxIdleMs: opts.maxIdleMs, metrics, draining: draining.signal });
+    : inProcess({ follow: deps.follow, log, clock, tools, maxIdleMs: opts.maxIdleMs, metrics, draining: draining.signal, toolRun: deps.toolRun });
   const api = deps.api;
   addSecret(deps.apiKey);
   const prepare = api

@@ -5,7 +5,7 @@ import type { Clock } from './clock';
 import { describe, Lease } from './lease';
 import type { Fields, WorkerLog } from './log';
 import type { RowEnd, WorkerMetrics } from './metrics';
-import { SessionWorker } from './session';
+import { SessionWorker, type SessionDeps } from './session';
 import type { ToolContext } from './tools/index';
 import { addSecret } from '../text/redact';
 
@@ -104,6 +104,7 @@ export interface InProcessDeps {
   metrics?: WorkerMetrics;
   /** Aborted when the worker drains: an idle session's row is completed at once, whatever `maxIdleMs` says. */
   draining?: AbortSignal;
+  toolRun?: SessionDeps['toolRun'];
 }
 
 /** The built-in way: this process follows the session and runs its tool calls. */
@@ -121,6 +122,7 @@ export function inProcess(deps: InProcessDeps): RowServer {
         maxIdleMs: deps.maxIdleMs,
         metrics: deps.metrics,
         draining: deps.draining,
+        toolRun: deps.toolRun,
       },
       fields,
     );

@@ -36,6 +36,19 @@ export interface SessionDeps {
   metrics?: WorkerMetrics;
   /** Aborted when the worker drains: an idle session ends its row at once instead of waiting out `maxIdleMs`. */
   draining?: AbortSignal;
+  /** Told of each tool run here (`--otlp-endpoint`: a span in the session's trace). */
+  toolRun?: (run: ToolRun) => void;
+}
+
+/** One tool call run by this worker, for its span. */
+export interface ToolRun {
+  sessionId: string;
+  /** The `agent.tool_use` event's ID. */
+  callId: string;
+  name: string;
+  startMs: number;
+  endMs: number;
+  outcome: 'ok' | 'error' | 'cancelled';
 }
 
 /**
@@ -204,7 +217,9 @@ export class SessionWorker {
     this.deps.log.info('tool started', f);
     const result = await runTool(call.name, call.input, { ...this.deps.tools, signal: entry.ctl.signal });
     const ms = this.deps.clock.now() - started;
-    this.deps.metrics?.toolCall(call.name, entry.ctl.signal.aborted ? 'cancelled' : result.is_error ? 'error' : 'ok', ms / 1000);
+    const outcome = entry.ctl.signal.aborted ? 'cancelled' : result.is_error ? 'error' : 'ok';
+    this.deps.metrics?.toolCall(call.name, outcome, ms / 1000);
+    this.deps.toolRun?.({ sessionId: this.sessionId, callId: id, name: call.name, startMs: started, endMs: started + ms, outcome });
     // Fencing: a lost lease writes nothing more; a call answered elsewhere keeps that answer.
     if (this.lease.lost.aborted || entry.superseded)
       return this.deps.log.info('tool result dropped', { ...f, ms, reason: this.lease.lost.aborted ? 'lease lost' : 'answered elsewhere' });

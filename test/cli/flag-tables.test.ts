@@ -18,6 +18,9 @@ import { SESSION_EXPORT_FLAGS } from '../../src/commands/sessions/export';
 import { SESSION_INTERRUPT_FLAGS } from '../../src/commands/sessions/interrupt';
 import { SESSION_SEND_FLAGS } from '../../src/commands/sessions/send';
 import { SESSION_STATS_FLAGS } from '../../src/commands/sessions/stats';
+import { SESSION_TRACE_FLAGS } from '../../src/commands/sessions/trace';
+import { SESSION_GREP_FLAGS } from '../../src/commands/sessions/grep';
+import { SESSION_DIFF_FLAGS } from '../../src/commands/sessions/diff';
 import { SESSION_TAIL_FLAGS, THREAD_TAIL_FLAGS } from '../../src/commands/sessions/tail';
 import { SESSION_TOOL_RESULT_FLAGS } from '../../src/commands/sessions/tool-result';
 import { SESSION_WAIT_FLAGS } from '../../src/commands/sessions/wait';
@@ -60,6 +63,9 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['triggers', 'apply'], APPLY_ONE_FLAGS],
   [['sessions', 'events'], SESSION_EVENTS_FLAGS],
   [['sessions', 'stats'], SESSION_STATS_FLAGS],
+  [['sessions', 'trace'], SESSION_TRACE_FLAGS],
+  [['sessions', 'grep'], SESSION_GREP_FLAGS],
+  [['sessions', 'diff'], SESSION_DIFF_FLAGS],
   [['sessions', 'wait'], SESSION_WAIT_FLAGS],
   [['sessions', 'export'], SESSION_EXPORT_FLAGS],
   [['memories', 'cat'], MEMORY_CAT_FLAGS],

@@ -82,6 +82,21 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     expect(builtins).toContain('node:net');
   });
 
+  it('the engines of sessions trace, grep and diff load only when those verbs run, never for agents get or sessions get', () => {
+    const engines = /(^|\/)src\/(trace|grep|diff-sessions)\//m;
+    const net = ['--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0'];
+    for (const args of [
+      ['agents', 'get', 'x', ...net],
+      ['sessions', 'get', 'x', ...net],
+    ]) {
+      const { text, status } = loadedSources(args);
+      expect(status, args.join(' ')).toBe(10);
+      expect(text, args.join(' ')).not.toMatch(engines);
+    }
+    // The check can see them: the verb itself loads its engine.
+    expect(loadedSources(['sessions', 'trace', 'x', ...net]).text).toMatch(/(^|\/)src\/trace\/spans\.ts$/m);
+  });
+
   it('jq loads only when --jq is given', () => {
     const { urls, status } = loadedSources(['agents', 'get', 'x', '--jq', '.id', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0']);
     expect(status).toBe(10);

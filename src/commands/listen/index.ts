@@ -9,6 +9,7 @@ export default function build(cmd: Command, kit: Kit): void {
     .argument('[sessions...]', 'session IDs, or - to read them from standard input; none and no selector: every session')
     .option('--forward-to <url>', 'POST each event to this URL, signed (Svc-Signature: t=UNIX,v1=HEX)')
     .option('--exec <cmd>', 'run this shell command once per event, the JSON on its standard input')
+    .option('--otlp-endpoint <url>', "fold the events into spans and post each settled turn's spans (OTLP/HTTP JSON) to this collector's base URL + /v1/traces")
     .option('--events <types>', 'only these event types, comma-separated (agent.* for a family); session.requires_action is derived by svc')
     .option('--secret-file <file>', 'sign with the secret in this file, mode 600, one line (default: one generated in the config folder)')
     .option('--print-secret', 'print the signing secret (for the receiver) and exit')
@@ -49,5 +50,6 @@ Delivery:
     'svc listen --forward-to https://hooks.example.com/svc --state ~/.svc-listen.json',
     "svc listen sesn_123 --exec 'jq -r .event.type >> events.log'",
     'svc listen --print-secret',
+    'svc listen --status running --otlp-endpoint http://localhost:4318',
   ]);
 }

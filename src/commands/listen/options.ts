@@ -10,7 +10,7 @@ import { pick, type Picked } from '../sessions/selectors';
 export const DEFAULT_MAX_STREAMS = 64;
 export const DEFAULT_INTERVAL = '2s';
 
-export type Target = { kind: 'forward'; url: string } | { kind: 'exec'; command: string };
+export type Target = { kind: 'forward'; url: string } | { kind: 'exec'; command: string } | { kind: 'otlp'; url: string };
 
 /** `svc listen`'s flags, checked before anything is read or sent. */
 export type ListenCommand =
@@ -34,11 +34,18 @@ export function parseListen(args: string[], f: Flags): ListenCommand {
     if (args.length || other.length) throw new UsageError('--print-secret prints the signing secret and exits: give it alone (or with --secret-file)');
     return { printSecret: true, secretFile: str(f.secretFile) };
   }
-  oneOf(f, { '--forward-to': 'forwardTo', '--exec': 'exec' }, true);
+  oneOf(f, { '--forward-to': 'forwardTo', '--exec': 'exec', '--otlp-endpoint': 'otlpEndpoint' }, true);
   const target: Target =
-    f.forwardTo !== undefined ? { kind: 'forward', url: forwardUrl(String(f.forwardTo)) } : { kind: 'exec', command: nonEmpty(String(f.exec), '--exec') };
-  if (target.kind === 'exec' && f.secretFile !== undefined)
-    throw new UsageError('--secret-file signs --forward-to deliveries; --exec runs a local command and signs nothing');
+    f.forwardTo !== undefined
+      ? { kind: 'forward', url: forwardUrl(String(f.forwardTo)) }
+      : f.otlpEndpoint !== undefined
+        ? { kind: 'otlp', url: nonEmpty(String(f.otlpEndpoint), '--otlp-endpoint') }
+        : { kind: 'exec', command: nonEmpty(String(f.exec), '--exec') };
+  if (target.kind !== 'forward' && f.secretFile !== undefined)
+    throw new UsageError(
+      `--secret-file signs --forward-to deliveries; ${target.kind === 'exec' ? '--exec runs a local command' : '--otlp-endpoint posts spans'} and signs nothing`,
+    );
+  if (target.kind === 'otlp' && f.events !== undefined) throw new UsageError('--otlp-endpoint folds every event into spans: --events does not apply');
   const selectors = parseSelectors(f as SelectorFlags);
   // Nothing named and no selector is every session, as `stripe listen` hears every event.
   const picked: Picked = args.length || hasSelectors(selectors) ? pick(args, f) : { stdin: false, selectors };

@@ -51,6 +51,9 @@ async function follow(
     const { forwardTo } = await import('../../listen/forward');
     const debug = ctx.settings.debug ? (line: string) => void ctx.msg(redact(`debug: ${line}`)) : undefined;
     destination = forwardTo({ url: o.target.url, secret: secret.value, userAgent: USER_AGENT, concurrency: FORWARD_CONCURRENCY, now: ctx.now, debug });
+  } else if (o.target.kind === 'otlp') {
+    const [{ otlpTarget }, { otlpDestination }] = await Promise.all([import('../../trace/export'), import('../../trace/live')]);
+    destination = otlpDestination(otlpTarget(o.target.url, ctx.io.env)!, ctx.sleep, USER_AGENT, FORWARD_CONCURRENCY);
   } else {
     const { execCommand } = await import('../../listen/exec');
     destination = execCommand({ command: o.target.command, env: ctx.io.env, cwd: ctx.io.cwd, concurrency: EXEC_CONCURRENCY, stderr: ctx.io.stderr });

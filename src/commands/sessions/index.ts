@@ -21,6 +21,9 @@ import { addSend } from './send';
 import { addStats } from './stats';
 import { addTail } from './tail';
 import { addToolResult } from './tool-result';
+import { addTrace } from './trace';
+import { addGrep } from './grep';
+import { addDiff } from './diff';
 import { addWait } from './wait';
 import { sessionStateText, type SessionStateInput } from '../../session-state';
 
@@ -93,4 +96,7 @@ export default function build(group: Command, kit: Kit): void {
   addTail(group, kit);
   addWait(group, kit);
   addStats(group, kit);
+  addTrace(group, kit);
+  addGrep(group, kit);
+  addDiff(group, kit);
 }

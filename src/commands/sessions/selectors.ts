@@ -19,7 +19,7 @@ export const SELECTOR_FLAGS = {
 } as const satisfies FlagTable;
 
 /** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
-export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean } = {}): Command {
+export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean; noShortSelector?: boolean } = {}): Command {
   cmd
     .option('--status <status,...>', `only sessions in one of these states, comma-separated: ${STATUS_FILTER_VALUES.join(', ')}`)
     .option('--agent <agent>', 'only sessions of this agent (ID or name)')
@@ -27,7 +27,7 @@ export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean } 
     .option('--older-than <duration>', 'only sessions created longer ago than this (90s, 30m, 2h, 7d)')
     .option('--newer-than <duration>', 'only sessions created within this long (90s, 30m, 2h, 7d)')
     .option('--idle-for <duration>', 'only idle sessions not updated for this long (90s, 30m, 2h, 7d)')
-    .option('-l, --selector <selector>', "only sessions whose metadata matches: 'key=value,key!=value,key,!key'");
+    .option(`${o.noShortSelector ? '' : '-l, '}--selector <selector>`, "only sessions whose metadata matches: 'key=value,key!=value,key,!key'");
   if (o.includeArchived) cmd.option('--include-archived', 'include archived sessions');
   return cmd;
 }

@@ -41,6 +41,10 @@ export default function build(group: Command, kit: Kit): void {
         '--grace <duration>',
         'after SIGTERM, how long the rows in flight may take to finish before they are handed back (their leases lapse and the service re-queues them); ' +
           'after Ctrl-C, how long the wind-down may take (default 30s; with --on-work 95s)',
+      )
+      .option(
+        '--otlp-endpoint <url>',
+        "post a span for each tool run here (OTLP/HTTP JSON, to this collector's base URL + /v1/traces), in the session's trace under the hosted tool call",
       ),
   );
   examples(run, [

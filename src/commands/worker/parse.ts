@@ -23,6 +23,7 @@ export const WORKER_RUN_FLAGS = {
   heartbeatInterval: 'string',
   metricsAddr: 'string',
   grace: 'string',
+  otlpEndpoint: 'string',
 } as const satisfies FlagTable;
 type WorkerFlags = FlagsOf<typeof WORKER_RUN_FLAGS>;
 
@@ -50,6 +51,8 @@ export interface WorkerRunOptions extends ToolOptions {
   metricsAddr?: HostPort;
   /** `--grace D`; undefined: the worker's default (worker/index.ts shutdownGraceMs). */
   graceMs?: number;
+  /** `--otlp-endpoint URL`: the collector's base URL for the spans of the tools run here. */
+  otlpEndpoint?: string;
 }
 
 /** `svc worker serve`: one hand-off from standard input, served with the built-in tools. */
@@ -84,7 +87,11 @@ export function parseWorkerRun(_args: string[], flags: WorkerFlags): WorkerRunOp
     throw new UsageError('--unrestricted-paths applies to the built-in tools, and with --on-work CMD runs the tools: give it to `svc worker serve` in CMD');
   const metricsAddr = flags.metricsAddr === undefined ? undefined : parseHostPort(flags.metricsAddr, '--metrics-addr');
   const graceMs = flags.grace === undefined ? undefined : parseDuration(flags.grace, '--grace');
-  return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork, metricsAddr, graceMs };
+  const otlpEndpoint = flags.otlpEndpoint;
+  if (otlpEndpoint !== undefined && onWork !== undefined)
+    throw new UsageError('--otlp-endpoint traces the built-in tools, and with --on-work CMD runs the tools');
+  if (otlpEndpoint !== undefined && otlpEndpoint.trim() === '') throw new UsageError("--otlp-endpoint takes the collector's base URL");
+  return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork, metricsAddr, graceMs, otlpEndpoint };
 }
 
 export function parseWorkerServe(_args: string[], flags: WorkerFlags): WorkerServeOptions {

@@ -6,6 +6,7 @@ import { ExitCodeError, NoCredentialError, NoEnvironmentKeyError } from '../../e
 import type { WorkerOptions } from '../../worker/index';
 import { resolveCommand } from '../../worker/on-work';
 import type { WorkerRunOptions } from './parse';
+import { USER_AGENT } from '../../version';
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_OUTPUT_CHARS = 30_000;
@@ -44,6 +45,7 @@ export async function runWorkerRun(ctx: Ctx, o: WorkerRunOptions): Promise<void>
   // Both keys were checked when read (config/validate.ts): a malformed one is exit 4 before the first poll.
   const apiKey = ctx.settings.apiKey?.value;
   const [{ runWorker }, { follow }] = await Promise.all([import('../../worker/index'), import('../../api/stream/resumable')]);
+  const spans = o.otlpEndpoint === undefined ? undefined : await traceTools(ctx, o.otlpEndpoint, o.workerId);
   const refused = (e: unknown) => {
     // Only polls use the work key (rows are held with their session tokens): a refusal here is the key's.
     if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) return e;
@@ -67,7 +69,16 @@ export async function runWorkerRun(ctx: Ctx, o: WorkerRunOptions): Promise<void>
     signal: ctx.io.signal,
     stderr: ctx.io.stderr,
     env: ctx.io.env,
-  }).catch((e: unknown) => {
-    throw refused(e);
-  });
+    toolRun: spans?.toolRun,
+  })
+    .catch((e: unknown) => {
+      throw refused(e);
+    })
+    .finally(() => spans?.flush());
+}
+
+/** `--otlp-endpoint`: the tools' spans, posted as each call ends (trace/worker.ts). */
+async function traceTools(ctx: Ctx, url: string, workerId: string) {
+  const [{ otlpTarget }, { workerSpans }] = await Promise.all([import('../../trace/export'), import('../../trace/worker')]);
+  return workerSpans(otlpTarget(url, ctx.io.env)!, { workerId, sleep: ctx.sleep, userAgent: USER_AGENT, warn: (line) => void ctx.msg(`warning: ${line}`) });
 }
