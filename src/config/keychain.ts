@@ -1,7 +1,6 @@
 import type { SpawnSyncReturns } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { NoCredentialError } from '../errors';
+import { findProgram, isExecutableFile } from '../fs/find-program';
 import type { Env } from './paths';
 
 /*
@@ -41,17 +40,17 @@ export function systemKeychain(env: Env, platform: NodeJS.Platform = process.pla
   if (platform === 'linux') {
     // No session bus: secret-tool would try to start one through X11, which a server or container does not have.
     if (!env.DBUS_SESSION_BUS_ADDRESS) return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset)';
-    const tool = onPath('secret-tool', env);
+    const tool = findProgram('secret-tool', env);
     return tool ? secretService(tool, env) : 'no secret-tool on PATH (Debian: apt-get install libsecret-tools)';
   }
   if (platform === 'darwin') {
-    const tool = onPath('security', env) ?? (executable('/usr/bin/security') ? '/usr/bin/security' : undefined);
+    const tool = findProgram('security', env) ?? (isExecutableFile('/usr/bin/security') ? '/usr/bin/security' : undefined);
     return tool ? macKeychain(tool, env) : 'no security tool found';
   }
   if (platform === 'win32') {
     // Windows PowerShell's own place first, so a powershell.exe earlier on PATH is not handed the secret.
     const system = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
-    const tool = executable(system) ? system : onPath('powershell.exe', env);
+    const tool = isExecutableFile(system) ? system : findProgram('powershell.exe', env);
     return tool ? windowsVault(tool, env) : 'no Windows PowerShell (powershell.exe) found';
   }
   return `svc does not use the keychain on ${platform} yet`;
@@ -180,19 +179,3 @@ function run(name: string, tool: string, args: string[], env: Env, input?: strin
 }
 
 const firstLine = (text: string): string => text.trim().split('\n')[0]?.slice(0, 200) || 'no reason given';
-
-function onPath(cmd: string, env: Env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && executable(join(dir, cmd))) return join(dir, cmd);
-  }
-  return undefined;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
