@@ -6,6 +6,9 @@ import { makeKit, type Kit } from './action';
 import { findGroup, isCommand } from './groups';
 import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, soleGroup, targetGroup, targetIndex } from './program';
 
+// For the launchers (bin/svc.js, src/sea/entry.ts): whether a second signal waits for a child instead of exiting.
+export { holdsExit } from '../foreground';
+
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
   let ctx: Ctx | undefined;
