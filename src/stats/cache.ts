@@ -10,7 +10,7 @@ import { closeSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { cacheRoot, type Env } from '../config/paths';
 import { inFolder, openOwnFolders, readOwnFile, writeOwnFile } from '../startup/cache-folder';
 import { SVC_VERSION } from '../version';
-import type { Tally } from './tally';
+import { isTally, type Tally } from './tally';
 
 export const MAX_ENTRIES = 20_000;
 const ENTRY = /^[0-9a-f]{40}\.json$/;
@@ -50,7 +50,8 @@ export class StatsCache {
     try {
       const e = JSON.parse(raw.toString('utf8')) as Entry;
       const same = e.v === SVC_VERSION && e.base === key.base && e.session === key.session && e.thread === (key.thread ?? null) && e.marker === marker;
-      return same && e.tally && typeof e.tally.turns === 'number' ? e.tally : undefined;
+      // A malformed entry (another build, an edit, a torn write) is no entry: the history is read again.
+      return same && isTally(e.tally) ? e.tally : undefined;
     } catch {
       return undefined;
     }
