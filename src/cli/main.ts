@@ -45,6 +45,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if ((target === 'version' && !wantsHelp) || (!target && (argv.includes('--version') || argv.includes('-V')))) {
       const flag = argv.find((a) => OUTPUT_FLAGS.has(a.replace(/=.*/, '')));
       if (flag) throw new (await import('../errors')).UsageError(`${flag.replace(/=.*/, '')} does not apply to svc --version: it prints the version alone`);
+      const rest = target === 'version' ? argv.slice(targetIndex(argv)! + 1) : [];
+      const extra = targetIndex(rest);
+      if (extra !== undefined) throw new (await import('../errors')).UsageError(`svc version takes no arguments (got "${rest[extra]}")`);
       const { SVC_VERSION } = await import('../version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
