@@ -18,6 +18,7 @@ import type { SessionStateInput } from '../../session-state';
 import { pollSession } from '../sessions/poll';
 import { escapeControls } from '../../output/controls';
 import type { MessageSource, NewSession, RunOptions } from './parse';
+import { shellWord } from '../../text/shell-words';
 
 type MessageBody = { events: unknown[] };
 
@@ -86,7 +87,7 @@ async function interruptedBeforeSend(ctx: Ctx, client: ApiClient, sessionId: str
   const s = await sessions.get(client, sessionId);
   if (!holdsInput(s as SessionStateInput)) return false;
   if (!resume) {
-    const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${sessionId}\` first, or rerun with --continue`;
+    const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${shellWord(sessionId)}\` first, or rerun with --continue`;
     throw new SessionInterruptedError(line, sessionId, false);
   }
   if (s.stopping !== true) return true;
@@ -109,13 +110,13 @@ const INTERRUPT_WAIT_MS = 5_000;
  */
 async function leaving(ctx: Ctx, sessionId: string, e: unknown, interrupt: boolean): Promise<unknown> {
   if (!(e instanceof InterruptedError) && !ctx.io.signal?.aborted) return e;
-  const goesOn = `follow it with \`svc sessions tail ${sessionId}\`, or stop it with \`svc sessions interrupt ${sessionId}\``;
+  const goesOn = `follow it with \`svc sessions tail ${shellWord(sessionId)}\`, or stop it with \`svc sessions interrupt ${shellWord(sessionId)}\``;
   if (!interrupt) return new InterruptedError(`interrupted; session ${sessionId} goes on: ${goesOn}`);
   // A service that never answers the interrupt must not hold svc after the signal: a bounded wait, then the line.
   const bound = AbortSignal.timeout(INTERRUPT_WAIT_MS);
   try {
     await sessions.interrupt(await ctx.client(ctx.apiKey(), undefined, { signal: bound }), sessionId);
-    return new InterruptedError(`interrupted; so is session ${sessionId} (--interrupt-on-exit): \`svc sessions continue ${sessionId}\` resumes it`);
+    return new InterruptedError(`interrupted; so is session ${sessionId} (--interrupt-on-exit): \`svc sessions continue ${shellWord(sessionId)}\` resumes it`);
   } catch (failed) {
     if (bound.aborted)
       return new InterruptedError(`interrupted; interrupting session ${sessionId} got no answer in ${INTERRUPT_WAIT_MS / 1000} s, so it may go on: ${goesOn}`);
@@ -171,7 +172,7 @@ async function runLive(
       deltas: true,
       untilIdle: true,
       abort: w,
-      leaveNote: `left the view; the turn goes on: follow it with \`svc sessions tail ${sessionId}\``,
+      leaveNote: `left the view; the turn goes on: follow it with \`svc sessions tail ${shellWord(sessionId)}\``,
     });
     viewEnd(r);
     if (r.reason === 'idle' && r.message !== undefined) await printReply(ctx, r.message);
