@@ -1,6 +1,7 @@
 import type { SpawnSyncReturns } from 'node:child_process';
 import { NoCredentialError } from '../errors';
 import { findProgram, isExecutableFile } from '../fs/find-program';
+import { MASK, redact } from '../text/redact';
 import type { Env } from './paths';
 
 /*
@@ -166,7 +167,7 @@ function run(name: string, tool: string, args: string[], env: Env, input?: strin
     timeout: KEYCHAIN_TIMEOUT_MS,
     killSignal: 'SIGKILL',
     stdio: 'pipe',
-    maxBuffer: 1024 * 1024,
+    maxBuffer: MAX_ANSWER_BYTES,
   });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
     throw new KeychainError(`${name} did not answer in ${KEYCHAIN_TIMEOUT_MS / 1000} s (is it locked, waiting for a password?)`);
@@ -174,8 +175,15 @@ function run(name: string, tool: string, args: string[], env: Env, input?: strin
   // A tool that exits before reading its input (no daemon to hand the key to) leaves svc's write to its stdin with
   // EPIPE: it ran, and its exit status and stderr say why.
   const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  // More than any key: an answer svc will not take as one (a read the profile depends on: exit 4, naming it).
+  if (code === 'ENOBUFS') throw new KeychainError(`${name} answered with more than ${MAX_ANSWER_BYTES / MiB} MiB, which is no key`);
   if (r.error && !(code === 'EPIPE' && r.status !== null)) throw new KeychainUnavailable(`cannot run ${tool}: ${code ?? r.error.message}`);
-  return r;
+  // The tool's words go into svc's messages: what it was given (the key) never does, nor any secret svc knows.
+  const clean = (text: string) => redact(input ? text.split(input).join(MASK) : text);
+  return { ...r, stdout: r.stdout, stderr: clean(r.stderr ?? '') };
 }
+
+const MiB = 1024 * 1024;
+const MAX_ANSWER_BYTES = MiB;
 
 const firstLine = (text: string): string => text.trim().split('\n')[0]?.slice(0, 200) || 'no reason given';
