@@ -4,9 +4,9 @@
  * svc is out. Never with CI set, off a terminal, under --no-input or SVC_NO_UPDATE_NOTIFIER=1; nothing here ever
  * waits on the network or fails a command.
  */
-import { closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { cacheRoot, type Env } from '../config/paths';
-import { inFolder, openOwnFolders } from '../startup/cache-folder';
+import { openOwnFolders, readOwnFile, writeOwnFile } from '../startup/cache-folder';
 
 /** The npm registry's document of the package, as `npm view svc` reads it. */
 export const DEFAULT_UPDATE_URL = 'https://registry.npmjs.org/svc';
@@ -36,7 +36,10 @@ export function openUpdateFolder(env: Env): number | undefined {
 
 export function readState(folder: number): UpdateState | undefined {
   try {
-    const data = JSON.parse(readFileSync(inFolder(folder, FILE), 'utf8')) as Partial<UpdateState>;
+    // Opened as the stats cache's files are: never through a link, and only a file of the user's own is trusted.
+    const raw = readOwnFile(folder, FILE);
+    if (!raw) return undefined;
+    const data = JSON.parse(raw.toString('utf8')) as Partial<UpdateState>;
     if (!Number.isFinite(data.checkedAt)) return undefined;
     return { checkedAt: data.checkedAt!, latest: typeof data.latest === 'string' ? data.latest : undefined, notifiedAt: data.notifiedAt };
   } catch {
@@ -44,9 +47,9 @@ export function readState(folder: number): UpdateState | undefined {
   }
 }
 
-/** Written in place, 0600, in the user's own folder: a reader that finds it half-written ignores it (and rechecks). */
+/** Written 0600 beside it and renamed over it, in the user's own folder: a link there is replaced, never followed. */
 export function writeState(folder: number, state: UpdateState): void {
-  writeFileSync(inFolder(folder, FILE), JSON.stringify(state), { mode: 0o600 });
+  writeOwnFile(folder, FILE, JSON.stringify(state));
 }
 
 /** What to do this run: print a notice for `latest`, start a check, both, or nothing. */
