@@ -100,10 +100,10 @@ export class HistoryTally {
     const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined);
     switch (e.type) {
       case 'session.status':
-        if (e.session_thread_id === undefined) this.status(str('status'), at, e.processed_at);
+        if (e.session_thread_id === undefined) this.status(str('status'), at);
         break;
       case 'session.thread_status':
-        if (this.scope.thread !== undefined && (str('thread_id') ?? e.session_thread_id) === this.scope.thread) this.status(str('status'), at, e.processed_at);
+        if (this.scope.thread !== undefined && (str('thread_id') ?? e.session_thread_id) === this.scope.thread) this.status(str('status'), at);
         break;
       case 'agent.model_started':
         this.t.model_requests++;
@@ -180,7 +180,7 @@ export class HistoryTally {
     return t;
   }
 
-  private status(status: string | undefined, at: number, iso: unknown): void {
+  private status(status: string | undefined, at: number): void {
     if (status === 'running') {
       if (this.runningSince !== undefined) return;
       this.t.turns++;

@@ -31,7 +31,11 @@ describe('svc help', () => {
   });
 
   it('svc version with an argument is exit 2 naming it; global options around it are fine (issue 45 item 23)', async () => {
-    for (const args of [['version', 'extra-arg'], ['--profile', 'p', 'version', 'x'], ['version', '--no-color', 'y']]) {
+    for (const args of [
+      ['version', 'extra-arg'],
+      ['--profile', 'p', 'version', 'x'],
+      ['version', '--no-color', 'y'],
+    ]) {
       const r = await svc(args);
       expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
       expect(r.stderr).toBe(`error: svc version takes no arguments (got "${args[args.length - 1]}")\n`);

@@ -57,7 +57,16 @@ describe('-o custom-columns', () => {
 
   it('a member every object inherits (.constructor, .toString, .__proto__ …) is one it does not have: <none> (issue 45 item 5)', async () => {
     const s = await session('custom-proto');
-    const paths = ['.constructor', '.toString', '.hasOwnProperty', '.valueOf', '.__proto__', '.__proto__.constructor', '.metadata.constructor', '.resources.length'];
+    const paths = [
+      '.constructor',
+      '.toString',
+      '.hasOwnProperty',
+      '.valueOf',
+      '.__proto__',
+      '.__proto__.constructor',
+      '.metadata.constructor',
+      '.resources.length',
+    ];
     const spec = ['ID:.id', ...paths.map((p, i) => `C${i}:${p}`)].join(',');
     const r = await svc(['sessions', 'get', s.id, '-o', `custom-columns=${spec}`, '--no-headers'], { env: env() });
     expect([r.code, r.stderr]).toEqual([0, '']);

@@ -56,7 +56,11 @@ describe('the pager program (issue 45 item 26)', () => {
         await showText(screen, 'a\nb\nc\nd\n', pagerFor({ env: { PATH, SVC_PAGER }, stdout: screen }, true));
       }
       // A line only a shell runs gets sh with PATH's absolute folders alone: sh finds no mypager either.
-      await showText(screen, 'a\nb\nc\nd\n', pagerFor({ env: { PATH: 'bin:.:/usr/bin:/bin', SVC_PAGER: 'mypager 2>/dev/null | cat >/dev/null' }, stdout: screen }, true));
+      await showText(
+        screen,
+        'a\nb\nc\nd\n',
+        pagerFor({ env: { PATH: 'bin:.:/usr/bin:/bin', SVC_PAGER: 'mypager 2>/dev/null | cat >/dev/null' }, stdout: screen }, true),
+      );
     } finally {
       process.chdir(here);
     }
@@ -64,4 +68,3 @@ describe('the pager program (issue 45 item 26)', () => {
     expect(written).toBe('a\nb\nc\nd\n'.repeat(2));
   });
 });
-
