@@ -4,8 +4,14 @@
 'use strict';
 
 const controller = new AbortController();
+/** Set once the command tree is loaded (src/foreground.ts); before, no child runs. */
+let holdsExit = () => false;
 const onSignal = (signal) => {
-  if (controller.signal.aborted) process.exit(130);
+  if (controller.signal.aborted) {
+    // A child in svc's place (an extension, a `!` alias, the pager) gets a second signal too, and svc waits for its end.
+    if (holdsExit(signal)) return;
+    process.exit(130);
+  }
   controller.abort(signal);
 };
 process.on('SIGINT', onSignal);
@@ -34,7 +40,9 @@ async function run(argv) {
   }
   // V8 flags and the compiled-code cache, before any of svc's own code compiles.
   dist('startup').prepareStartup(module.constructor, require('node:path').join(__dirname, '..', 'dist'), process.env);
-  const { main, processIo } = dist('cli');
+  const cli = dist('cli');
+  holdsExit = cli.holdsExit;
+  const { main, processIo } = cli;
   return main(argv, processIo(controller.signal));
 }
 

@@ -36,26 +36,41 @@ export const DEFAULT_STARTUP = 'trained';
 
 const hostTarget = () => `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
-/** The path of `target`'s Node binary, from the cache or fetched and checked. */
+/** The path of `target`'s Node binary, from the cache or fetched, checked against the pinned integrity on every use. */
 export function nodeBinary(target) {
   const build = NODE_BUILDS[target];
   if (!build) throw new Error(`sea: no Node build for ${target}; the targets are ${Object.keys(NODE_BUILDS).join(', ')}`);
   const [name, integrity] = build;
   const dir = join(root, 'node_modules', '.cache', 'svc-sea', `${target}-${NODE_VERSION}`);
-  const binary = join(dir, target.startsWith('win') ? 'node.exe' : 'node');
-  if (existsSync(binary)) return binary;
+  const file = target.startsWith('win') ? 'node.exe' : 'node';
+  const cached = checkedNode(dir, `${name}-${NODE_VERSION}.tgz`, integrity, file);
+  if (cached) return cached;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['pack', `${name}@${NODE_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const tarball = join(dir, `${name}-${NODE_VERSION}.tgz`);
-  const got = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  if (got !== integrity) throw new Error(`sea: ${name}@${NODE_VERSION} has integrity ${got}, not the pinned ${integrity}`);
-  const member = `package/bin/${target.startsWith('win') ? 'node.exe' : 'node'}`;
+  const fetched = checkedNode(dir, `${name}-${NODE_VERSION}.tgz`, integrity, file);
+  if (!fetched)
+    throw new Error(`sea: ${name}@${NODE_VERSION} has integrity ${integrityOf(join(dir, `${name}-${NODE_VERSION}.tgz`))}, not the pinned ${integrity}`);
+  return fetched;
+}
+
+const integrityOf = (file) => `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
+
+/**
+ * The Node binary `file` of the tarball `tgz` kept in `dir`, when the tarball has the pinned `integrity`: checked on
+ * every use, not once, and the binary taken out of it afresh each time, so a cached file changed since (a disk, a
+ * tool, a hand) never goes into an executable. Undefined when `dir` holds no tarball that checks out.
+ */
+export function checkedNode(dir, tgz, integrity, file) {
+  const tarball = join(dir, tgz);
+  if (!existsSync(tarball) || integrityOf(tarball) !== integrity) return undefined;
+  const member = `package/bin/${file}`;
+  rmSync(join(dir, 'package'), { recursive: true, force: true });
   execFileSync('tar', ['-xzf', tarball, '-C', dir, member]);
+  const binary = join(dir, file);
   renameSync(join(dir, member), binary);
   rmSync(join(dir, 'package'), { recursive: true, force: true });
-  rmSync(tarball);
   return binary;
 }
 

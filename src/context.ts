@@ -76,9 +76,14 @@ export class Ctx {
 
   /**
    * A client for any credential (environment work keys, verification of a new key). Requests abort on Ctrl-C
-   * unless `outliveSignal`: a worker writes results and stops rows after the first signal.
+   * unless `outliveSignal`: a worker writes results and stops rows after the first signal. `signal` replaces Ctrl-C as
+   * what aborts them (a bounded request made after the signal).
    */
-  async client(credential: string | undefined, baseUrl = this.settings.baseUrl.value, o: { outliveSignal?: boolean } = {}): Promise<ApiClient> {
+  async client(
+    credential: string | undefined,
+    baseUrl = this.settings.baseUrl.value,
+    o: { outliveSignal?: boolean; signal?: AbortSignal } = {},
+  ): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client');
     const s = this.settings;
     return new ApiClient({
@@ -93,7 +98,7 @@ export class Ctx {
       warn: (line) => void this.msg(line),
       sleep: this.sleep,
       now: this.now,
-      signal: o.outliveSignal ? undefined : this.io.signal,
+      signal: o.signal ?? (o.outliveSignal ? undefined : this.io.signal),
     });
   }
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isObject } from '../is-object';
+import { patchTowards } from '../wire/metadata';
 
 /** One difference between the file and the live object, at a readable path (`config.proxy.mode`, `tools[0].name`). */
 export interface Change {
@@ -122,7 +123,8 @@ export function renderChange(c: Change): string {
 
 /**
  * Compares only the members the file gives, each deeply (see diffValue); a member that differs anywhere is
- * PATCHed whole, as the file has it, because PATCH replaces a member. Write-only members cannot be read
+ * PATCHed whole, as the file has it, because PATCH replaces a member, except `metadata`, whose PATCH is a patch: the
+ * keys that change, null for those the file dropped. Write-only members cannot be read
  * back, so they are not compared (the caller decides when to send them again).
  * A null in the file is sent as the field's empty value (withoutNulls).
  */
@@ -133,7 +135,8 @@ export function plan(doc: Doc, live: Doc, writeOnly: WriteOnly): { patch: Doc; d
   const diff: Change[] = [];
   for (const k of Object.keys(want)) {
     const changes = diffValue(k, want[k], have[k]);
-    const sent = withoutNulls(doc[k], live[k]);
+    // A PATCH's metadata is a patch (docs/decisions/metadata.md): the changed keys, and null for each one dropped.
+    const sent = k === 'metadata' ? patchTowards(doc[k], live[k]) : withoutNulls(doc[k], live[k]);
     if (changes.length && sent !== undefined) {
       patch[k] = sent;
       diff.push(...changes);

@@ -118,7 +118,9 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
           const { patch, diff } = diffPlan(now, live, writeOnly);
           entry.diff = diff;
           if (resend) patch.mcp_servers = now.mcp_servers;
-          const sent = headers ? headers.withValues(patch) : patch;
+          const withSecrets = headers ? headers.withValues(patch) : patch;
+          // API-NOTES Agents: the version read for the plan, so a change made since is refused (409), never overwritten.
+          const sent = d.kind === 'Agent' && typeof live.version === 'number' ? { ...withSecrets, version: live.version } : withSecrets;
           for (const b of spec.patches ? spec.patches(live, sent) : [sent]) await spec.api.update(pc.c, live.id!, b);
         },
       });

@@ -1,4 +1,7 @@
 import { UsageError } from '../errors';
+import { splitWords } from '../text/shell-words';
+
+export { splitWords };
 
 /*
  * `svc alias`: gh's aliases. An expansion is svc's own words (`$1`… take the arguments, the rest are appended), or,
@@ -41,35 +44,4 @@ export function expandAlias(name: string, expansion: string, args: string[]): Ex
     }),
   );
   return { argv: [...words, ...args.filter((_, i) => !used.has(i))] };
-}
-
-/**
- * A line split into words as sh splits it, without expanding anything: '…' is literal, "…" and a backslash escape.
- * An unclosed quote is exit 2, so an alias that could not be read is never stored.
- */
-export function splitWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === ' ' || c === '\t' || c === '\n') {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new UsageError(`unclosed ' in "${line}"`);
-      word = (word ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if (c === '"') {
-      word ??= '';
-      for (i++; i < line.length && line[i] !== '"'; i++) word += line[i] === '\\' && '"\\$`'.includes(line[i + 1] ?? '') ? line[++i] : line[i];
-      if (i >= line.length) throw new UsageError(`unclosed " in "${line}"`);
-    } else if (c === '\\' && i + 1 < line.length) {
-      word = (word ?? '') + line[++i];
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (word !== undefined) words.push(word);
-  return words;
 }

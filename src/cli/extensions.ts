@@ -1,6 +1,7 @@
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Env } from '../config/paths';
+import { findProgram, isExecutableFile, pathDirs } from '../fs/find-program';
 
 /*
  * Extensions, as gh's and kubectl's plugins: an executable `svc-NAME` on PATH runs as `svc NAME`. The first on PATH
@@ -16,29 +17,11 @@ export interface Extension {
   path: string;
 }
 
-function pathDirs(env: Env): string[] {
-  // An empty entry is the current directory to sh; svc never runs a file from there by accident.
-  return (env.PATH ?? '').split(delimiter).filter((d) => d.startsWith('/') || /^[A-Za-z]:[\\/]/.test(d));
-}
-
-function executable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The executable `svc-NAME` on PATH, or undefined. */
 export function findExtension(name: string, env: Env): Extension | undefined {
   if (!NAME.test(name)) return undefined;
-  for (const dir of pathDirs(env)) {
-    const path = join(dir, PREFIX + name);
-    if (executable(path)) return { name, path };
-  }
-  return undefined;
+  const path = findProgram(PREFIX + name, env);
+  return path ? { name, path } : undefined;
 }
 
 /** Every extension on PATH, by name, the first of each name; `hidden` says which names a command or alias holds. */
@@ -55,7 +38,7 @@ export function listExtensions(env: Env, hidden: (name: string) => boolean = () 
       const name = file.slice(PREFIX.length);
       if (!file.startsWith(PREFIX) || !NAME.test(name) || found.has(name) || hidden(name)) continue;
       const path = join(dir, file);
-      if (executable(path)) found.set(name, { name, path });
+      if (isExecutableFile(path)) found.set(name, { name, path });
     }
   }
   return [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

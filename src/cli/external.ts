@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { configFile } from '../config/paths';
 import { readConfig } from '../config/store';
 import { UsageError } from '../errors';
+import { foregroundExit, holdForeground } from '../foreground';
 import type { Io } from '../io';
 import { isExecutable } from '../update/spawn';
 import { expandAlias } from './aliases';
@@ -54,19 +55,29 @@ function childEnv(before: string[], name: string, io: Io): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs the program with svc's streams, waits for it, and gives its exit code (128+N for a signal, as sh does). */
+/**
+ * Runs the program with svc's streams, waits for it, and gives its exit code (128+N for a signal, as sh does). A signal
+ * svc gets is forwarded to it and its end awaited (src/foreground.ts); after one the code is never 0.
+ */
 function runChild(file: string, args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   // Our own process's streams are handed over as they are (a terminal stays one); captured ones are piped.
   const own = io.stdout === process.stdout;
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env, cwd: io.cwd, stdio: own ? 'inherit' : 'pipe' });
-    child.once('error', (e: NodeJS.ErrnoException) => reject(new UsageError(`cannot run ${file}: ${e.code ?? e.message}`)));
+    const release = holdForeground(child, io.signal, own && (io.stdinIsTTY ?? Boolean(io.stdin.isTTY)));
+    child.once('error', (e: NodeJS.ErrnoException) => {
+      release();
+      reject(new UsageError(`cannot run ${file}: ${e.code ?? e.message}`));
+    });
     if (!own) {
       child.stdout!.on('data', (d: Buffer) => void io.stdout.write(d));
       child.stderr!.on('data', (d: Buffer) => void io.stderr.write(d));
       void pipeStdin(io, child.stdin!);
     }
-    child.once('close', (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
+    child.once('close', (code, signal) => {
+      release();
+      resolve(foregroundExit(code ?? 128 + signalNumber(signal), io.signal));
+    });
   });
 }
 

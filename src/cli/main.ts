@@ -6,6 +6,9 @@ import { makeKit, type Kit } from './action';
 import { findGroup, isCommand } from './groups';
 import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, soleGroup, targetGroup, targetIndex } from './program';
 
+// For the launchers (bin/svc.js, src/sea/entry.ts): whether a second signal waits for a child instead of exiting.
+export { holdsExit } from '../foreground';
+
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
   let ctx: Ctx | undefined;
@@ -42,6 +45,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if ((target === 'version' && !wantsHelp) || (!target && (argv.includes('--version') || argv.includes('-V')))) {
       const flag = argv.find((a) => OUTPUT_FLAGS.has(a.replace(/=.*/, '')));
       if (flag) throw new (await import('../errors')).UsageError(`${flag.replace(/=.*/, '')} does not apply to svc --version: it prints the version alone`);
+      const rest = target === 'version' ? argv.slice(targetIndex(argv)! + 1) : [];
+      const extra = targetIndex(rest);
+      if (extra !== undefined) throw new (await import('../errors')).UsageError(`svc version takes no arguments (got "${rest[extra]}")`);
       const { SVC_VERSION } = await import('../version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
@@ -60,8 +66,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // After a signal every failure is the interruption, unless the command already said what became of its work.
     const cut = io.signal?.aborted && !(err instanceof errors.UsageError) && !(err instanceof errors.InterruptedError);
     const e = cut ? new errors.InterruptedError() : err;
-    await report(errors, e, io, ctx, argv);
-    await updateNotice(io, argv, targetGroup(argv));
+    // A failure said as JSON is the last line a program reads: no notice after it.
+    if (!(await report(errors, e, io, ctx, argv))) await updateNotice(io, argv, targetGroup(argv));
     return errors.exitCodeFor(e);
   }
 }
@@ -72,6 +78,8 @@ const NO_NOTICE = new Set(['__complete', '__update-check', 'completion']);
 /** After a command run by a person on a terminal, the update notice (src/update/notice.ts); loaded only there. */
 async function updateNotice(io: Io, argv: string[], target: string | undefined): Promise<void> {
   if (!target || NO_NOTICE.has(target) || !io.stderr.isTTY || io.env.CI || io.env.SVC_NO_UPDATE_NOTIFIER === '1') return;
+  // Standard input that is no terminal implies --no-input (`echo … | svc …`): no person is there to read it.
+  if (!(io.stdinIsTTY ?? io.stdin?.isTTY)) return;
   const [{ afterCommand }, { SVC_VERSION }, { startDetachedCheck, isExecutable }] = await Promise.all([
     import('../update/notice'),
     import('../version'),
@@ -131,9 +139,10 @@ async function printTopic(io: Io, topic: Exclude<(typeof HELP_TOPICS)[number], '
   return 0;
 }
 
-async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<void> {
+/** Writes the failure's line (or JSON object); true when it was JSON. */
+async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<boolean> {
   const { exitCodeFor } = errors;
-  if (err instanceof errors.ExitCodeError && err.silent) return;
+  if (err instanceof errors.ExitCodeError && err.silent) return false;
   const [{ addSecret, redact }, { escapeControls }, { errorJson, errorLine, jsonFailures, printable }, { recoveryHint }] = await Promise.all([
     import('../text/redact'),
     import('../output/controls'),
@@ -156,6 +165,7 @@ async function report(errors: typeof import('../errors'), err: unknown, io: Io, 
   const hint = recoveryHint(err, { group: targetGroup(argv), settings: ctx?.settingsIfResolved });
   if (hint && tty && !explicitJson) await write(io.stderr, printable(`hint: ${hint}`) + '\n');
   if (debug && err instanceof Error && err.stack && exitCodeFor(err) === 1) await write(io.stderr, escapeControls(redact(err.stack)) + '\n');
+  return explicitJson;
 }
 
 /** The process's own IO; the signal aborts on the first SIGINT/SIGTERM (bin/ handles the second). */

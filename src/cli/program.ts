@@ -2,6 +2,7 @@ import { Command, Help, Option } from 'commander';
 import { write, type Io } from '../io';
 import { GROUPS, SECTIONS, findGroup, isCommand, type GroupEntry, type Section } from './groups';
 import { listExtensions } from './extensions';
+import { escapeControls } from '../output/controls';
 import { addGroupExamples, type Kit } from './action';
 
 /** `svc help TOPIC`: texts in ./help-topics.ts, loaded only when one is asked for. */
@@ -90,8 +91,9 @@ function inHelpOrder<T extends { section: Section }>(groups: readonly T[]): T[] 
 export function extensionsHelp(io: Io): string {
   const found = listExtensions(io.env, isCommand);
   if (found.length === 0) return '';
+  // A PATH folder's name is shown as `svc extension list` shows it: its controls escaped, never obeyed.
   const width = Math.max(...found.map((e) => e.name.length)) + 2;
-  return `\nExtensions (svc-NAME on PATH, run as svc NAME; an alias of the same name wins):\n${found.map((e) => `  ${e.name.padEnd(width)}${e.path}\n`).join('')}`;
+  return `\nExtensions (svc-NAME on PATH, run as svc NAME; an alias of the same name wins):\n${found.map((e) => `  ${e.name.padEnd(width)}${escapeControls(e.path)}\n`).join('')}`;
 }
 
 /**

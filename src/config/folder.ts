@@ -13,11 +13,25 @@ export function checkFolder(dir: string, st?: Stats): void {
   } catch {
     return; // missing, or not a folder: reading the file beneath it says so
   }
+  if (st.isDirectory()) checkOwn('folder', dir, st);
+}
+
+/**
+ * The config file too (issue 45): in a private folder, a file others can write (0666), or one another user owns, could
+ * hold a `!` alias that runs as the user, or a base_url that receives their key.
+ */
+export function checkConfigFile(file: string, st: Stats): void {
+  checkOwn('file', file, st);
+}
+
+function checkOwn(kind: 'folder' | 'file', path: string, st: Stats): void {
   const uid = process.getuid?.();
-  if (uid === undefined || !st.isDirectory()) return;
-  if (st.uid !== uid && st.uid !== 0) throw new ConfigError(`config folder ${dir} belongs to another user (uid ${st.uid}); use a folder of your own`);
+  if (uid === undefined) return;
+  if (st.uid !== uid && st.uid !== 0) throw new ConfigError(`config ${kind} ${path} belongs to another user (uid ${st.uid}); use a ${kind} of your own`);
   if ((st.mode & 0o022) !== 0)
-    throw new ConfigError(`config folder ${dir} is writable by others (mode ${(st.mode & 0o7777).toString(8)}); make it private (chmod 700 ${dir})`);
+    throw new ConfigError(
+      `config ${kind} ${path} is writable by others (mode ${(st.mode & 0o7777).toString(8)}); make it private (chmod ${kind === 'folder' ? 700 : 600} ${path})`,
+    );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { SpawnSyncReturns } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { NoCredentialError } from '../errors';
+import { findProgram, isExecutableFile } from '../fs/find-program';
+import { MASK, redact } from '../text/redact';
 import type { Env } from './paths';
 
 /*
@@ -41,17 +41,17 @@ export function systemKeychain(env: Env, platform: NodeJS.Platform = process.pla
   if (platform === 'linux') {
     // No session bus: secret-tool would try to start one through X11, which a server or container does not have.
     if (!env.DBUS_SESSION_BUS_ADDRESS) return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset)';
-    const tool = onPath('secret-tool', env);
+    const tool = findProgram('secret-tool', env);
     return tool ? secretService(tool, env) : 'no secret-tool on PATH (Debian: apt-get install libsecret-tools)';
   }
   if (platform === 'darwin') {
-    const tool = onPath('security', env) ?? (executable('/usr/bin/security') ? '/usr/bin/security' : undefined);
+    const tool = findProgram('security', env) ?? (isExecutableFile('/usr/bin/security') ? '/usr/bin/security' : undefined);
     return tool ? macKeychain(tool, env) : 'no security tool found';
   }
   if (platform === 'win32') {
     // Windows PowerShell's own place first, so a powershell.exe earlier on PATH is not handed the secret.
     const system = 'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe';
-    const tool = executable(system) ? system : onPath('powershell.exe', env);
+    const tool = isExecutableFile(system) ? system : findProgram('powershell.exe', env);
     return tool ? windowsVault(tool, env) : 'no Windows PowerShell (powershell.exe) found';
   }
   return `svc does not use the keychain on ${platform} yet`;
@@ -167,7 +167,7 @@ function run(name: string, tool: string, args: string[], env: Env, input?: strin
     timeout: KEYCHAIN_TIMEOUT_MS,
     killSignal: 'SIGKILL',
     stdio: 'pipe',
-    maxBuffer: 1024 * 1024,
+    maxBuffer: MAX_ANSWER_BYTES,
   });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
     throw new KeychainError(`${name} did not answer in ${KEYCHAIN_TIMEOUT_MS / 1000} s (is it locked, waiting for a password?)`);
@@ -175,24 +175,15 @@ function run(name: string, tool: string, args: string[], env: Env, input?: strin
   // A tool that exits before reading its input (no daemon to hand the key to) leaves svc's write to its stdin with
   // EPIPE: it ran, and its exit status and stderr say why.
   const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  // More than any key: an answer svc will not take as one (a read the profile depends on: exit 4, naming it).
+  if (code === 'ENOBUFS') throw new KeychainError(`${name} answered with more than ${MAX_ANSWER_BYTES / MiB} MiB, which is no key`);
   if (r.error && !(code === 'EPIPE' && r.status !== null)) throw new KeychainUnavailable(`cannot run ${tool}: ${code ?? r.error.message}`);
-  return r;
+  // The tool's words go into svc's messages: what it was given (the key) never does, nor any secret svc knows.
+  const clean = (text: string) => redact(input ? text.split(input).join(MASK) : text);
+  return { ...r, stdout: r.stdout, stderr: clean(r.stderr ?? '') };
 }
+
+const MiB = 1024 * 1024;
+const MAX_ANSWER_BYTES = MiB;
 
 const firstLine = (text: string): string => text.trim().split('\n')[0]?.slice(0, 200) || 'no reason given';
-
-function onPath(cmd: string, env: Env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && executable(join(dir, cmd))) return join(dir, cmd);
-  }
-  return undefined;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -3,7 +3,7 @@ import { lstatSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors';
 import { MiB } from '../wire/limits';
-import { checkFolder, ensureFolder } from './folder';
+import { checkConfigFile, checkFolder, ensureFolder } from './folder';
 import { parseConfig, profileMap, type ConfigData } from './shape';
 
 /*
@@ -76,6 +76,7 @@ function checkFile(file: string): string | undefined {
     if (real !== file) checkFolder(dirname(real));
     const st = statSync(real);
     if (!st.isFile()) throw new ConfigError(`config file ${file} is not a regular file; fix or remove it`);
+    checkConfigFile(file, st);
     if (st.size > MAX_CONFIG_BYTES) throw new ConfigError(`config file ${file} is larger than ${MAX_CONFIG_BYTES / MiB} MiB; fix or remove it`);
     return real;
   } catch (e) {

@@ -48,8 +48,10 @@ function checkObject(obj: Record<string, unknown>, schema: Schema, path: string,
 }
 
 export function checkValue(v: unknown, field: Field, p: string, patch = false): void {
+  // A PATCH's metadata is a patch (src/emulator/metadata.ts): null clears the map, a null value deletes its key.
+  const mapPatch = patch && field.type === 'map';
   if (v === null) {
-    if (!field.nullable) invalidParam(p, `${p.split('.').pop()} cannot be null`);
+    if (!field.nullable && !mapPatch) invalidParam(p, `${p.split('.').pop()} cannot be null`);
     return;
   }
   const types = Array.isArray(field.type) ? field.type : [field.type];
@@ -65,7 +67,8 @@ export function checkValue(v: unknown, field: Field, p: string, patch = false): 
     if (field.maxLength !== undefined && v.length > field.maxLength) invalidParam(p, `is longer than ${field.maxLength}`);
   }
   if (t === 'object' && field.fields) checkObject(v as Record<string, unknown>, field.fields, p, false);
-  if (t === 'map') for (const [k, x] of Object.entries(v as object)) if (typeof x !== 'string') invalidParam(`${p}.${k}`, 'expected string');
+  if (t === 'map')
+    for (const [k, x] of Object.entries(v as object)) if (typeof x !== 'string' && !(mapPatch && x === null)) invalidParam(`${p}.${k}`, 'expected string');
   if (t === 'array' && field.items) (v as unknown[]).forEach((x, i) => checkValue(x, field.items!, `${p}[${i}]`, patch));
 }
 

@@ -2,6 +2,7 @@ import { payloadOf, type EventPayloads, type SessionEvent, type StopReason } fro
 import { SESSION_ERROR_RECOVERY, UNFINISHED_STOPS } from '../wire/errors';
 import { SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../errors';
 import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from '../session-state';
+import { shellWord } from '../text/shell-words';
 
 /**
  * How a session stands for `run`, `sessions wait`, `tail --until idle` and the live view: still going, or settled in
@@ -57,11 +58,14 @@ const errorStopLine = (sessionId: string): string => `the session turn ended in 
 
 /** Exit 12's line: the session, whether input waits behind the interrupt, and the command that resumes it. */
 export function interruptedLine(sessionId: string, held: boolean): string {
-  const resume = `\`svc sessions continue ${sessionId}\``;
+  const resume = `\`svc sessions continue ${shellWord(sessionId)}\``;
   return held
     ? `session ${sessionId} is interrupted and input waits behind the interrupt: ${resume} resumes it and runs the input`
     : `session ${sessionId} is interrupted: its turn stopped before the end; ${resume} resumes it`;
 }
+
+/** How many awaited events exit 13's line gives a command for; the others are counted. */
+const MAX_ANSWERS_SHOWN = 3;
 
 /** How a reply is given: the verb that answers each kind of awaited event. */
 type Answer = 'confirm' | 'tool-result';
@@ -74,8 +78,8 @@ function answerOf(e: SessionEvent): Answer | undefined {
 }
 
 const ANSWER_COMMAND: Record<Answer, (sessionId: string, eventId: string) => string> = {
-  confirm: (s, e) => `\`svc sessions confirm ${s} ${e} --allow\` (or --deny)`,
-  'tool-result': (s, e) => `\`svc sessions tool-result ${s} ${e} --text "…"\``,
+  confirm: (s, e) => `\`svc sessions confirm ${shellWord(s)} ${shellWord(e)} --allow\` (or --deny)`,
+  'tool-result': (s, e) => `\`svc sessions tool-result ${shellWord(s)} ${shellWord(e)} --text "…"\``,
 };
 
 /**
@@ -136,14 +140,18 @@ export class TurnErrors {
 
   /** Exit 13's line for a turn waiting on replies: the exact command that answers each awaited event. */
   private awaitingLine(sessionId: string, eventIds: readonly string[]): string {
-    if (!eventIds.length) return `session ${sessionId} is waiting for a reply (svc sessions get ${sessionId} shows stop_reason)`;
-    const answers = eventIds.map((id) => {
+    const get = `svc sessions get ${shellWord(sessionId)}`;
+    if (!eventIds.length) return `session ${sessionId} is waiting for a reply (${get} shows stop_reason)`;
+    // A few commands, then a count: a turn awaiting thousands of replies still makes one readable line.
+    const shown = eventIds.slice(0, MAX_ANSWERS_SHOWN).map((id) => {
       const answer = this.answers.get(id);
       if (answer) return ANSWER_COMMAND[answer](sessionId, id);
       // Not seen on the stream nor in recent history: either verb may answer it.
       return `${ANSWER_COMMAND.confirm(sessionId, id)} for a tool confirmation, or ${ANSWER_COMMAND['tool-result'](sessionId, id)} for a custom tool call`;
     });
-    return `session ${sessionId} is waiting for ${eventIds.length === 1 ? 'a reply' : `${eventIds.length} replies`}: answer with ${answers.join('; ')}`;
+    const more = eventIds.length - shown.length;
+    const rest = more > 0 ? `; and ${more} more (\`${get} -o json\` lists their event IDs under stop_reason)` : '';
+    return `session ${sessionId} is waiting for ${eventIds.length === 1 ? 'a reply' : `${eventIds.length} replies`}: answer with ${shown.join('; ')}${rest}`;
   }
 }
 

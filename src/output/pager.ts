@@ -1,11 +1,16 @@
 import type { Env } from '../config/paths';
+import { InterruptedError } from '../errors';
+import { holdForeground } from '../foreground';
+import { findProgram, pathDirs } from '../fs/find-program';
 import { write, type OutStream } from '../io';
+import { splitWords } from '../text/shell-words';
 import { displayWidth } from './width';
 
-/** The pager long human output goes through: a shell command and the environment it runs with. */
+/** The pager long human output goes through: a command line, the environment it runs with, and svc's signal. */
 export interface Pager {
   command: string;
   env: Env;
+  signal?: AbortSignal;
 }
 
 /**
@@ -13,12 +18,12 @@ export interface Pager {
  * so it quits on a short text, keeps colour and leaves the screen as it was). None off a terminal, under `CI`, with
  * `--no-pager`, or when the chosen one is empty or `cat`.
  */
-export function pagerFor(io: { env: Env; stdout: OutStream }, allowed: boolean): Pager | undefined {
+export function pagerFor(io: { env: Env; stdout: OutStream; signal?: AbortSignal }, allowed: boolean): Pager | undefined {
   const { env } = io;
   if (!allowed || !io.stdout.isTTY || env.CI) return undefined;
   const command = (env.SVC_PAGER ?? env.PAGER ?? 'less').trim();
   if (command === '' || command === 'cat') return undefined;
-  return { command, env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' } };
+  return { command, env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' }, signal: io.signal };
 }
 
 /** Text for the terminal: through the pager when it is longer than the screen, else written as it is. */
@@ -44,18 +49,53 @@ export function longerThanScreen(text: string, screen: { columns?: number; rows?
   return false;
 }
 
+/** What only a shell runs: a pipe, a list, a redirection, a substitution. */
+const SHELL = /[|&;<>()$`]/;
+
+function trySplit(line: string): string[] | undefined {
+  try {
+    return splitWords(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pager's program and arguments: its words, the program found in PATH's absolute folders (src/fs/find-program.ts)
+ * or given as an absolute path. A line only a shell runs (a pipe, `$VAR`) runs in /bin/sh with PATH's absolute folders
+ * alone, so it finds its programs the same way. Undefined when there is no such program.
+ */
+function pagerArgv(pager: Pager): { file: string; args: string[]; env: Env } | undefined {
+  const words = SHELL.test(pager.command) ? undefined : trySplit(pager.command);
+  if (!words) return { file: '/bin/sh', args: ['-c', pager.command], env: { ...pager.env, PATH: pathDirs(pager.env).join(':') } };
+  const [program, ...args] = words;
+  const file = program?.startsWith('/') ? program : findProgram(program ?? '', pager.env);
+  return file ? { file, args, env: pager.env } : undefined;
+}
+
 /**
  * Pipes the text into the pager and waits for it to end. A pager that quits before reading it all (`q` in less)
- * closes the pipe: that is the reader's choice, not an error. False when the pager could not run at all (the shell
- * found no such command), so the caller prints the text itself.
+ * closes the pipe: that is the reader's choice, not an error. False when the pager could not run at all (no such
+ * program), so the caller prints the text itself. svc's signal goes to the pager (src/foreground.ts), and once the
+ * pager has ended after one, the command is interrupted (130), never a success that showed nothing.
  */
 async function runPager(pager: Pager, text: string): Promise<boolean> {
+  const run = pagerArgv(pager);
+  if (!run) return false;
   const { spawn } = await import('node:child_process');
-  return new Promise((resolve) => {
-    const child = spawn(pager.command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: pager.env });
-    child.on('error', () => resolve(false));
+  return new Promise((resolve, reject) => {
+    const child = spawn(run.file, run.args, { stdio: ['pipe', 'inherit', 'inherit'], env: run.env });
+    const release = holdForeground(child, pager.signal, true);
+    child.on('error', () => {
+      release();
+      resolve(false);
+    });
     child.stdin.on('error', () => undefined);
-    child.on('close', (code) => resolve(code !== 126 && code !== 127));
+    child.on('close', (code) => {
+      release();
+      if (pager.signal?.aborted) reject(new InterruptedError());
+      else resolve(code !== 126 && code !== 127);
+    });
     child.stdin.end(text);
   });
 }

@@ -21,12 +21,16 @@ export function parsePath(text: string, what: string): Path {
   return path;
 }
 
-/** The value at `path`, or undefined where a member or index is missing. */
+/**
+ * The value at `path`, or undefined where a member or index is missing. Own members only: `.constructor`,
+ * `.toString` or `.__proto__` are members the object does not have, not what every object inherits.
+ */
 export function pathValue(obj: unknown, path: Path): unknown {
   let v = obj;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;
     if (typeof seg === 'number' ? !Array.isArray(v) : Array.isArray(v)) return undefined;
+    if (!Object.hasOwn(v, seg)) return undefined;
     v = (v as Record<string | number, unknown>)[seg];
   }
   return v;

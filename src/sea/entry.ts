@@ -2,13 +2,17 @@
  * The single executable's main (scripts/sea.mjs): bin/svc.js's launcher, bundled into one CommonJS file with
  * the command tree, since a SEA's main cannot require files on disk. The only place besides bin/ that exits.
  */
-import { main, processIo } from '../cli/main';
+import { holdsExit, main, processIo } from '../cli/main';
 import { SVC_VERSION } from '../version';
 
 function start(): void {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) {
+      // A child in svc's place (an extension, a `!` alias, the pager) gets a second signal too, and svc waits for its end.
+      if (holdsExit(signal)) return;
+      process.exit(130);
+    }
     controller.abort(signal);
   };
   process.on('SIGINT', onSignal);

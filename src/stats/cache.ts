@@ -10,7 +10,7 @@ import { closeSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { cacheRoot, type Env } from '../config/paths';
 import { inFolder, openOwnFolders, readOwnFile, writeOwnFile } from '../startup/cache-folder';
 import { SVC_VERSION } from '../version';
-import type { Tally } from './tally';
+import { isTally, type Tally } from './tally';
 
 export const MAX_ENTRIES = 20_000;
 const ENTRY = /^[0-9a-f]{40}\.json$/;
@@ -50,7 +50,8 @@ export class StatsCache {
   /** The figures kept for this key under this marker (`updated_at`) and this version of svc; else undefined. */
   get(key: CacheKey, marker: string): Tally | undefined {
     const e = this.entry(key, marker);
-    return e?.tally && typeof e.tally.turns === 'number' ? e.tally : undefined;
+    // A malformed entry (another build, an edit, a torn write) is no entry: the history is read again.
+    return isTally(e?.tally) ? e.tally : undefined;
   }
 
   put(key: CacheKey, marker: string, tally: Tally): void {

@@ -31,7 +31,7 @@ export function groupOf(by: GroupBy, s: Session): string {
     case 'status':
       return sessionState(s).label;
     case 'label': {
-      const v = s.metadata?.[by.key];
+      const v = s.metadata && Object.hasOwn(s.metadata, by.key) ? s.metadata[by.key] : undefined;
       return typeof v === 'string' ? v : NONE;
     }
   }

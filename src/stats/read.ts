@@ -22,11 +22,11 @@ export async function tallyHistory(c: ApiClient, sessionId: string, thread?: str
   return acc.result();
 }
 
-/** A session whose history can grow only with its `updated_at`: neither running nor about to. */
-export const settled = (s: Session): boolean => {
-  const label = sessionState(s).label;
-  return label !== 'running' && label !== 'rescheduling';
-};
+/** The states whose history grows only with `updated_at`: none of running, rescheduling or a status the spec does not list. */
+const SETTLED = new Set(['idle', 'waiting', 'interrupted', 'failed', 'terminated']);
+
+/** A session whose history can grow only with its `updated_at`: in a state known to be settled, not winding down. */
+export const settled = (s: Session): boolean => s.stopping !== true && SETTLED.has(sessionState(s).label);
 
 export interface FleetRead {
   /** Pauses every reader on a 429 (`pausingClient`'s pause). */

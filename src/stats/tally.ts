@@ -5,6 +5,7 @@
  */
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
+import { addCount, setOwn } from '../own-counts';
 import { Sample, type SampleData } from './sample';
 
 export interface ToolTally {
@@ -86,8 +87,10 @@ export class HistoryTally {
   constructor(private readonly scope: TallyScope = {}) {}
 
   add(raw: SessionEvent): void {
+    // A null event, or one without a string type, is no event svc knows: skipped, as an unknown type is.
+    if (raw === null || typeof raw !== 'object' || typeof raw.type !== 'string') return;
     const e = canonicalEvent(raw);
-    const at = Date.parse(e.processed_at);
+    const at = typeof e.processed_at === 'string' ? Date.parse(e.processed_at) : NaN;
     const ok = Number.isFinite(at);
     if (ok) {
       if (this.firstMs === undefined || at < this.firstMs) [this.firstMs, this.t.first_event_at] = [at, e.processed_at];
@@ -97,10 +100,10 @@ export class HistoryTally {
     const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined);
     switch (e.type) {
       case 'session.status':
-        if (e.session_thread_id === undefined) this.status(str('status'), at, e.processed_at);
+        if (e.session_thread_id === undefined) this.status(str('status'), at);
         break;
       case 'session.thread_status':
-        if (this.scope.thread !== undefined && (str('thread_id') ?? e.session_thread_id) === this.scope.thread) this.status(str('status'), at, e.processed_at);
+        if (this.scope.thread !== undefined && (str('thread_id') ?? e.session_thread_id) === this.scope.thread) this.status(str('status'), at);
         break;
       case 'agent.model_started':
         this.t.model_requests++;
@@ -157,7 +160,7 @@ export class HistoryTally {
         break;
       case 'session.error': {
         const type = str('error_type') ?? 'unknown';
-        this.t.errors[type] = (this.t.errors[type] ?? 0) + 1;
+        addCount(this.t.errors, type, 1);
         break;
       }
       case 'user.interrupt':
@@ -177,12 +180,12 @@ export class HistoryTally {
     return t;
   }
 
-  private status(status: string | undefined, at: number, iso: string): void {
+  private status(status: string | undefined, at: number): void {
     if (status === 'running') {
       if (this.runningSince !== undefined) return;
       this.t.turns++;
-      const day = iso.slice(0, 10);
-      this.t.days[day] = (this.t.days[day] ?? 0) + 1;
+      // A turn with no time of its own counts, on no day.
+      if (Number.isFinite(at)) addCount(this.t.days, new Date(at).toISOString().slice(0, 10), 1);
       this.runningSince = Number.isFinite(at) ? at : undefined;
       return;
     }
@@ -244,11 +247,15 @@ export function addTally(a: Tally, b: Tally): Tally {
   a.interrupts += b.interrupts;
   a.human_waits = { count: a.human_waits.count + b.human_waits.count, seconds: seconds(msOf(a.human_waits.seconds) + msOf(b.human_waits.seconds)) };
   a.running_seconds = seconds(msOf(a.running_seconds) + msOf(b.running_seconds));
-  for (const [k, n] of Object.entries(b.errors)) a.errors[k] = (a.errors[k] ?? 0) + n;
-  for (const [k, n] of Object.entries(b.days)) a.days[k] = (a.days[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(b.errors)) addCount(a.errors, k, n);
+  for (const [k, n] of Object.entries(b.days)) addCount(a.days, k, n);
   for (const [name, tb] of Object.entries(b.tools)) {
-    const ta = a.tools[name];
-    a.tools[name] = ta ? { calls: ta.calls + tb.calls, errors: ta.errors + tb.errors, durations: merged(ta.durations, tb.durations) } : structuredClone(tb);
+    const ta = Object.hasOwn(a.tools, name) ? a.tools[name] : undefined;
+    setOwn(
+      a.tools,
+      name,
+      ta ? { calls: ta.calls + tb.calls, errors: ta.errors + tb.errors, durations: merged(ta.durations, tb.durations) } : structuredClone(tb),
+    );
   }
   a.turn_ms = merged(a.turn_ms, b.turn_ms);
   a.ttft_ms = merged(a.ttft_ms, b.ttft_ms);
@@ -256,6 +263,37 @@ export function addTally(a: Tally, b: Tally): Tally {
     a.first_event_at = b.first_event_at;
   if (b.last_event_at !== null && (a.last_event_at === null || Date.parse(b.last_event_at) > Date.parse(a.last_event_at))) a.last_event_at = b.last_event_at;
   return a;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCounts = (v: unknown) => isRecord(v) && Object.values(v).every(isCount);
+const isSample = (v: unknown) =>
+  isRecord(v) &&
+  (v.v === undefined || (Array.isArray(v.v) && v.v.every(isCount))) &&
+  (v.b === undefined || isCounts(v.b)) &&
+  (v.z === undefined || isCount(v.z));
+const isTime = (v: unknown) => v === null || (typeof v === 'string' && Number.isFinite(Date.parse(v)));
+
+/** Whether `t` has a Tally's shape throughout (what a cache file holds is checked before it is summed). */
+export function isTally(t: unknown): t is Tally {
+  if (!isRecord(t)) return false;
+  const counts = ['turns', 'model_requests', 'tool_calls', 'tool_errors', 'interrupts', 'running_seconds'] as const;
+  const waits = t.human_waits;
+  return (
+    counts.every((k) => isCount(t[k])) &&
+    isRecord(waits) &&
+    isCount(waits.count) &&
+    isCount(waits.seconds) &&
+    isCounts(t.errors) &&
+    isCounts(t.days) &&
+    isSample(t.turn_ms) &&
+    isSample(t.ttft_ms) &&
+    isTime(t.first_event_at) &&
+    isTime(t.last_event_at) &&
+    isRecord(t.tools) &&
+    Object.values(t.tools).every((x) => isRecord(x) && isCount(x.calls) && isCount(x.errors) && isSample(x.durations))
+  );
 }
 
 function merged(a: SampleData, b: SampleData): SampleData {

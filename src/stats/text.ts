@@ -1,5 +1,8 @@
 /** The figures as text for a terminal: a record, a table per tool or group, and on a terminal the pictures. */
+import { escapeControls } from '../output/controls';
+import { addCount } from '../own-counts';
 import { renderRecord, renderTable, type Column, type TableStyle } from '../output/table';
+import { displayWidth } from '../output/width';
 import { bar, dailySeries, sparkline } from './chart';
 import type { Figures, GroupFigures, ToolFigures } from './report';
 
@@ -47,16 +50,17 @@ const TOOL_COLUMNS: Column<ToolFigures & { name: string }>[] = [
 
 /** Tool durations: per tool, a bar to its p50 and a lighter one on to its p95, on one scale. */
 function toolDurations(tools: Array<{ name: string; duration_ms: { p50: number; p95: number } | null }>, width?: number): string {
-  const timed = tools.filter((t) => t.duration_ms);
+  // A name is the service's text: its controls are shown, never obeyed, as the tables show them.
+  const timed = tools.filter((t) => t.duration_ms).map((t) => ({ ...t, name: escapeControls(t.name) }));
   if (timed.length === 0) return '';
-  const w = Math.max(...timed.map((t) => t.name.length));
+  const w = Math.max(...timed.map((t) => displayWidth(t.name)));
   const room = Math.max(10, Math.min(BAR_WIDTH, (width ?? 80) - w - 30));
   const max = Math.max(...timed.map((t) => t.duration_ms!.p95));
   const lines = timed.map((t) => {
     const d = t.duration_ms!;
     const p50 = bar(d.p50, max, room);
     const rest = '░'.repeat(Math.max(0, Math.round((d.p95 / max) * room) - p50.length));
-    return `${t.name.padEnd(w)}  ${(p50 + rest).padEnd(room)}  ${d.p50} ms (p95 ${d.p95} ms)`;
+    return `${padTo(t.name, w)}  ${(p50 + rest).padEnd(room)}  ${d.p50} ms (p95 ${d.p95} ms)`;
   });
   return `tool durations (█ p50, ░ to p95)\n${lines.join('\n')}\n`;
 }
@@ -85,16 +89,20 @@ export function fleetText(groups: GroupFigures[], label: (g: GroupFigures) => st
   const shown = groups.map((g) => ({ ...g, group: label(g) }));
   let out = renderTable(shown, GROUP_COLUMNS, style);
   if (!pictures || shown.length === 0) return out;
-  const w = Math.max(...shown.map((g) => g.group.length));
+  const names = shown.map((g) => escapeControls(g.group));
+  const w = Math.max(...names.map(displayWidth));
   const max = Math.max(...shown.map((g) => g.turns));
   out += '\nturns per group\n';
   out +=
     shown
-      .map((g) => `${g.group.padEnd(w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`)
+      .map((g, i) => `${padTo(names[i], w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`)
       .join('\n') + '\n';
   const perDay: Record<string, number> = {};
-  for (const g of groups) for (const [d, n] of Object.entries(g.turns_per_day)) perDay[d] = (perDay[d] ?? 0) + n;
+  for (const g of groups) for (const [d, n] of Object.entries(g.turns_per_day)) addCount(perDay, d, n);
   const series = dailySeries(perDay, Math.min(SPARK_DAYS, Math.max(10, (style.width ?? 80) - 30)));
   if (series) out += `\nturns per day  ${series.from} ${sparkline(series.values)} ${series.to}  (max ${Math.max(...series.values)})\n`;
   return out;
 }
+
+/** The text padded with spaces to `w` terminal cells. */
+const padTo = (text: string, w: number) => text + ' '.repeat(Math.max(0, w - displayWidth(text)));

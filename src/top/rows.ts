@@ -1,4 +1,5 @@
 /** What the board keeps of each object the service lists: a few fields, so ten thousand sessions stay small. */
+import { addCount } from '../own-counts';
 import type { Obj } from '../api/resources';
 import { sessionState, stateText, type SessionState } from '../session-state';
 
@@ -170,7 +171,7 @@ export const emptyQueueCounts = (): QueueCounts => ({
 /** Adds one row to the counts: one pass over the rows, however many, in constant memory. */
 export function countWorkRow(c: QueueCounts, w: WorkRow, now: number): void {
   c.rows++;
-  c.byStatus[w.status] = (c.byStatus[w.status] ?? 0) + 1;
+  addCount(c.byStatus, String(w.status), 1);
   if (w.status === 'queued') {
     c.queued++;
     if (w.createdAt > 0 && (c.oldestQueuedAt === undefined || w.createdAt < c.oldestQueuedAt)) c.oldestQueuedAt = w.createdAt;

@@ -5,9 +5,9 @@
  * waits on the network or fails a command. The package is svc's own name (SVC_PACKAGE, package.json's `name`), and a
  * document that is not svc's own is never believed (src/update/check.ts).
  */
-import { closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { cacheRoot, type Env } from '../config/paths';
-import { inFolder, openOwnFolders } from '../startup/cache-folder';
+import { openOwnFolders, readOwnFile, writeOwnFile } from '../startup/cache-folder';
 import { SVC_PACKAGE } from '../version';
 import { compareVersions, parseVersion } from './semver';
 
@@ -53,7 +53,10 @@ export function openUpdateFolder(env: Env): number | undefined {
 /** The cache, when it is of `source`: one of another source (or none named) is as good as none. */
 export function readState(folder: number, source: UpdateSource): UpdateState | undefined {
   try {
-    const data = JSON.parse(readFileSync(inFolder(folder, FILE), 'utf8')) as Partial<UpdateState>;
+    // Opened as the stats cache's files are: never through a link, and only a file of the user's own is trusted.
+    const raw = readOwnFile(folder, FILE);
+    if (!raw) return undefined;
+    const data = JSON.parse(raw.toString('utf8')) as Partial<UpdateState>;
     if (!Number.isFinite(data.checkedAt) || data.source?.url !== source.url || data.source?.name !== source.name) return undefined;
     return { checkedAt: data.checkedAt!, latest: typeof data.latest === 'string' ? data.latest : undefined, notifiedAt: data.notifiedAt, source };
   } catch {
@@ -61,9 +64,9 @@ export function readState(folder: number, source: UpdateSource): UpdateState | u
   }
 }
 
-/** Written in place, 0600, in the user's own folder: a reader that finds it half-written ignores it (and rechecks). */
+/** Written 0600 beside it and renamed over it, in the user's own folder: a link there is replaced, never followed. */
 export function writeState(folder: number, state: UpdateState): void {
-  writeFileSync(inFolder(folder, FILE), JSON.stringify(state), { mode: 0o600 });
+  writeOwnFile(folder, FILE, JSON.stringify(state));
 }
 
 /** What to do this run: print a notice for `latest`, start a check, both, or nothing. */

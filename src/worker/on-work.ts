@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { backoffMs } from '../api/backoff';
 import { UsageError } from '../errors';
+import { findProgram, isExecutableFile } from '../fs/find-program';
 import type { Clock } from './clock';
 import { handoffLine, STOP_LINE, type Handoff } from './handoff';
 import { lines } from './lines';
@@ -49,23 +49,9 @@ export function resolveCommand(cmd: string, env: Record<string, string | undefin
   const argv = cmd.trim().split(/\s+/).filter(Boolean);
   if (argv.length === 0) throw new UsageError('--on-work needs a command');
   const [program] = argv;
-  const candidates = program.includes('/')
-    ? [resolve(cwd, program)]
-    : (env.PATH ?? '')
-        .split(delimiter)
-        .filter(isAbsolute)
-        .map((d) => join(d, program));
-  for (const path of candidates) if (executable(path)) return [path, ...argv.slice(1)];
+  const path = program.includes('/') ? resolve(cwd, program) : findProgram(program, env);
+  if (path && isExecutableFile(path)) return [path, ...argv.slice(1)];
   throw new UsageError(`--on-work: ${program} ${program.includes('/') ? 'is not an executable file' : 'is not an executable on PATH'}`);
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +70,18 @@ describe('svc extensions', () => {
     );
     expect((await svc([], { env })).stdout).toContain(`  zed    ${join(second, 'svc-zed')}\n`);
     expect((await svc(['--help'], { env: { PATH } })).stdout).not.toContain('Extensions');
+  });
+
+  it('a PATH folder whose name holds an escape sequence is shown escaped in bare svc, as extension list shows it (issue 45 item 16)', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'svc-ext-')), 'evil\u001b]0;pwned\u0007');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'svc-evil'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const env = { PATH: `${dir}:${PATH}` };
+    for (const args of [[], ['--help']]) {
+      const r = await svc(args, { env });
+      expect(r.stdout).toContain('evil\\x1b]0;pwned\\x07/svc-evil');
+      expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    }
   });
 
   it('an extension calls svc back through $SVC_BIN with the profile given before its name (a real process)', async () => {

@@ -52,6 +52,19 @@ describe('svc help', () => {
     expect(v.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it('svc version with an argument is exit 2 naming it; global options around it are fine (issue 45 item 23)', async () => {
+    for (const args of [
+      ['version', 'extra-arg'],
+      ['--profile', 'p', 'version', 'x'],
+      ['version', '--no-color', 'y'],
+    ]) {
+      const r = await svc(args);
+      expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
+      expect(r.stderr).toBe(`error: svc version takes no arguments (got "${args[args.length - 1]}")\n`);
+    }
+    expect((await svc(['--profile', 'p', 'version', '--no-color'])).code).toBe(0);
+  });
+
   it('svc version --help and svc help version print the help of version, not the version', async () => {
     for (const args of [
       ['version', '--help'],

@@ -31,6 +31,34 @@ const otherUser = (name: string, fn: () => Promise<void>, timeout?: number) =>
 
 const setKey = (dir: string) => svc(['config', 'set', 'api_key', '-', '--insecure-storage'], { env: { SVC_CONFIG_DIR: dir }, stdin: `${KEY}\n` });
 
+describe("a config file others can write, or another user owns, in the user's own folder (issue 45 item 4)", () => {
+  const planted = () => {
+    const dir = tempConfigDir();
+    const ran = join(dir, 'ran');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ aliases: { hi: `!touch ${ran}` } }));
+    return { dir, ran, file: join(dir, 'config.json') };
+  };
+
+  it('a 0666 config.json holding a ! alias is refused (exit 2), the alias never runs', async () => {
+    const { dir, ran, file } = planted();
+    chmodSync(file, 0o666);
+    const r = await svc(['hi'], { env: { SVC_CONFIG_DIR: dir } });
+    expect([r.code, existsSync(ran)]).toEqual([2, false]);
+    expect(r.stderr).toBe(`error: config file ${file} is writable by others (mode 666); make it private (chmod 600 ${file})\n`);
+    chmodSync(file, 0o600);
+    expect((await svc(['hi'], { env: { SVC_CONFIG_DIR: dir } })).code).toBe(0);
+    expect(existsSync(ran)).toBe(true);
+  });
+
+  otherUser('a config.json another user owns is refused too', async () => {
+    const { dir, ran, file } = planted();
+    spawnSync('chown', ['nobody', file]);
+    const r = await svc(['hi'], { env: { SVC_CONFIG_DIR: dir } });
+    expect([r.code, existsSync(ran)]).toEqual([2, false]);
+    expect(r.stderr).toMatch(/^error: config file .* belongs to another user \(uid \d+\); use a file of your own\n$/);
+  });
+});
+
 describe('a config folder others can write to is refused', () => {
   it("the user's own folder left 1777 is exit 2 naming it, for writes and reads, and nothing is written there", async () => {
     const dir = tempConfigDir();

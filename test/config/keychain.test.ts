@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { systemKeychain } from '../../src/config/keychain';
 import { svc, tempConfigDir, type SvcResult } from '../helpers/cli';
+import { exitCodeFor } from '../../src/errors';
 import { useEmulator } from '../helpers/emulator';
 import { describeWith, type Tool } from '../helpers/requires';
 
@@ -340,5 +341,32 @@ esac
   it('no powershell.exe is no keychain: the reason is said, and the key goes to the file', async () => {
     const { systemKeychain } = await import('../../src/config/keychain');
     expect(systemKeychain({ PATH: '/nonexistent' }, 'win32')).toBe('no Windows PowerShell (powershell.exe) found');
+  });
+});
+
+describe('a hostile keychain tool (issue 45 items 18, 19)', () => {
+  it('item 18: a lookup printing 4 MiB is exit 4 naming the keychain, not exit 1 ENOBUFS', async () => {
+    const fake = fakeSecretTool('/usr/bin/head -c 4194304 /dev/zero | /usr/bin/tr "\\0" k');
+    const keychain = systemKeychain({ PATH: fake.dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x' }, 'linux');
+    if (typeof keychain === 'string') throw new Error(keychain);
+    let err: unknown;
+    try {
+      keychain.read('id');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe('the Secret Service answered with more than 1 MiB, which is no key');
+    expect(exitCodeFor(err)).toBe(4);
+  });
+
+  it('item 19: a tool that refuses and echoes its input on stderr never puts the key in the notice', async () => {
+    const fake = fakeSecretTool('echo "secret-tool: refused: $(/bin/cat)" >&2; exit 1');
+    const dir = tempConfigDir();
+    const env = { SVC_CONFIG_DIR: dir, SVC_BASE_URL: t.emu.url, PATH: fake.dir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x' };
+    const r = await svc(['auth', 'login', '--with-token'], { env, stdin: t.emu.apiKey });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('the Secret Service refused the key: secret-tool: refused: ***');
+    expect(r.stderr).not.toContain(t.emu.apiKey);
   });
 });

@@ -111,4 +111,26 @@ describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
     expect(text).toMatch(/^id: /m);
     expect(text).not.toContain('PAGED:');
   }, 60_000);
+
+  it('Ctrl-C twice while less pages: svc waits for less (no orphan eating keys), q ends both with 130 (issue 45 item 6)', async () => {
+    await run('agents list --all --sort-by .name');
+    await paneShows(/^ID\s+NAME/m);
+    await keys('C-c');
+    await keys('C-c');
+    // The launcher used to exit 130 here, the shell's prompt back while less still read the terminal.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await pane()).not.toContain(`END-${runs} exit=`);
+    await keys('q');
+    await paneShows(new RegExp(`END-${runs} exit=130`));
+    await keys('-l', 'echo typed-after');
+    await keys('Enter');
+    await paneShows(/^typed-after$/m);
+  }, 60_000);
+
+  it('Ctrl-C ending the pager (sleep) is an interruption: exit 130, not 0 (issue 45 item 17)', async () => {
+    await run('agents list --all', `SVC_PAGER="sh -c 'echo PAGER-UP; exec sleep 300'"`);
+    await paneShows(/^PAGER-UP$/m);
+    await keys('C-c');
+    await paneShows(new RegExp(`END-${runs} exit=130`));
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOf, outcomeOfStatus, TurnErrors } from '../../src/follow/outcome';
+import { interruptedLine, outcomeOf, outcomeOfStatus, TurnErrors, type Settled } from '../../src/follow/outcome';
 import { exitCodeFor, SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../../src/errors';
 import { TurnWatch } from '../../src/follow/turn-end';
 import type { SessionEvent } from '../../src/wire/events';
@@ -114,5 +114,30 @@ describe('exit 13 for a turn awaiting replies, 11 for an unfinished stop (TurnEr
       expect(e.hint).toBeTruthy();
     }
     expect(() => new TurnErrors().finish(outcomeOf({ id: 's1', status: 'idle', stop_reason: { type: 'end_turn' } }))).not.toThrow();
+  });
+});
+
+describe('lines meant to be pasted (issue 45 items 14, 15)', () => {
+  const hostile = 's1;touch${IFS}x';
+  const waiting = (ids: string[]) =>
+    ({ settled: true, sessionId: hostile, state: { label: 'waiting', awaited: ids }, errorStop: false, from: {} }) as unknown as Settled;
+
+  it('item 14: a session or event ID with shell metacharacters is single-quoted in every suggested command', () => {
+    expect(interruptedLine(hostile, true)).toContain("`svc sessions continue 's1;touch${IFS}x'`");
+    const line = new TurnErrors().verdict(waiting(["e'1"]))!.message;
+    expect(line).toContain(`\`svc sessions confirm 's1;touch\${IFS}x' 'e'\\''1' --allow\``);
+    expect(line).not.toMatch(/svc sessions \S+ s1;/);
+    // A plain ID stays as it is.
+    expect(interruptedLine('sesn_01ABC', false)).toContain('`svc sessions continue sesn_01ABC`');
+  });
+
+  it('item 15: 20 000 awaited event IDs make a line of a few commands and a count, not megabytes', () => {
+    const ids = Array.from({ length: 20_000 }, (_, i) => `sevt_${String(i).padStart(26, '0')}`);
+    const line = new TurnErrors().verdict(waiting(ids))!.message;
+    expect(line.length).toBeLessThan(1_500);
+    expect(line).toContain('is waiting for 20000 replies');
+    expect(line).toContain(ids[2]);
+    expect(line).not.toContain(ids[3]);
+    expect(line).toMatch(/and 19997 more \(`svc sessions get .* -o json` lists their event IDs under stop_reason\)$/);
   });
 });

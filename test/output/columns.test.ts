@@ -55,6 +55,26 @@ describe('-o custom-columns', () => {
     ]);
   });
 
+  it('a member every object inherits (.constructor, .toString, .__proto__ …) is one it does not have: <none> (issue 45 item 5)', async () => {
+    const s = await session('custom-proto');
+    const paths = [
+      '.constructor',
+      '.toString',
+      '.hasOwnProperty',
+      '.valueOf',
+      '.__proto__',
+      '.__proto__.constructor',
+      '.metadata.constructor',
+      '.resources.length',
+    ];
+    const spec = ['ID:.id', ...paths.map((p, i) => `C${i}:${p}`)].join(',');
+    const r = await svc(['sessions', 'get', s.id, '-o', `custom-columns=${spec}`, '--no-headers'], { env: env() });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.trimEnd().split(/\s+/)).toEqual([s.id, ...paths.map(() => '<none>')]);
+    expect(pathValue({ a: 1 }, parsePath('.constructor', 'x'))).toBeUndefined();
+    expect(pathValue(JSON.parse('{"__proto__":{"x":"own"}}'), parsePath('.__proto__.x', 'x'))).toBe('own');
+  });
+
   it('on a get prints one row, and --no-headers drops the header line even when piped', async () => {
     const s = await session('custom-get');
     const r = await svc(['sessions', 'get', s.id, '-o', 'custom-columns=ID:.id,AGENT:{.agent_id}', '--no-headers'], { env: env() });

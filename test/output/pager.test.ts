@@ -1,5 +1,8 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { longerThanScreen, pagerFor } from '../../src/output/pager';
+import { longerThanScreen, pagerFor, showText } from '../../src/output/pager';
 
 const terminal = { isTTY: true, write: () => true, once: () => undefined };
 const pipe = { ...terminal, isTTY: false };
@@ -30,5 +33,38 @@ describe('the pager svc chooses', () => {
     expect(longerThanScreen('界'.repeat(13) + '\nb\nc\n', screen)).toBe(true);
     expect(longerThanScreen('x'.repeat(13) + '\nb\nc\n', screen)).toBe(false);
     expect(longerThanScreen('a\n'.repeat(100), {})).toBe(false);
+  });
+});
+
+describe('the pager program (issue 45 item 26)', () => {
+  it('is found in absolute PATH folders only: a pager in bin/ or . of a relative entry never runs, the text is written', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-pager-'));
+    mkdirSync(join(cwd, 'bin'));
+    for (const at of [join(cwd, 'bin', 'mypager'), join(cwd, 'mypager')]) {
+      writeFileSync(at, `#!/bin/sh\ntouch '${join(cwd, 'ran')}'\n`);
+      chmodSync(at, 0o755);
+    }
+    let written = '';
+    const screen = { isTTY: true, rows: 3, columns: 80, write: (t: string | Uint8Array) => ((written += String(t)), true), once: () => undefined };
+    const here = process.cwd();
+    process.chdir(cwd);
+    try {
+      for (const [PATH, SVC_PAGER] of [
+        ['bin:/usr/bin:/bin', 'mypager'],
+        ['.:/usr/bin:/bin', 'mypager -x'],
+      ]) {
+        await showText(screen, 'a\nb\nc\nd\n', pagerFor({ env: { PATH, SVC_PAGER }, stdout: screen }, true));
+      }
+      // A line only a shell runs gets sh with PATH's absolute folders alone: sh finds no mypager either.
+      await showText(
+        screen,
+        'a\nb\nc\nd\n',
+        pagerFor({ env: { PATH: 'bin:.:/usr/bin:/bin', SVC_PAGER: 'mypager 2>/dev/null | cat >/dev/null' }, stdout: screen }, true),
+      );
+    } finally {
+      process.chdir(here);
+    }
+    expect(existsSync(join(cwd, 'ran'))).toBe(false);
+    expect(written).toBe('a\nb\nc\nd\n'.repeat(2));
   });
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,10 +127,11 @@ describe('when a notice is due', () => {
 });
 
 describe('the notice after a command on a terminal', () => {
-  const run = (cache: string, env: Record<string, string> = {}, o: { tty?: boolean; args?: string[]; starts?: unknown[] } = {}) =>
+  const run = (cache: string, env: Record<string, string> = {}, o: { tty?: boolean; stdinTty?: boolean; args?: string[]; starts?: unknown[] } = {}) =>
     svc(o.args ?? ['config', 'profiles'], {
       env: { XDG_CACHE_HOME: cache, ...env },
       stderrTTY: o.tty ?? true,
+      stdinTTY: o.stdinTty ?? true,
       startUpdateCheck: (e) => o.starts?.push(e),
     });
 
@@ -176,6 +177,38 @@ describe('the notice after a command on a terminal', () => {
       const starts: unknown[] = [];
       const r = await run(cache, env, { tty, args: args && [...args], starts });
       expect({ env, tty, stderr: r.stderr, starts: starts.length }).toEqual({ env, tty, stderr: '', starts: 0 });
+    }
+  });
+
+  it('stdin that is no terminal implies --no-input: no notice, no check; a failure said as JSON gets no notice after it (issue 45 item 20)', async () => {
+    const cache = tempConfigDir();
+    seed(cache, { checkedAt: 0, latest: '99.0.0' });
+    const starts: unknown[] = [];
+    const piped = await run(cache, {}, { stdinTty: false, args: ['config', 'list'], starts });
+    expect([piped.code, piped.stderr, starts.length]).toEqual([0, '', 0]);
+    const failed = await run(cache, { SVC_BASE_URL: 'http://127.0.0.1:9' }, { args: ['agents', 'get', 'nope', '-o', 'json'], starts });
+    expect(failed.code).not.toBe(0);
+    const lines = failed.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]).error).toBeDefined();
+  });
+
+  it('update-check.json as a link is never followed nor its target overwritten; one another user owns is not trusted (issue 45 item 21)', async () => {
+    const cache = tempConfigDir();
+    mkdirSync(join(cache, 'svc'), { recursive: true, mode: 0o700 });
+    const target = join(cache, 'target.json');
+    writeFileSync(target, JSON.stringify({ checkedAt: Date.now(), latest: '99.0.0' }));
+    symlinkSync(target, cacheFile(cache));
+    const starts: unknown[] = [];
+    const r = await run(cache, {}, { starts });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ checkedAt: expect.any(Number), latest: '99.0.0' });
+    expect(lstatSync(cacheFile(cache)).isSymbolicLink()).toBe(false);
+    if (process.getuid?.() === 0) {
+      const other = tempConfigDir();
+      seed(other, { checkedAt: Date.now(), latest: '99.0.0' });
+      chownSync(cacheFile(other), 65534, 65534);
+      expect((await run(other)).stderr).toBe('');
     }
   });
 

@@ -123,6 +123,16 @@ describe('worker tools: bash', () => {
     expect(text(r)).toBe(`${workdir}\noops\n`);
   });
 
+  // Issue 45 item 26's sibling: the agent writes files into the workdir, where bash starts.
+  it('a bash the agent planted in the workdir is never run through a relative PATH entry (bin, .)', async () => {
+    mkdirSync(join(workdir, 'bin'));
+    for (const at of [join(workdir, 'bin', 'bash'), join(workdir, 'bash')]) writeFileSync(at, '#!/bin/sh\necho planted\n', { mode: 0o755 });
+    for (const PATH of [`bin:${process.env.PATH}`, `.:${process.env.PATH}`]) {
+      const r = await runTool('bash', { command: 'echo real' }, ctx({ env: { PATH } }));
+      expect(text(r), PATH).toBe('real\n');
+    }
+  });
+
   it('kills a command past its timeout and says so', async () => {
     // Unkilled, the command would outlast the test's own timeout (60 s sleep) and then print "survived".
     const r = await runTool('bash', { command: 'echo begun; sleep 60; echo survived', timeout: 300 }, ctx());

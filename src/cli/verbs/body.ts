@@ -123,7 +123,7 @@ export function parseMetadataFlags(values: unknown, update: boolean): MetadataEd
   return edit;
 }
 
-/** `base` (the metadata of --data, or the stored one on update) with the edit applied: a whole map to send. */
+/** `base` (the metadata of --data) with the edit applied: the map a create sends (an update sends a patch: src/wire/metadata.ts). */
 export function editMetadata(base: unknown, edit: MetadataEdit): Record<string, string> {
   const out: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, isObject(base) ? base : {}, edit.set);
   for (const k of edit.remove) delete out[k];

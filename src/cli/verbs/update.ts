@@ -7,7 +7,6 @@ import { examples, type Flags, type Kit } from '../action';
 import {
   addBodyFlags,
   addMetadataFlag,
-  editMetadata,
   parseBody,
   parseMetadataFlags,
   readVerbBody,
@@ -20,6 +19,7 @@ import { confirmedWrite, readBack, showsUpdate } from './confirm-write';
 import { article, pickSource, type ResourceSpec } from './spec';
 import { pickable } from '../pick-arg';
 import { withIdOf } from './many';
+import { editPatch } from '../../wire/metadata';
 
 /** Turns one update into its requests (default: one PATCH) and returns the final object. */
 export type SendUpdate = (c: ApiClient, id: string, body: Record<string, unknown>) => Promise<Obj>;
@@ -33,7 +33,7 @@ export interface UpdateVerbOptions {
   body: BodyInput;
   verb: BodyVerb;
   send?: SendUpdate;
-  /** `--metadata KEY=VALUE` / `KEY-`: applied to the metadata of --data, else to the stored metadata, and sent whole. */
+  /** `--metadata KEY=VALUE` / `KEY-`: the changed keys alone, on top of the metadata of --data (src/wire/metadata.ts). */
   metadata?: MetadataEdit;
 }
 
@@ -50,7 +50,7 @@ export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
   const api = o.resource.api;
   const c = await ctx.api();
   const written = await withIdOf(c, o.resource, o.id, async (id) => {
-    const body = o.metadata ? { ...given, metadata: await metadataToSend(c, api, id, given, o.metadata) } : given;
+    const body = o.metadata ? { ...given, metadata: editPatch(given.metadata, o.metadata.set, o.metadata.remove) } : given;
     const update = () => (o.send ? o.send(c, id, body) : api.update(c, id, body));
     const read = readBack(
       () => api.get(c, id),
@@ -59,21 +59,6 @@ export async function runUpdate(ctx: Ctx, o: UpdateVerbOptions): Promise<void> {
     return confirmedWrite(ctx, c, update, read, `${o.resource.noun} ${id}`);
   });
   await ctx.out.item(written, o.resource.columns);
-}
-
-/**
- * The whole metadata map an update sends. Assumption (the spec and API-NOTES do not say how a PATCH treats
- * `metadata`; the emulator replaces the map): a PATCH replaces it, so the edit starts from the stored map (one read)
- * unless --data gives the map itself.
- */
-async function metadataToSend(
-  c: ApiClient,
-  api: ResourceSpec['api'],
-  id: string,
-  given: Record<string, unknown>,
-  edit: MetadataEdit,
-): Promise<Record<string, string>> {
-  return editMetadata(given.metadata !== undefined ? given.metadata : (await api.get(c, id)).metadata, edit);
 }
 
 export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: UpdateExtra = {}): Command {

@@ -8,6 +8,7 @@ import { inParent } from '../../cli/verbs/parent';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
 import { checkRequestSize, contentBody, contentSource, readContent, type ContentSource } from './content';
 import { findByPath } from './lookup';
+import { shellWord } from '../../text/shell-words';
 
 /**
  * `memories write STORE PATH`: creates the memory at PATH, or changes the one there. With
@@ -63,7 +64,7 @@ export async function runWrite(ctx: Ctx, opts: WriteOptions): Promise<void> {
     if (opts.baseVersion !== undefined && written.current_version_id === existing.current_version_id) {
       throw new ExitCodeError(
         7,
-        `base version ${opts.baseVersion} is not the current version of ${path}: the write was recorded as an out-of-order version but the current version is still ${String(existing.current_version_id)} (see \`svc memories versions ${store} ${String(existing.id)}\`)`,
+        `base version ${opts.baseVersion} is not the current version of ${path}: the write was recorded as an out-of-order version but the current version is still ${String(existing.current_version_id)} (see \`svc memories versions ${shellWord(store)} ${shellWord(String(existing.id))}\`)`,
       );
     }
   }

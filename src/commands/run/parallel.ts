@@ -18,6 +18,7 @@ import { LIMITS } from '../../wire/limits';
 import type { Column } from '../../output/table';
 import { worstExit } from '../../session-state';
 import type { ParallelOptions } from './parse';
+import { shellWord } from '../../text/shell-words';
 
 /** One line of the message file: the message, and what the new session is given besides. */
 export interface MessageLine {
@@ -228,7 +229,7 @@ const errorObject = (e: unknown): Record<string, unknown> => (JSON.parse(errorJs
 function stoppedError(status: 'abandoned' | 'timeout', sessionId: string | null): Record<string, unknown> {
   if (status === 'timeout') return errorObject(new WaitTimeoutError('the turn was still running at --timeout'));
   const id = sessionId ?? 'ID';
-  return { type: 'cli_error', message: `svc stopped following at Ctrl-C; the session goes on (svc sessions interrupt ${id} stops it)` };
+  return { type: 'cli_error', message: `svc stopped following at Ctrl-C; the session goes on (svc sessions interrupt ${shellWord(id)} stops it)` };
 }
 
 function summary(ended: LineResult[], total: number, notStarted: number): string {

@@ -18,6 +18,7 @@ import type { SessionStateInput } from '../../session-state';
 import { pollSession } from '../sessions/poll';
 import { escapeControls } from '../../output/controls';
 import type { MessageSource, NewSession, RunOptions } from './parse';
+import { shellWord } from '../../text/shell-words';
 
 type MessageBody = { events: unknown[] };
 
@@ -51,7 +52,10 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   const text = await messageText(ctx, o.message);
   const client = await ctx.api();
   const sessionId = 'session' in o.target ? o.target.session : await createSession(ctx, client, o.target);
-  const resume = 'session' in o.target && (await interruptedBeforeSend(ctx, client, sessionId, o.resume === true));
+  // --timeout bounds the whole run: a wind-down waited out before sending spends it too.
+  const started = Date.now();
+  const resume = 'session' in o.target && (await interruptedBeforeSend(ctx, client, sessionId, o.resume === true, o.timeoutMs));
+  if (o.timeoutMs !== undefined) o = { ...o, timeoutMs: Math.max(1, o.timeoutMs - (Date.now() - started)) };
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
   // Set as the message goes out: a signal during the send may come after the service accepted it.
   let sent = false;
@@ -79,16 +83,25 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
  * A stopping session is first read until its wind-down ends: a Continue then would answer 409, and the interrupted
  * status that ends the wind-down must come before the follow starts, not look like an interrupt of the new turn.
  */
-async function interruptedBeforeSend(ctx: Ctx, client: ApiClient, sessionId: string, resume: boolean): Promise<boolean> {
+async function interruptedBeforeSend(ctx: Ctx, client: ApiClient, sessionId: string, resume: boolean, timeoutMs: number | undefined): Promise<boolean> {
   const s = await sessions.get(client, sessionId);
   if (!holdsInput(s as SessionStateInput)) return false;
   if (!resume) {
-    const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${sessionId}\` first, or rerun with --continue`;
+    const line = `session ${sessionId} is interrupted: a message sent now would wait behind the interrupt; resume it with \`svc sessions continue ${shellWord(sessionId)}\` first, or rerun with --continue`;
     throw new SessionInterruptedError(line, sessionId, false);
   }
-  if (s.stopping === true) await pollSession(ctx, client, sessionId, (x) => x.stopping !== true);
+  if (s.stopping !== true) return true;
+  const w = waitSignal(ctx, timeoutMs, `session ${sessionId} was still stopping (winding down an interrupt)`);
+  try {
+    await pollSession(ctx, client, sessionId, (x) => x.stopping !== true, w);
+  } finally {
+    w.dispose();
+  }
   return true;
 }
+
+/** How long `--interrupt-on-exit` waits for the service to take the interrupt after the signal. */
+const INTERRUPT_WAIT_MS = 5_000;
 
 /**
  * Ctrl-C or SIGTERM while following the turn (exit 130): the one line says what became of the session, which goes on
@@ -97,12 +110,16 @@ async function interruptedBeforeSend(ctx: Ctx, client: ApiClient, sessionId: str
  */
 async function leaving(ctx: Ctx, sessionId: string, e: unknown, interrupt: boolean): Promise<unknown> {
   if (!(e instanceof InterruptedError) && !ctx.io.signal?.aborted) return e;
-  const goesOn = `follow it with \`svc sessions tail ${sessionId}\`, or stop it with \`svc sessions interrupt ${sessionId}\``;
+  const goesOn = `follow it with \`svc sessions tail ${shellWord(sessionId)}\`, or stop it with \`svc sessions interrupt ${shellWord(sessionId)}\``;
   if (!interrupt) return new InterruptedError(`interrupted; session ${sessionId} goes on: ${goesOn}`);
+  // A service that never answers the interrupt must not hold svc after the signal: a bounded wait, then the line.
+  const bound = AbortSignal.timeout(INTERRUPT_WAIT_MS);
   try {
-    await sessions.interrupt(await ctx.client(ctx.apiKey(), undefined, { outliveSignal: true }), sessionId);
-    return new InterruptedError(`interrupted; so is session ${sessionId} (--interrupt-on-exit): \`svc sessions continue ${sessionId}\` resumes it`);
+    await sessions.interrupt(await ctx.client(ctx.apiKey(), undefined, { signal: bound }), sessionId);
+    return new InterruptedError(`interrupted; so is session ${sessionId} (--interrupt-on-exit): \`svc sessions continue ${shellWord(sessionId)}\` resumes it`);
   } catch (failed) {
+    if (bound.aborted)
+      return new InterruptedError(`interrupted; interrupting session ${sessionId} got no answer in ${INTERRUPT_WAIT_MS / 1000} s, so it may go on: ${goesOn}`);
     if (!(failed instanceof ApiError || failed instanceof NetworkError)) throw failed;
     return new InterruptedError(
       `interrupted; interrupting session ${sessionId} failed (${errorLine(failed).replace(/^error: /, '')}), so it goes on: ${goesOn}`,
@@ -155,7 +172,7 @@ async function runLive(
       deltas: true,
       untilIdle: true,
       abort: w,
-      leaveNote: `left the view; the turn goes on: follow it with \`svc sessions tail ${sessionId}\``,
+      leaveNote: `left the view; the turn goes on: follow it with \`svc sessions tail ${shellWord(sessionId)}\``,
     });
     viewEnd(r);
     if (r.reason === 'idle' && r.message !== undefined) await printReply(ctx, r.message);

@@ -3,18 +3,29 @@ import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../context';
 import { InterruptedError } from '../../errors';
+import { sleep } from '../../sleep';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
 
 const FIRST_DELAY_MS = 100;
 const MAX_DELAY_MS = 1000;
 
-/** Reads the session until `done` holds (the spec confirms control changes by reading). */
-export async function pollSession(ctx: Ctx, c: ApiClient, sid: string, done: (s: Session) => boolean): Promise<Session> {
+/**
+ * Reads the session until `done` holds (the spec confirms control changes by reading). `deadline` (a command's
+ * `--timeout`, src/follow/deadline.ts) ends the wait too, with its own error (exit 124).
+ */
+export async function pollSession(
+  ctx: Ctx,
+  c: ApiClient,
+  sid: string,
+  done: (s: Session) => boolean,
+  deadline?: { signal: AbortSignal; failure: () => Error | undefined },
+): Promise<Session> {
   for (let delay = FIRST_DELAY_MS; ; delay = Math.min(delay * 2, MAX_DELAY_MS)) {
     const s = await sessions.get(c, sid);
     if (done(s)) return s;
     if (ctx.io.signal?.aborted) throw new InterruptedError();
-    await ctx.sleep(delay);
+    if (!deadline) await ctx.sleep(delay);
+    else if (!(await sleep(delay, deadline.signal, ctx.io.sleep))) throw deadline.failure() ?? new InterruptedError();
   }
 }
 

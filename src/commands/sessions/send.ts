@@ -14,6 +14,7 @@ import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
 import { printAccepted } from './accepted';
 import { pickSession } from './pick';
 import { collect, oneOf } from '../../cli/flags';
+import { shellWord } from '../../text/shell-words';
 
 export function addSend(group: Command, kit: Kit): void {
   const cmd = group
@@ -86,7 +87,7 @@ async function warnIfHeld(ctx: Ctx, client: ApiClient, sessionId: string): Promi
     throw e;
   }
   if (!holdsInput(s)) return;
-  await ctx.msg(`warning: session ${sessionId} is interrupted: this input waits behind the interrupt until \`svc sessions continue ${sessionId}\``);
+  await ctx.msg(`warning: session ${sessionId} is interrupted: this input waits behind the interrupt until \`svc sessions continue ${shellWord(sessionId)}\``);
 }
 
 async function sendBody(ctx: Ctx, o: SendOptions): Promise<{ type?: string; events: unknown[] }> {

@@ -8,6 +8,7 @@ import { addIdempotencyOption } from '../../cli/verbs/resource';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { parentId } from '../../cli/verbs/parent';
 import { SKILL_COLUMNS } from './columns';
+import { shellWord } from '../../text/shell-words';
 
 /** The package path: the argument or `--file`, not two different ones. */
 export function packagePath(arg: string | undefined, flag: string | undefined): string | undefined {
@@ -76,7 +77,7 @@ export const parseCreateVersion = ([id, file]: string[], flags: FlagsOf<typeof S
 export async function runCreateVersion(ctx: Ctx, o: SkillVersionOptions): Promise<void> {
   const src = uploadFile(ctx, o.file, LIMITS.skillPackage, 'skill package');
   const id = await parentId(await ctx.api(), skills, o.id);
-  await ctx.out.item(await upload(ctx, o, src, {}, (c, body, key) => skills.uploadVersion(c, id, body, key), `svc skills versions ${id}`));
+  await ctx.out.item(await upload(ctx, o, src, {}, (c, body, key) => skills.uploadVersion(c, id, body, key), `svc skills versions ${shellWord(id)}`));
 }
 
 export function addCreateVersion(group: Command, kit: Kit): Command {

@@ -6,6 +6,7 @@ import type { Ctx } from '../../context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
+import { shellWord } from '../../text/shell-words';
 
 export function addPoll(group: Command, kit: Kit): Command {
   const cmd = group
@@ -47,7 +48,7 @@ export async function runPoll(ctx: Ctx, o: PollOptions): Promise<void> {
     if (ctx.io.stdout.isTTY || ctx.io.stderr.isTTY) {
       await ctx.msg(
         `warning: claimed work row ${row.id} (generation ${row.generation}) as worker ${workerId}; ` +
-          `ack it within the delivery window (svc work ack ${env} ${row.id} --generation ${row.generation}) or it returns to the queue`,
+          `ack it within the delivery window (svc work ack ${shellWord(env)} ${shellWord(String(row.id))} --generation ${shellWord(String(row.generation))}) or it returns to the queue`,
       );
     }
   }

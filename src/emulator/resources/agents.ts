@@ -7,6 +7,8 @@ import { queryBool, validate, type Field, type Schema } from '../validate';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
 import { checkHeaderNames, MCP_SERVER, splitHeaders, type StoredHeaders } from './mcp-headers';
+import { isObject } from '../../is-object';
+import { mergeMetadata } from '../metadata';
 
 const TOOL_TYPES = ['default_toolset_20260901', 'mcp_toolset', 'custom'] as const;
 
@@ -98,8 +100,15 @@ export function registerAgents(emu: Emulator): void {
   emu.router.patch('/v1/agents/:id', (r) => {
     const a = agents.must(r.params.id);
     if (a.archived_at) precondition('the agent is archived');
-    const body = validate(r.body, AGENT_SCHEMA, { patch: true });
+    // API-NOTES Agents: a PATCH may carry the version it read; another is a concurrent change, refused (409).
+    const { version, ...rest } = (isObject(r.body) ? r.body : {}) as Record<string, unknown>;
+    if (version !== undefined) {
+      if (!Number.isInteger(version) || (version as number) < 1) invalidParam('body.version', 'version must be a positive integer');
+      if (version !== a.version) fail('conflict_error', `agent ${a.id} is at version ${a.version}, not ${version}: read it again and retry`);
+    }
+    const body = validate(isObject(r.body) ? rest : r.body, AGENT_SCHEMA, { patch: true });
     checkAgentBody(emu, body);
+    mergeMetadata(body, a.metadata);
     // Omitted mcp_servers keep the servers and their headers.
     const { servers, headers } = body.mcp_servers ? splitHeaders(body.mcp_servers, a._mcp_headers) : { servers: undefined, headers: a._mcp_headers };
     const next: Record<string, unknown> = { ...body, ...(servers ? { mcp_servers: servers } : {}) };

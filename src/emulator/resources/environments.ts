@@ -4,6 +4,7 @@ import type { Emulator } from '../server';
 import { publicView, type Collection, type Rec } from '../store';
 import { listNewest } from '../listing';
 import { queryBool, validate, type Schema } from '../validate';
+import { mergeMetadata } from '../metadata';
 
 export type EnvironmentConfig = { type: 'cloud'; proxy?: { mode: 'route_all' | 'limited'; hosts: string[] } } | { type: 'self_hosted' };
 export type Environment = Rec & { name: string; description: string; config: EnvironmentConfig; metadata: Record<string, string>; archived_at: string | null };
@@ -75,6 +76,7 @@ export function registerEnvironments(emu: Emulator): void {
     const env = environments.must(r.params.id);
     if (env.archived_at) precondition('the environment is archived');
     const body = validate(r.body, ENVIRONMENT_SCHEMA, { patch: true });
+    mergeMetadata(body, env.metadata);
     environments.touch(env, { ...body, ...(body.config ? { config: normaliseConfig(body.config) } : {}) } as Partial<Environment>);
     return { status: 200, body: publicView(env) };
   });

@@ -6,6 +6,7 @@ import type { Emulator } from '../server';
 import { listReply, nowIso, publicView, type Rec } from '../store';
 import { listNewest, newestFirst } from '../listing';
 import { validate, type Schema } from '../validate';
+import { mergeMetadata } from '../metadata';
 
 type Store = Rec & { name: string; description: string; archived_at: string | null };
 type Memory = Rec & {
@@ -211,6 +212,7 @@ export function registerMemory(emu: Emulator): void {
   emu.router.patch('/v1/memory-stores/:id', (r) => {
     const s = storeOf(r);
     const body = validate(r.body, STORE_SCHEMA, { patch: true });
+    mergeMetadata(body, s.metadata);
     if (Object.keys(body).length === 0) fail('invalid_request_error', 'an update needs name, description or metadata');
     if (s.archived_at) precondition(`memory store ${s.id} is archived`);
     if (body.name !== undefined) nameTaken(body.name, s.id);

@@ -8,6 +8,7 @@ import { listReply, publicView, type Collection, type Rec } from '../store';
 import { listNewest } from '../listing';
 import { validate, type Schema } from '../validate';
 import { checkSchedule, TriggerScheduler, type Schedule } from './trigger-schedule';
+import { mergeMetadata } from '../metadata';
 
 const SESSION_MODES = ['new_session', 'reuse_session'] as const;
 /** Changing these on a reuse_session trigger is 400 failed_precondition_error (config rule 11). */
@@ -189,6 +190,7 @@ export function registerTriggers(emu: Emulator): void {
     const t = triggerOf(r);
     if (t.archived_at) precondition(`trigger ${t.id} is archived`);
     const body = validate(r.body, TRIGGER_SCHEMA, { patch: true });
+    mergeMetadata(body, t.metadata);
     if (body.schedule) body.schedule = checkSchedule(body.schedule, 'body.schedule');
     const next = { ...t, ...body };
     if (t.session_mode === 'reuse_session') {

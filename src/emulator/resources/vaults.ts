@@ -4,6 +4,7 @@ import type { Emulator } from '../server';
 import { listReply, publicView, visible, type Rec } from '../store';
 import { listNewest, newestFirst } from '../listing';
 import { validate, type Schema } from '../validate';
+import { mergeMetadata } from '../metadata';
 
 const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_oauth'] as const;
 
@@ -52,7 +53,9 @@ export function registerVaults(emu: Emulator): void {
   emu.router.get('/v1/vaults/:id', (r) => ({ status: 200, body: publicView(vaultOf(r)) }));
   emu.router.patch('/v1/vaults/:id', (r) => {
     const v = vaultOf(r);
-    return { status: 200, body: publicView(vaults.touch(v, validate(r.body, VAULT_SCHEMA, { patch: true }) as Partial<Vault>)) };
+    const body = validate(r.body, VAULT_SCHEMA, { patch: true });
+    mergeMetadata(body, v.metadata);
+    return { status: 200, body: publicView(vaults.touch(v, body as Partial<Vault>)) };
   });
   emu.router.post(
     '/v1/vaults/:id/archive',

@@ -16,6 +16,7 @@ import { checkSystemTemplate, CREATE_SCHEMA, parseSendBody, UPDATE_SCHEMA, type 
 import { EventLog } from './log';
 import type { EgressLookup } from './platform';
 import { SessionRuntime, type PendingInput, type SessionRec, type ThreadRec } from './runtime';
+import { mergeMetadata } from '../metadata';
 
 const DEFAULT_STEP_MS = 10;
 
@@ -214,6 +215,7 @@ export function createSessionService(emu: Emulator): SessionService {
   /** PATCH: only real changes are applied and announced. */
   function update(s: SessionRec, raw: unknown): void {
     const body = validate(raw, UPDATE_SCHEMA, { patch: true });
+    mergeMetadata(body, s.metadata);
     if (body.agent_overrides?.roster !== undefined) invalidParam('body.agent_overrides.roster', 'roster can be set only when the session is created');
     checkSystemTemplate(body.agent_overrides?.system, 'body.agent_overrides.system');
     if (s.archived_at) precondition('the session is archived and cannot be updated');

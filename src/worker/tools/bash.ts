@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { findProgram } from '../../fs/find-program';
 import type { ToolContext } from './context';
 import { failed, truncated, ok, optInt, str, type Input, type ToolResult } from './result';
 
@@ -12,8 +13,11 @@ const MAX_BASH_TIMEOUT_MS = 600_000;
 export function bash(input: Input, ctx: ToolContext): Promise<ToolResult> {
   const command = str(input, 'command');
   const timeoutMs = Math.min(optInt(input, 'timeout', 1) ?? ctx.bashTimeoutMs, MAX_BASH_TIMEOUT_MS);
+  // Looked up in PATH's absolute folders only: a relative entry would find a `bash` the agent wrote into the workdir.
+  const program = findProgram('bash', ctx.env);
+  if (!program) return Promise.resolve(failed('cannot run bash: no bash in an absolute folder of PATH'));
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], { cwd: ctx.workdir, env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, ['-c', command], { cwd: ctx.workdir, env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     // Only the head is kept in memory; the rest is counted so the marker can say how much was cut.
     let out = '';
     let total = 0;
