@@ -8,6 +8,7 @@ import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 import { addKeys } from './keys';
+import { addOutage } from './outage';
 import { parseEmulator, type EmulatorCommandOptions } from './parse';
 
 export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<void> {
@@ -100,4 +101,5 @@ export default function build(cmd: Command, kit: Kit): void {
   printsText(cmd, 'it prints the two export lines, then serves', { ownsQuiet: true });
   cmd.action(kit.verb((args, flags) => parseEmulator(args, flags, Boolean(cmd.optsWithGlobals().quiet)), runEmulator));
   addKeys(cmd, kit);
+  addOutage(cmd, kit);
 }

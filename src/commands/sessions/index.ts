@@ -13,6 +13,7 @@ import { addContinue } from './continue';
 import { addDelete } from './delete';
 import { addEvents } from './events';
 import { addExport } from './export';
+import { addExplain } from './explain';
 import { addInterrupt } from './interrupt';
 import { addList } from './list';
 import { addPending } from './pending';
@@ -93,4 +94,5 @@ export default function build(group: Command, kit: Kit): void {
   addTail(group, kit);
   addWait(group, kit);
   addStats(group, kit);
+  addExplain(group, kit);
 }
