@@ -14,6 +14,7 @@ import { addDelete } from './delete';
 import { addEvents } from './events';
 import { addExport } from './export';
 import { addExplain } from './explain';
+import { addRerun } from './rerun';
 import { addInterrupt } from './interrupt';
 import { addList } from './list';
 import { addPending } from './pending';
@@ -95,4 +96,5 @@ export default function build(group: Command, kit: Kit): void {
   addWait(group, kit);
   addStats(group, kit);
   addExplain(group, kit);
+  addRerun(group, kit);
 }

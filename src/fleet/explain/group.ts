@@ -39,7 +39,7 @@ const q = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace
  * operator's selectors, or the group's IDs when the operator gave IDs (by age when there are many).
  */
 function bulk(sel: Selection, g: Explained[], now: number, verb: string, filters: string[], tail: string[] = [], takesIds = true): string {
-  const parts = ['svc', verb];
+  const parts = ['svc', ...verb.split(' ')];
   if (sel.ids && takesIds && g.length <= MAX_NAMED) parts.push(...g.map((e) => e.id));
   else {
     parts.push(...filters);
