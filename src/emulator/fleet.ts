@@ -30,24 +30,19 @@ const DEFAULT_COUNTS: Record<FleetState, number> = { running: 6, waiting: 5, fai
 
 type Json = Record<string, any>;
 
-/** The emulator's own HTTP API with its API key, as a user would call it; `who` names the caller in errors. */
-export function emulatorApi(emu: Emulator, who: string): (method: string, path: string, body?: unknown) => Promise<Json> {
-  return async (method, path, body) => {
+/** Seeds `emu` (listening) with a fleet and resolves once every session is in its state. */
+export async function seedFleet(emu: Emulator, o: FleetOptions = {}): Promise<Fleet> {
+  const counts = { ...DEFAULT_COUNTS, ...o.counts };
+  const api = async (method: string, path: string, body?: unknown): Promise<Json> => {
     const res = await fetch(emu.url + path, {
       method,
       headers: { authorization: `Bearer ${emu.apiKey}`, [VERSION_HEADER]: API_VERSION, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    if (!res.ok) throw new Error(`${who}: ${method} ${path} answered ${res.status}: ${text}`);
+    if (!res.ok) throw new Error(`fleet seed: ${method} ${path} answered ${res.status}: ${text}`);
     return text ? (JSON.parse(text) as Json) : {};
   };
-}
-
-/** Seeds `emu` (listening) with a fleet and resolves once every session is in its state. */
-export async function seedFleet(emu: Emulator, o: FleetOptions = {}): Promise<Fleet> {
-  const counts = { ...DEFAULT_COUNTS, ...o.counts };
-  const api = emulatorApi(emu, 'fleet seed');
 
   const agents = [];
   for (const [name, system] of [

@@ -2,7 +2,6 @@
 // outage that then ends, so `svc sessions explain` groups them and `svc sessions rerun` brings them back.
 import { SESSION_ERROR_TYPES } from '../wire/errors';
 import { HttpError } from './errors';
-import { emulatorApi } from './fleet';
 import type { Emulator } from './server';
 
 export interface OutageOptions {
@@ -34,28 +33,23 @@ export async function runOutage(emu: Emulator, o: OutageOptions = {}): Promise<O
   const turns = o.turns ?? 1;
   if (!Number.isInteger(n) || n < 1 || n > MAX_SESSIONS) throw new HttpError(400, 'invalid_parameter_error', `sessions must be 1 to ${MAX_SESSIONS}`, 'body.sessions');
   if (!Number.isInteger(turns) || turns < 1 || turns > 10) throw new HttpError(400, 'invalid_parameter_error', 'turns must be 1 to 10', 'body.turns');
-  const api = emulatorApi(emu, 'outage');
-  const agent = await api('POST', '/v1/agents', { name: `ticket-bot-${Date.now().toString(36)}`, model: 'scripted-1', system: 'Summarise tickets.', metadata: { scenario: 'outage' } });
+  const { agents, sessions } = emu.services;
+  if (!agents || !sessions) throw new HttpError(500, 'server_error', 'agents and sessions are not registered');
+  // Made through the services behind the API (as triggers and the seed are), so a thousand take a moment.
+  const agent = agents.create({ name: `ticket-bot-${Date.now().toString(36)}`, model: 'scripted-1', system: 'Summarise tickets.', metadata: { scenario: 'outage' } });
   const before = emu.faults.config.model_outage;
   emu.faults.config.model_outage = errorType;
   const ids: string[] = [];
   try {
-    for (let i = 1; i <= n; i++) {
-      const s = await api('POST', '/v1/sessions', { agent_id: agent.id, title: `ticket ${i}`, metadata: { scenario: 'outage', ticket: String(i) } });
-      ids.push(String(s.id));
-    }
+    for (let i = 1; i <= n; i++) ids.push(sessions.create({ agent_id: agent.id, title: `ticket ${i}`, metadata: { scenario: 'outage', ticket: String(i) } }).id);
     for (let t = 1; t <= turns; t++) {
       for (const [i, id] of ids.entries())
-        await api('POST', `/v1/sessions/${id}/events`, {
-          events: [{ type: 'user.message', data: { content: [{ type: 'text', text: `Summarise ticket ${i + 1}${t > 1 ? ` (part ${t})` : ''}` }] } }],
-        });
+        sessions.send(id, 'next_turn', [{ type: 'user.message', data: { content: [{ type: 'text', text: `Summarise ticket ${i + 1}${t > 1 ? ` (part ${t})` : ''}` }] } }]);
       const until = Date.now() + (o.timeout_ms ?? 20_000);
       for (const id of ids)
-        for (;;) {
-          const s = await api('GET', `/v1/sessions/${id}`);
-          if (s.status === 'idle' && s.stop_reason?.type === 'error') break;
-          if (Date.now() > until) throw new Error(`outage: session ${id} did not fail (status ${s.status})`);
-          await new Promise((r) => setTimeout(r, 10));
+        while (!(sessions.failedIdle(id) && !sessions.isBusy(id))) {
+          if (Date.now() > until) throw new Error(`outage: session ${id} did not fail`);
+          await new Promise((r) => setTimeout(r, 5));
         }
     }
   } finally {
