@@ -31,20 +31,29 @@ export async function runOutage(emu: Emulator, o: OutageOptions = {}): Promise<O
   const n = o.sessions ?? 50;
   const errorType = o.error_type ?? 'engine_overloaded';
   const turns = o.turns ?? 1;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_SESSIONS) throw new HttpError(400, 'invalid_parameter_error', `sessions must be 1 to ${MAX_SESSIONS}`, 'body.sessions');
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SESSIONS)
+    throw new HttpError(400, 'invalid_parameter_error', `sessions must be 1 to ${MAX_SESSIONS}`, 'body.sessions');
   if (!Number.isInteger(turns) || turns < 1 || turns > 10) throw new HttpError(400, 'invalid_parameter_error', 'turns must be 1 to 10', 'body.turns');
   const { agents, sessions } = emu.services;
   if (!agents || !sessions) throw new HttpError(500, 'server_error', 'agents and sessions are not registered');
   // Made through the services behind the API (as triggers and the seed are), so a thousand take a moment.
-  const agent = agents.create({ name: `ticket-bot-${Date.now().toString(36)}`, model: 'scripted-1', system: 'Summarise tickets.', metadata: { scenario: 'outage' } });
+  const agent = agents.create({
+    name: `ticket-bot-${Date.now().toString(36)}`,
+    model: 'scripted-1',
+    system: 'Summarise tickets.',
+    metadata: { scenario: 'outage' },
+  });
   const before = emu.faults.config.model_outage;
   emu.faults.config.model_outage = errorType;
   const ids: string[] = [];
   try {
-    for (let i = 1; i <= n; i++) ids.push(sessions.create({ agent_id: agent.id, title: `ticket ${i}`, metadata: { scenario: 'outage', ticket: String(i) } }).id);
+    for (let i = 1; i <= n; i++)
+      ids.push(sessions.create({ agent_id: agent.id, title: `ticket ${i}`, metadata: { scenario: 'outage', ticket: String(i) } }).id);
     for (let t = 1; t <= turns; t++) {
       for (const [i, id] of ids.entries())
-        sessions.send(id, 'next_turn', [{ type: 'user.message', data: { content: [{ type: 'text', text: `Summarise ticket ${i + 1}${t > 1 ? ` (part ${t})` : ''}` }] } }]);
+        sessions.send(id, 'next_turn', [
+          { type: 'user.message', data: { content: [{ type: 'text', text: `Summarise ticket ${i + 1}${t > 1 ? ` (part ${t})` : ''}` }] } },
+        ]);
       const until = Date.now() + (o.timeout_ms ?? 20_000);
       for (const id of ids)
         while (!(sessions.failedIdle(id) && !sessions.isBusy(id))) {
@@ -64,7 +73,12 @@ export function registerOutage(emu: Emulator): void {
   emu.admin.post('/_emulator/scenarios/outage', async (r) => {
     const body = (r.body ?? {}) as OutageOptions;
     if (body.error_type !== undefined && (typeof body.error_type !== 'string' || body.error_type === ''))
-      throw new HttpError(400, 'invalid_parameter_error', `error_type must be a session error type such as ${SESSION_ERROR_TYPES.slice(0, 3).join(', ')}`, 'body.error_type');
+      throw new HttpError(
+        400,
+        'invalid_parameter_error',
+        `error_type must be a session error type such as ${SESSION_ERROR_TYPES.slice(0, 3).join(', ')}`,
+        'body.error_type',
+      );
     return { status: 200, body: await runOutage(emu, body) };
   });
 }

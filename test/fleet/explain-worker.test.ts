@@ -35,7 +35,13 @@ describe('svc sessions explain: a self-hosted session whose worker stopped mid-l
     try {
       const sid = await toolSession(t.emu, env.id, `/tool bash ${JSON.stringify({ command: 'echo $$ > pid; exec sleep 60' })}`);
       tool = await waitUntil(() => readPid(join(dir, 'pid')), 'the worker to run the call', 15_000);
-      const held = await waitRow(t.emu, env.id, sid, (w) => w.status === 'active' && w.worker_id === 'stuck-worker' && w.latest_heartbeat_at, 'an active lease');
+      const held = await waitRow(
+        t.emu,
+        env.id,
+        sid,
+        (w) => w.status === 'active' && w.worker_id === 'stuck-worker' && w.latest_heartbeat_at,
+        'an active lease',
+      );
       // Healthy: the worker beats well within its lease.
       expect((await explain(sid)).causes[0].code).toBe('running');
 
@@ -44,7 +50,14 @@ describe('svc sessions explain: a self-hosted session whose worker stopped mid-l
       const stale = (await explain(sid)).causes[0];
       expect(stale).toMatchObject({
         code: 'worker_heartbeat_stale',
-        facts: { work_row: held.id, environment_id: env.id, worker_id: 'stuck-worker', row_status: 'active', generation: held.generation, lease_ttl_ms: LEASE_TTL_MS },
+        facts: {
+          work_row: held.id,
+          environment_id: env.id,
+          worker_id: 'stuck-worker',
+          row_status: 'active',
+          generation: held.generation,
+          lease_ttl_ms: LEASE_TTL_MS,
+        },
         commands: [`svc worker run --environment ${env.id}`, `svc work list ${env.id}`],
       });
       expect(stale.facts.heartbeat_age_ms).toBeGreaterThan(LEASE_TTL_MS);

@@ -36,7 +36,12 @@ describe('svc sessions explain: one session, each cause', () => {
     const e = await explainOne(sid);
     expect(e.state).toBe('failed (engine_overloaded)');
     expect(e.causes).toHaveLength(1);
-    expect(e.causes[0]).toMatchObject({ code: 'session_error', facts: { error_type: 'engine_overloaded' }, advice: 'Retry later.', commands: [`svc sessions rerun ${sid}`] });
+    expect(e.causes[0]).toMatchObject({
+      code: 'session_error',
+      facts: { error_type: 'engine_overloaded' },
+      advice: 'Retry later.',
+      commands: [`svc sessions rerun ${sid}`],
+    });
     const text = await run(['sessions', 'explain', sid, '-o', 'table']);
     expect(text.stdout).toContain(`${sid}  failed (engine_overloaded)`);
     expect(text.stdout).toContain('why (session_error): the turn ended in session.error engine_overloaded');
@@ -98,13 +103,24 @@ describe('svc sessions explain: one session, each cause', () => {
     await send(t.emu, sid, '/custom lookup {"q":"invoice 42"}');
     const s = await waitSession(t.emu, sid, (x) => x.requires_action === true);
     const c = (await explainOne(sid)).causes[0];
-    expect(c).toMatchObject({ code: 'awaiting_tool_result', facts: { calls: [{ event_id: s.stop_reason.event_ids[0], tool: 'lookup', input: '{"q":"invoice 42"}' }] } });
+    expect(c).toMatchObject({
+      code: 'awaiting_tool_result',
+      facts: { calls: [{ event_id: s.stop_reason.event_ids[0], tool: 'lookup', input: '{"q":"invoice 42"}' }] },
+    });
     expect(c.commands).toEqual([`svc sessions tool-result ${sid} ${s.stop_reason.event_ids[0]} --text "…"`]);
 
     const child = await session();
     await handBuilt(
       child,
-      [{ id: 'sevt_childcall', type: 'agent.tool_use', session_thread_id: 'thrd_child1', processed_at: ago(120_000), data: { name: 'write', input: { path: 'a' }, permission: 'ask' } }],
+      [
+        {
+          id: 'sevt_childcall',
+          type: 'agent.tool_use',
+          session_thread_id: 'thrd_child1',
+          processed_at: ago(120_000),
+          data: { name: 'write', input: { path: 'a' }, permission: 'ask' },
+        },
+      ],
       { status: 'idle', requires_action: true, stop_reason: { type: 'requires_action', event_ids: ['sevt_childcall'] } },
     );
     const w = (await explainOne(child)).causes[0];
@@ -155,7 +171,11 @@ describe('svc sessions explain: one session, each cause', () => {
     await handBuilt(sid, [], { status: 'hibernating' });
     const e = await explainOne(sid);
     expect(e.state).toBe('hibernating');
-    expect(e.causes[0]).toMatchObject({ code: 'unknown', facts: { status: 'hibernating' }, commands: [`svc sessions get ${sid} -o json`, `svc sessions events ${sid}`] });
+    expect(e.causes[0]).toMatchObject({
+      code: 'unknown',
+      facts: { status: 'hibernating' },
+      commands: [`svc sessions get ${sid} -o json`, `svc sessions events ${sid}`],
+    });
   });
 });
 
@@ -203,7 +223,9 @@ describe('svc sessions explain: many sessions grouped by cause', () => {
     const byId = await run(['sessions', 'explain', '-', '-o', 'json'], { stdin: ids.overloaded.join('\n') });
     expect(JSON.parse(byId.stdout).groups[0].command).toBe(`svc sessions rerun ${ids.overloaded.join(' ')}`);
     // -q: the IDs explained, for a pipe.
-    expect((await run(['sessions', 'explain', '--error-type', 'model_unavailable', '-l', `batch=${label}`, '-q'])).stdout.trim().split('\n').sort()).toEqual([...ids.unavailable].sort());
+    expect((await run(['sessions', 'explain', '--error-type', 'model_unavailable', '-l', `batch=${label}`, '-q'])).stdout.trim().split('\n').sort()).toEqual(
+      [...ids.unavailable].sort(),
+    );
   });
 
   it('reads only what each cause needs: one list page, one history page per failed session, nothing per idle one', async () => {

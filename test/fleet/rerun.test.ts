@@ -57,7 +57,12 @@ describe('svc sessions rerun', () => {
     expect(r.code).toBe(0);
     const [attempt] = await attemptsOf(orig);
     const o = await getSession(t.emu, orig);
-    expect(attempt).toMatchObject({ agent_id: o.agent_id, agent_version: o.agent_version, title: o.title, metadata: { ...o.metadata, rerun_of: orig, attempt: '1' } });
+    expect(attempt).toMatchObject({
+      agent_id: o.agent_id,
+      agent_version: o.agent_version,
+      title: o.title,
+      metadata: { ...o.metadata, rerun_of: orig, attempt: '1' },
+    });
     expect(attempt.status).toBe('idle');
     expect(texts(await history(t.emu, `/v1/sessions/${attempt.id}`))).toEqual(texts(await history(t.emu, `/v1/sessions/${orig}`)));
     // Each turn was sent once the one before settled: every message started a turn of its own.
@@ -139,10 +144,15 @@ describe('svc sessions rerun', () => {
     const orig = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agentId } })).body.id;
     await send(t.emu, orig, '/confirm bash {"command":"ls"}');
     const s = await waitSession(t.emu, orig, (x) => x.requires_action === true);
-    await call(t.emu, 'POST', `/v1/sessions/${orig}/events`, { body: { events: [{ type: 'user.tool_confirmation', data: { event_id: s.stop_reason.event_ids[0], result: 'allow' } }] } });
+    await call(t.emu, 'POST', `/v1/sessions/${orig}/events`, {
+      body: { events: [{ type: 'user.tool_confirmation', data: { event_id: s.stop_reason.event_ids[0], result: 'allow' } }] },
+    });
     await waitSession(t.emu, orig, (x) => x.status === 'idle' && x.requires_action === false);
     await send(t.emu, orig, 'and then this');
-    await waitUntil(async () => texts(await history(t.emu, `/v1/sessions/${orig}`)).length === 2 && (await getSession(t.emu, orig)).status === 'idle', 'the second turn');
+    await waitUntil(
+      async () => texts(await history(t.emu, `/v1/sessions/${orig}`)).length === 2 && (await getSession(t.emu, orig)).status === 'idle',
+      'the second turn',
+    );
     const r = await run(['sessions', 'rerun', orig, '--wait']);
     expect(r.code).toBe(13);
     const [a] = await attemptsOf(orig);
@@ -175,7 +185,9 @@ describe('svc sessions rerun', () => {
     const r = await run(args);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^rerun \d+, unchanged \d+, failed 0\n$/);
-    const reruns = (await call(t.emu, 'GET', '/v1/sessions?page_size=1000')).body.items.filter((s: any) => s.metadata?.batch === 'killed' && s.metadata?.rerun_of);
+    const reruns = (await call(t.emu, 'GET', '/v1/sessions?page_size=1000')).body.items.filter(
+      (s: any) => s.metadata?.batch === 'killed' && s.metadata?.rerun_of,
+    );
     expect(reruns).toHaveLength(60);
     expect(new Set(reruns.map((s: any) => s.metadata.rerun_of))).toEqual(new Set(ids));
     for (const s of reruns) {

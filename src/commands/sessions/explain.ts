@@ -41,7 +41,7 @@ export function addExplain(group: Command, kit: Kit): void {
   const cmd = group
     .command('explain')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
-    .description("Say why sessions stand as they do and the command that moves each on; many are grouped by cause (codes in -o json)");
+    .description('Say why sessions stand as they do and the command that moves each on; many are grouped by cause (codes in -o json)');
   addFleetSelectFlags(cmd);
   examples(cmd, [
     'svc sessions explain SESSION_ID',

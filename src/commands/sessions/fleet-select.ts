@@ -25,7 +25,7 @@ export const FLEET_SELECT_FLAGS = { ...SELECTOR_FLAGS, includeArchived: 'switch'
 export function addFleetSelectFlags(cmd: Command): Command {
   pickable(cmd, RECENT_SESSIONS, { missing: (flags) => flags.errorType === undefined && !hasSelectors(parseSelectors(flags)) });
   addSelectorFlags(cmd, { includeArchived: true });
-  return cmd.option('--error-type <type>', "only sessions whose last turn ended in a session.error of this error_type (engine_overloaded, …)");
+  return cmd.option('--error-type <type>', 'only sessions whose last turn ended in a session.error of this error_type (engine_overloaded, …)');
 }
 
 /** The sessions asked for, checked before any request. */

@@ -115,7 +115,12 @@ export async function runRerun(ctx: Ctx, o: RerunCommandOptions): Promise<void> 
     preview: (t) => {
       const p = byId.get(t.id)!;
       const existing = existingFor(found, p);
-      return { attempt: p.attempt, turns: `${p.turns.length}`, agent_version: p.body.agent_version ?? 'latest', ...(existing ? { existing_session_id: existing.id } : {}) };
+      return {
+        attempt: p.attempt,
+        turns: `${p.turns.length}`,
+        agent_version: p.body.agent_version ?? 'latest',
+        ...(existing ? { existing_session_id: existing.id } : {}),
+      };
     },
     apply: async (client, t) => {
       const p = byId.get(t.id)!;
@@ -139,7 +144,9 @@ export function addRerun(group: Command, kit: Kit): void {
   const cmd = group
     .command('rerun')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
-    .description("Run sessions again: a new session each (same agent, environment, vaults, resources, title, metadata + rerun_of, attempt) replaying the original's user messages turn by turn")
+    .description(
+      "Run sessions again: a new session each (same agent, environment, vaults, resources, title, metadata + rerun_of, attempt) replaying the original's user messages turn by turn",
+    )
     .option('--turns <n>', 'replay only the first N user messages')
     .option('--agent-version <n>', "pin this agent version (default: the original's)")
     .option('--latest', "run the agent's current version (default: the original's)")

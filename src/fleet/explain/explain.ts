@@ -44,7 +44,8 @@ export function needs(s: Session): Needs {
   };
 }
 
-const q = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+/** A word of a suggested command, quoted for a POSIX shell when it needs to be. */
+export const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 const ms = (from: string | undefined, now: number): number | undefined => {
   const t = from === undefined ? NaN : Date.parse(from);
   return Number.isNaN(t) ? undefined : Math.max(0, now - t);
@@ -87,7 +88,14 @@ function causesOf(f: SessionFacts, id: string, label: string, turnError: ReturnT
   const raw = { status: s.status, stop_reason: s.stop_reason ?? null, interrupted: s.interrupted, stopping: s.stopping, continue_pending: s.continue_pending };
   switch (label) {
     case 'terminated':
-      return [{ code: 'terminated', summary: 'terminated (archived): it takes no new input', facts: { archived_at: s.archived_at ?? null }, commands: [`svc sessions rerun ${id}`] }];
+      return [
+        {
+          code: 'terminated',
+          summary: 'terminated (archived): it takes no new input',
+          facts: { archived_at: s.archived_at ?? null },
+          commands: [`svc sessions rerun ${id}`],
+        },
+      ];
     case 'interrupted': {
       const held = f.pending?.length ?? 0;
       const facts = { pending_inputs: held, control_epoch: s.control_epoch };
@@ -112,13 +120,20 @@ function causesOf(f: SessionFacts, id: string, label: string, turnError: ReturnT
         facts: { since },
         commands: [`svc sessions wait ${id} --timeout 10m`],
       };
-      return [resched, ...(work(f, id).extra ?? [])];
+      return [resched, ...workCauses(f)];
     }
     case 'running': {
-      const w = work(f, id).extra;
-      if (w?.length) return w;
+      const w = workCauses(f);
+      if (w.length) return w;
       const detail = s.stopping ? 'winding down' : s.continue_pending ? 'a Continue is starting' : 'running its turn';
-      return [{ code: 'running', summary: detail, facts: { ...raw, ...(f.row ? rowFacts(f.row) : {}) }, commands: [`svc sessions wait ${id}`, `svc sessions tail ${id}`] }];
+      return [
+        {
+          code: 'running',
+          summary: detail,
+          facts: { ...raw, ...(f.row ? rowFacts(f.row) : {}) },
+          commands: [`svc sessions wait ${id}`, `svc sessions tail ${id}`],
+        },
+      ];
     }
     case 'failed':
     case 'idle': {
@@ -126,14 +141,32 @@ function causesOf(f: SessionFacts, id: string, label: string, turnError: ReturnT
       const stop = String(s.stop_reason?.type ?? '');
       if (label === 'failed' && Object.hasOwn(UNFINISHED_STOPS, stop)) {
         const u = UNFINISHED_STOPS[stop];
-        return [{ code: 'stop_unfinished', summary: `the turn stopped unfinished: ${u.what}`, facts: { stop_reason: stop }, advice: u.recovery, commands: [`svc sessions rerun ${id}`] }];
+        return [
+          {
+            code: 'stop_unfinished',
+            summary: `the turn stopped unfinished: ${u.what}`,
+            facts: { stop_reason: stop },
+            advice: u.recovery,
+            commands: [`svc sessions rerun ${id}`],
+          },
+        ];
       }
       if (label === 'failed') break;
-      return [{ code: 'idle', summary: 'idle: its last turn finished; nothing holds it', facts: { stop_reason: stop || null }, commands: [`svc sessions send ${id} --text "…"`] }];
+      return [
+        {
+          code: 'idle',
+          summary: 'idle: its last turn finished; nothing holds it',
+          facts: { stop_reason: stop || null },
+          commands: [`svc sessions send ${id} --text "…"`],
+        },
+      ];
     }
   }
   // svc cannot say more than what it read.
-  const why = label === 'failed' ? 'the turn stopped on an error, but its session.error is not in the recent history' : `status "${String(s.status)}" is not one svc knows`;
+  const why =
+    label === 'failed'
+      ? 'the turn stopped on an error, but its session.error is not in the recent history'
+      : `status "${String(s.status)}" is not one svc knows`;
   return [{ code: 'unknown', summary: why, facts: raw, commands: [`svc sessions get ${id} -o json`, `svc sessions events ${id}`] }];
 }
 
@@ -189,14 +222,19 @@ function waits(f: SessionFacts, id: string): Cause[] {
     (e.type === 'agent.custom_tool_use' ? custom : confirm).push(call);
   }
   const line = (c: AwaitedCall) =>
-    `${c.tool ?? 'a tool'} ${c.input ?? ''} (waiting ${c.waited_ms === undefined ? '?' : span(c.waited_ms)}, ${c.thread_id ? `thread ${c.thread_id}` : 'main thread'})`.replace('  ', ' ');
+    `${c.tool ?? 'a tool'} ${c.input ?? ''} (waiting ${c.waited_ms === undefined ? '?' : span(c.waited_ms)}, ${c.thread_id ? `thread ${c.thread_id}` : 'main thread'})`.replace(
+      '  ',
+      ' ',
+    );
   const out: Cause[] = [];
   if (confirm.length)
     out.push({
       code: 'awaiting_confirmation',
       summary: `waiting for a tool confirmation: ${confirm.map(line).join('; ')}`,
       facts: { calls: confirm },
-      commands: confirm.map((c) => `svc sessions confirm ${id} ${c.event_id} --allow`).concat(confirm.map((c) => `svc sessions confirm ${id} ${c.event_id} --deny --message "…"`)),
+      commands: confirm
+        .map((c) => `svc sessions confirm ${id} ${c.event_id} --allow`)
+        .concat(confirm.map((c) => `svc sessions confirm ${id} ${c.event_id} --deny --message "…"`)),
     });
   if (custom.length)
     out.push({
@@ -228,45 +266,42 @@ function rowFacts(row: WorkItem): Record<string, unknown> {
   };
 }
 
-/** A self-hosted session's work row, when it explains why the turn does not move: the `extra` causes. */
-function work(f: SessionFacts, id: string): { extra?: Cause[] } {
+/** A self-hosted session's work row, when it explains why the turn does not move. */
+function workCauses(f: SessionFacts): Cause[] {
   const row = f.row;
-  if (!f.selfHosted || !row) return {};
+  if (!f.selfHosted || !row) return [];
   const env = String(row.environment_id ?? f.session.environment_id);
   const facts = rowFacts(row);
-  const start = `svc worker run --environment ${q(env)}`;
+  const start = `svc worker run --environment ${shellWord(env)}`;
   if (row.status === 'queued') {
     const queued = ms(String(row.claimed_at ?? row.created_at), f.now) ?? 0;
-    if (queued < QUEUED_STALE_MS) return {};
-    const lost = Number(row.generation) > 1 ? `, re-queued ${Number(row.generation) - 1} time${Number(row.generation) === 2 ? '' : 's'} after a lost worker` : '';
-    return {
-      extra: [
-        {
-          code: 'work_queued_no_worker',
-          summary: `its work row ${row.id} has waited ${span(queued)} in the queue of environment ${env} with no worker claiming it${lost}`,
-          facts: { ...facts, queued_ms: queued },
-          commands: [start, `svc work list ${q(env)}`],
-        },
-      ],
-    };
+    if (queued < QUEUED_STALE_MS) return [];
+    const lost =
+      Number(row.generation) > 1 ? `, re-queued ${Number(row.generation) - 1} time${Number(row.generation) === 2 ? '' : 's'} after a lost worker` : '';
+    return [
+      {
+        code: 'work_queued_no_worker',
+        summary: `its work row ${row.id} has waited ${span(queued)} in the queue of environment ${env} with no worker claiming it${lost}`,
+        facts: { ...facts, queued_ms: queued },
+        commands: [start, `svc work list ${shellWord(env)}`],
+      },
+    ];
   }
   if (['starting', 'active', 'stopping'].includes(String(row.status))) {
     const beat = row.latest_heartbeat_at ?? row.started_at ?? row.acknowledged_at ?? row.claimed_at;
     const age = ms(beat === undefined ? undefined : String(beat), f.now);
     const ttl = Number(row.lease_ttl_ms);
-    if (age === undefined || !Number.isFinite(ttl) || age <= ttl) return {};
-    return {
-      extra: [
-        {
-          code: 'worker_heartbeat_stale',
-          summary: `worker ${row.worker_id ?? '(unnamed)'} holds its work row ${row.id} but last beat ${span(age)} ago, past its ${span(ttl)} lease: the worker is stuck or gone; the platform re-queues the row at generation ${Number(row.generation) + 1}`,
-          facts: { ...facts, heartbeat_age_ms: age },
-          commands: [start, `svc work list ${q(env)}`],
-        },
-      ],
-    };
+    if (age === undefined || !Number.isFinite(ttl) || age <= ttl) return [];
+    return [
+      {
+        code: 'worker_heartbeat_stale',
+        summary: `worker ${row.worker_id ?? '(unnamed)'} holds its work row ${row.id} but last beat ${span(age)} ago, past its ${span(ttl)} lease: the worker is stuck or gone; the platform re-queues the row at generation ${Number(row.generation) + 1}`,
+        facts: { ...facts, heartbeat_age_ms: age },
+        commands: [start, `svc work list ${shellWord(env)}`],
+      },
+    ];
   }
-  return {};
+  return [];
 }
 
 function lastStatusAt(recent: SessionEvent[] | undefined, status: string): string | undefined {

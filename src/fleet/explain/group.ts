@@ -4,7 +4,7 @@
  */
 import { SESSION_ERROR_RECOVERY } from '../../wire/errors';
 import { groupKey, type Cause, type CauseCode, type Explained } from './causes';
-import { span } from './explain';
+import { shellWord as q, span } from './explain';
 
 export interface Group {
   code: CauseCode;
@@ -32,8 +32,6 @@ export interface Selection {
 /** More IDs than this and a group's command selects by the group's filters and age rather than naming each. */
 const MAX_NAMED = 10;
 
-const q = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 /**
  * A bulk command for the group: `svc VERB` with the group's own filters (`--status failed --error-type T`) and the
  * operator's selectors, or the group's IDs when the operator gave IDs (by age when there are many).
@@ -58,7 +56,8 @@ function commandFor(c: Cause, sel: Selection, g: Explained[], now: number): stri
       const t = String(c.facts.error_type);
       if (c.facts.listed_in_spec === false) return undefined;
       const filters = ['--error-type', t];
-      if (t === 'quota_exceeded' || t === 'max_steps') return `${b('sessions explain', filters, ['-q'], false)} | xargs -I{} svc sessions send {} --text Continue.`;
+      if (t === 'quota_exceeded' || t === 'max_steps')
+        return `${b('sessions explain', filters, ['-q'], false)} | xargs -I{} svc sessions send {} --text Continue.`;
       if (t === 'model_unavailable' || t === 'invalid_request') return b('sessions rerun', ['--status', 'failed', ...filters], ['--latest']);
       return b('sessions rerun', ['--status', 'failed', ...filters]);
     }

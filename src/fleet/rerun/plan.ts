@@ -41,8 +41,7 @@ export interface Refusal {
 }
 
 /** Whether a session has a turn under way (or winding down, or a Continue starting). */
-export const isRunning = (s: Session): boolean =>
-  s.status === 'running' || s.status === 'rescheduling' || s.stopping === true || s.continue_pending === true;
+export const isRunning = (s: Session): boolean => s.status === 'running' || s.status === 'rescheduling' || s.stopping === true || s.continue_pending === true;
 
 /** The coordinator's user messages, oldest first: one turn each (child threads are the agent's own work). */
 export function userTurns(history: readonly SessionEvent[]): RerunPlan['turns'] {
@@ -73,7 +72,10 @@ function resourceBody(r: Record<string, unknown>): Record<string, unknown> {
 export function planRerun(s: Session, history: readonly SessionEvent[], o: RerunOptions): RerunPlan | Refusal {
   const original = String(s.id);
   if (isRunning(s) && !o.force)
-    return { original, reason: `session ${original} is running: interrupt it first (svc sessions interrupt ${original} --wait), or pass --force to rerun it from its history so far` };
+    return {
+      original,
+      reason: `session ${original} is running: interrupt it first (svc sessions interrupt ${original} --wait), or pass --force to rerun it from its history so far`,
+    };
   const all = userTurns(history);
   if (!all.length) return { original, reason: `session ${original} has no user message to replay` };
   const turns = o.turns === undefined ? all : all.slice(0, o.turns);
