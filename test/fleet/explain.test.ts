@@ -29,7 +29,7 @@ async function explainOne(sid: string, o: SvcOptions = {}): Promise<any> {
 }
 
 describe('svc sessions explain: one session, each cause', () => {
-  it('session_error: the turn ended in a spec error type: its advice, and the rerun that moves it on; the text form ends with the command', async () => {
+  it('R-ERR-24 session_error: the turn ended in a spec error type: its advice, and the rerun that moves it on; the text form ends with the command', async () => {
     const sid = await session();
     await send(t.emu, sid, '/error engine_overloaded');
     await waitSession(t.emu, sid, failed);
@@ -49,7 +49,7 @@ describe('svc sessions explain: one session, each cause', () => {
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(`  next: svc sessions rerun ${sid}`);
   });
 
-  it('session_error: an error type the spec does not list is reported under its own name with the facts and no advice', async () => {
+  it('R-ERR-23 session_error: an error type the spec does not list is reported under its own name with the facts and no advice', async () => {
     const sid = await session();
     await handBuilt(
       sid,

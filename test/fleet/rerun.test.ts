@@ -139,6 +139,25 @@ describe('svc sessions rerun', () => {
     expect(await attemptsOf(busy)).toHaveLength(1);
   });
 
+  it('R-IDEM-14 a 500 after each second write (applied) is retried with the same key: every original rerun once, each message once', async () => {
+    const ids = await outage('flaky', 3, 2);
+    expect((await call(t.emu, 'POST', '/_emulator/faults', { body: { fail_write_every: 2 } })).status).toBe(200);
+    try {
+      const r = await run(['sessions', 'rerun', ...ids, '--yes'], { sleep: async () => {} });
+      expect(r.stderr).toBe('rerun 3, unchanged 0, failed 0\n');
+      expect(r.code).toBe(0);
+    } finally {
+      await call(t.emu, 'POST', '/_emulator/faults', { body: {} });
+    }
+    expect((await call(t.emu, 'GET', '/_emulator/stats')).body.write_failures).toBeGreaterThan(0);
+    for (const orig of ids) {
+      const [a, ...more] = await attemptsOf(orig);
+      expect(more).toEqual([]);
+      await waitIdleEvents(t.emu, a.id, 2);
+      expect(texts(await history(t.emu, `/v1/sessions/${a.id}`))).toEqual(texts(await history(t.emu, `/v1/sessions/${orig}`)));
+    }
+  });
+
   it('a rerun that waits on a human stops there and says so: exit 13 under --wait', async () => {
     const agentId = await agent();
     const orig = (await call(t.emu, 'POST', '/v1/sessions', { body: { agent_id: agentId } })).body.id;
@@ -163,7 +182,7 @@ describe('svc sessions rerun', () => {
     expect(texts(h)).toEqual(['/confirm bash {"command":"ls"}']);
   });
 
-  it('converges after SIGKILL: killed after 20 of 60 sessions, run again: 60 new sessions, none twice, each with its messages once', async () => {
+  it('R-IDEM-12 R-IDEM-15 converges after SIGKILL: killed after 20 of 60 sessions, run again: 60 new sessions, none twice, each with its messages once', async () => {
     const ids = await outage('killed', 60, 2);
     const args = ['sessions', 'rerun', '-l', 'batch=killed', '--status', 'failed', '--error-type', 'engine_overloaded', '--yes', '--concurrency', '4'];
     const child = spawn(process.execPath, [built.bin, ...args], {
