@@ -49,6 +49,21 @@ async function attemptsOf(root: string): Promise<any[]> {
   return r.body.items.filter((s: any) => s.metadata?.rerun_of === root);
 }
 
+describe('svc emulator outage', () => {
+  it('fails the sessions it makes with the error type during a model outage that then ends; bad flags are exit 2', async () => {
+    const r = await run(['emulator', 'outage', '--sessions', '3', '--error-type', 'model_unavailable', '-q']);
+    expect(r.code).toBe(0);
+    const ids = r.stdout.trim().split('\n');
+    expect(ids).toHaveLength(3);
+    const e = JSON.parse((await run(['sessions', 'explain', ...ids, '-o', 'json'])).stdout);
+    expect(e.groups.map((g: any) => [g.code, g.error_type, g.count])).toEqual([['session_error', 'model_unavailable', 3]]);
+    // The outage is over: a new turn runs.
+    expect((await call(t.emu, 'GET', '/_emulator/faults')).body.model_outage).toBeUndefined();
+    expect((await run(['emulator', 'outage', '--sessions', '0'])).code).toBe(2);
+    expect((await run(['emulator', 'outage', '--error-type', 'Bad Type'])).code).toBe(2);
+  });
+});
+
 describe('svc sessions rerun', () => {
   it('one original: same agent, version, title and metadata plus rerun_of and attempt; its messages replayed in order; --wait ends idle', async () => {
     const [orig] = await outage('one', 1, 2);
@@ -128,7 +143,8 @@ describe('svc sessions rerun', () => {
     expect(none.stderr).toBe(`error: session ${empty} has no user message to replay; nothing was sent\n`);
     const max = await run(['sessions', 'rerun', ...many, '--max', '2']);
     expect(max.code).toBe(2);
-    expect(max.stderr).toBe('error: 3 sessions selected, more than --max 2: pass --yes to rerun them all (or raise --max); nothing was sent\n');
+    expect(max.stderr).toBe('error: 3 sessions selected, more than --max 2: raise --max; nothing was sent\n');
+    expect((await run(['sessions', 'rerun', ...many, '--max', '2', '--yes'])).code).toBe(2);
     expect((await run(['sessions', 'rerun', busy, '--latest', '--agent-version', '2'])).code).toBe(2);
     expect((await run(['sessions', 'rerun', busy, '--timeout', '1m'])).code).toBe(2);
     expect((await run(['sessions', 'rerun', busy, '--turns', '0'])).code).toBe(2);

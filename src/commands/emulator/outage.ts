@@ -32,6 +32,11 @@ export function parseOutage(_args: string[], flags: FlagsOf<typeof EMULATOR_OUTA
 export async function runOutage(ctx: Ctx, o: OutageOptions): Promise<void> {
   const c = await ctx.client(ctx.settings.apiKey?.value);
   const r = await emulatorAdmin.outage(c, { sessions: o.sessions, error_type: o.errorType, turns: o.turns });
+  if (ctx.format === 'id')
+    return ctx.out.list(
+      r.session_ids.map((id) => ({ id })),
+      [],
+    );
   if (ctx.format !== 'table' || ctx.settings.jq) return ctx.out.item(r);
   await write(
     ctx.io.stdout,

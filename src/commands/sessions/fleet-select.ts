@@ -57,6 +57,7 @@ export function parseFleetPick(args: string[], flags: Flags): FleetPick {
   const picked: Picked =
     errorType !== undefined && !args.length && !hasSelectors(parseSelectors(flags)) ? { stdin: false, selectors: parseSelectors(flags) } : pick(args, flags);
   if (errorType !== undefined && args.length) throw new UsageError('give session IDs or selectors (--error-type, --status, …), not both');
+  if (flags.includeArchived && args.length) throw new UsageError('--include-archived widens a selection: session IDs are read whether archived or not');
   return { picked, errorType, selection: { ...(picked.ids || picked.stdin ? { ids: [] } : {}), flags: selectionWords(flags) } };
 }
 

@@ -39,6 +39,8 @@ export interface RerunCommandOptions {
   rerun: RerunOptions;
   bulk: BulkOptions;
   max: number;
+  /** --max was given: it bounds the run even with --yes. */
+  maxGiven: boolean;
   wait: boolean;
   timeoutMs?: number;
 }
@@ -57,6 +59,7 @@ export function parseRerun(args: string[], flags: FlagsOf<typeof SESSION_RERUN_F
     },
     bulk: parseBulk(flags),
     max: flags.max === undefined ? DEFAULT_MAX : parseCount(flags.max, '--max', 1),
+    maxGiven: flags.max !== undefined,
     wait: Boolean(flags.wait),
     timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout, '--timeout'),
   };
@@ -90,8 +93,11 @@ export async function runRerun(ctx: Ctx, o: RerunCommandOptions): Promise<void> 
   const c = await ctx.api();
   const originals = await selectFleet(ctx, c, o.pick, new RecentHistory(c));
   if (!originals.length) return void (await ctx.msg('nothing matched'));
-  if (originals.length > o.max && !o.bulk.yes && !o.bulk.dryRun)
-    throw new UsageError(`${originals.length} sessions selected, more than --max ${o.max}: pass --yes to rerun them all (or raise --max); nothing was sent`);
+  // The default bound gives way to --yes; a --max given is a bound --yes does not lift.
+  if (originals.length > o.max && (o.maxGiven || !o.bulk.yes) && !o.bulk.dryRun)
+    throw new UsageError(
+      `${originals.length} sessions selected, more than --max ${o.max}: ${o.maxGiven ? 'raise --max' : 'pass --yes to rerun them all (or raise --max)'}; nothing was sent`,
+    );
   const plans = await plan(c, originals, o.rerun);
   const since = originals.map((s) => String(s.created_at ?? '')).sort()[0] || undefined;
   const found = await existingAttempts(c, new Set(plans.map((p) => p.root)), since);
@@ -151,7 +157,7 @@ export function addRerun(group: Command, kit: Kit): void {
     .option('--agent-version <n>', "pin this agent version (default: the original's)")
     .option('--latest', "run the agent's current version (default: the original's)")
     .option('--force', 'rerun a running original from its history so far (default: refused)')
-    .option('--max <n>', `refuse more than N originals without --yes (default ${DEFAULT_MAX})`)
+    .option('--max <n>', `refuse more than N originals (default ${DEFAULT_MAX}, which --yes lifts; a --max given holds with --yes)`)
     .option('-y, --yes', 'act on more than one session without asking')
     .option('--dry-run', 'print what would be rerun and send nothing')
     .option('--concurrency <n>', 'originals rerun at once (default 4)')
