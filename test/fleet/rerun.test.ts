@@ -98,6 +98,36 @@ describe('svc sessions rerun', () => {
     expect(listed.stdout.trim().split('\n').sort()).toEqual(chain.map((s) => s.id).sort());
   });
 
+  it('keeps the environment, vaults, file resources and overrides of the original', async () => {
+    const fd = new FormData();
+    fd.append('file', new Blob(['notes'], { type: 'text/plain' }), 'notes.txt');
+    const res = new Response(fd);
+    const file = await call(t.emu, 'POST', '/v1/files', {
+      raw: Buffer.from(await res.arrayBuffer()),
+      headers: { 'content-type': res.headers.get('content-type')! },
+    });
+    expect(file.status).toBe(201);
+    const env = await call(t.emu, 'POST', '/v1/environments', { body: { name: `rerun-env-${Date.now()}`, config: { type: 'cloud' } } });
+    const vault = await call(t.emu, 'POST', '/v1/vaults', { body: { name: `rerun-vault-${Date.now()}` } });
+    const orig = await call(t.emu, 'POST', '/v1/sessions', {
+      body: {
+        agent_id: await agent(),
+        environment_id: env.body.id,
+        vault_ids: [vault.body.id],
+        resources: [{ type: 'file', file_id: file.body.id }],
+        agent_overrides: { system: 'Be brief.' },
+        title: 'configured',
+      },
+    });
+    expect(orig.status).toBe(201);
+    await send(t.emu, orig.body.id, 'hello');
+    await waitIdleEvents(t.emu, orig.body.id, 1);
+    expect((await run(['sessions', 'rerun', orig.body.id])).code).toBe(0);
+    const [a] = await attemptsOf(orig.body.id);
+    expect(a).toMatchObject({ environment_id: env.body.id, vault_ids: [vault.body.id], title: 'configured', agent_overrides: { system: 'Be brief.' } });
+    expect(a.resources.map((r: any) => [r.type, r.file_id])).toEqual([['file', file.body.id]]);
+  });
+
   it('--turns N replays the first N; --latest runs the current agent version, --agent-version N that one', async () => {
     const agentId = await agent();
     const [orig] = await outage('turns', 1, 3, agentId);
