@@ -71,6 +71,10 @@ describe('svc sessions rerun', () => {
     expect(r.stderr).toBe('rerun 1, unchanged 0, failed 0\n');
     expect(r.code).toBe(0);
     const [attempt] = await attemptsOf(orig);
+    // One document: the results; the wait adds its exit code, not a second list.
+    expect(JSON.parse(r.stdout)).toEqual([
+      expect.objectContaining({ id: orig, action: 'rerun', ok: true, session_id: attempt.id, attempt: 1, turns: '2/2', sent: 2 }),
+    ]);
     const o = await getSession(t.emu, orig);
     expect(attempt).toMatchObject({
       agent_id: o.agent_id,

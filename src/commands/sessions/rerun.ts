@@ -143,7 +143,7 @@ export async function runRerun(ctx: Ctx, o: RerunCommandOptions): Promise<void> 
   }
   if (!o.wait || o.bulk.dryRun) return;
   const { runWaitMany } = await import('./wait-many');
-  await runWaitMany(ctx, made, { timeoutMs: o.timeoutMs, failFast: false });
+  await runWaitMany(ctx, made, { timeoutMs: o.timeoutMs, failFast: false, print: false });
 }
 
 export function addRerun(group: Command, kit: Kit): void {
