@@ -294,7 +294,7 @@ __svc_table() {
     'V|run') REPLY='--agent --environment --session --message --message-file --timeout --title --idempotency-key --parallel --metadata' ;;
     'F|run|--message-file') REPLY='file' ;;
     'A|run') REPLY='1' ;;
-    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats trace grep diff' ;;
+    'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats trace grep diff explain rerun' ;;
     'O|sessions') REPLY='-h --help' ;;
     'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
     'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
@@ -374,6 +374,14 @@ __svc_table() {
     'O|sessions diff') REPLY='--ignore -h --help' ;;
     'V|sessions diff') REPLY='--ignore' ;;
     'A|sessions diff') REPLY='1' ;;
+    'O|sessions explain') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --error-type -h --help' ;;
+    'V|sessions explain') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
+    'E|sessions explain|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'A|sessions explain') REPLY='1' ;;
+    'O|sessions rerun') REPLY='--turns --agent-version --latest --force --max -y --yes --dry-run --concurrency --fail-fast --wait --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --error-type -h --help' ;;
+    'V|sessions rerun') REPLY='--turns --agent-version --max --concurrency --timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
+    'E|sessions rerun|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
+    'A|sessions rerun') REPLY='1' ;;
     'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --since --by --concurrency --no-cache -h --help' ;;
     'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --since --by --concurrency' ;;
     'E|stats|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
@@ -470,7 +478,7 @@ __svc_table() {
     'A|api') REPLY='1' ;;
     'O|demo') REPLY='--fleet -h --help' ;;
     'O|doctor') REPLY='-h --help' ;;
-    'C|emulator') REPLY='keys' ;;
+    'C|emulator') REPLY='keys outage' ;;
     'O|emulator') REPLY='--port --host --faults --state --heartbeat-ms --log --quiet --webhook-url --exports-file -h --help' ;;
     'V|emulator') REPLY='--port --host --faults --state --heartbeat-ms --log --webhook-url --exports-file' ;;
     'F|emulator|--state') REPLY='file' ;;
@@ -478,6 +486,8 @@ __svc_table() {
     'F|emulator|--exports-file') REPLY='file' ;;
     'O|emulator keys') REPLY='-h --help' ;;
     'A|emulator keys') REPLY='1' ;;
+    'O|emulator outage') REPLY='--sessions --error-type --turns -h --help' ;;
+    'V|emulator outage') REPLY='--sessions --error-type --turns' ;;
     'O|version') REPLY='-h --help' ;;
     *) REPLY='' ;;
   esac

@@ -33,6 +33,10 @@ export interface BulkAction {
   apply(c: ApiClient, t: BulkTarget, named: (id: string) => void): Promise<BulkOutcome>;
   /** `--ignore-not-found` applies (delete and archive): a 404 is then a success, reported unchanged. */
   ignorableNotFound?: boolean;
+  /** What `--dry-run` shows of a target beside its ID (what would be done). */
+  preview?(t: BulkTarget): Record<string, unknown>;
+  /** The table of results, when the action reports more than RESULT_COLUMNS show. */
+  columns?: Column<BulkResult>[];
 }
 
 export interface BulkOptions {
@@ -78,14 +82,14 @@ export async function runBulk(ctx: Ctx, o: { targets: BulkTarget[]; action: Bulk
   if (targets.length === 0) return void (await ctx.msg('nothing matched'));
   if (options.dryRun) {
     await ctx.out.list(
-      targets.map((t) => ({ id: t.id, action: action.name, ok: true, dry_run: true })),
-      RESULT_COLUMNS,
+      targets.map((t) => ({ id: t.id, action: action.name, ok: true, dry_run: true, ...action.preview?.(t) })),
+      action.columns ?? RESULT_COLUMNS,
     );
     return void (await ctx.msg(`dry run: would ${action.name} ${count(targets.length, action.noun)}; nothing was sent`));
   }
   if (targets.length > 1 && !options.yes) await consent(ctx, targets, action);
   const run = await execute(ctx, targets, action, options);
-  await ctx.out.list(run.results, RESULT_COLUMNS);
+  await ctx.out.list(run.results, action.columns ?? RESULT_COLUMNS);
   const done = await run.finished;
   await ctx.msg(summary(done.results, action, targets.length));
   if (done.interrupted) throw new InterruptedError();

@@ -20,6 +20,11 @@ export interface FaultConfig {
   expire_cursors_older_than?: number;
   /** Stop accepting heartbeats of this worker ID (or of every worker with "*"). */
   lose_worker?: string;
+  /**
+   * A model outage: while set, every turn that starts ends at once in a `session.error` of this `error_type`
+   * (`engine_overloaded`, `model_unavailable`, …) instead of running its script; clearing it ends the outage.
+   */
+  model_outage?: string;
 }
 
 const NUMERIC = [
@@ -47,7 +52,8 @@ export function parseFaults(text: string): FaultConfig {
       if (!Number.isFinite(n) || n < 0) throw new Error(`fault ${k} takes a number`);
       out[k] = n;
     } else if (k === 'lose_worker') out[k] = v ?? '*';
-    else throw new Error(`unknown fault "${k}"; known: ${[...NUMERIC, 'lose_worker'].join(', ')}`);
+    else if (k === 'model_outage') out[k] = v || 'engine_overloaded';
+    else throw new Error(`unknown fault "${k}"; known: ${[...NUMERIC, 'lose_worker', 'model_outage'].join(', ')}`);
   }
   return out as FaultConfig;
 }

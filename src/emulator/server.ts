@@ -7,6 +7,7 @@ import { LIMITS } from '../wire/limits';
 import { API_VERSION, IDEMPOTENCY_HEADER, VERSION_HEADER, isFilesPath } from '../wire/version';
 import { registerAdmin } from './admin';
 import { registerSeed } from './seed';
+import { registerOutage } from './outage';
 import { Clock } from './clock';
 import { Credentials, type Credential } from './credentials';
 import { errorBody, HttpError } from './errors';
@@ -30,6 +31,11 @@ export interface EmulatorOptions {
   /** Lease and delivery windows of the work queue, shortened in tests. */
   leaseTtlMs?: number;
   deliveryWindowMs?: number;
+  /**
+   * How long after a lease runs out the platform notices the lost worker and re-queues its row (default 0: at once).
+   * A real service reclaims on its own schedule; tests of a stuck worker set it to see the expired lease.
+   */
+  reclaimGraceMs?: number;
   /** Delay between streamed fragments of the scripted model. */
   modelStepMs?: number;
   /**
@@ -74,6 +80,7 @@ export class Emulator {
     if (options.faults) this.faults.set(options.faults);
     registerAdmin(this);
     registerSeed(this);
+    registerOutage(this);
     for (const register of MODULES) register(this);
     if (options.statePath && existsSync(options.statePath)) this.loadSnapshot(options.statePath);
   }

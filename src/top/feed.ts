@@ -20,6 +20,7 @@ import type { SessionEvent } from '../wire/events';
 import { lastRun, type SessionRow } from './rows';
 import { streamedSessions, windowOf, type BoardState } from './state';
 import type { BoardStore } from './store';
+import { inParallel } from '../parallel';
 
 /** The longest wait between two tries while the service is unreachable. */
 export const RETRY_CAP_MS = WATCH_RETRY_CAP_MS;
@@ -230,15 +231,6 @@ async function listTriggers(o: FeedOptions, _s: BoardState, poll: number, loadNa
     read.set(id, Date.parse(String(t.updated_at)));
     o.store.dispatch({ type: 'lastRun', id, run: lastRun(newest) });
   });
-}
-
-async function inParallel<T>(items: readonly T[], n: number, f: (x: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (next < items.length) await f(items[next++]);
-    }),
-  );
 }
 
 /**

@@ -24,6 +24,9 @@ import { SESSION_DIFF_FLAGS } from '../../src/commands/sessions/diff';
 import { SESSION_TAIL_FLAGS, THREAD_TAIL_FLAGS } from '../../src/commands/sessions/tail';
 import { SESSION_TOOL_RESULT_FLAGS } from '../../src/commands/sessions/tool-result';
 import { SESSION_WAIT_FLAGS } from '../../src/commands/sessions/wait';
+import { SESSION_EXPLAIN_FLAGS } from '../../src/commands/sessions/explain';
+import { SESSION_RERUN_FLAGS } from '../../src/commands/sessions/rerun';
+import { EMULATOR_OUTAGE_FLAGS } from '../../src/commands/emulator/outage';
 import { SKILL_CREATE_FLAGS, SKILL_CREATE_VERSION_FLAGS } from '../../src/commands/skills/create';
 import { STATS_FLAGS } from '../../src/commands/stats/index';
 import { CREDENTIAL_CREATE_FLAGS, CREDENTIAL_UPDATE_FLAGS } from '../../src/commands/vaults/credentials';
@@ -67,6 +70,9 @@ const TABLES: Array<[string[], FlagTable]> = [
   [['sessions', 'grep'], SESSION_GREP_FLAGS],
   [['sessions', 'diff'], SESSION_DIFF_FLAGS],
   [['sessions', 'wait'], SESSION_WAIT_FLAGS],
+  [['sessions', 'explain'], SESSION_EXPLAIN_FLAGS],
+  [['sessions', 'rerun'], SESSION_RERUN_FLAGS],
+  [['emulator', 'outage'], EMULATOR_OUTAGE_FLAGS],
   [['sessions', 'export'], SESSION_EXPORT_FLAGS],
   [['memories', 'cat'], MEMORY_CAT_FLAGS],
   [['work', 'poll'], WORK_POLL_FLAGS],

@@ -8,6 +8,7 @@ import { write } from '../../io';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 import { addKeys } from './keys';
+import { addOutage } from './outage';
 import { parseEmulator, type EmulatorCommandOptions } from './parse';
 
 export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<void> {
@@ -96,8 +97,10 @@ export default function build(cmd: Command, kit: Kit): void {
     'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)',
     'svc emulator --api-key sk_local --state ./emu.json',
     'svc emulator --faults drop_stream_after=20',
+    'svc emulator outage --sessions 50 --error-type engine_overloaded',
   ]);
   printsText(cmd, 'it prints the two export lines, then serves', { ownsQuiet: true });
   cmd.action(kit.verb((args, flags) => parseEmulator(args, flags, Boolean(cmd.optsWithGlobals().quiet)), runEmulator));
   addKeys(cmd, kit);
+  addOutage(cmd, kit);
 }

@@ -13,6 +13,8 @@ import { addContinue } from './continue';
 import { addDelete } from './delete';
 import { addEvents } from './events';
 import { addExport } from './export';
+import { addExplain } from './explain';
+import { addRerun } from './rerun';
 import { addInterrupt } from './interrupt';
 import { addList } from './list';
 import { addPending } from './pending';
@@ -99,4 +101,6 @@ export default function build(group: Command, kit: Kit): void {
   addTrace(group, kit);
   addGrep(group, kit);
   addDiff(group, kit);
+  addExplain(group, kit);
+  addRerun(group, kit);
 }

@@ -16,7 +16,7 @@ const MAX_STREAMS = 64;
  * `worstExit` (11 failed or terminated > 13 waiting > 12 interrupted > 124 the deadline came first); `failFast` stops
  * at the first that does not end idle.
  */
-export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: number; failFast: boolean }): Promise<void> {
+export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: number; failFast: boolean; print?: boolean }): Promise<void> {
   if (ids.length === 0) return void (await ctx.msg('nothing matched'));
   const { waitIdle } = await import('../../follow/wait-idle');
   const c = await ctx.api();
@@ -54,7 +54,9 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
     clearTimeout(timer);
     settled.close();
   });
-  await ctx.out.list(settled, SESSION_COLUMNS);
+  // `print: false` (a verb that printed its own results): the exit code and the failure lines only.
+  if (o.print === false) for await (const _ of settled);
+  else await ctx.out.list(settled, SESSION_COLUMNS);
   await all;
   if (ctx.io.signal?.aborted) throw new InterruptedError();
   const worst = worstExit(codes);

@@ -4,6 +4,7 @@ import { newId } from '../store';
 import { Cancelled, Execution, quiet } from './execution';
 import { messageText } from './input';
 import { childReply, runScript, type ModelContext, type ReplyData, type ReplyKind } from './model';
+import { sessionError } from './steps';
 import type { PendingInput, SessionParts, ThreadRec } from './parts';
 
 interface Turn {
@@ -116,7 +117,9 @@ export class Turns {
     const ctx = this.context(turn.exec, undefined);
     let outcome: StopReason;
     try {
-      outcome = await runScript(ctx, text);
+      const outage = this.s.deps.faults.config.model_outage;
+      if (outage) this.s.deps.faults.count('outage_errors');
+      outcome = outage ? await sessionError(ctx, outage, `the model engine is unavailable (${outage}): an outage of the emulator`) : await runScript(ctx, text);
       // Steered input joins the running turn.
       for (let s = turn.steered.shift(); s !== undefined; s = turn.steered.shift()) outcome = await runScript(ctx, s);
     } catch (e) {

@@ -25,6 +25,10 @@ export class WorkQueue {
     return this.emu.options.leaseTtlMs ?? LEASE_TTL_MS;
   }
 
+  private get reclaimGraceMs(): number {
+    return this.emu.options.reclaimGraceMs ?? 0;
+  }
+
   private get deliveryWindowMs(): number {
     return this.emu.options.deliveryWindowMs ?? DELIVERY_WINDOW_MS;
   }
@@ -192,14 +196,14 @@ export class WorkQueue {
   /** Re-queues every row whose window or lease has run out, then arms the timer for the next deadline. */
   private sweep(): void {
     const now = Date.now();
-    for (const row of this.rows.values()) if (row._deadline !== undefined && row._deadline <= now) this.requeue(row);
+    for (const row of this.rows.values()) if (row._deadline !== undefined && row._deadline + this.reclaimGraceMs <= now) this.requeue(row);
     this.schedule();
   }
 
   private schedule(): void {
     clearTimeout(this.timer);
     if (this.waiters.isClosed) return;
-    const deadlines = this.rows.values().flatMap((row) => (row._deadline === undefined ? [] : [row._deadline]));
+    const deadlines = this.rows.values().flatMap((row) => (row._deadline === undefined ? [] : [row._deadline + this.reclaimGraceMs]));
     if (deadlines.length === 0) return;
     this.timer = setTimeout(() => this.sweep(), Math.max(0, Math.min(...deadlines) - Date.now()));
     this.timer.unref();

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import type { Ctx } from '../../context';
+import { emulatorAdmin } from '../../api/emulator';
+import { parseCount } from '../../config/settings';
+import { UsageError } from '../../errors';
+import { write } from '../../io';
+import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+
+/** `svc emulator outage`'s flags. */
+export const EMULATOR_OUTAGE_FLAGS = { sessions: 'string', errorType: 'string', turns: 'string' } as const satisfies FlagTable;
+
+export interface OutageOptions {
+  sessions: number;
+  errorType: string;
+  turns: number;
+}
+
+export function parseOutage(_args: string[], flags: FlagsOf<typeof EMULATOR_OUTAGE_FLAGS>): OutageOptions {
+  const errorType = flags.errorType ?? 'engine_overloaded';
+  if (!/^[a-z0-9_]+$/.test(errorType)) throw new UsageError(`--error-type takes a session error type such as engine_overloaded (got "${errorType}")`);
+  return {
+    sessions: parseCount(flags.sessions ?? '50', '--sessions', 1, 1000),
+    errorType,
+    turns: parseCount(flags.turns ?? '1', '--turns', 1, 10),
+  };
+}
+
+/**
+ * `svc emulator outage`: on the emulator at the base URL, sessions that fail with an error type during a model outage
+ * that then ends (its loopback admin path `POST /_emulator/scenarios/outage`), to rehearse `explain` and `rerun`.
+ */
+export async function runOutage(ctx: Ctx, o: OutageOptions): Promise<void> {
+  const c = await ctx.client(ctx.settings.apiKey?.value);
+  const r = await emulatorAdmin.outage(c, { sessions: o.sessions, error_type: o.errorType, turns: o.turns });
+  if (ctx.format === 'id')
+    return ctx.out.list(
+      r.session_ids.map((id) => ({ id })),
+      [],
+    );
+  if (ctx.format !== 'table' || ctx.settings.jq) return ctx.out.item(r);
+  await write(
+    ctx.io.stdout,
+    `${r.session_ids.length} sessions of agent ${r.agent_id} (metadata scenario=outage) failed with ${r.error_type}; the outage is over\n`,
+  );
+}
+
+export function addOutage(emulator: Command, kit: Kit): Command {
+  const cmd = emulator
+    .command('outage')
+    .description('On a running emulator: sessions that fail with an error type in a model outage that then ends (to rehearse explain and rerun)')
+    .option('--sessions <n>', 'how many sessions fail (default 50)')
+    .option('--error-type <type>', 'the session.error type they fail with (default engine_overloaded)')
+    .option('--turns <n>', 'messages each session is sent, each turn failing (default 1)');
+  examples(cmd, ['svc emulator outage', 'svc emulator outage --sessions 10 --error-type model_unavailable --turns 2']);
+  return cmd.action(kit.verb(parseOutage, runOutage));
+}
