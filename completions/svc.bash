@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents alias api apply artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version' ;;
+    'C|') REPLY='agents alias api apply artifacts auth completion config demo diff doctor dreams emulator environments extension files listen memories memory-stores plugins run sessions skills stats threads top triggers vaults work worker version help' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output --no-headers -q --quiet --jq --debug --no-color --no-pager --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table wide custom-columns= json ndjson jsonl yaml id' ;;
@@ -36,7 +36,7 @@ __svc_table() {
     'A|agents versions') REPLY='1' ;;
     'C|alias') REPLY='set list delete' ;;
     'O|alias') REPLY='-h --help' ;;
-    'O|alias set') REPLY='-h --help' ;;
+    'O|alias set') REPLY='--clobber -h --help' ;;
     'A|alias set') REPLY='1' ;;
     'O|alias list') REPLY='-h --help' ;;
     'O|alias delete') REPLY='-h --help' ;;
@@ -150,8 +150,8 @@ __svc_table() {
     'A|files download') REPLY='1' ;;
     'O|files delete') REPLY='--no-version-header -h --help' ;;
     'A|files delete') REPLY='1' ;;
-    'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|listen') REPLY='--forward-to --exec --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -h --help' ;;
+    'V|listen') REPLY='--forward-to --exec --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|listen|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'F|listen|--secret-file') REPLY='file' ;;
     'F|listen|--state') REPLY='file' ;;
@@ -231,8 +231,8 @@ __svc_table() {
     'A|run') REPLY='1' ;;
     'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats' ;;
     'O|sessions') REPLY='-h --help' ;;
-    'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
-    'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
+    'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
+    'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
     'E|sessions list|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'O|sessions get') REPLY='-h --help' ;;
     'A|sessions get') REPLY='1' ;;
@@ -243,24 +243,24 @@ __svc_table() {
     'V|sessions update') REPLY='--data --title --metadata' ;;
     'F|sessions update|--data') REPLY='@file' ;;
     'A|sessions update') REPLY='1' ;;
-    'O|sessions delete') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
-    'V|sessions delete') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions delete') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
+    'V|sessions delete') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions delete|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions delete') REPLY='1' ;;
-    'O|sessions archive') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
-    'V|sessions archive') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions archive') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
+    'V|sessions archive') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions archive|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions archive') REPLY='1' ;;
     'O|sessions send') REPLY='--text --data --steer --file --idempotency-key -h --help' ;;
     'V|sessions send') REPLY='--text --data --file --idempotency-key' ;;
     'F|sessions send|--data') REPLY='@file' ;;
     'A|sessions send') REPLY='1' ;;
-    'O|sessions interrupt') REPLY='--expected-epoch --wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
-    'V|sessions interrupt') REPLY='--expected-epoch --status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions interrupt') REPLY='--expected-epoch --wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
+    'V|sessions interrupt') REPLY='--expected-epoch --status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions interrupt|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions interrupt') REPLY='1' ;;
-    'O|sessions continue') REPLY='--wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
-    'V|sessions continue') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions continue') REPLY='--wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
+    'V|sessions continue') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions continue|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions continue') REPLY='1' ;;
     'O|sessions confirm') REPLY='--allow --deny --message -h --help' ;;
@@ -292,8 +292,8 @@ __svc_table() {
     'V|sessions tail') REPLY='--thread --cursor --until' ;;
     'E|sessions tail|--until') REPLY='idle' ;;
     'A|sessions tail') REPLY='1' ;;
-    'O|sessions wait') REPLY='--timeout --fail-fast --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|sessions wait') REPLY='--timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|sessions wait') REPLY='--timeout --fail-fast --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -h --help' ;;
+    'V|sessions wait') REPLY='--timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|sessions wait|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions wait') REPLY='1' ;;
     'O|sessions stats') REPLY='--thread --no-cache -h --help' ;;
@@ -327,8 +327,8 @@ __svc_table() {
     'O|skills delete') REPLY='-y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
     'V|skills delete') REPLY='--concurrency' ;;
     'A|skills delete') REPLY='1' ;;
-    'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --since --by --concurrency --no-cache -h --help' ;;
-    'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --since --by --concurrency' ;;
+    'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived --since --by --concurrency --no-cache -h --help' ;;
+    'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --since --by --concurrency' ;;
     'E|stats|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'C|threads') REPLY='list get archive tail' ;;
     'O|threads') REPLY='-h --help' ;;
@@ -345,8 +345,8 @@ __svc_table() {
     'V|threads tail') REPLY='--cursor --until' ;;
     'E|threads tail|--until') REPLY='idle' ;;
     'A|threads tail') REPLY='1' ;;
-    'O|top') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --environment --interval --readonly -h --help' ;;
-    'V|top') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --environment --interval' ;;
+    'O|top') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived --environment --interval --readonly -h --help' ;;
+    'V|top') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --environment --interval' ;;
     'E|top|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'C|triggers') REPLY='list get create update delete apply runs run pause resume' ;;
     'O|triggers') REPLY='-h --help' ;;
@@ -452,6 +452,7 @@ __svc_table() {
     'E|worker serve|--log-format') REPLY='text json' ;;
     'F|worker serve|--workdir') REPLY='file' ;;
     'O|version') REPLY='-h --help' ;;
+    'A|help') REPLY='1' ;;
     *) REPLY='' ;;
   esac
 }
