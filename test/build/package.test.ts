@@ -15,7 +15,9 @@ describe('the package holds only what runs', () => {
   });
 
   it('leaves no untracked file behind npm pack: its tarball is ignored by git', () => {
-    const name = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).name.replace(/^@/, '').replace('/', '-')}-0.0.0.tgz`;
+    const name = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'))
+      .name.replace(/^@/, '')
+      .replace('/', '-')}-0.0.0.tgz`;
     // check-ignore exits 0 when a rule ignores the path (it need not exist), 1 when none does.
     expect(execFileSync('git', ['check-ignore', '--no-index', name], { cwd: repo, encoding: 'utf8' }).trim()).toBe(name);
   });

@@ -14,7 +14,11 @@ export interface AliasSetOptions {
   clobber: boolean;
 }
 
-export const parseAliasSet = ([name, expansion]: string[], flags: { clobber?: boolean }): AliasSetOptions => ({ name, expansion, clobber: Boolean(flags.clobber) });
+export const parseAliasSet = ([name, expansion]: string[], flags: { clobber?: boolean }): AliasSetOptions => ({
+  name,
+  expansion,
+  clobber: Boolean(flags.clobber),
+});
 
 /** `svc alias delete NAME`. */
 export interface AliasNameOptions {
