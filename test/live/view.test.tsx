@@ -301,12 +301,13 @@ describe('live view footer and body', () => {
     const v = mount(
       session({ title: 'Review', status: 'running', control_epoch: '12' }),
       { type: 'pending', count: 2 },
-      { type: 'stream', item: ev('agent.model_started', { model: 'm' }), at: 1000 },
+      { type: 'stream', item: ev('agent.model_started', { model: 'm' }, { processed_at: '2026-09-01T00:00:01.000Z' }), at: 1000 },
+      { type: 'stream', item: ev('agent.message_started', undefined, { processed_at: '2026-09-01T00:00:01.120Z' }), at: 1100 },
       { type: 'stream', item: delta({ kind: 'text', delta: 'x' }), at: 1120 },
       { type: 'stream', item: { kind: 'connection', state: { kind: 'reconnecting', attempt: 3, reason: 'reset' } }, at: 1200 },
     );
     await v.until((f) => f.includes('reconnecting (attempt 3)'), 'the header');
-    expect(v.frame()).toContain('sess_live "Review" │ running │ epoch 12\nreconnecting (attempt 3) │ pending 2 │ events 1 │ ttft 120 ms');
+    expect(v.frame()).toContain('sess_live "Review" │ running │ epoch 12\nreconnecting (attempt 3) │ pending 2 │ events 2 │ ttft 120 ms');
   });
 
   it('issue 26: while reconnecting the header shows the attempt and counts down to the next try', async () => {

@@ -66,7 +66,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     const end = await printTranscript({ client, sessionId: sid, turns: DEMO_MESSAGES.length, say, signal });
     if (ctx.io.signal?.aborted) throw new InterruptedError();
     if (limit.aborted) throw new Error(`the demo session did not finish within ${TRANSCRIPT_LIMIT_MS / 1000} s`);
-    if (end === 'terminated') throw new Error('the demo session was terminated');
+    if (end === 'terminated' || end === 'archived') throw new Error(`the demo session was ${end}`);
     await say(`The session is idle. ${hint}`);
   } finally {
     await emu.close();
