@@ -38,6 +38,8 @@ export async function runStats(ctx: Ctx, o: StatsOptions): Promise<void> {
     label = (g) => (names.nameOf(g.group) ? `${names.nameOf(g.group)} (${g.group})` : g.group);
   }
   const tty = Boolean(ctx.io.stdout.isTTY);
-  await write(ctx.io.stdout, fleetText(groups.figures(), label, { width: tty ? ctx.io.stdout.columns : undefined, header: (h) => h }, tty));
+  // -o wide: every column, whole, as the tables print it (docs/decisions/tables.md).
+  const width = tty && ctx.settings.table.columns === 'default' ? ctx.io.stdout.columns : undefined;
+  await write(ctx.io.stdout, fleetText(groups.figures(), label, { width, header: (h) => h }, tty));
   if (tty) await ctx.msg(`${counts.read + counts.cached} sessions: ${counts.read} histories read, ${counts.cached} from the cache`);
 }
