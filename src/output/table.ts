@@ -26,7 +26,13 @@ export function renderTable<T>(rows: T[], columns: Column<T>[], style: TableStyl
   const cells = rows.map((r) => columns.map((c) => escapeControls(cellText(c.get(r)))));
   const headers = style.headers !== false;
   const natural = columns.map((c, i) => Math.max(headers ? displayWidth(c.header) : 0, ...cells.map((row) => displayWidth(row[i]))));
-  const widths = style.width ? fitWidths(natural, columns.map((c) => c.header), style.width) : natural;
+  const widths = style.width
+    ? fitWidths(
+        natural,
+        columns.map((c) => c.header),
+        style.width,
+      )
+    : natural;
   const line = (row: string[]): string =>
     row
       .map((cell, i) => padToWidth(truncate(cell, widths[i]), i === row.length - 1 ? 0 : widths[i]))

@@ -109,7 +109,8 @@ export function fleetText(groups: GroupFigures[], label: (g: GroupFigures) => st
   const w = Math.max(...shown.map((g) => g.group.length));
   const max = Math.max(...shown.map((g) => g.turns));
   out += '\nturns per group\n';
-  const line = (g: GroupFigures) => `${g.group.padEnd(w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`;
+  const line = (g: GroupFigures) =>
+    `${g.group.padEnd(w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`;
   out += shown.map((g) => (style.width ? truncate(line(g), style.width) : line(g))).join('\n') + '\n';
   const perDay: Record<string, number> = {};
   for (const g of groups) for (const [d, n] of Object.entries(g.turns_per_day)) perDay[d] = (perDay[d] ?? 0) + n;

@@ -67,10 +67,7 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
     await beforeRow?.(s);
     const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
     const values = cells.map((c) => watchText(c.get(s)));
-    await write(
-      ctx.io.stdout,
-      row([type, ...values, ...(withAge ? [age] : [])].map((x) => escapeControls(x))),
-    );
+    await write(ctx.io.stdout, row([type, ...values, ...(withAge ? [age] : [])].map((x) => escapeControls(x))));
   };
   const failed = (e: unknown, attempt: number) => {
     if (!isPassing(e)) throw e;
