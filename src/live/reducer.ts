@@ -40,6 +40,8 @@ export interface Preview {
   cut: boolean;
   /** The stream broke while it was being written: what came before is gone, the complete event will replace it. */
   lost?: boolean;
+  /** The view left while it was being written (the stream closed, not broken): what streamed stays, marked partial. */
+  partial?: boolean;
 }
 
 export interface Confirmation {
@@ -264,9 +266,11 @@ function onStreamItem(d: ViewState, item: StreamItem, at: number, fresh: Item[])
     case 'connection':
       d.connection = item.state;
       d.retryAt = item.state.kind === 'reconnecting' && item.state.retryInMs !== undefined ? at + item.state.retryInMs : undefined;
-      // Anything but `live` may lose fragments: what unfinished previews held is discarded.
-      // Each stays as a marker saying so, so the fragments after the reconnect do not read as the reply's start.
-      if (item.state.kind !== 'live') d.previews = d.previews.map(lostPreview);
+      // Leaving the view closes the stream: what streamed stays in the last frame, marked partial. Any other state
+      // but `live` is a reconnect, which may lose fragments: what unfinished previews held is discarded, each kept as
+      // a marker saying so, so the fragments after the reconnect do not read as the reply's start.
+      if (item.state.kind === 'closed') d.previews = d.previews.map((p) => ({ ...p, partial: true }));
+      else if (item.state.kind !== 'live') d.previews = d.previews.map(lostPreview);
   }
 }
 

@@ -331,6 +331,17 @@ describe('live view footer and body', () => {
     expect(v.frame()).not.toContain('The quick brown');
   });
 
+  it('issue 44: leaving mid-stream (the stream closed, no reconnect) keeps what streamed in the last frame, marked partial', async () => {
+    const v = mount(
+      stream(delta({ kind: 'text', delta: 'The quick brown ' })),
+      stream(delta({ kind: 'text', delta: 'fox jumps' })),
+      stream({ kind: 'connection', state: { kind: 'closed' } } as never),
+    );
+    await v.until((f) => f.includes('The quick brown fox jumps [partial: the stream closed here]'), 'the partial preview');
+    expect(v.frame()).not.toContain('reconnected');
+    expect(v.frame()).not.toContain('▍');
+  });
+
   it('finished items are printed once, in order: text, thinking, tools with input, summarised results, red errors, thread tags', async () => {
     const v = mount(session({}));
     const items = [
