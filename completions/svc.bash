@@ -3,7 +3,7 @@
 
 __svc_table() {
   case "$1" in
-    'C|') REPLY='agents artifacts dreams environments files memories memory-stores plugins skills triggers vaults approve listen run sessions stats threads top work worker alias apply auth completion config diff extension api demo doctor emulator version' ;;
+    'C|') REPLY='agents artifacts dreams environments files memories memory-stores plugins skills triggers vaults approve listen run sessions stats threads top work worker alias apply auth completion config diff extension api demo doctor emulator version help' ;;
     'O|') REPLY='--profile --base-url --api-key -o --output --no-headers -q --quiet --jq --debug --no-color --no-pager --request-timeout --max-retries --no-input -h --help' ;;
     'V|') REPLY='--profile --base-url --api-key -o --output --jq --request-timeout --max-retries' ;;
     'E||-o'|'E||--output') REPLY='table wide custom-columns= json ndjson jsonl yaml id' ;;
@@ -268,8 +268,8 @@ __svc_table() {
     'O|vaults credentials delete') REPLY='-h --help' ;;
     'A|vaults credentials delete') REPLY='1' ;;
     'C|approve') REPLY='lint test serve' ;;
-    'O|approve') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --list --readonly --interval -h --help' ;;
-    'V|approve') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --interval' ;;
+    'O|approve') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --list --readonly --interval -h --help' ;;
+    'V|approve') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --interval' ;;
     'E|approve|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'O|approve lint') REPLY='-h --help' ;;
     'F|approve lint|#0') REPLY='file' ;;
@@ -277,15 +277,15 @@ __svc_table() {
     'O|approve test') REPLY='-h --help' ;;
     'F|approve test|#0') REPLY='file' ;;
     'A|approve test') REPLY='1' ;;
-    'O|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -h --help' ;;
+    'V|approve serve') REPLY='--policy --state --audit --metrics-addr --escalate-to --secret-file --escalate-exec --deny-after --max-streams --interval --timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|approve serve|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'F|approve serve|--policy') REPLY='file' ;;
     'F|approve serve|--state') REPLY='file' ;;
     'F|approve serve|--audit') REPLY='file' ;;
     'F|approve serve|--secret-file') REPLY='file' ;;
-    'O|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --print-secret --max-streams --interval --state --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -h --help' ;;
+    'V|listen') REPLY='--forward-to --exec --otlp-endpoint --events --secret-file --max-streams --interval --state --timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|listen|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'F|listen|--secret-file') REPLY='file' ;;
     'F|listen|--state') REPLY='file' ;;
@@ -296,8 +296,8 @@ __svc_table() {
     'A|run') REPLY='1' ;;
     'C|sessions') REPLY='list get create update delete archive send interrupt continue confirm tool-result pending resources events export tail wait stats trace grep diff explain rerun' ;;
     'O|sessions') REPLY='-h --help' ;;
-    'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
-    'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
+    'O|sessions list') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --all --sort-by -w --watch --interval --timeout -h --help' ;;
+    'V|sessions list') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --created-after --created-before --updated-after --updated-before --limit --page-size --page-token --sort-by --interval --timeout' ;;
     'E|sessions list|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'O|sessions get') REPLY='-h --help' ;;
     'A|sessions get') REPLY='1' ;;
@@ -308,24 +308,24 @@ __svc_table() {
     'V|sessions update') REPLY='--data --title --metadata' ;;
     'F|sessions update|--data') REPLY='@file' ;;
     'A|sessions update') REPLY='1' ;;
-    'O|sessions delete') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
-    'V|sessions delete') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions delete') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
+    'V|sessions delete') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions delete|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions delete') REPLY='1' ;;
-    'O|sessions archive') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
-    'V|sessions archive') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions archive') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast --ignore-not-found -h --help' ;;
+    'V|sessions archive') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions archive|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions archive') REPLY='1' ;;
     'O|sessions send') REPLY='--text --data --steer --file --idempotency-key -h --help' ;;
     'V|sessions send') REPLY='--text --data --file --idempotency-key' ;;
     'F|sessions send|--data') REPLY='@file' ;;
     'A|sessions send') REPLY='1' ;;
-    'O|sessions interrupt') REPLY='--expected-epoch --wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
-    'V|sessions interrupt') REPLY='--expected-epoch --status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions interrupt') REPLY='--expected-epoch --wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
+    'V|sessions interrupt') REPLY='--expected-epoch --status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions interrupt|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions interrupt') REPLY='1' ;;
-    'O|sessions continue') REPLY='--wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
-    'V|sessions continue') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --concurrency' ;;
+    'O|sessions continue') REPLY='--wait --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -y --yes --dry-run --concurrency --fail-fast -h --help' ;;
+    'V|sessions continue') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --concurrency' ;;
     'E|sessions continue|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions continue') REPLY='1' ;;
     'O|sessions confirm') REPLY='--allow --deny --message -h --help' ;;
@@ -357,8 +357,8 @@ __svc_table() {
     'V|sessions tail') REPLY='--thread --cursor --until' ;;
     'E|sessions tail|--until') REPLY='idle' ;;
     'A|sessions tail') REPLY='1' ;;
-    'O|sessions wait') REPLY='--timeout --fail-fast --status --agent --requires-action --older-than --newer-than --idle-for -l --selector -h --help' ;;
-    'V|sessions wait') REPLY='--timeout --status --agent --older-than --newer-than --idle-for -l --selector' ;;
+    'O|sessions wait') REPLY='--timeout --fail-fast --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type -h --help' ;;
+    'V|sessions wait') REPLY='--timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|sessions wait|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions wait') REPLY='1' ;;
     'O|sessions stats') REPLY='--thread --no-cache -h --help' ;;
@@ -367,23 +367,23 @@ __svc_table() {
     'O|sessions trace') REPLY='--thread --otlp-endpoint -h --help' ;;
     'V|sessions trace') REPLY='--thread --otlp-endpoint' ;;
     'A|sessions trace') REPLY='1' ;;
-    'O|sessions grep') REPLY='-i --ignore-case -E --extended-regexp --type -l --files-with-matches -f --follow --concurrency --no-cache --status --agent --requires-action --older-than --newer-than --idle-for --selector --include-archived -h --help' ;;
-    'V|sessions grep') REPLY='--type --concurrency --status --agent --older-than --newer-than --idle-for --selector' ;;
+    'O|sessions grep') REPLY='-i --ignore-case -E --extended-regexp --type -l --files-with-matches -f --follow --concurrency --no-cache --status --agent --requires-action --older-than --newer-than --idle-for --selector --error-type --include-archived -h --help' ;;
+    'V|sessions grep') REPLY='--type --concurrency --status --agent --older-than --newer-than --idle-for --selector --error-type' ;;
     'E|sessions grep|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions grep') REPLY='1' ;;
     'O|sessions diff') REPLY='--ignore -h --help' ;;
     'V|sessions diff') REPLY='--ignore' ;;
     'A|sessions diff') REPLY='1' ;;
-    'O|sessions explain') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --error-type -h --help' ;;
+    'O|sessions explain') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived -h --help' ;;
     'V|sessions explain') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|sessions explain|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions explain') REPLY='1' ;;
-    'O|sessions rerun') REPLY='--turns --agent-version --latest --force --max -y --yes --dry-run --concurrency --fail-fast --wait --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --error-type -h --help' ;;
+    'O|sessions rerun') REPLY='--turns --agent-version --latest --force --max -y --yes --dry-run --concurrency --fail-fast --wait --timeout --status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived -h --help' ;;
     'V|sessions rerun') REPLY='--turns --agent-version --max --concurrency --timeout --status --agent --older-than --newer-than --idle-for -l --selector --error-type' ;;
     'E|sessions rerun|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'A|sessions rerun') REPLY='1' ;;
-    'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --since --by --concurrency --no-cache -h --help' ;;
-    'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --since --by --concurrency' ;;
+    'O|stats') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived --since --by --concurrency --no-cache -h --help' ;;
+    'V|stats') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --since --by --concurrency' ;;
     'E|stats|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'C|threads') REPLY='list get archive tail' ;;
     'O|threads') REPLY='-h --help' ;;
@@ -400,8 +400,8 @@ __svc_table() {
     'V|threads tail') REPLY='--cursor --until' ;;
     'E|threads tail|--until') REPLY='idle' ;;
     'A|threads tail') REPLY='1' ;;
-    'O|top') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --include-archived --environment --interval --readonly -h --help' ;;
-    'V|top') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --environment --interval' ;;
+    'O|top') REPLY='--status --agent --requires-action --older-than --newer-than --idle-for -l --selector --error-type --include-archived --environment --interval --readonly -h --help' ;;
+    'V|top') REPLY='--status --agent --older-than --newer-than --idle-for -l --selector --error-type --environment --interval' ;;
     'E|top|--status') REPLY='idle running rescheduling terminated failed interrupted waiting' ;;
     'C|work') REPLY='list get stats poll ack heartbeat stop' ;;
     'O|work') REPLY='-h --help' ;;
@@ -438,7 +438,7 @@ __svc_table() {
     'F|worker serve|--workdir') REPLY='file' ;;
     'C|alias') REPLY='set list delete' ;;
     'O|alias') REPLY='-h --help' ;;
-    'O|alias set') REPLY='-h --help' ;;
+    'O|alias set') REPLY='--clobber -h --help' ;;
     'A|alias set') REPLY='1' ;;
     'O|alias list') REPLY='-h --help' ;;
     'O|alias delete') REPLY='-h --help' ;;
@@ -489,6 +489,7 @@ __svc_table() {
     'O|emulator outage') REPLY='--sessions --error-type --turns -h --help' ;;
     'V|emulator outage') REPLY='--sessions --error-type --turns' ;;
     'O|version') REPLY='-h --help' ;;
+    'A|help') REPLY='1' ;;
     *) REPLY='' ;;
   esac
 }

@@ -36,8 +36,8 @@ export const DEFAULT_STARTUP = 'trained';
 
 const hostTarget = () => `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
-/** The path of `target`'s Node binary, from the cache or fetched, checked against the pinned integrity on every use. */
-export function nodeBinary(target) {
+/** The path of `target`'s Node binary, from the cache or fetched, checked against the pinned integrity on every use; `progress` (a terminal): said, with npm's spinner. */
+export function nodeBinary(target, { progress = Boolean(process.stderr.isTTY) } = {}) {
   const build = NODE_BUILDS[target];
   if (!build) throw new Error(`sea: no Node build for ${target}; the targets are ${Object.keys(NODE_BUILDS).join(', ')}`);
   const [name, integrity] = build;
@@ -48,7 +48,9 @@ export function nodeBinary(target) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(npm, ['pack', `${name}@${NODE_VERSION}`, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (progress) process.stderr.write(`sea: downloading ${name}@${NODE_VERSION} from the npm registry (tens of MB, once: kept in ${dir})\n`);
+  const loud = progress ? ['--loglevel', 'warn', '--progress'] : ['--silent'];
+  execFileSync(npm, ['pack', `${name}@${NODE_VERSION}`, '--pack-destination', dir, ...loud], { stdio: ['ignore', 'ignore', 'inherit'] });
   const fetched = checkedNode(dir, `${name}-${NODE_VERSION}.tgz`, integrity, file);
   if (!fetched)
     throw new Error(`sea: ${name}@${NODE_VERSION} has integrity ${integrityOf(join(dir, `${name}-${NODE_VERSION}.tgz`))}, not the pinned ${integrity}`);

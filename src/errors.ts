@@ -59,13 +59,16 @@ export class SessionFailedError extends SessionEndError {
   constructor(
     message: string,
     hint?: string,
-    readonly detail: { sessionId?: string; errorType?: string; terminated?: boolean } = {},
+    readonly detail: { sessionId?: string; errorType?: string; terminated?: boolean; archived?: boolean } = {},
   ) {
     super(message, detail.sessionId, hint);
   }
 
   protected override members(): Record<string, unknown> {
-    return { state: this.detail.terminated ? 'terminated' : 'failed', ...(this.detail.errorType ? { error_type: this.detail.errorType } : {}) };
+    return {
+      state: this.detail.archived ? 'archived' : this.detail.terminated ? 'terminated' : 'failed',
+      ...(this.detail.errorType ? { error_type: this.detail.errorType } : {}),
+    };
   }
 }
 

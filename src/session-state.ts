@@ -9,7 +9,8 @@ import type { Session } from './wire/resources';
 
 /** The labels, in the order a view sorts them (most in need of a person first after running ones). */
 /** `unknown`: a status the spec does not list, shown as the service sends it (a newer service's word), never as idle. */
-export const STATE_LABELS = ['running', 'rescheduling', 'waiting', 'interrupted', 'failed', 'terminated', 'idle', 'unknown'] as const;
+/** `archived`: the one word for an archived session in every view (its status reads `terminated`; docs/decisions/words.md). */
+export const STATE_LABELS = ['running', 'rescheduling', 'waiting', 'interrupted', 'failed', 'terminated', 'archived', 'idle', 'unknown'] as const;
 export type StateLabel = (typeof STATE_LABELS)[number];
 
 /** What `--status` accepts: the service's statuses and the derived states that no status names. */
@@ -24,6 +25,7 @@ export const STATE_EXIT: Record<StateLabel, number> = {
   rescheduling: 0,
   failed: 11,
   terminated: 11,
+  archived: 11,
   interrupted: 12,
   waiting: 13,
 };
@@ -44,7 +46,9 @@ export interface SessionState {
 }
 
 /** The members of a session object (or a slim row of one) that the state reads. */
-export type SessionStateInput = Pick<Session, 'status' | 'stop_reason' | 'interrupted' | 'stopping' | 'continue_pending' | 'requires_action'>;
+export type SessionStateInput = Pick<Session, 'status' | 'stop_reason' | 'interrupted' | 'stopping' | 'continue_pending' | 'requires_action'> & {
+  archived_at?: unknown;
+};
 
 /** What only the history or another read can say. */
 export interface StateExtras {
@@ -62,6 +66,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export function sessionState(s: SessionStateInput, extras: StateExtras = {}): SessionState {
   const status = str(s.status) ?? 'unknown';
   const stop = str(s.stop_reason?.type);
+  if (typeof s.archived_at === 'string' && s.archived_at !== '') return { label: 'archived' };
   if (status === 'terminated') return { label: 'terminated' };
   if (s.interrupted === true && s.continue_pending !== true && status !== 'running' && status !== 'rescheduling') {
     const held = (extras.pendingInputs ?? 0) > 0;

@@ -15,6 +15,10 @@ export interface ListOptions {
   all?: boolean;
   /** Told when the listing stops with items left: one page, or --limit. */
   onRest?: (rest: ListRest) => void;
+  /** Told after each page is read (a selection counts the pages it read). */
+  onPage?: () => void;
+  /** Ends the listing between (and during) page reads. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -43,7 +47,14 @@ export async function* paginate<T>(
   let shown = 0;
   const pageSize = opts.pageSize ?? (opts.limit !== undefined && opts.limit <= 1000 && !opts.all ? opts.limit : undefined);
   for (;;) {
-    const { status, data } = await client.json<Page<T>>({ ...spec, method: 'GET', path, query: { ...query, page_size: pageSize, page_token: token } });
+    const { status, data } = await client.json<Page<T>>({
+      ...spec,
+      method: 'GET',
+      path,
+      query: { ...query, page_size: pageSize, page_token: token },
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    opts.onPage?.();
     if (!Array.isArray(data.items))
       throw new ApiError({ status, message: `the service answered ${status} without items, but GET ${path} answers a page {items, next_page_token}` });
     token = data.next_page_token ?? undefined;

@@ -15,10 +15,11 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 export type Expanded = { argv: string[] } | { shell: string; args: string[] };
 
 /** The alias `name` for `expansion`, checked; `isCommand` says which names svc's own commands hold. */
-export function checkAlias(name: string, expansion: string, aliases: Record<string, string>, isCommand: (w: string) => boolean): void {
+export function checkAlias(name: string, expansion: string, aliases: Record<string, string>, isCommand: (w: string) => boolean, clobber = false): void {
   if (!NAME.test(name)) throw new UsageError(`invalid alias name "${name}": use letters, digits, - and _, starting with a letter or digit`);
   if (isCommand(name)) throw new UsageError(`"${name}" is a svc command; an alias may not shadow it`);
-  if (Object.hasOwn(aliases, name)) throw new UsageError(`"${name}" is already an alias (for ${aliases[name]}); delete it first with svc alias delete ${name}`);
+  if (!clobber && Object.hasOwn(aliases, name))
+    throw new UsageError(`"${name}" is already an alias (for ${aliases[name]}); replace it with --clobber, or delete it with svc alias delete ${name}`);
   // The config and `svc alias list` would hold the key in the clear: a key belongs in a profile or SVC_API_KEY.
   if (expansion.includes('--api-key'))
     throw new UsageError(`alias "${name}": an alias may not hold --api-key; keep the key in a profile (svc auth login) or SVC_API_KEY`);

@@ -58,7 +58,7 @@ SVC_UPDATE_URL for the newest version (SVC_NO_UPDATE_NOTIFIER=1 or CI turns that
   9    server_error, any other status >= 500, a response body of another shape
   10   network failure or timeout: no response
   11   run, sessions wait, sessions tail --until: the turn ended in session.error or stopped unfinished,
-       or the session was terminated
+       or the session was terminated or archived
   12   the same commands: the turn was interrupted, or the input waits behind an interrupt
        (svc sessions continue S moves it on)
   13   the same commands: the turn stopped waiting on a human: a tool confirmation or a custom tool result

@@ -38,9 +38,9 @@ const VALUES_CHECKED_LATER: Record<string, readonly string[]> = {
 
 const help = new Help();
 
-/** Every visible command, parents before children, in help order. */
+/** Every visible command, parents before children, in help order; `help` at the top only (`svc help`, not `svc sessions help`). */
 export function commandNodes(cmd: Command, path = ''): CommandNode[] {
-  const subs = help.visibleCommands(cmd).filter((c) => c.name() !== 'help');
+  const subs = help.visibleCommands(cmd).filter((c) => c.name() !== 'help' || path === '');
   const node: CommandNode = {
     path,
     commands: subs.flatMap((c) => [c.name(), ...c.aliases()].map((name) => ({ name, description: c.description() }))),

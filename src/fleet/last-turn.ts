@@ -28,6 +28,3 @@ export function lastTurnError(newestFirst: readonly SessionEvent[]): (TurnError 
   const e = lastTurn(newestFirst).find((x) => x.type === 'session.error');
   return e && { ...turnErrorOf(e), event: e };
 }
-
-/** Whether a session's stop may come from a `session.error` (only those sessions can match `--error-type`). */
-export const mayHaveErrorType = (s: { stop_reason?: { type?: unknown } | null }): boolean => ERROR_STOPS.includes(String(s.stop_reason?.type));

@@ -120,6 +120,8 @@ export class TurnErrors {
     switch (state.label) {
       case 'terminated':
         return new SessionFailedError(`session ${id} was terminated`, undefined, { sessionId: id, terminated: true });
+      case 'archived':
+        return new SessionFailedError(`session ${id} was archived`, undefined, { sessionId: id, terminated: true, archived: true });
       case 'waiting':
         return new SessionWaitingError(this.awaitingLine(id, state.awaited ?? []), id, state.awaited ?? []);
       case 'failed':

@@ -2,7 +2,7 @@
 import { outcomeOfStatus, textOfMessage, TurnErrors, type Settled, type TurnError } from './outcome';
 import type { SessionEvent } from '../wire/events';
 
-export type EndReason = 'idle' | 'error' | 'interrupted' | 'terminated';
+export type EndReason = 'idle' | 'error' | 'interrupted' | 'terminated' | 'archived';
 
 /**
  * Tracks `session.error` within the turn, so an idle that follows one ends as `error` and `run`
@@ -33,7 +33,7 @@ export class TurnWatch {
   settle(end: Settled): EndReason | undefined {
     if (end.state.label === 'waiting') return undefined;
     this.end = end;
-    if (end.state.label === 'terminated') return 'terminated';
+    if (end.state.label === 'terminated' || end.state.label === 'archived') return end.state.label;
     if (this.error || end.errorStop) return 'error';
     return end.state.label === 'interrupted' ? 'interrupted' : 'idle';
   }

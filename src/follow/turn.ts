@@ -100,7 +100,7 @@ class Turn {
       // Interrupted before our message ran: it waits behind the interrupt until a Continue, so the follow ends here.
       if (settled?.state.label === 'interrupted') this.end = withPending(settled, 1);
       // A session terminated before our message ran ends the wait too.
-      if (!ours && settled?.state.label !== 'terminated') return this.end !== undefined;
+      if (!ours && settled?.state.label !== 'terminated' && settled?.state.label !== 'archived') return this.end !== undefined;
       this.started = true;
     }
     this.errors.see(e);

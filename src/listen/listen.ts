@@ -5,7 +5,7 @@ import type { Anchor } from '../api/stream/backfill';
 import { peerWaitMs } from '../api/backoff';
 import { ApiError } from '../api/errors';
 import { sleep } from '../sleep';
-import { agentIdOf, matcher, requiresAction, serviceQuery, type SessionSelectors } from '../selection/selectors';
+import { requiresAction, sessionSelection, type SessionSelectors } from '../selection/selectors';
 import { watch, watchRetryMs, type WatchType } from '../watch/list-watch';
 import type { Destination } from './destination';
 import { REQUIRES_ACTION, type EventFilter } from './events';
@@ -159,18 +159,23 @@ class Listener {
 
   private async watchSelection(): Promise<void> {
     const sel = this.o.selectors;
-    const test = matcher(sel, await agentIdOf(this.deps.client, sel));
+    const selection = await sessionSelection(this.deps.client, sel, this.deps.now(), {}, this.stop.signal);
     // A session once followed stays followed while it exists, whatever its status becomes: its last events are
     // what a human is told about.
-    await this.watchLoop(serviceQuery(sel, this.deps.now()), (s) => this.tracked.has(String(s.id)) || test(s), sel.includeArchived);
+    await this.watchLoop(selection.query, (s) => this.tracked.has(String(s.id)) || selection.match(s), sel.includeArchived, selection.read);
   }
 
   /** The fleet watch (src/watch/list-watch.ts), started again after a failure that is not the credential's. */
-  private async watchLoop(query: Query, match: (s: Session) => boolean, includeArchived = false): Promise<void> {
+  private async watchLoop(
+    query: Query,
+    match: (s: Session) => boolean,
+    includeArchived = false,
+    read: (items: AsyncIterable<Session>) => AsyncIterable<Session> = (items) => items,
+  ): Promise<void> {
     for (let failures = 0; !this.stop.signal.aborted;) {
       try {
         await watch({
-          list: (q) => sessions.list(this.deps.client, q, { all: true, pageSize: LIST_PAGE }),
+          list: (q) => read(sessions.list(this.deps.client, q, { all: true, pageSize: LIST_PAGE })),
           query,
           match,
           includeArchived,

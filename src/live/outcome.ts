@@ -41,6 +41,8 @@ export function endNote(o: Outcome | undefined, leaveNote = LEFT): string {
       return 'the session was interrupted';
     case 'terminated':
       return 'the session was terminated';
+    case 'archived':
+      return 'the session was archived';
   }
 }
 

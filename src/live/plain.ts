@@ -104,15 +104,23 @@ export async function mountPlainView(o: { ctx: Ctx; store: LiveStore; sink: Acti
   const write = (lines: string[]) => {
     if (lines.length) stdout.write(lines.join('\n') + '\n');
   };
+  const interactive = Boolean(stdin.isTTY);
+  // The keys line again whenever the keys that apply change (a session read shows it running: `i` applies now).
+  let keys: string | undefined;
+  const keysNow = (s: ViewState) => {
+    const line = keysLine(s);
+    if (!interactive || s.ended !== undefined || line === keys) return [];
+    keys = line;
+    return [line];
+  };
   const draw = () => {
     const s = o.store.getSnapshot();
     const step = plainLines(said, s);
     said = step.said;
-    write(step.lines);
+    write([...step.lines, ...keysNow(s)]);
     if (said.written) o.store.flushed(said.written);
   };
   const unsubscribe = o.store.subscribe(draw);
-  const interactive = Boolean(stdin.isTTY);
   let close = () => undefined as void;
   if (interactive) {
     const { createInterface } = await import('node:readline');
@@ -122,7 +130,7 @@ export async function mountPlainView(o: { ctx: Ctx; store: LiveStore; sink: Acti
       if (reply) write([reply]);
     });
     close = () => rl.close();
-    write([keysLine(o.store.getState())]);
+    write(keysNow(o.store.getState()));
   }
   draw();
   return {

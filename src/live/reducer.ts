@@ -3,6 +3,7 @@
  * Buffers are capped so a session of a million events keeps memory bounded: finished items stay only until
  * the view has flushed them to Ink's <Static>, previews keep a bounded tail.
  */
+import { firstToken, type ModelStarts } from '../ttft';
 import type { ConnectionState, StreamItem } from '../api/stream/types';
 import { payloadOf, type DeltaEvent, type InputMode, type SessionEvent, type StopReason } from '../wire/events';
 import type { Session } from '../wire/resources';
@@ -39,6 +40,8 @@ export interface Preview {
   cut: boolean;
   /** The stream broke while it was being written: what came before is gone, the complete event will replace it. */
   lost?: boolean;
+  /** The view left while it was being written (the stream closed, not broken): what streamed stays, marked partial. */
+  partial?: boolean;
 }
 
 export interface Confirmation {
@@ -66,6 +69,8 @@ export interface ViewState {
   stopping: boolean;
   interrupted: boolean;
   continuePending: boolean;
+  /** When the session was archived (from a read): the header's state is then `archived`, as in every view. */
+  archivedAt?: string;
   pendingInputs?: number;
   /** Complete events received (deltas not counted). */
   eventCount: number;
@@ -77,7 +82,7 @@ export interface ViewState {
   /** Time to first token of the last model request, in ms. */
   ttftMs?: number;
   /** `agent.model_started` times per thread ('' = coordinator) still waiting for their first delta. */
-  modelStarts: Readonly<Record<string, number>>;
+  modelStarts: ModelStarts;
   threads: readonly ThreadInfo[];
   /** Awaited tool confirmations, oldest first. */
   confirmations: readonly Confirmation[];
@@ -257,24 +262,19 @@ function onStreamItem(d: ViewState, item: StreamItem, at: number, fresh: Item[])
     case 'event':
       return onEvent(d, item.event, at, fresh);
     case 'delta':
-      return onDelta(d, item.delta, at);
+      return onDelta(d, item.delta);
     case 'connection':
       d.connection = item.state;
       d.retryAt = item.state.kind === 'reconnecting' && item.state.retryInMs !== undefined ? at + item.state.retryInMs : undefined;
-      // Anything but `live` may lose fragments: what unfinished previews held is discarded.
-      // Each stays as a marker saying so, so the fragments after the reconnect do not read as the reply's start.
-      if (item.state.kind !== 'live') Object.assign(d, { previews: d.previews.map(lostPreview), modelStarts: {} });
+      // Leaving the view closes the stream: what streamed stays in the last frame, marked partial. Any other state
+      // but `live` is a reconnect, which may lose fragments: what unfinished previews held is discarded, each kept as
+      // a marker saying so, so the fragments after the reconnect do not read as the reply's start.
+      if (item.state.kind === 'closed') d.previews = d.previews.map((p) => ({ ...p, partial: true }));
+      else if (item.state.kind !== 'live') d.previews = d.previews.map(lostPreview);
   }
 }
 
-function onDelta(d: ViewState, delta: DeltaEvent, at: number): void {
-  const key = delta.session_thread_id ?? '';
-  const started = d.modelStarts[key];
-  if (started !== undefined) {
-    // The first delta of a model request gives its time to first token.
-    const { [key]: _, ...modelStarts } = d.modelStarts;
-    Object.assign(d, { ttftMs: Math.max(0, at - started), modelStarts });
-  }
+function onDelta(d: ViewState, delta: DeltaEvent): void {
   if (d.showDeltas && delta.data) d.previews = appendPreview(d.previews, delta);
 }
 
@@ -308,6 +308,9 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
   const agentName = e.data?.agent_name;
   // A thread first met through one of its events (a tail started mid-session) is tagged with its agent's name.
   if (thread !== undefined && e.type !== 'session.thread_created' && typeof agentName === 'string') n.threads = nameThread(n.threads, thread, agentName);
+  // Time to first token, by the one definition (src/ttft.ts): the service's times, not when this view attached.
+  const first = firstToken(n.modelStarts, e);
+  if (first) Object.assign(n, { modelStarts: first.starts }, first.ttftMs === undefined ? {} : { ttftMs: first.ttftMs });
   switch (e.type) {
     // The complete event replaces what its deltas accumulated.
     case 'agent.message':
@@ -324,9 +327,6 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
         n.confirmations = [...n.confirmations, { eventId: e.id, name: String(d.name ?? ''), input: d.input, threadId: thread, answering: false }];
       break;
     }
-    case 'agent.model_started':
-      n.modelStarts = { ...n.modelStarts, [thread ?? '']: at };
-      break;
     case 'user.tool_confirmation':
     case 'agent.tool_result': {
       const answered = (payloadOf(e, 'user.tool_confirmation') ?? payloadOf(e, 'agent.tool_result'))?.event_id;
@@ -491,5 +491,6 @@ function onSessionRead(s: ViewState, o: Session): ViewState {
     stopping: Boolean(o.stopping),
     interrupted: Boolean(o.interrupted),
     continuePending: Boolean(o.continue_pending),
+    archivedAt: str(o.archived_at),
   };
 }

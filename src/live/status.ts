@@ -22,10 +22,17 @@ export function connectionText(c: ConnectionState, retryInS?: number): { text: s
 
 /** The session's derived state (src/session-state.ts), the words every view shows; `unknown` until the first read. */
 export function headerState(
-  s: Pick<ViewState, 'status' | 'stopReason' | 'interrupted' | 'stopping' | 'continuePending' | 'pendingInputs'>,
+  s: Pick<ViewState, 'status' | 'stopReason' | 'interrupted' | 'stopping' | 'continuePending' | 'pendingInputs'> & { archivedAt?: string },
 ): SessionState | undefined {
   if (s.status === 'unknown') return undefined;
-  const session = { status: s.status, stop_reason: s.stopReason, interrupted: s.interrupted, stopping: s.stopping, continue_pending: s.continuePending };
+  const session = {
+    status: s.status,
+    stop_reason: s.stopReason,
+    interrupted: s.interrupted,
+    stopping: s.stopping,
+    continue_pending: s.continuePending,
+    archived_at: s.archivedAt,
+  };
   return sessionState(session, { pendingInputs: s.pendingInputs });
 }
 

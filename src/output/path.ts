@@ -36,9 +36,15 @@ export function pathValue(obj: unknown, path: Path): unknown {
   return v;
 }
 
+/** A path written back as `.a.b[0]`. */
+export const pathText = (path: Path): string => path.map((seg) => (typeof seg === 'number' ? `[${seg}]` : `.${seg}`)).join('');
+
 /** Rows in the order of their values at `path`: numbers by size, anything else by its text; a missing value last; ties keep their order. */
 export function sortByPath<T>(rows: T[], path: Path): T[] {
   const keyed = rows.map((row, i) => ({ row, i, v: pathValue(row, path) }));
+  // As kubectl refuses a sort key that no object has: a typo would otherwise sort nothing, silently.
+  if (keyed.length && keyed.every((k) => k.v === undefined))
+    throw new UsageError(`--sort-by: no row has a value at ${pathText(path)} (check the path against -o json)`);
   keyed.sort((a, b) => compareValues(a.v, b.v) || a.i - b.i);
   return keyed.map((k) => k.row);
 }

@@ -131,7 +131,8 @@ export class OutputWriter {
   }
 
   private async style() {
-    const width = this.stdout.isTTY ? this.stdout.columns : undefined;
+    // `-o wide` and custom columns print whole values and let the terminal wrap, as kubectl's (docs/decisions/tables.md).
+    const width = this.stdout.isTTY && this.layout.columns === 'default' ? this.stdout.columns : undefined;
     const headers = this.layout.headers;
     if (!this.opts.color) return { width, headers, header: (s: string) => s };
     const { Chalk } = await import('chalk');

@@ -1,16 +1,15 @@
-import type { ApiClient, Query } from '../api/client';
+import type { Query } from '../api/client';
 import type { ListOptions } from '../api/paginate';
-import { agents, type Obj } from '../api/resources';
-import { sessions } from '../api/sessions';
+import type { Obj } from '../api/resources';
 import { UsageError } from '../errors';
 import { didYouMean } from '../text/similar';
-import { matchesStatus, STATUS_FILTER_VALUES, type SessionStateInput } from '../session-state';
+import { STATUS_FILTER_VALUES } from '../session-state';
 import type { InStream } from '../io';
 import { readLines } from '../input/read';
 import { LIMITS } from '../wire/limits';
 import { MAX_AGE_MS, parseDuration } from '../text/duration';
 import { parseLabelSelector, type LabelTest } from './labels';
-import { resolveId } from './names';
+import { filterPaged, matcher, serviceQuery } from './select';
 
 /** What picks sessions out of the fleet; every member optional, all given must hold. */
 export interface SessionSelectors {
@@ -23,6 +22,8 @@ export interface SessionSelectors {
   idleForMs?: number;
   labels?: LabelTest;
   includeArchived?: boolean;
+  /** `--error-type`: the last turn ended in a `session.error` of one of these `error_type`s. */
+  errorType?: string[];
 }
 
 /** The selector flags as commander hands them over (camel-cased option names). */
@@ -35,6 +36,7 @@ export interface SelectorFlags {
   idleFor?: string;
   selector?: string;
   includeArchived?: boolean;
+  errorType?: string;
 }
 
 /** Checks every selector flag before anything is sent: a malformed one is exit 2 naming its flag. */
@@ -51,6 +53,7 @@ export function parseSelectors(f: SelectorFlags): SessionSelectors {
   if (f.idleFor !== undefined) sel.idleForMs = parseDuration(f.idleFor, '--idle-for', MAX_AGE_MS);
   if (f.selector !== undefined) sel.labels = parseLabelSelector(f.selector, '--selector');
   if (f.includeArchived) sel.includeArchived = true;
+  if (f.errorType !== undefined) sel.errorType = parseErrorTypes(f.errorType);
   return sel;
 }
 
@@ -66,93 +69,32 @@ export function parseStatusList(text: string, valid: readonly string[]): string[
   return values;
 }
 
+/** `--error-type A,B`: `error_type` words (a newer service's too, so any word is taken), else exit 2. */
+export function parseErrorTypes(text: string): string[] {
+  const values = text.split(',').map((s) => s.trim());
+  const bad = values.find((v) => !/^[A-Za-z0-9_.-]+$/.test(v));
+  if (bad !== undefined) throw new UsageError(`--error-type takes session.error types separated by commas, such as model_error,timeout (got "${text}")`);
+  return values;
+}
+
 /** Whether any selector narrows the fleet (`--include-archived` alone widens it, so it does not count). */
 export function hasSelectors(sel: SessionSelectors): boolean {
   return Object.entries(sel).some(([k, v]) => k !== 'includeArchived' && v !== undefined);
 }
 
-/** Whether svc must filter what the service returns (the selectors the service has no filter for). */
-export function filtersClientSide(sel: SessionSelectors): boolean {
-  return Boolean(sel.status || sel.agent || sel.requiresAction || sel.idleForMs !== undefined || sel.labels);
-}
-
-/** The service's own filters: the time selectors as `created_at_*` / `updated_at_*`, and `include_archived`. */
-export function serviceQuery(sel: SessionSelectors, now: number): Query {
-  const at = (ms: number) => new Date(now - ms).toISOString();
-  const q: Query = {};
-  if (sel.olderThanMs !== undefined) q.created_at_lt = at(sel.olderThanMs);
-  if (sel.newerThanMs !== undefined) q.created_at_gt = at(sel.newerThanMs);
-  if (sel.idleForMs !== undefined) q.updated_at_lt = at(sel.idleForMs);
-  if (sel.includeArchived) q.include_archived = true;
-  return q;
-}
-
-/** A session waits on a human: a tool confirmation or a custom tool result (the spec's `requires_action`). */
-export function requiresAction(s: Obj): boolean {
-  const stop = s.stop_reason as { type?: unknown } | null | undefined;
-  return s.requires_action === true || stop?.type === 'requires_action';
-}
-
-/** The test svc applies while paging, for what the service cannot filter; `agentId` is the resolved `--agent`. */
-export function matcher(sel: SessionSelectors, agentId?: string): (s: Obj) => boolean {
-  return (s) =>
-    (!sel.status || sel.status.some((v) => matchesStatus(s as SessionStateInput, v))) &&
-    (agentId === undefined || s.agent_id === agentId) &&
-    (!sel.requiresAction || requiresAction(s)) &&
-    (sel.idleForMs === undefined || s.status === 'idle') &&
-    (!sel.labels || sel.labels(s.metadata));
-}
-
-/** `--agent` turned into an agent ID (by ID, else by exact name). */
-export async function agentIdOf(c: ApiClient, sel: SessionSelectors): Promise<string | undefined> {
-  return sel.agent === undefined ? undefined : resolveId(c, agents, 'agent', sel.agent);
-}
-
-/**
- * The selected sessions, page by page in constant memory: the service filters by time, svc by the rest. `lo`
- * bounds the listing as `list` does; `limit` counts matches, not sessions read.
- */
-export async function* selectSessions(
-  c: ApiClient,
-  sel: SessionSelectors,
-  now: number,
-  lo: ListOptions = { all: true },
-  extra: Query = {},
-): AsyncGenerator<Obj> {
-  const test = matcher(sel, await agentIdOf(c, sel));
-  const query = { ...extra, ...serviceQuery(sel, now) };
-  yield* filterPaged((q, l) => sessions.list(c, q, l), query, filtersClientSide(sel) ? test : undefined, lo);
-}
-
-/**
- * A listing svc filters while paging (constant memory): without `test`, the service's own listing as it is. With
- * one, the limit counts matches, so the pages are read until enough match and the service is not told it.
- */
-export async function* filterPaged(
-  list: (query: Query, lo: ListOptions) => AsyncIterable<Obj>,
-  query: Query,
-  test: ((o: Obj) => boolean) | undefined,
-  lo: ListOptions,
-): AsyncGenerator<Obj> {
-  if (!test) {
-    yield* list(query, lo);
-    return;
-  }
-  const pages: ListOptions = { pageSize: lo.pageSize, pageToken: lo.pageToken, all: lo.all || lo.limit !== undefined, onRest: (r) => (rest = r) };
-  let rest: { nextPageToken?: string } | undefined;
-  let left = lo.limit ?? Infinity;
-  let shown = 0;
-  for await (const s of list(query, pages)) {
-    if (!test(s)) continue;
-    if (left-- <= 0) {
-      lo.onRest?.({ shown });
-      return;
-    }
-    shown++;
-    yield s;
-  }
-  if (rest) lo.onRest?.({ shown, nextPageToken: rest.nextPageToken });
-}
+// The engine (src/selection/select.ts), under the names the commands have always imported from here.
+export {
+  agentIdOf,
+  filterPaged,
+  filtersClientSide,
+  matcher,
+  requiresAction,
+  selectSessions,
+  serviceQuery,
+  sessionSelection,
+  type SelectOptions,
+  type SessionSelection,
+} from './select';
 
 /** The most IDs svc reads from standard input at once: the IDs are held to act on them. */
 export const MAX_STDIN_IDS = 1_000_000;

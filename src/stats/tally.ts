@@ -3,6 +3,7 @@
  * (or the events a stream delivers) into a `Tally`, plain JSON that sums across sessions and keeps in the cache.
  * Memory stays flat in the number of events: counts, bounded samples (sample.ts), and only the calls still open.
  */
+import { firstToken, type ModelStarts } from '../ttft';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 import { addCount, setOwn } from '../own-counts';
@@ -76,7 +77,7 @@ export class HistoryTally {
   private readonly ttft = new Sample();
   private readonly calls = new Map<string, OpenCall>();
   /** Per thread ('' for the coordinator): when its model request started, until its first fragment. */
-  private readonly requestAt = new Map<string, number>();
+  private modelStarts: ModelStarts = {};
   /** The calls awaiting a person (a confirmation or a custom tool result), and since when one has been. */
   private readonly awaited = new Set<string>();
   private waitSince?: number;
@@ -85,6 +86,14 @@ export class HistoryTally {
   private lastMs?: number;
 
   constructor(private readonly scope: TallyScope = {}) {}
+
+  /** The one definition of time to first token (src/ttft.ts). */
+  private firstToken(e: SessionEvent): void {
+    const step = firstToken(this.modelStarts, e);
+    if (!step) return;
+    this.modelStarts = step.starts;
+    if (step.ttftMs !== undefined) this.ttft.add(step.ttftMs);
+  }
 
   add(raw: SessionEvent): void {
     // A null event, or one without a string type, is no event svc knows: skipped, as an unknown type is.
@@ -107,16 +116,12 @@ export class HistoryTally {
         break;
       case 'agent.model_started':
         this.t.model_requests++;
-        if (ok) this.requestAt.set(e.session_thread_id ?? '', at);
+        this.firstToken(e);
         break;
       case 'agent.thinking_started':
-      case 'agent.message_started': {
-        const thread = e.session_thread_id ?? '';
-        const started = this.requestAt.get(thread);
-        if (started !== undefined && ok) this.ttft.add(at - started);
-        this.requestAt.delete(thread);
+      case 'agent.message_started':
+        this.firstToken(e);
         break;
-      }
       case 'agent.tool_use':
       case 'agent.custom_tool_use': {
         const name = str('name') ?? str('display_name') ?? UNKNOWN_TOOL;

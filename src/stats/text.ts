@@ -1,7 +1,7 @@
 /** The figures as text for a terminal: a record, a table per tool or group, and on a terminal the pictures. */
 import { escapeControls } from '../output/controls';
 import { addCount } from '../own-counts';
-import { renderRecord, renderTable, type Column, type TableStyle } from '../output/table';
+import { renderRecord, renderTable, truncate, type Column, type TableStyle } from '../output/table';
 import { displayWidth } from '../output/width';
 import { bar, dailySeries, sparkline } from './chart';
 import type { Figures, GroupFigures, ToolFigures } from './report';
@@ -84,19 +84,38 @@ export const GROUP_COLUMNS: Column<GroupFigures>[] = [
   { header: 'TTFT_P95_MS', get: (g) => g.ttft_ms?.p95 ?? '-' },
 ];
 
+/** The columns of the narrower table: a group's size, its failures and its two times (the rest: -o wide, -o json). */
+const COMPACT = new Set(['GROUP', 'SESSIONS', 'FAILED', 'TURNS', 'TOOLS', 'ERRORS', 'WAITS', 'TURN_P50_S', 'TTFT_P50_MS']);
+export const COMPACT_COLUMNS = GROUP_COLUMNS.filter((c) => COMPACT.has(c.header));
+
+/**
+ * The groups in the layout that fits the terminal (docs/decisions/tables.md): every column when they fit (and
+ * always off a terminal or with -o wide), else the compact columns when they fit, else one block per group.
+ */
+export function groupsText(shown: GroupFigures[], style: TableStyle): string {
+  const natural = (columns: Column<GroupFigures>[]) => renderTable(shown, columns, { ...style, width: undefined });
+  const fits = (text: string) => style.width === undefined || text.split('\n').every((l) => displayWidth(stripStyle(l)) <= style.width!);
+  const full = natural(GROUP_COLUMNS);
+  if (fits(full)) return full;
+  const compact = natural(COMPACT_COLUMNS);
+  if (fits(compact)) return compact + '(more columns: -o wide, or -o json)\n';
+  return shown.map((g) => renderRecord(Object.fromEntries(GROUP_COLUMNS.map((c) => [c.header.toLowerCase(), c.get(g)])), style)).join('\n');
+}
+
+const stripStyle = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+
 /** The fleet's groups: the table, then (on a terminal) a bar of turns per group and a sparkline of turns per day. */
 export function fleetText(groups: GroupFigures[], label: (g: GroupFigures) => string, style: TableStyle, pictures: boolean): string {
   const shown = groups.map((g) => ({ ...g, group: label(g) }));
-  let out = renderTable(shown, GROUP_COLUMNS, style);
+  let out = groupsText(shown, style);
   if (!pictures || shown.length === 0) return out;
   const names = shown.map((g) => escapeControls(g.group));
   const w = Math.max(...names.map(displayWidth));
   const max = Math.max(...shown.map((g) => g.turns));
   out += '\nturns per group\n';
-  out +=
-    shown
-      .map((g, i) => `${padTo(names[i], w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`)
-      .join('\n') + '\n';
+  const line = (g: GroupFigures, i: number) =>
+    `${padTo(names[i]!, w)}  ${bar(g.turns, max, BAR_WIDTH).padEnd(BAR_WIDTH)}  ${g.turns} (${g.sessions} sessions, ${g.failed} failed)`;
+  out += shown.map((g, i) => (style.width ? truncate(line(g, i), style.width) : line(g, i))).join('\n') + '\n';
   const perDay: Record<string, number> = {};
   for (const g of groups) for (const [d, n] of Object.entries(g.turns_per_day)) addCount(perDay, d, n);
   const series = dailySeries(perDay, Math.min(SPARK_DAYS, Math.max(10, (style.width ?? 80) - 30)));

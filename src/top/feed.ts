@@ -14,7 +14,7 @@ import { triggers } from '../api/triggers';
 import { work } from '../api/work';
 import { AgentNames } from '../selection/agent-names';
 import { resolveId } from '../selection/names';
-import { agentIdOf, matcher, serviceQuery, type SessionSelectors } from '../selection/selectors';
+import { sessionSelection, type SessionSelectors } from '../selection/selectors';
 import { watch, watchRetryMs, WATCH_RETRY_CAP_MS } from '../watch/list-watch';
 import type { SessionEvent } from '../wire/events';
 import { lastRun, type SessionRow } from './rows';
@@ -129,12 +129,13 @@ async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterab
   let attempt = 0;
   while (!o.signal.aborted) {
     try {
-      const test = matcher(selectors, await agentIdOf(client, selectors));
+      const selection = await sessionSelection(client, selectors, o.now(), {}, o.signal);
+      const test = selection.match;
       attempt = 0;
       const shown = (s: Obj) => test(s) && (selectors.includeArchived || !s.archived_at);
       const list = async function* (q: Record<string, unknown>): AsyncGenerator<Obj> {
         const seen = 'updated_at_gt' in q ? undefined : new Set<string>();
-        for await (const s of sessions.list(client, q as never, { all: true, pageSize: PAGE })) {
+        for await (const s of selection.read(sessions.list(client, q as never, { all: true, pageSize: PAGE }))) {
           if (seen && shown(s)) seen.add(String(s.id));
           yield s;
           if (upserts.length >= PAGE) flush();
@@ -146,7 +147,7 @@ async function watchSessions(o: FeedOptions, wake: Wake, loadNames: (ids: Iterab
       };
       await watch({
         list,
-        query: serviceQuery(selectors, o.now()),
+        query: selection.query,
         match: test,
         includeArchived: selectors.includeArchived,
         intervalMs: o.intervalMs,

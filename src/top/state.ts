@@ -3,6 +3,7 @@
  * trigger lists), the activity of the streams open on screen, and the user's moves. Rows are kept slim (rows.ts);
  * what the screen shows (filtered, sorted, the window of rows) is derived, never stored.
  */
+import { firstToken, type ModelStarts } from '../ttft';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 import { sessionRow, sessionStatus, triggerRow, workRow, type LastRun, type SessionRow, type TriggerRow, type WorkRow } from './rows';
@@ -17,8 +18,8 @@ export interface Activity {
   step: string;
   /** Time to first token of its last model request (`agent.model_started` to its first fragment). */
   ttftMs?: number;
-  /** The arrival time of an `agent.model_started` still waiting for its first fragment. */
-  modelStartedAt?: number;
+  /** The model requests still waiting for their first fragment (src/ttft.ts). */
+  modelStarts?: ModelStarts;
 }
 
 /** `down`: the last listing failed; `unreachable` when no answer came at all (else the service answered an error). */
@@ -90,7 +91,7 @@ export type Action =
   | { type: 'lastRun'; id: string; run: LastRun }
   | { type: 'agents'; names: Readonly<Record<string, string>> }
   | { type: 'pending'; id: string; count: number }
-  /** Events of a session's stream, in order, each with its arrival time (none for history: no timing is measured from it). */
+  /** Events of a session's stream, in order, each with its arrival time (timing reads the service's processed_at, src/ttft.ts). */
   | { type: 'events'; id: string; events: ReadonlyArray<{ event: SessionEvent; at?: number }> }
   /** The work view's environment, resolved from its name. */
   | { type: 'environment'; id: string }
@@ -303,7 +304,7 @@ export function reduce(s: BoardState, a: Action): BoardState {
       return s.pending[a.id] === a.count ? s : { ...s, pending: { ...s.pending, [a.id]: a.count } };
     case 'events': {
       let act = s.activity[a.id] ?? { step: 'running' };
-      for (const { event, at } of a.events) act = nextActivity(act, event, at);
+      for (const { event } of a.events) act = nextActivity(act, event);
       // The accumulator counts in place (a new one per session); the state is still a new object for the view.
       const tally = s.figures[a.id] ?? new HistoryTally();
       for (const { event } of a.events) tally.add(event);
@@ -420,20 +421,22 @@ function pruneActivity(activity: BoardState['activity'], sessions: ReadonlyMap<s
 /**
  * The step a session is at after one more event of its stream. Streams are opened without deltas: the first
  * fragment of a streamed reply shows as `agent.thinking_started` / `agent.message_started`, which also ends the
- * time to first token.
+ * time to first token (src/ttft.ts: the service's times, so history read at attach gives the same figure).
  */
-export function nextActivity(a: Activity, event: SessionEvent, at?: number): Activity {
+export function nextActivity(a: Activity, event: SessionEvent): Activity {
   const e = canonicalEvent(event);
   const d = (e.data ?? {}) as Record<string, unknown>;
-  const firstToken = (step: string): Activity =>
-    a.modelStartedAt !== undefined && at !== undefined ? { step, ttftMs: Math.max(0, at - a.modelStartedAt) } : { step, ttftMs: a.ttftMs };
+  const timed = (step: string): Activity => {
+    const first = firstToken(a.modelStarts ?? {}, e);
+    return { step, ttftMs: first?.ttftMs ?? a.ttftMs, modelStarts: first ? first.starts : a.modelStarts };
+  };
   switch (e.type) {
     case 'agent.model_started':
-      return { step: 'thinking', ttftMs: a.ttftMs, modelStartedAt: at };
+      return timed('thinking');
     case 'agent.thinking_started':
-      return firstToken('thinking');
+      return timed('thinking');
     case 'agent.message_started':
-      return firstToken('writing');
+      return timed('writing');
     case 'agent.thinking':
       return { ...a, step: 'thinking' };
     case 'agent.message':
@@ -448,7 +451,7 @@ export function nextActivity(a: Activity, event: SessionEvent, at?: number): Act
     case 'user.tool_result':
       return { ...a, step: 'thinking' };
     case 'session.status':
-      return d.status === 'running' ? a : { ...a, step: String(d.status), modelStartedAt: undefined };
+      return d.status === 'running' ? a : { ...a, step: String(d.status), modelStarts: undefined };
     default:
       return a;
   }

@@ -4,7 +4,8 @@ import { InterruptedError } from '../errors';
 import { stoppedByTerm, write } from '../io';
 import { escapeControls, escapeJsonControls } from '../output/controls';
 import type { TableLayout } from '../output/layout';
-import type { Column } from '../output/table';
+import { fitWidths, truncate, type Column } from '../output/table';
+import { padToWidth } from '../output/width';
 import { yamlText } from '../output/yaml';
 import { shortAge } from '../text/duration';
 import { isPassing, watch, watchRetryMs, type WatchOptions, type WatchType } from './list-watch';
@@ -31,6 +32,8 @@ export type WatchViewOptions = Pick<WatchOptions, 'list' | 'query' | 'match' | '
 };
 
 const EVENT_WIDTH = 9;
+/** `shortAge`'s longest: `364d`. */
+const AGE_WIDTH = 4;
 
 /**
  * A watched list: kubectl-style rows with an age column on a terminal, NDJSON `{"type","object"}` off it (each
@@ -47,8 +50,14 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
   const t = timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(), timeoutMs);
   const signal = AbortSignal.any([timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
   const rows = ctx.format === 'table' && !ctx.settings.jq;
-  const widths = [EVENT_WIDTH, ...cells.map((c) => c.width)];
-  if (rows && layout.headers) await write(ctx.io.stdout, row(['EVENT', ...cells.map((c) => c.header), ...(withAge ? ['AGE'] : [])], widths));
+  const headers = ['EVENT', ...cells.map((c) => c.header), ...(withAge ? ['AGE'] : [])];
+  // On a terminal the default rows fit its width and never wrap (docs/decisions/tables.md); -o wide and custom
+  // columns print whole values, as the tables do.
+  const fitted = ctx.io.stdout.isTTY && ctx.io.stdout.columns && layout.columns === 'default';
+  const widths = [EVENT_WIDTH, ...cells.map((c) => c.width), ...(withAge ? [AGE_WIDTH] : [])];
+  if (fitted) widths.splice(0, widths.length, ...fitWidths(widths, headers, ctx.io.stdout.columns!, 1));
+  const row = (values: string[]) => watchRow(values, widths, Boolean(fitted));
+  if (rows && layout.headers) await write(ctx.io.stdout, row(headers));
   const emit = async (type: WatchType, s: Obj) => {
     if (ctx.settings.jq) return ctx.out.item({ type, object: s });
     // -q and -o yaml as kubectl's -w -o name|yaml: the ID of each change, or each change as a YAML document.
@@ -58,13 +67,7 @@ export async function runWatchView(ctx: Ctx, o: WatchViewOptions): Promise<void>
     await beforeRow?.(s);
     const age = typeof s.created_at === 'string' ? shortAge(ctx.now() - Date.parse(s.created_at)) : '';
     const values = cells.map((c) => watchText(c.get(s)));
-    await write(
-      ctx.io.stdout,
-      row(
-        [type, ...values, ...(withAge ? [age] : [])].map((x) => escapeControls(x)),
-        widths,
-      ),
-    );
+    await write(ctx.io.stdout, row([type, ...values, ...(withAge ? [age] : [])].map((x) => escapeControls(x))));
   };
   const failed = (e: unknown, attempt: number) => {
     if (!isPassing(e)) throw e;
@@ -89,10 +92,11 @@ function rowCells(layout: TableLayout, cells: WatchCell[], columns: Column[] = [
 /** A cell's text: an object (a custom column's path may end at one) as JSON. */
 const watchText = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? ''));
 
-function row(cells: string[], widths: number[]): string {
+/** A row of cells padded to their widths; `cut`: each cut to its width too (the last column included), so the row fits. */
+function watchRow(cells: string[], widths: number[], cut: boolean): string {
   return (
     cells
-      .map((c, i) => (i < widths.length ? c.padEnd(widths[i]) : c))
+      .map((c, i) => (i < widths.length ? padToWidth(cut ? truncate(c, widths[i]) : c, i === cells.length - 1 ? 0 : widths[i]) : c))
       .join(' ')
       .trimEnd() + '\n'
   );

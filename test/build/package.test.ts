@@ -14,6 +14,14 @@ describe('the package holds only what runs', () => {
     expect(pkg.scripts.prepack).toContain('scripts/build.mjs');
   });
 
+  it('leaves no untracked file behind npm pack: its tarball is ignored by git', () => {
+    const name = `${JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'))
+      .name.replace(/^@/, '')
+      .replace('/', '-')}-0.0.0.tgz`;
+    // check-ignore exits 0 when a rule ignores the path (it need not exist), 1 when none does.
+    expect(execFileSync('git', ['check-ignore', '--no-index', name], { cwd: repo, encoding: 'utf8' }).trim()).toBe(name);
+  });
+
   it('packs the launcher, the bundle and jq with its WebAssembly, no sources or source maps, in under 8 MiB unpacked', () => {
     // --ignore-scripts: CI has built dist/ already, and the list is what matters here.
     const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8' })) as Array<{

@@ -45,6 +45,22 @@ describe('svc alias', () => {
     expect(JSON.parse((await svc(['alias', 'list', '-o', 'json'], { env })).stdout)).toEqual([{ name: 'mine', expansion: 'agents list' }]);
   });
 
+  it('alias set over an existing alias is exit 2 naming --clobber; with --clobber it replaces it and says what it was (as gh)', async () => {
+    const dir = tempConfigDir();
+    const env = { SVC_CONFIG_DIR: dir };
+    await svc(['alias', 'set', 'mine', 'agents list'], { env });
+    const refused = await svc(['alias', 'set', 'mine', 'sessions list'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('replace it with --clobber');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).aliases).toEqual({ mine: 'agents list' });
+    const clobbered = await svc(['alias', 'set', 'mine', 'sessions list', '--clobber'], { env });
+    expect(clobbered.code).toBe(0);
+    expect(clobbered.stderr).toContain('alias mine replaced (was agents list)');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).aliases).toEqual({ mine: 'sessions list' });
+    // --clobber replaces an alias; it never lets one shadow a command.
+    expect((await svc(['alias', 'set', 'agents', 'sessions list', '--clobber'], { env })).code).toBe(2);
+  });
+
   it('keeps a config alias named __proto__ as a plain entry, never the prototype', async () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles":{},"aliases":{"__proto__":"agents list","ok":"agents list"}}', { mode: 0o600 });

@@ -10,7 +10,7 @@ const t = useEmulator();
 describe('svc auth', () => {
   it('login --with-token reads the key from stdin, verifies it, stores it with mode 0600 in a 0700 folder', async () => {
     const dir = join(tempConfigDir(), 'nested');
-    const r = await svc(['auth', 'login', '--with-token'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: t.emu.url }, stdin: `${t.emu.apiKey}\n` });
+    const r = await svc(['auth', 'login', '--with-token', '--base-url', t.emu.url], { env: { SVC_CONFIG_DIR: dir }, stdin: `${t.emu.apiKey}\n` });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toContain(t.emu.apiKey);
@@ -149,15 +149,15 @@ describe('config', () => {
 });
 
 describe('svc auth login says what it stored', () => {
-  it('the key masked to its last 4 and the base URL, each with where it came from (standard input, SVC_BASE_URL)', async () => {
+  it('the key masked to its last 4 and the base URL, each with where it came from; SVC_BASE_URL is named but not stored unasked', async () => {
     const dir = tempConfigDir();
     const r = await svc(['auth', 'login', '--with-token'], { env: { SVC_CONFIG_DIR: dir, SVC_BASE_URL: t.emu.url }, stdin: `${t.emu.apiKey}\n` });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`profile default in ${join(dir, 'config.json')}`);
     expect(r.stderr).toContain(`api_key   ****${t.emu.apiKey.slice(-4)} (from standard input)`);
-    expect(r.stderr).toContain(`base_url  ${t.emu.url} (from SVC_BASE_URL)`);
+    expect(r.stderr).toContain(`base_url  not stored: ${t.emu.url} came from SVC_BASE_URL (give --base-url ${t.emu.url} to store it)`);
     expect(r.stderr).not.toContain(t.emu.apiKey);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.base_url).toBe(t.emu.url);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.base_url).toBeUndefined();
   });
 
   it('a base URL given by --base-url is named as coming from the flag', async () => {

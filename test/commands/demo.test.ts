@@ -1,5 +1,5 @@
 import { execFile as execFileCb } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { copyOfBuild, sharedBundle } from '../helpers/bundled';
 import { svcCommand } from '../../src/commands/demo/launcher';
 import { printTranscript } from '../../src/commands/demo/transcript';
+import { tryIt } from '../../src/commands/demo/run';
 import { client as emulatorClient } from '../api/stream/helpers';
 import { svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
@@ -67,6 +68,20 @@ describe('svc demo', () => {
 });
 
 describe("the demo's closing hint (issue 26)", () => {
+  it('starts the emulator as the README does (--log, not a redirect), and svc emulator --help says what --api-key, --log and --quiet do, as the README', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const start = tryIt('svc')
+      .split('\n')
+      .find((l) => l.includes('emulator --port'))!
+      .trim();
+    expect(readme).toContain(start);
+    const help = (await svc(['emulator', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--api-key KEY fixes that key, else a fresh one is made');
+    expect(help).toContain('Its request log goes to standard error, to --log FILE, or nowhere with --quiet');
+    expect(readme.replace(/\s+/g, ' ')).toContain('`--api-key` fixes the key');
+    expect(readme.replace(/\s+/g, ' ')).toContain('appends its request log to `emulator.log` (`--quiet` drops it)');
+  });
+
   it("names svc as this user starts it: node bin/svc.js in a checkout, svc when the PATH leads to it, never npx's own PATH", () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-launcher-'));
     mkdirSync(join(dir, 'bin'));
@@ -115,9 +130,12 @@ describe("the demo's closing hint (issue 26)", () => {
         .join('\n');
       const nodeDir = join(process.execPath, '..');
       const r = await execFile('bash', ['-c', script], { cwd: work, env: { ...env, PATH: `${nodeDir}:/usr/bin:/bin` }, timeout: 60_000 });
-      // The run printed the agent's reply (the emulator's lines went to its log file).
-      expect(r.stdout.trim()).not.toBe('');
-      expect(r.stdout).not.toContain('export SVC_');
+      // The run printed the agent's reply after the emulator's two export lines (as the README says it prints them);
+      // its request log went to the file, not to the terminal.
+      expect(r.stdout).toMatch(/^export SVC_BASE_URL=\S+\nexport SVC_API_KEY=\S+\n/);
+      expect(r.stdout.replace(/^export SVC_.*\n/gm, '').trim()).not.toBe('');
+      expect(readFileSync(join(work, 'emulator.log'), 'utf8')).toMatch(/POST \/v1\/agents/);
+      expect(r.stderr).not.toMatch(/POST \/v1\/agents/);
     } finally {
       rmSync(work, { recursive: true, force: true, maxRetries: 5 });
     }

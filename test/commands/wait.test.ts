@@ -50,12 +50,12 @@ describe('svc sessions wait', () => {
     expect(r.stderr).toMatch(/^error: the session turn ended in session.error/);
   });
 
-  it('exits 11 for a terminated session', async () => {
+  it('exits 11 for an archived (terminated) session, and says archived, the word every view uses', async () => {
     const s = await createSession(t.emu);
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`)).status).toBe(200);
     const r = await svc(['sessions', 'wait', s.id], { env: env() });
     expect(r.code).toBe(11);
-    expect(r.stderr).toContain('was terminated');
+    expect(r.stderr).toContain(`session ${s.id} was archived`);
   });
 
   it('exits 13 naming the awaited event when the session waits for a tool confirmation', async () => {

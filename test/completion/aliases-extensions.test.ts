@@ -20,6 +20,8 @@ beforeAll(async () => {
   mkdirSync(extensions, { recursive: true });
   writeFileSync(join(extensions, 'svc-zzext'), '#!/bin/sh\nexit 0\n');
   chmodSync(join(extensions, 'svc-zzext'), 0o755);
+  writeFileSync(join(extensions, 'svc-helper'), '#!/bin/sh\nexit 0\n');
+  chmodSync(join(extensions, 'svc-helper'), 0o755);
   config = tempConfigDir();
   env = { ...(emuEnv(t.emu) as Record<string, string>), SVC_CONFIG_DIR: config, PATH: `${extensions}:${process.env.PATH}` };
   expect((await svc(['alias', 'set', 'mine', 'agents get'], { env })).code).toBe(0);
@@ -32,7 +34,7 @@ const complete = async (...words: string[]) => (await svc(['__complete', '--', .
 
 describe('svc __complete: aliases and extensions', () => {
   it('completes the first word to the aliases (with their expansion) and the extensions on PATH', async () => {
-    expect(await complete('')).toEqual(['mine\talias: agents get', 'shell\talias: !echo', 'zzext\textension']);
+    expect(await complete('')).toEqual(['mine\talias: agents get', 'shell\talias: !echo', 'helper\textension', 'zzext\textension']);
     expect(await complete('--profile', 'p', 'zz')).toEqual(['zzext\textension']);
     expect(await complete('--profile', '')).toEqual([]);
   });
@@ -71,5 +73,10 @@ describeWith('bash completion of aliases and extensions', ['bash'], () => {
     expect(await bash('svc m')).toEqual(['memories', 'memory-stores', 'mine']);
     expect(await bash('svc zz')).toEqual(['zzext']);
     expect(await bash('svc mine ne')).toEqual(['newer']);
+  });
+
+  it('svc he<TAB> offers help beside the extension helper; help is offered at the top only', async () => {
+    expect(await bash('svc he')).toEqual(['help', 'helper']);
+    expect(await bash('svc sessions he')).toEqual([]);
   });
 });

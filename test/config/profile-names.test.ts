@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';
@@ -15,6 +15,24 @@ describe('profiles named like what every object inherits', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`no profile named "${name}"`);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it.each(NAMES)('config use %s is refused (exit 2) beside a config with profiles too, and the current profile is kept', async (name) => {
+    const dir = tempConfigDir();
+    const env = { SVC_CONFIG_DIR: dir };
+    expect((await svc(['--profile', 'staging', 'config', 'set', 'base_url', 'http://staging.example'], { env })).code).toBe(0);
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const r = await svc(['config', 'use', name], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no profile named "${name}"; known: staging`);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+  });
+
+  it('config use default is taken even when no profile of that name was written (default always is one)', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles":{"staging":{}},"current_profile":"staging"}', { mode: 0o600 });
+    expect((await svc(['config', 'use', 'default'], { env: { SVC_CONFIG_DIR: dir } })).code).toBe(0);
+    expect(stored(dir).current_profile).toBe('default');
   });
 
   it.each(NAMES)('config set in profile %s stores it, get reads it back, use and profiles find it', async (name) => {

@@ -147,7 +147,7 @@ describe('svc demo on a terminal', () => {
     expect(out).toContain('left the demo: its emulator stops now, and the session with it');
     expect(out).not.toContain('the session keeps running');
     const hint = out.slice(out.lastIndexOf('Try it yourself, in this shell:'));
-    expect(hint).toMatch(/^ {2}svc emulator --port 0 --exports-file emulator.env > emulator.log 2>&1 &$/m);
+    expect(hint).toMatch(/^ {2}svc emulator --port 0 --exports-file emulator.env --log emulator.log &$/m);
     expect(out.trimEnd().split('\n').at(-1)).toBe('  kill %1');
   });
 });

@@ -183,14 +183,23 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
     expect(s.eventCount).toBe(4);
   });
 
-  it('R-EVT-19 TTFT is agent.model_started to its first delta, per model request', () => {
+  it('R-EVT-19 TTFT is agent.model_started to its first delta (marked by *_started), per model request, by the service clock', () => {
+    const t = (ms: number) => ({ processed_at: new Date(ms).toISOString() });
+    // Received all at once (a view attached mid-request, reading history first): the service's times count, not arrival.
     let s = feed(
       start(),
-      [ev('agent.model_started', { model: 'm' }), delta({ kind: 'text', delta: 'a' }), delta({ kind: 'text', delta: 'b' })],
-      (i) => [1000, 1250, 1900][i],
+      [ev('agent.model_started', { model: 'm' }, t(1000)), ev('agent.message_started', undefined, t(1250)), delta({ kind: 'text', delta: 'a' })],
+      () => 9000,
     );
     expect(s.ttftMs).toBe(250);
-    s = feed(s, [ev('agent.model_started', { model: 'm' }), delta({ kind: 'thinking', delta: 'x' })], (i) => [5000, 5040][i]);
+    s = feed(s, [
+      ev('agent.model_started', { model: 'm' }, t(5000)),
+      ev('agent.thinking_started', undefined, t(5040)),
+      delta({ kind: 'thinking', delta: 'x' }),
+    ]);
+    expect(s.ttftMs).toBe(40);
+    // Per thread: a child's first fragment does not end the main thread's wait.
+    s = feed(s, [ev('agent.model_started', {}, t(7000)), ev('agent.message_started', undefined, { ...t(7100), session_thread_id: 'th_1' })]);
     expect(s.ttftMs).toBe(40);
   });
 
@@ -250,7 +259,11 @@ describe('live view reducer: agent events (R-EVT-3)', () => {
 
   it('R-STREAM-14 d hides previews: hidden deltas are not accumulated but still time the first token', () => {
     let s = apply(start(), { type: 'deltas.toggle' });
-    s = feed(s, [ev('agent.model_started', { model: 'm' }), delta({ kind: 'text', delta: 'x' })], (i) => i * 10);
+    s = feed(s, [
+      ev('agent.model_started', { model: 'm' }, { processed_at: '2026-09-01T00:00:00.000Z' }),
+      ev('agent.message_started', undefined, { processed_at: '2026-09-01T00:00:00.010Z' }),
+      delta({ kind: 'text', delta: 'x' }),
+    ]);
     expect(s.previews).toEqual([]);
     expect(s.ttftMs).toBe(10);
     s = feed(apply(s, { type: 'deltas.toggle' }), [delta({ kind: 'text', delta: 'y' })]);

@@ -301,12 +301,13 @@ describe('live view footer and body', () => {
     const v = mount(
       session({ title: 'Review', status: 'running', control_epoch: '12' }),
       { type: 'pending', count: 2 },
-      { type: 'stream', item: ev('agent.model_started', { model: 'm' }), at: 1000 },
+      { type: 'stream', item: ev('agent.model_started', { model: 'm' }, { processed_at: '2026-09-01T00:00:01.000Z' }), at: 1000 },
+      { type: 'stream', item: ev('agent.message_started', undefined, { processed_at: '2026-09-01T00:00:01.120Z' }), at: 1100 },
       { type: 'stream', item: delta({ kind: 'text', delta: 'x' }), at: 1120 },
       { type: 'stream', item: { kind: 'connection', state: { kind: 'reconnecting', attempt: 3, reason: 'reset' } }, at: 1200 },
     );
     await v.until((f) => f.includes('reconnecting (attempt 3)'), 'the header');
-    expect(v.frame()).toContain('sess_live "Review" │ running │ epoch 12\nreconnecting (attempt 3) │ pending 2 │ events 1 │ ttft 120 ms');
+    expect(v.frame()).toContain('sess_live "Review" │ running │ epoch 12\nreconnecting (attempt 3) │ pending 2 │ events 2 │ ttft 120 ms');
   });
 
   it('issue 26: while reconnecting the header shows the attempt and counts down to the next try', async () => {
@@ -328,6 +329,17 @@ describe('live view footer and body', () => {
     );
     await v.until((f) => f.includes('[reconnected: the start of this preview was lost; the complete event will replace it] …fox jumps▍'), 'the marked preview');
     expect(v.frame()).not.toContain('The quick brown');
+  });
+
+  it('issue 44: leaving mid-stream (the stream closed, no reconnect) keeps what streamed in the last frame, marked partial', async () => {
+    const v = mount(
+      stream(delta({ kind: 'text', delta: 'The quick brown ' })),
+      stream(delta({ kind: 'text', delta: 'fox jumps' })),
+      stream({ kind: 'connection', state: { kind: 'closed' } } as never),
+    );
+    await v.until((f) => f.includes('The quick brown fox jumps [partial: the stream closed here]'), 'the partial preview');
+    expect(v.frame()).not.toContain('reconnected');
+    expect(v.frame()).not.toContain('▍');
   });
 
   it('finished items are printed once, in order: text, thinking, tools with input, summarised results, red errors, thread tags', async () => {

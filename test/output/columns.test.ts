@@ -120,6 +120,18 @@ describe('--sort-by', () => {
     expect(pathValue({ a: { 0: 1 } }, parsePath('.a[0]', 'test'))).toBeUndefined();
   });
 
+  it('a path that matches no row is exit 2 naming it, with nothing printed (as kubectl refuses it)', async () => {
+    await session('nope');
+    const r = await svc(['sessions', 'list', '-l', 'set=nope', '--sort-by', '.nope.deeper[0]'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('error: --sort-by: no row has a value at .nope.deeper[0] (check the path against -o json)');
+    expect(r.stdout).toBe('');
+    // No rows at all: nothing to check the path against, so nothing to refuse.
+    const none = await svc(['sessions', 'list', '-l', 'set=none-such', '--sort-by', '.nope'], { env: env() });
+    expect(none.code).toBe(0);
+    expect(() => sortByPath([{ a: 1 }, { b: 2 }], parsePath('.b', 'test'))).not.toThrow();
+  });
+
   it('a bad path, or --sort-by with --watch, is exit 2 before any request', async () => {
     const before = await requestCount(t.emu);
     const bad = await svc(['agents', 'list', '--sort-by', '.a b'], { env: env() });

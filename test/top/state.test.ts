@@ -11,6 +11,7 @@ import {
   visibleRows,
   windowOf,
   type Action,
+  type Activity,
   type BoardState,
 } from '../../src/top/state';
 import type { SessionEvent } from '../../src/wire/events';
@@ -27,6 +28,8 @@ const run = (s: BoardState, ...actions: Action[]) => actions.reduce(reduce, s);
 const upsert = (...items: Record<string, unknown>[]): Action => ({ type: 'sessions.upsert', items, at: T0 });
 const ids = (s: BoardState) => visibleRows(s).map((r) => r.id);
 const ev = (type: string, data: Record<string, unknown> = {}): SessionEvent => ({ id: `ev_${type}`, type, data }) as unknown as SessionEvent;
+/** The event as the service stamped it, `ms` after the epoch. */
+const at = (e: SessionEvent, ms: number): SessionEvent => ({ ...e, processed_at: new Date(ms).toISOString() });
 
 describe('the board reducer (pure)', () => {
   it('lists sessions newest first and keeps the selected row selected when newer ones arrive above it', () => {
@@ -172,20 +175,21 @@ describe('the board reducer (pure)', () => {
 
 describe('activity from a stream without deltas', () => {
   it('R-EVT-19: time to first token runs from agent.model_started to the first fragment (agent.message_started)', () => {
-    let a = nextActivity({ step: 'running' }, ev('agent.model_started'), 1000);
+    let a = nextActivity({ step: 'running' }, at(ev('agent.model_started'), 1000));
     expect(a.step).toBe('thinking');
-    a = nextActivity(a, ev('agent.message_started'), 1180);
-    expect(a).toEqual({ step: 'writing', ttftMs: 180 });
+    a = nextActivity(a, at(ev('agent.message_started'), 1180));
+    expect(a).toEqual({ step: 'writing', ttftMs: 180, modelStarts: {} });
     // The next request's start keeps the last figure until its own first fragment.
-    a = nextActivity(a, ev('agent.model_started'), 2000);
+    a = nextActivity(a, at(ev('agent.model_started'), 2000));
     expect(a.ttftMs).toBe(180);
-    a = nextActivity(a, ev('agent.thinking_started'), 2050);
-    expect(a).toEqual({ step: 'thinking', ttftMs: 50 });
+    a = nextActivity(a, at(ev('agent.thinking_started'), 2050));
+    expect(a).toEqual({ step: 'thinking', ttftMs: 50, modelStarts: {} });
   });
 
-  it('history events give the step but no timing', () => {
-    const a = [ev('agent.model_started'), ev('agent.message_started')].reduce((x, e) => nextActivity(x, e), { step: 'running' });
-    expect(a).toEqual({ step: 'writing', ttftMs: undefined });
+  it('events without processed_at give the step but no timing', () => {
+    const a = [ev('agent.model_started'), ev('agent.message_started')].reduce((x, e) => nextActivity(x, e), { step: 'running' } as Activity);
+    expect(a.step).toBe('writing');
+    expect(a.ttftMs).toBeUndefined();
   });
 
   it('a tool call shows its name; one that asks first, or a custom tool, is waiting on a human', () => {

@@ -10,9 +10,15 @@ import { printsNoIds } from '../../cli/text-output';
 export interface AliasSetOptions {
   name: string;
   expansion: string;
+  /** `--clobber`: replace an alias of that name (as gh's). */
+  clobber: boolean;
 }
 
-export const parseAliasSet = ([name, expansion]: string[]): AliasSetOptions => ({ name, expansion });
+export const parseAliasSet = ([name, expansion]: string[], flags: { clobber?: boolean }): AliasSetOptions => ({
+  name,
+  expansion,
+  clobber: Boolean(flags.clobber),
+});
 
 /** `svc alias delete NAME`. */
 export interface AliasNameOptions {
@@ -21,17 +27,20 @@ export interface AliasNameOptions {
 
 export const parseAliasName = ([name]: string[]): AliasNameOptions => ({ name });
 
-export async function runSet(ctx: Ctx, { name, expansion }: AliasSetOptions, isCommand: (word: string) => boolean): Promise<void> {
+export async function runSet(ctx: Ctx, { name, expansion, clobber }: AliasSetOptions, isCommand: (word: string) => boolean): Promise<void> {
+  let replaced: string | undefined;
   // Checked against the config as read under the lock: two writers never both take a name.
   await updateConfig(
     ctx.settings.configFile,
     (data) => {
       const aliases = (data.aliases ??= Object.create(null) as Record<string, string>);
-      checkAlias(name, expansion, aliases, isCommand);
+      checkAlias(name, expansion, aliases, isCommand, clobber);
+      if (Object.hasOwn(aliases, name)) replaced = aliases[name];
       aliases[name] = expansion;
     },
     ctx.io.signal,
   );
+  if (replaced !== undefined) await ctx.msg(`alias ${name} replaced (was ${replaced})`);
   await ctx.msg(`alias ${name} set: svc ${name} runs ${expansion.startsWith('!') ? `sh -c '${expansion.slice(1)}'` : `svc ${expansion}`}`);
 }
 
@@ -63,10 +72,12 @@ export default function build(group: Command, kit: Kit): void {
     .command('set')
     .argument('<name>', 'the new word: not a command nor an alias already')
     .argument('<expansion>', 'svc\'s words ($1… take arguments, the rest are appended), or !LINE run by sh -c with the arguments as "$@"')
+    .option('--clobber', 'replace an alias of that name')
     .description('Make svc NAME run the expansion (aliases are kept for every profile)');
   examples(set, [
     "svc alias set mine 'sessions list --agent reviewer'",
     "svc alias set say 'run --agent $1'",
+    "svc alias set mine 'sessions list --agent triager' --clobber",
     `svc alias set failed '!svc sessions list --status failed -q | xargs -r svc sessions get "$@"'`,
   ]);
   set.action(kit.verb(parseAliasSet, (ctx, o) => runSet(ctx, o, kit.tree.isCommand)));

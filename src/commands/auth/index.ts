@@ -8,7 +8,7 @@ import { maskSecret } from '../../config/settings';
 import { checkCredential } from '../../config/validate';
 import type { Ctx } from '../../context';
 import { NoCredentialError, UsageError } from '../../errors';
-import { prompt } from '../../input/prompt';
+import { confirm, prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../io';
 import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
@@ -46,7 +46,13 @@ export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<void> {
   checkCredential(key, opts.withToken ? 'standard input' : 'the prompt', 'API key');
   await verify(ctx, key, s.baseUrl.value);
   const profile = s.profile.value;
-  const storeUrl = s.baseUrl.source === 'flag' || s.baseUrl.source === 'env';
+  const url = maskUrlPassword(s.baseUrl.value);
+  // Stored only when asked for (--base-url) or confirmed: an exported SVC_BASE_URL is often a throwaway emulator's.
+  // Asked only where the key was typed at a prompt: with --with-token, standard input held the key.
+  const fromEnv = s.baseUrl.source === 'env';
+  const confirmed =
+    fromEnv && !opts.withToken && ctx.canPrompt && (await confirm(ctx.io, `Store base_url ${url} (from SVC_BASE_URL) in profile ${profile}?`, s.accessible));
+  const storeUrl = s.baseUrl.source === 'flag' || confirmed;
   const saved = await saveSecret(
     { file: s.configFile, profile, key: 'api_key', env: ctx.io.env, signal: ctx.io.signal },
     key,
@@ -57,12 +63,13 @@ export async function runLogin(ctx: Ctx, opts: LoginOptions): Promise<void> {
     },
   );
   if (saved.notice) await ctx.msg(saved.notice);
-  const url = maskUrlPassword(s.baseUrl.value);
   const urlLine = storeUrl
-    ? `base_url  ${url} (from ${s.baseUrl.source === 'flag' ? '--base-url' : 'SVC_BASE_URL'})`
-    : s.baseUrl.source === 'profile'
-      ? `base_url  ${url} (already in the profile, unchanged)`
-      : `base_url  not stored: ${url} is the default (give --base-url to store another)`;
+    ? `base_url  ${url} (from ${fromEnv ? 'SVC_BASE_URL, as confirmed' : '--base-url'})`
+    : fromEnv
+      ? `base_url  not stored: ${url} came from SVC_BASE_URL (give --base-url ${url} to store it)`
+      : s.baseUrl.source === 'profile'
+        ? `base_url  ${url} (already in the profile, unchanged)`
+        : `base_url  not stored: ${url} is the default (give --base-url to store another)`;
   await ctx.msg(
     [
       `Logged in: profile ${profile} in ${s.configFile} now holds`,

@@ -116,7 +116,9 @@ export async function runList(ctx: Ctx): Promise<void> {
 
 export async function runUse(ctx: Ctx, { profile: name }: ConfigUseOptions): Promise<void> {
   const s = ctx.settings;
-  if (!s.config.profiles[name])
+  // Own members only: `__proto__` and `constructor` are members of every object, never profiles. `default` always is one.
+  const profile: unknown = Object.hasOwn(s.config.profiles, name) ? s.config.profiles[name] : undefined;
+  if (name !== 'default' && (typeof profile !== 'object' || profile === null))
     throw new UsageError(
       `no profile named "${name}"; known: ${Object.keys(s.config.profiles).join(', ') || 'none'} (create one with \`svc --profile ${name} config set base_url URL\`)`,
     );

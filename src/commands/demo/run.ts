@@ -9,13 +9,13 @@ import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';
 
 /**
  * How the demo ends, on a terminal or not: what to try next, as lines a shell runs as printed (the demo's own emulator
- * and session are gone by then; the emulator's log goes to a file, off the terminal). `svc` is written as this user
+ * and session are gone by then; the emulator's log goes to a file, off the terminal, as the README starts it). `svc` is written as this user
  * starts it: before `npm link` that is `node bin/svc.js`.
  */
 export function tryIt(svc: string): string {
   return [
     'Try it yourself, in this shell:',
-    `  ${svc} emulator --port 0 --exports-file emulator.env > emulator.log 2>&1 &`,
+    `  ${svc} emulator --port 0 --exports-file emulator.env --log emulator.log &`,
     '  until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
     `  ${svc} run --agent "$(${svc} agents create --name mine --model scripted-1 -q)" --message "Hello"`,
     '  kill %1',
@@ -66,7 +66,7 @@ export async function runDemo(ctx: Ctx): Promise<void> {
     const end = await printTranscript({ client, sessionId: sid, turns: DEMO_MESSAGES.length, say, signal });
     if (ctx.io.signal?.aborted) throw new InterruptedError();
     if (limit.aborted) throw new Error(`the demo session did not finish within ${TRANSCRIPT_LIMIT_MS / 1000} s`);
-    if (end === 'terminated') throw new Error('the demo session was terminated');
+    if (end === 'terminated' || end === 'archived') throw new Error(`the demo session was ${end}`);
     await say(`The session is idle. ${hint}`);
   } finally {
     await emu.close();

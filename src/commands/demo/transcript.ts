@@ -30,7 +30,7 @@ export async function printTranscript(o: {
       await sessions.sendEvents(o.client, o.sessionId, { events: [{ type: 'user.tool_confirmation', data: { event_id: e.id, result: 'allow' } }] });
     }
     const end = watch.see(e);
-    if (end === 'terminated' || (end && ++ended === o.turns)) return end;
+    if (end === 'terminated' || end === 'archived' || (end && ++ended === o.turns)) return end;
   }
   return undefined;
 }

@@ -92,6 +92,16 @@ export default function build(cmd: Command, kit: Kit): void {
     .option('--webhook-url <url>', 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them')
     // Not --env-file: Node 20 takes that as its own option wherever it appears in argv.
     .option('--exports-file <file>', 'also write the two export lines to FILE once listening (removed on stop), for a shell to source');
+  // As the README's "Try it against the emulator" says it, the one place the global --api-key means the key served.
+  cmd.addHelpText(
+    'after',
+    [
+      '',
+      'It prints two export lines first (its URL and the API key it accepts): --api-key KEY fixes that key, else a',
+      'fresh one is made. Its request log goes to standard error, to --log FILE, or nowhere with --quiet; start and',
+      'stop are always said on standard error.',
+    ].join('\n'),
+  );
   examples(cmd, [
     'svc emulator --port 0 --exports-file emulator.env --log emulator.log & until [ -s emulator.env ]; do sleep 0.1; done; . ./emulator.env',
     'export SVC_ENVIRONMENT_KEY=$(svc emulator keys ENV_ID)',

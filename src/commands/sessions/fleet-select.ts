@@ -1,7 +1,7 @@
 /**
- * How `explain` and `rerun` pick sessions: IDs, `-` or the selectors of every session verb (src/selection), plus
- * `--error-type T`. The one place these two verbs call the selection, so the shared selection engine can replace it.
- * `--error-type` is applied here as a client-side condition after the selection (src/fleet/error-type-filter.ts).
+ * How `explain` and `rerun` pick sessions: IDs, `-` or the selectors of every session verb, `--error-type` among them,
+ * through the one selection engine (src/selection/select.ts). They need whole session objects, so they read the IDs
+ * given, or page the selection.
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
@@ -12,26 +12,23 @@ import type { Flags, FlagTable } from '../../cli/action';
 import type { Session } from '../../wire/resources';
 import { inParallel } from '../../parallel';
 import { hasSelectors, parseSelectors, readIds, selectSessions } from '../../selection/selectors';
-import { filterByErrorType, READS_IN_FLIGHT } from '../../fleet/error-type-filter';
-import type { RecentHistory } from '../../fleet/history';
+import { READS_IN_FLIGHT } from '../../fleet/reads';
 import type { Selection } from '../../fleet/explain/group';
 import { pickable } from '../../cli/pick-arg';
 import { RECENT_SESSIONS } from './pick';
 import { addSelectorFlags, pick, SELECT_PAGE, SELECTOR_FLAGS, type Picked } from './selectors';
 
-export const FLEET_SELECT_FLAGS = { ...SELECTOR_FLAGS, includeArchived: 'switch', errorType: 'string' } as const satisfies FlagTable;
+export const FLEET_SELECT_FLAGS = { ...SELECTOR_FLAGS, includeArchived: 'switch' } as const satisfies FlagTable;
 
-/** The selectors and `--error-type`; no ID and no selector picks one session on a terminal. */
+/** The selectors, `--error-type` among them; no ID and no selector picks one session on a terminal. */
 export function addFleetSelectFlags(cmd: Command): Command {
-  pickable(cmd, RECENT_SESSIONS, { missing: (flags) => flags.errorType === undefined && !hasSelectors(parseSelectors(flags)) });
-  addSelectorFlags(cmd, { includeArchived: true });
-  return cmd.option('--error-type <type>', 'only sessions whose last turn ended in a session.error of this error_type (engine_overloaded, …)');
+  pickable(cmd, RECENT_SESSIONS, { missing: (flags) => !hasSelectors(parseSelectors(flags)) });
+  return addSelectorFlags(cmd, { includeArchived: true });
 }
 
 /** The sessions asked for, checked before any request. */
 export interface FleetPick {
   picked: Picked;
-  errorType?: string;
   /** The same selection as command-line words, for the commands explain suggests. */
   selection: Selection;
 }
@@ -51,18 +48,13 @@ function selectionWords(f: Flags): string[] {
 }
 
 export function parseFleetPick(args: string[], flags: Flags): FleetPick {
-  const errorType = flags.errorType === undefined ? undefined : String(flags.errorType).trim();
-  if (errorType === '') throw new UsageError('--error-type takes a session.error type, such as engine_overloaded');
-  // `--error-type` alone selects too: every session whose last turn ended in that error.
-  const picked: Picked =
-    errorType !== undefined && !args.length && !hasSelectors(parseSelectors(flags)) ? { stdin: false, selectors: parseSelectors(flags) } : pick(args, flags);
-  if (errorType !== undefined && args.length) throw new UsageError('give session IDs or selectors (--error-type, --status, …), not both');
+  const picked = pick(args, flags);
   if (flags.includeArchived && args.length) throw new UsageError('--include-archived widens a selection: session IDs are read whether archived or not');
-  return { picked, errorType, selection: { ...(picked.ids || picked.stdin ? { ids: [] } : {}), flags: selectionWords(flags) } };
+  return { picked, selection: { ...(picked.ids || picked.stdin ? { ids: [] } : {}), flags: selectionWords(flags) } };
 }
 
-/** The sessions picked, as full objects: each ID read, or the selection paged; then `--error-type`. */
-export async function selectFleet(ctx: Ctx, c: ApiClient, p: FleetPick, history: RecentHistory): Promise<Session[]> {
+/** The sessions picked, as full objects: each ID read, or the selection paged. */
+export async function selectFleet(ctx: Ctx, c: ApiClient, p: FleetPick): Promise<Session[]> {
   const ids = p.picked.stdin ? await readIds(ctx.io.stdin, ctx.io.signal) : p.picked.ids;
   let list: Session[] = [];
   if (ids) {
@@ -70,6 +62,8 @@ export async function selectFleet(ctx: Ctx, c: ApiClient, p: FleetPick, history:
     list = new Array(unique.length);
     await inParallel(unique, READS_IN_FLIGHT, async (id, i) => void (list[i] = await sessions.get(c, id)));
     p.selection.ids = unique;
-  } else for await (const s of selectSessions(c, p.picked.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE })) list.push(s as Session);
-  return p.errorType === undefined ? list : filterByErrorType(list, p.errorType, history);
+  } else
+    for await (const s of selectSessions(c, p.picked.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE, signal: ctx.io.signal }))
+      list.push(s as Session);
+  return list;
 }

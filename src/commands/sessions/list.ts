@@ -6,7 +6,8 @@ import type { ListOptions } from '../../api/paginate';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';
 import { parseWatch, type WatchPlan } from '../../cli/verbs/selector-list';
-import { agentIdOf, matcher, parseSelectors, selectSessions, serviceQuery, type SessionSelectors } from '../../selection/selectors';
+import { parseSelectors, selectSessions, sessionSelection, type SessionSelectors } from '../../selection/selectors';
+import { PageCount, sayPagesRead } from '../../selection/select';
 import { sessionColumns } from './columns';
 import { addSelectorFlags } from './selectors';
 
@@ -52,18 +53,27 @@ export async function runSessionsList(ctx: Ctx, o: SessionsListOptions): Promise
   if (o.watch) return runWatchList(ctx, o.watch, o.list, o.selectors, o.extra);
   const c = await ctx.api();
   const now = ctx.now();
-  await printList(ctx, o.list, (l) => selectSessions(c, o.selectors, now, l, o.extra), sessionColumns);
+  const count = new PageCount();
+  let matched = 0;
+  const counted = async function* (l: ListOptions) {
+    for await (const s of selectSessions(c, o.selectors, now, { ...l, onPage: count.onPage, signal: ctx.io.signal }, o.extra)) {
+      matched++;
+      yield s;
+    }
+  };
+  await printList(ctx, o.list, counted, sessionColumns);
+  await sayPagesRead(ctx, count, matched);
 }
 
 async function runWatchList(ctx: Ctx, { intervalMs, timeoutMs }: WatchPlan, lo: ListOptions, sel: SessionSelectors, extra: Query): Promise<void> {
   const pageSize = lo.pageSize ?? 1000;
   const c = await ctx.api();
-  const test = matcher(sel, await agentIdOf(c, sel));
+  const selection = await sessionSelection(c, sel, ctx.now(), extra, ctx.io.signal);
   const { runWatch } = await import('./watch');
   await runWatch(ctx, {
-    list: (q) => sessions.list(c, q, { all: true, pageSize }),
-    query: { ...extra, ...serviceQuery(sel, ctx.now()) },
-    match: test,
+    list: (q) => selection.read(sessions.list(c, q, { all: true, pageSize })),
+    query: selection.query,
+    match: selection.match,
     includeArchived: Boolean(sel.includeArchived),
     intervalMs,
     timeoutMs,

@@ -9,8 +9,8 @@ import type { Column } from '../../output/table';
 import { parseDuration } from '../../text/duration';
 import type { Session } from '../../wire/resources';
 import { inParallel } from '../../parallel';
-import { RecentHistory, wholeHistory } from '../../fleet/history';
-import { READS_IN_FLIGHT } from '../../fleet/error-type-filter';
+import { wholeHistory } from '../../fleet/history';
+import { READS_IN_FLIGHT } from '../../fleet/reads';
 import { existingAttempts, existingFor, rerunOne, type Settle } from '../../fleet/rerun/execute';
 import { isRefusal, planRerun, type RerunOptions, type RerunPlan, type Refusal } from '../../fleet/rerun/plan';
 import { addFleetSelectFlags, FLEET_SELECT_FLAGS, parseFleetPick, selectFleet, type FleetPick } from './fleet-select';
@@ -91,7 +91,7 @@ async function plan(c: ApiClient, originals: Session[], o: RerunOptions): Promis
 
 export async function runRerun(ctx: Ctx, o: RerunCommandOptions): Promise<void> {
   const c = await ctx.api();
-  const originals = await selectFleet(ctx, c, o.pick, new RecentHistory(c));
+  const originals = await selectFleet(ctx, c, o.pick);
   if (!originals.length) return void (await ctx.msg('nothing matched'));
   // The default bound gives way to --yes; a --max given is a bound --yes does not lift.
   if (originals.length > o.max && (o.maxGiven || !o.bulk.yes) && !o.bulk.dryRun)

@@ -6,6 +6,7 @@ import type { Flags, FlagTable } from '../../cli/action';
 import type { BulkTarget } from '../../bulk/execute';
 import { STATUS_FILTER_VALUES } from '../../session-state';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../selection/selectors';
+import { PageCount, SELECT_PAGE, sayPagesRead } from '../../selection/select';
 
 /** The flags addSelectorFlags declares (`--include-archived` only where asked for), for the tables of the verbs that add them. */
 export const SELECTOR_FLAGS = {
@@ -16,6 +17,7 @@ export const SELECTOR_FLAGS = {
   newerThan: 'string',
   idleFor: 'string',
   selector: 'string',
+  errorType: 'string',
 } as const satisfies FlagTable;
 
 /** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
@@ -27,7 +29,8 @@ export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean; n
     .option('--older-than <duration>', 'only sessions created longer ago than this (90s, 30m, 2h, 7d)')
     .option('--newer-than <duration>', 'only sessions created within this long (90s, 30m, 2h, 7d)')
     .option('--idle-for <duration>', 'only idle sessions not updated for this long (90s, 30m, 2h, 7d)')
-    .option(`${o.noShortSelector ? '' : '-l, '}--selector <selector>`, "only sessions whose metadata matches: 'key=value,key!=value,key,!key'");
+    .option(`${o.noShortSelector ? '' : '-l, '}--selector <selector>`, "only sessions whose metadata matches: 'key=value,key!=value,key,!key'")
+    .option('--error-type <type,...>', 'only sessions whose last turn ended in a session.error of one of these types (model_error, timeout, …)');
   if (o.includeArchived) cmd.option('--include-archived', 'include archived sessions');
   return cmd;
 }
@@ -61,12 +64,14 @@ export async function targetsOf(ctx: Ctx, c: ApiClient, p: Picked): Promise<Bulk
   const ids = p.stdin ? await readIds(ctx.io.stdin) : p.ids;
   if (ids) return [...new Set(ids)].map((id) => ({ id }));
   const targets: BulkTarget[] = [];
-  for await (const s of selectSessions(c, p.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE })) targets.push({ id: String(s.id), row: slim(s) });
+  const count = new PageCount();
+  for await (const s of selectSessions(c, p.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE, onPage: count.onPage, signal: ctx.io.signal }))
+    targets.push({ id: String(s.id), row: slim(s) });
+  await sayPagesRead(ctx, count, targets.length);
   return targets;
 }
 
-/** Pages of the largest size the service serves: a selection reads the whole fleet. */
-export const SELECT_PAGE = 1000;
+export { SELECT_PAGE };
 
 /** What an action reads of a listed session; the rest is dropped so a large selection stays small. */
 function slim(s: Record<string, unknown>): Record<string, unknown> {

@@ -10,7 +10,9 @@ import { pickSessions } from './pick';
 export function addWait(group: Command, kit: Kit): Command {
   const cmd = group
     .command('wait')
-    .description('Wait until sessions settle: exit 0 idle, 11 failed or terminated, 12 interrupted, 13 waiting on a reply, 124 --timeout; many: the worst')
+    .description(
+      'Wait until sessions settle: exit 0 idle, 11 failed, terminated or archived, 12 interrupted, 13 waiting on a reply, 124 --timeout; many: the worst',
+    )
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
     .option('--fail-fast', 'with many sessions: stop at the first that fails');

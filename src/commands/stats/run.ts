@@ -4,12 +4,12 @@ import { pausingClient } from '../../bulk/execute';
 import { AgentNames } from '../../selection/agent-names';
 import { SharedPause } from '../../bulk/pause';
 import { selectSessions } from '../../selection/selectors';
+import { PageCount, SELECT_PAGE, sayPagesRead } from '../../selection/select';
 import { write } from '../../io';
 import { StatsCache } from '../../stats/cache';
 import { Groups } from '../../stats/group';
 import { tallyFleet } from '../../stats/read';
 import { fleetText } from '../../stats/text';
-import { SELECT_PAGE } from '../sessions/selectors';
 import type { StatsOptions } from './index';
 
 export async function runStats(ctx: Ctx, o: StatsOptions): Promise<void> {
@@ -21,12 +21,14 @@ export async function runStats(ctx: Ctx, o: StatsOptions): Promise<void> {
   const groups = new Groups(o.by);
   const cache = o.cache ? StatsCache.open(ctx.io.env) : undefined;
   let counts;
+  const pages = new PageCount();
   try {
-    const listed = selectSessions(c, o.selectors, now, { all: true, pageSize: SELECT_PAGE }, extra);
+    const listed = selectSessions(c, o.selectors, now, { all: true, pageSize: SELECT_PAGE, onPage: pages.onPage, signal: ctx.io.signal }, extra);
     counts = await tallyFleet(c, listed, { pause, concurrency: o.concurrency, cache, base: ctx.settings.baseUrl.value, onTally: (s, t) => groups.add(s, t) });
   } finally {
     cache?.close();
   }
+  await sayPagesRead(ctx, pages, counts.read + counts.cached + counts.vanished);
   if (counts.vanished) await ctx.msg(`${counts.vanished} session${counts.vanished === 1 ? '' : 's'} went away before their history was read; left out`);
   if (ctx.format !== 'table' || ctx.settings.jq) return ctx.out.list(groups.figures(), []);
   let label = (g: { group: string }) => g.group;
@@ -36,6 +38,8 @@ export async function runStats(ctx: Ctx, o: StatsOptions): Promise<void> {
     label = (g) => (names.nameOf(g.group) ? `${names.nameOf(g.group)} (${g.group})` : g.group);
   }
   const tty = Boolean(ctx.io.stdout.isTTY);
-  await write(ctx.io.stdout, fleetText(groups.figures(), label, { width: tty ? ctx.io.stdout.columns : undefined, header: (h) => h }, tty));
+  // -o wide: every column, whole, as the tables print it (docs/decisions/tables.md).
+  const width = tty && ctx.settings.table.columns === 'default' ? ctx.io.stdout.columns : undefined;
+  await write(ctx.io.stdout, fleetText(groups.figures(), label, { width, header: (h) => h }, tty));
   if (tty) await ctx.msg(`${counts.read + counts.cached} sessions: ${counts.read} histories read, ${counts.cached} from the cache`);
 }

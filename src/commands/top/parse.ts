@@ -23,6 +23,7 @@ const SELECTOR_FLAGS: Array<[keyof SelectorFlags, string]> = [
   ['newerThan', '--newer-than'],
   ['idleFor', '--idle-for'],
   ['selector', '-l'],
+  ['errorType', '--error-type'],
   ['includeArchived', '--include-archived'],
 ];
 

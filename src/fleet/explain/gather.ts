@@ -10,7 +10,7 @@ import { sessions } from '../../api/sessions';
 import { work } from '../../api/work';
 import type { Session, WorkItem } from '../../wire/resources';
 import { inParallel } from '../../parallel';
-import { READS_IN_FLIGHT } from '../error-type-filter';
+import { READS_IN_FLIGHT } from '../reads';
 import type { RecentHistory } from '../history';
 import type { Explained } from './causes';
 import { explainSession, needs, type SessionFacts } from './explain';

@@ -8,9 +8,12 @@ export const PREVIEW_SHOWN = 240;
 /** What a preview broken by a reconnect says in place of the fragments it lost. */
 export const LOST_NOTE = '[reconnected: the start of this preview was lost; the complete event will replace it] …';
 
+/** What a preview says after what streamed when the stream closed before its complete event (the view was left). */
+export const PARTIAL_NOTE = ' [partial: the stream closed here]';
+
 const tail = (p: Preview) => {
   const shown = p.cut || p.text.length > PREVIEW_SHOWN ? `…${p.text.slice(-PREVIEW_SHOWN)}` : p.text;
-  return (p.lost && !p.cut ? LOST_NOTE : '') + escapeLineControls(shown.replace(/\s*\n\s*/g, ' '));
+  return (p.lost && !p.cut ? LOST_NOTE : '') + escapeLineControls(shown.replace(/\s*\n\s*/g, ' ')) + (p.partial ? PARTIAL_NOTE : '');
 };
 
 /** The live delta previews, replaced by the complete events as they arrive. */
@@ -35,7 +38,7 @@ export function DeltaPreview({
             {tag}
             {p.kind === 'tool_use' ? <Text color="yellow">tool {escapeLineControls(p.name ?? '')} </Text> : null}
             {tail(p)}
-            <Text dimColor>▍</Text>
+            {p.partial ? null : <Text dimColor>▍</Text>}
           </Text>
         );
       })}
