@@ -50,7 +50,15 @@ async function follow(
     if (secret.generated) await ctx.msg(`a signing secret was generated in ${secret.path}; give it to the receiver: svc listen --print-secret`);
     const { forwardTo } = await import('../../listen/forward');
     const debug = ctx.settings.debug ? (line: string) => void ctx.msg(redact(`debug: ${line}`)) : undefined;
-    destination = forwardTo({ url: o.target.url, secret: secret.value, userAgent: USER_AGENT, concurrency: FORWARD_CONCURRENCY, now: ctx.now, debug });
+    destination = forwardTo({
+      url: o.target.url,
+      secret: secret.value,
+      userAgent: USER_AGENT,
+      concurrency: FORWARD_CONCURRENCY,
+      now: ctx.now,
+      debug,
+      network: await ctx.network(),
+    });
   } else {
     const { execCommand } = await import('../../listen/exec');
     destination = execCommand({ command: o.target.command, env: ctx.io.env, cwd: ctx.io.cwd, concurrency: EXEC_CONCURRENCY, stderr: ctx.io.stderr });
