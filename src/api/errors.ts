@@ -77,6 +77,18 @@ const CONNECTION_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** OpenSSL's and Node's codes for a certificate svc does not trust: a private CA not given, an expired or misnamed one. */
+const UNTRUSTED = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** The most specific code of a connection failure. */
 export function networkCode(e: unknown): string | undefined {
   const err = e as Failure | undefined;
@@ -93,6 +105,7 @@ export function networkReason(e: unknown): string | undefined {
   if (err.code && TIMEOUTS.has(err.code)) return 'timed out';
   if (err.code && PROXY_CODES.has(err.code)) return err.message;
   const code = networkCode(e);
+  if (code && UNTRUSTED.has(code)) return `its certificate is not trusted (${code}): is SVC_CA_FILE set to its CA's PEM file?`;
   if (!code || !CONNECTION_CODES.has(code)) return undefined;
   // undici says `other side closed` (Node `socket hang up` or `aborted`) for a connection the other side closed.
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')

@@ -65,8 +65,24 @@ async function makeDispatcher(network: Network, proxy: Proxy | undefined): Promi
   // Every request through a proxy is a CONNECT tunnel (undici's default), https: and http: alike: a refusal is the
   // proxy's answer to CONNECT, never mistaken for the service's. The proxy's own TLS (an https: proxy) trusts the
   // same certificates. The credentials of the proxy's URL go in Proxy-Authorization (Basic).
-  const { default: ProxyAgent } = await import('undici/lib/dispatcher/proxy-agent.js');
-  return new ProxyAgent({ uri: proxy.url.href, requestTls: tls, proxyTls: tls });
+  const [{ default: ProxyAgent }, { default: Pool }, { default: connect }] = await Promise.all([
+    import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/dispatcher/pool.js'),
+    import('undici/lib/api/api-connect.js'),
+  ]);
+  // The tunnel is opened with the connection pool's `connect`, which undici's index adds to every dispatcher; svc
+  // loads not the index but the one function, given to the pool to the proxy alone. A proxy that closes the
+  // connection instead of answering CONNECT is a failure of the tunnel: undici would take its `other side closed`
+  // for a socket worth reconnecting and try again without end.
+  async function tunnel(this: Dispatcher, opts: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> {
+    try {
+      return await connect.call(this, opts);
+    } catch (e) {
+      throw (e as { code?: string }).code === 'UND_ERR_SOCKET' ? failure('the proxy closed the connection', TUNNEL_CLOSED, e) : e;
+    }
+  }
+  const clientFactory = (origin: URL, opts: object) => Object.assign(new Pool(origin, opts), { connect: tunnel });
+  return new ProxyAgent({ uri: proxy.url.href, requestTls: tls, proxyTls: tls, clientFactory });
 }
 
 function failure(message: string, code: string, cause?: unknown): Error {
@@ -110,6 +126,8 @@ export async function request(url: string, opts: RequestOptions): Promise<Respon
 
 /** undici's words for a tunnel the proxy refused: `Proxy response (407) !== 200 when HTTP Tunneling`. */
 const TUNNEL_REFUSED = /^Proxy response \((\d{3})\)/;
+/** The proxy closed the connection before it answered CONNECT. */
+const TUNNEL_CLOSED = 'ERR_SVC_TUNNEL_CLOSED';
 /** Failures of the connection to the proxy itself (the target's are the proxy's to report, as a refused tunnel). */
 const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -121,6 +139,8 @@ function proxyFailure(e: unknown, proxy: Proxy, target: URL): Error | undefined 
   if (status === '407')
     return failure(`the proxy ${shown} (${proxy.variable}) asked for credentials (407): put user:password in its URL`, PROXY_AUTH, e);
   if (status) return failure(`the proxy ${shown} (${proxy.variable}) refused to connect to ${target.host}: it answered ${status}`, PROXY_FAILED, e);
+  if (err?.code === TUNNEL_CLOSED)
+    return failure(`the proxy ${shown} (${proxy.variable}) refused to connect to ${target.host}: it closed the connection`, PROXY_FAILED, e);
   if (err?.code && CONNECT_FAILURES.has(err.code) && (err.syscall === undefined || err.syscall === 'connect' || err.syscall === 'getaddrinfo'))
     return failure(`the proxy ${shown} (${proxy.variable}) cannot be reached (${err.code})`, PROXY_FAILED, e);
   return undefined;

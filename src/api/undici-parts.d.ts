@@ -10,3 +10,11 @@ declare module 'undici/lib/dispatcher/agent.js' {
 declare module 'undici/lib/dispatcher/proxy-agent.js' {
   export { ProxyAgent as default } from 'undici';
 }
+declare module 'undici/lib/dispatcher/pool.js' {
+  export { Pool as default } from 'undici';
+}
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: (this: Dispatcher, opts: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+  export default connect;
+}
