@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import apiRequest from 'undici/lib/api/api-request.js';
 import Agent from 'undici/lib/dispatcher/agent.js';
+import { applyHeavyRunFlags } from '../startup/v8-flags';
 import { INVALID_REQUEST, PROXY_AUTH, PROXY_FAILED } from './errors';
 import { networkOr, proxyFor, shownProxy, trustedCertificates, type Network, type Proxy } from './network';
 
@@ -59,6 +60,10 @@ function dispatcherFor(network: Network, proxy: Proxy | undefined): Promise<Disp
 }
 
 async function makeDispatcher(network: Network, proxy: Proxy | undefined): Promise<Dispatcher> {
+  // undici parses HTTP with llhttp compiled to WebAssembly on its first connection: V8's optimising tier compiling it
+  // cost ~140 ms of CPU on `agents get` (measured by hand, docs/decisions/network.md); the baseline tier parses fast
+  // enough.
+  applyHeavyRunFlags();
   const ca = trustedCertificates(network);
   const tls = ca ? { ca } : undefined;
   if (!proxy) return new Agent({ connect: tls });

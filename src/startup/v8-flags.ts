@@ -1,10 +1,10 @@
 /**
- * The V8 flags of a heavy run (a long one, or one that runs WebAssembly), set as such a run begins: the live view and
- * `svc top` as Ink loads, jq on its first filter, a long stream on its first forced collection. Never at start-up:
+ * The V8 flags of a heavy run (a long one, or one that runs WebAssembly), set as such a run begins: a request as
+ * undici makes its first connection, the live view and `svc top` as Ink loads, jq on its first filter, a long stream on its first forced collection. Never at start-up:
  * any V8 flag changes the hash V8 stamps compiled code with, so Node's own code cache of its built-in modules is
  * refused and each one a command loads (net, http, stream…) is compiled afresh, ~7 ms on a request command
  * (scripts/build/PERF.md).
- * - `--liftoff-only`: jq and the live view's layout (yoga) run as WebAssembly; V8's optimising tier compiling them
+ * - `--liftoff-only`: undici's HTTP parser (llhttp), jq and the live view's layout (yoga) run as WebAssembly; V8's optimising tier compiling them
  *   costs time and peak RSS a command never wins back, and the baseline tier runs them fast enough.
  * - `--expose-gc`: young-gc.ts takes `gc` from a fresh context on long streams; the main global never gets it.
  * - `--heap-growing-percent=50`: after a full collection the old generation may grow by half before the next, not up
