@@ -1,5 +1,9 @@
 // Corporate networks (docs/decisions/network.md): svc's commands through a real forward proxy (proxy-chain) to the
 // emulator, over HTTP and over HTTPS with a private CA; what the proxy records proves the request went through it.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { useEmulator } from '../helpers/emulator';
@@ -96,7 +100,9 @@ describe('svc behind a forward proxy', () => {
     const strict = await proxy({ refuse: 403 });
     const refused = await svc(['agents', 'get', agentId], { env: emuEnv(t.emu, { HTTP_PROXY: strict.url }), ...fast });
     expect(refused.code).toBe(10);
-    expect(refused.stderr).toBe(`error: cannot reach ${t.emu.url}: the proxy ${strict.url} (HTTP_PROXY) refused to connect to ${target(t.emu.url)}: it answered 403\n`);
+    expect(refused.stderr).toBe(
+      `error: cannot reach ${t.emu.url}: the proxy ${strict.url} (HTTP_PROXY) refused to connect to ${target(t.emu.url)}: it answered 403\n`,
+    );
   });
 
   it('a proxy URL svc cannot use is exit 2 naming the variable, before any request', async () => {
@@ -122,7 +128,10 @@ describe('svc behind a forward proxy', () => {
     const r = await svc(['sessions', 'tail', s.id, '--until', 'idle'], { env: emuEnv(t.emu, { HTTP_PROXY: p.url }), ...fast });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; data: { status?: string } });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data: { status?: string } });
     expect(events.filter((e) => e.type === 'session.status' && e.data.status === 'idle')).toHaveLength(2);
     expect(p.seen.length).toBeGreaterThan(0);
     expect(p.seen.every((s) => s === `CONNECT ${target(t.emu.url)}`)).toBe(true);
@@ -179,4 +188,30 @@ describe('HTTPS through the proxy, with a private CA', () => {
     expect(set.code).toBe(2);
     expect(set.stderr).toBe(`error: ca_file ${missing} cannot be read (ENOENT)\n`);
   });
+
+  // Node reads NODE_EXTRA_CA_CERTS as it starts: the built svc in its own process. CI builds dist/ first.
+  const bin = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));
+  it.skipIf(!existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url))) && !process.env.CI)(
+    'NODE_EXTRA_CA_CERTS keeps working, alone and beside SVC_CA_FILE (needs `npm run build`)',
+    async () => {
+      const p = await proxy();
+      const run = (extra: Record<string, string>) =>
+        promisify(execFile)(process.execPath, [bin, 'agents', 'get', agentId, '-o', 'json'], {
+          env: {
+            PATH: process.env.PATH ?? '',
+            SVC_CONFIG_DIR: tempConfigDir(),
+            SVC_API_KEY: t.emu.apiKey,
+            SVC_BASE_URL: front.url,
+            HTTPS_PROXY: p.url,
+            ...extra,
+          },
+        });
+      expect(JSON.parse((await run({ NODE_EXTRA_CA_CERTS: TEST_CA_FILE })).stdout).id).toBe(agentId);
+      // Another file in SVC_CA_FILE (here the server's own certificate, no CA) adds to NODE_EXTRA_CA_CERTS, never replaces it.
+      const other = fileURLToPath(new URL('../fixtures/tls/server.pem', import.meta.url));
+      expect(JSON.parse((await run({ NODE_EXTRA_CA_CERTS: TEST_CA_FILE, SVC_CA_FILE: other })).stdout).id).toBe(agentId);
+      expect(p.seen).toHaveLength(2);
+    },
+    30_000,
+  );
 });
