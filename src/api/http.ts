@@ -134,15 +134,23 @@ const TUNNEL_REFUSED = /^Proxy response \((\d{3})\)/;
 /** The proxy closed the connection before it answered CONNECT. */
 const TUNNEL_CLOSED = 'ERR_SVC_TUNNEL_CLOSED';
 /** Failures of the connection to the proxy itself (the target's are the proxy's to report, as a refused tunnel). */
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** A failure of the proxy, in one line naming it (credentials masked); undefined when the failure is past the proxy. */
 function proxyFailure(e: unknown, proxy: Proxy, target: URL): Error | undefined {
   const err = e as { message?: string; code?: string; syscall?: string };
   const shown = shownProxy(proxy.url);
   const status = TUNNEL_REFUSED.exec(err?.message ?? '')?.[1];
-  if (status === '407')
-    return failure(`the proxy ${shown} (${proxy.variable}) asked for credentials (407): put user:password in its URL`, PROXY_AUTH, e);
+  if (status === '407') return failure(`the proxy ${shown} (${proxy.variable}) asked for credentials (407): put user:password in its URL`, PROXY_AUTH, e);
   if (status) return failure(`the proxy ${shown} (${proxy.variable}) refused to connect to ${target.host}: it answered ${status}`, PROXY_FAILED, e);
   if (err?.code === TUNNEL_CLOSED)
     return failure(`the proxy ${shown} (${proxy.variable}) refused to connect to ${target.host}: it closed the connection`, PROXY_FAILED, e);
