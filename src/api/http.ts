@@ -39,8 +39,38 @@ export interface Response {
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 
-/** Signals already told to take any number of listeners. */
-const shared = new WeakSet<object>();
+/** Each caller's signal and the one undici is given in its place. */
+const relayed = new WeakMap<AbortSignal, AbortSignal>();
+
+/**
+ * The signal undici is given for the caller's: it aborts with the caller's reason when that is an Error (an
+ * AbortError, AbortSignal.timeout's TimeoutError), else with an AbortError carrying it (bin/svc.js aborts with
+ * 'SIGTERM'), so a request or a body ends with an Error, never a string. Each request in flight listens on it until
+ * it ends; one signal (Ctrl-C, a listener's stop) spans many requests at once by design, so Node's leak warning at 11
+ * listeners would be a false alarm on stderr.
+ */
+function errorSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  let relay = relayed.get(signal);
+  if (!relay) {
+    const controller = new AbortController();
+    relay = controller.signal;
+    setMaxListeners(0, signal);
+    setMaxListeners(0, relay);
+    const abort = () => controller.abort(abortError(signal));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    relayed.set(signal, relay);
+  }
+  return relay;
+}
+
+/** The signal's own reason when it is an error (an AbortError, AbortSignal.timeout's TimeoutError), else an AbortError. */
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  return Object.assign(new Error('the request was aborted', { cause: reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+}
 
 /** The keep-alive dispatchers of this process, one per proxy (or none) and set of extra certificates. */
 const dispatchers = new Map<string, Promise<Dispatcher>>();
@@ -98,13 +128,7 @@ function failure(message: string, code: string, cause?: unknown): Error {
 export async function request(url: string, opts: RequestOptions): Promise<Response> {
   const u = new URL(url);
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw failure(`${u.protocol} is not http: or https:`, INVALID_REQUEST);
-  const signal = opts.signal;
-  // Each request in flight listens on its signal until it ends; one signal (Ctrl-C, a listener's stop) spans many
-  // requests at once by design, so Node's leak warning at 11 listeners would be a false alarm on stderr.
-  if (signal && !shared.has(signal)) {
-    shared.add(signal);
-    setMaxListeners(0, signal);
-  }
+  const signal = errorSignal(opts.signal);
   const network = networkOr(opts.network);
   const proxy = proxyFor(u, network.env);
   // An upload the service stopped taking (an early answer, a cut) has its source destroyed by undici: no file stays

@@ -77,6 +77,22 @@ describe('the HTTP layer', () => {
     expect(err).toMatchObject({ name: 'AbortError' });
   });
 
+  it('an abort whose reason is not an error (the launcher aborts with "SIGTERM") ends the request and its body with an AbortError', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('a');
+    });
+    const early = new AbortController();
+    early.abort('SIGTERM');
+    expect(await request(url, { method: 'GET', headers: {}, signal: early.signal }).catch((e) => e)).toMatchObject({ name: 'AbortError', cause: 'SIGTERM' });
+    const late = new AbortController();
+    const res = await request(url, { method: 'GET', headers: {}, signal: late.signal, bodyTimeout: 0 });
+    const err = await (async () => {
+      for await (const _ of res.body) late.abort('SIGTERM');
+    })().catch((e) => e);
+    expect(err).toMatchObject({ name: 'AbortError', cause: 'SIGTERM' });
+  });
+
   it('a URL’s userinfo is never sent: only the headers svc sets', async () => {
     const url = await serve((_req, res) => res.end('ok'));
     const withUser = url.replace('http://', 'http://ops:hunter2@');
