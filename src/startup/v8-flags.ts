@@ -13,7 +13,7 @@
  * chunk that loads after it in one run and before it in another (the output's, after jq's first filter) is compiled
  * afresh and cached again when the two kinds of run alternate.
  */
-const FLAGS = ['--liftoff-only', '--expose-gc', '--heap-growing-percent=50'];
+export const HEAVY_RUN_FLAGS = ['--liftoff-only', '--expose-gc', '--heap-growing-percent=50'];
 let applied = false;
 
 export function applyHeavyRunFlags(): void {
@@ -21,5 +21,5 @@ export function applyHeavyRunFlags(): void {
   applied = true;
   // node:v8 (with its heap and serialisation helpers) loads here, not with this module.
   const { setFlagsFromString } = process.getBuiltinModule('node:v8');
-  for (const flag of FLAGS) setFlagsFromString(flag);
+  for (const flag of HEAVY_RUN_FLAGS) setFlagsFromString(flag);
 }
