@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import type { ApiClient } from './api/client';
+import type { Network } from './api/network';
 import { resolveSettings, type GlobalOptions, type OutputFormat, type Settings } from './config/settings';
 import { NoCredentialError } from './errors';
 import { write, type Io } from './io';
@@ -12,6 +14,7 @@ export class Ctx {
   private _settings?: Settings;
   private _out?: OutputWriter;
   private _api?: ApiClient;
+  private _network?: Network;
   readonly sleep: (ms: number) => Promise<void>;
   readonly now: () => number;
 
@@ -75,6 +78,20 @@ export class Ctx {
   }
 
   /**
+   * The proxy variables and extra certificates of every request of this run (docs/decisions/network.md). A CA file
+   * that cannot be used is exit 2 before the first request.
+   */
+  async network(): Promise<Network> {
+    if (!this._network) {
+      const { readCaFile } = await import('./api/network');
+      const ca = this.settings.caFile;
+      const file = ca && resolve(this.io.cwd, ca.value);
+      this._network = { env: this.io.env, ca: ca && file ? { file, pems: readCaFile(file, ca.where) } : undefined };
+    }
+    return this._network;
+  }
+
+  /**
    * A client for any credential (environment work keys, verification of a new key). Requests abort on Ctrl-C
    * unless `outliveSignal`: a worker writes results and stops rows after the first signal. `signal` replaces Ctrl-C as
    * what aborts them (a bounded request made after the signal).
@@ -86,7 +103,9 @@ export class Ctx {
   ): Promise<ApiClient> {
     const { ApiClient } = await import('./api/client');
     const s = this.settings;
+    const network = await this.network();
     return new ApiClient({
+      network,
       baseUrl,
       credential,
       apiVersion: s.apiVersion,

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, networkReason } from './api/errors';
+import { ApiError, NetworkError, networkCode, networkReason, PROXY_AUTH } from './api/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */
 export class UsageError extends Error {
@@ -170,7 +170,8 @@ function byStatus(status: number): number {
 /** The one map from errors to exit codes (CLI.md "Errors and exit codes"). */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError || err instanceof ConfigError) return 2;
-  if (err instanceof NoCredentialError) return 4;
+  // A proxy that asks for credentials (407) is a credential svc lacks: exit 4 (CLI.md, docs/decisions/network.md).
+  if (err instanceof NoCredentialError || (err instanceof NetworkError ? err.code : networkCode(err)) === PROXY_AUTH) return 4;
   if (err instanceof ApiError) {
     if (err.malformed) return 9;
     return (err.type && BY_TYPE[err.type]) || byStatus(err.status);

@@ -1,6 +1,6 @@
 // Rules proved here: R-ERR-11, R-ERR-12, R-ERR-16
 import { describe, expect, it } from 'vitest';
-import { ApiError, BODY_TIMEOUT, NetworkError } from '../src/api/errors';
+import { ApiError, BODY_TIMEOUT, NetworkError, PROXY_AUTH, PROXY_FAILED } from '../src/api/errors';
 import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, exitCodeFor } from '../src/errors';
 import { errorJson, errorLine } from '../src/output/error-line';
 import { recoveryHint } from '../src/output/error-hints';
@@ -67,13 +67,28 @@ describe('the exit code map of CLI.md', () => {
 });
 
 describe('what an error line may carry', () => {
-  it("a connection that fails while a caller streams a body (Node's `aborted`, the idle timeout) is exit 10, said as such", () => {
-    const cut = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
-    const stalled = Object.assign(new Error('the body was idle for 300ms'), { code: BODY_TIMEOUT });
+  it("a connection that fails while a caller streams a body (undici's SocketError, its body timeout) is exit 10, said as such", () => {
+    const cut = Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' });
+    const stalled = Object.assign(new Error('Body Timeout Error'), { name: 'BodyTimeoutError', code: BODY_TIMEOUT });
     expect(exitCodeFor(cut)).toBe(10);
     expect(exitCodeFor(stalled)).toBe(10);
     expect(errorLine(cut)).toBe('error: the connection failed: the connection was cut (the other side closed it)');
     expect(errorLine(stalled)).toBe('error: the connection failed: timed out');
+  });
+
+  it('a proxy that asks for credentials is exit 4; one that fails otherwise exit 10 (docs/decisions/network.md)', () => {
+    const asked = new NetworkError('cannot reach https://api: the proxy http://ops:***@p:3128 (HTTPS_PROXY) asked for credentials (407)', undefined, {
+      code: PROXY_AUTH,
+    });
+    const refused = new NetworkError(
+      'cannot reach https://api: the proxy http://p:3128 (HTTPS_PROXY) refused to connect to api:443: it answered 502',
+      undefined,
+      {
+        code: PROXY_FAILED,
+      },
+    );
+    expect(exitCodeFor(asked)).toBe(4);
+    expect(exitCodeFor(refused)).toBe(10);
   });
 
   it('a secret seen in this run is redacted from any error, whatever its kind', () => {

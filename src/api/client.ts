@@ -3,7 +3,8 @@ import { discard, readText, request, type Response, type ResponseBody } from './
 import type { ErrorObject } from '../wire/errors';
 import { IDEMPOTENCY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from '../wire/version';
 import { backoffMs, PEER_WAIT_CAP_MS, peerWaitMs } from './backoff';
-import { ApiError, NetworkError, networkCode, networkReason } from './errors';
+import { ApiError, NetworkError, networkCode, networkReason, PROXY_AUTH } from './errors';
+import { viaProxy, type Network } from './network';
 import { retryAfterMs } from './retry-after';
 import { addSecret, addSecretMembers, maskMembers, redact } from '../text/redact';
 
@@ -74,6 +75,8 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
+  /** The proxy variables and extra certificates in force (docs/decisions/network.md); undefined: the process's environment. */
+  network?: Network;
   /** Aborts every request of this client (Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -129,7 +132,8 @@ export class ApiClient {
         res = await this.once(spec, attempt);
         if (res.status < 300) return await this.read(res, take);
       } catch (e) {
-        if (e instanceof NetworkError && canRetry && retriableWrite && !(spec.signal ?? this.opts.signal)?.aborted) {
+        // A proxy that asks for credentials asks again: not retried.
+        if (e instanceof NetworkError && e.code !== PROXY_AUTH && canRetry && retriableWrite && !(spec.signal ?? this.opts.signal)?.aborted) {
           await this.backoff(attempt, e.message);
           continue;
         }
@@ -201,7 +205,9 @@ export class ApiClient {
     }
     const timeout = spec.timeoutMs ?? this.opts.timeoutMs;
     const started = this.now();
-    this.log(`> ${spec.method} ${url} attempt=${attempt}${spec.idempotencyKey ? ` idempotency-key=${spec.idempotencyKey}` : ''}`);
+    // The proxy is named before the request: a proxy URL svc cannot use is exit 2, not a network failure.
+    const via = viaProxy(url, this.opts.network);
+    this.log(`> ${spec.method} ${url} attempt=${attempt}${spec.idempotencyKey ? ` idempotency-key=${spec.idempotencyKey}` : ''}${via}`);
     if (this.opts.debugApi) {
       this.logHeaders('>', headers);
       if (spec.json !== undefined) this.log(`> body ${JSON.stringify(maskMembers(spec.json))}`);
@@ -216,6 +222,7 @@ export class ApiClient {
         signal: spec.signal ?? this.opts.signal,
         headersTimeout: timeout || undefined,
         bodyTimeout: timeout === 0 ? 0 : timeout,
+        network: this.opts.network,
       });
     } catch (e) {
       const reason = networkReason(e) ?? networkCode(e) ?? (e as Error)?.message ?? 'network error';

@@ -48,16 +48,24 @@ export class NetworkError extends Error {
 
 type Failure = { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
 
-/** The codes of http.ts's own failures: the response's headers or its body too slow, a request Node refuses to build. */
-export const HEADERS_TIMEOUT = 'ERR_SVC_HEADERS_TIMEOUT';
-export const BODY_TIMEOUT = 'ERR_SVC_BODY_TIMEOUT';
+/** undici's codes for the response's headers or its body too slow, and for a request it refuses to build. */
+export const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+export const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
 /** A header value with a line break, a bad header name: the same request fails the same way every time. */
-export const INVALID_REQUEST = 'ERR_SVC_INVALID_REQUEST';
+export const INVALID_REQUEST = 'UND_ERR_INVALID_ARG';
+/** http.ts's codes for a proxy that asked for credentials (407: exit 4), or refused or could not be reached (exit 10). */
+export const PROXY_AUTH = 'ERR_SVC_PROXY_AUTH';
+export const PROXY_FAILED = 'ERR_SVC_PROXY_FAILED';
+const PROXY_CODES = new Set([PROXY_AUTH, PROXY_FAILED]);
 
-const TIMEOUTS = new Set([HEADERS_TIMEOUT, BODY_TIMEOUT]);
-/** Node's codes (and http.ts's) for a connection that failed, before the headers or while the body was read. */
+const TIMEOUTS = new Set([HEADERS_TIMEOUT, BODY_TIMEOUT, 'UND_ERR_CONNECT_TIMEOUT']);
+/** undici's and Node's codes for a connection that failed, before the headers or while the body was read. */
 const CONNECTION_CODES = new Set([
   ...TIMEOUTS,
+  ...PROXY_CODES,
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'ECONNRESET',
   'ECONNREFUSED',
   'ECONNABORTED',
@@ -69,9 +77,23 @@ const CONNECTION_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** OpenSSL's and Node's codes for a certificate svc does not trust: a private CA not given, an expired or misnamed one. */
+const UNTRUSTED = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** The most specific code of a connection failure. */
 export function networkCode(e: unknown): string | undefined {
   const err = e as Failure | undefined;
+  // A proxy's failure is named by its own code; the cause is undici's account of it.
+  if (err?.code && PROXY_CODES.has(err.code)) return err.code;
   return err?.cause?.code ?? err?.code;
 }
 
@@ -79,12 +101,14 @@ export function networkCode(e: unknown): string | undefined {
 export function networkReason(e: unknown): string | undefined {
   const err = e as Failure | undefined;
   if (!err || typeof err !== 'object') return undefined;
-  if (err.name === 'AbortError') return 'aborted';
+  if (err.name === 'AbortError' || err.code === 'UND_ERR_ABORTED') return 'aborted';
   if (err.code && TIMEOUTS.has(err.code)) return 'timed out';
+  if (err.code && PROXY_CODES.has(err.code)) return err.message;
   const code = networkCode(e);
+  if (code && UNTRUSTED.has(code)) return `its certificate is not trusted (${code}): is SVC_CA_FILE set to its CA's PEM file?`;
   if (!code || !CONNECTION_CODES.has(code)) return undefined;
-  // Node says `socket hang up` (before the headers) or `aborted` (mid-body) for a connection the other side closed.
-  if (code === 'ECONNRESET')
-    return `the connection was cut (${/^(aborted|socket hang up)$/.test(err.message ?? '') ? 'the other side closed it' : (err.message ?? code)})`;
+  // undici says `other side closed` (Node `socket hang up` or `aborted`) for a connection the other side closed.
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+    return `the connection was cut (${/^(aborted|socket hang up|other side closed)$/.test(err.message ?? '') ? 'the other side closed it' : (err.message ?? code)})`;
   return code;
 }

@@ -1,15 +1,19 @@
 /**
- * One HTTP exchange over Node's own client (node:http; node:https, loaded on first use, for https: URLs), with
- * keep-alive connections shared by every request of the process. Not undici, the named library: its WebAssembly
- * parser and 60 modules were the largest part of a request command's start-up, and Node's client parses with the
- * C++ llhttp already in its binary (scripts/build/PERF.md, "HTTP over node:http"). What undici gave that svc relies on
- * is here: a timeout to the response's headers, an idle timeout while its body is read, an abort signal that ends both,
- * redirects never followed, and a URL's userinfo never sent.
+ * One HTTP exchange over undici, the one HTTP client of svc: requests, streams, the worker's polls, listen's
+ * deliveries, uploads and downloads all come here. Only undici's request function and its Agent load (not its index:
+ * fetch, WebSocket, mocks, caches); its ProxyAgent loads when a proxy is in force. What svc relies on: a timeout to the
+ * response's headers, an idle timeout while its body is read (not while svc itself is not reading), an abort signal
+ * that ends both, redirects never followed, a URL's userinfo never sent, and an upload's source closed when the
+ * exchange ends. Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) and extra CA certificates: docs/decisions/network.md.
  */
 import { setMaxListeners } from 'node:events';
-import { Agent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { BODY_TIMEOUT, HEADERS_TIMEOUT, INVALID_REQUEST } from './errors';
+import type { Dispatcher } from 'undici';
+import apiRequest from 'undici/lib/api/api-request.js';
+import Agent from 'undici/lib/dispatcher/agent.js';
+import { applyHeavyRunFlags } from '../startup/v8-flags';
+import { INVALID_REQUEST, PROXY_AUTH, PROXY_FAILED } from './errors';
+import { networkOr, proxyFor, shownProxy, trustedCertificates, type Network, type Proxy } from './network';
 
 export interface RequestOptions {
   method: string;
@@ -20,125 +24,45 @@ export interface RequestOptions {
   headersTimeout?: number;
   /** How long the body may stay idle while it is read, in ms; 0: no limit (streams, long polls); undefined: 300 s. */
   bodyTimeout?: number;
+  /** The proxy variables and extra certificates in force; undefined: the process's environment alone. */
+  network?: Network;
 }
 
-/** The response's body: Node's IncomingMessage, a Readable of Buffers. */
-export type ResponseBody = IncomingMessage;
+/** The response's body: undici's, a Readable of Buffers. */
+export type ResponseBody = Readable;
 
 export interface Response {
   statusCode: number;
-  headers: IncomingHttpHeaders;
+  headers: Dispatcher.ResponseData['headers'];
   body: ResponseBody;
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 
-/** Signals already told to take any number of listeners. */
-const shared = new WeakSet<object>();
-const agents: { http?: Agent; https?: Agent } = {};
-
-/** The shared keep-alive agent of a protocol; https (node:tls and node:crypto) loads only for an https: URL. */
-function agentFor(protocol: string): { agent: Agent; request: typeof httpRequest } {
-  if (protocol === 'https:') {
-    const https = process.getBuiltinModule('node:https');
-    agents.https ??= new https.Agent({ keepAlive: true });
-    return { agent: agents.https, request: https.request };
-  }
-  agents.http ??= new Agent({ keepAlive: true });
-  return { agent: agents.http, request: httpRequest };
-}
-
-function failure(message: string, code: string, cause?: unknown): Error {
-  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code });
-}
-
-/** Sends one request; resolves when the response's headers arrive, with its body unread. */
-export function request(url: string, opts: RequestOptions): Promise<Response> {
-  const u = new URL(url);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return Promise.reject(failure(`${u.protocol} is not http: or https:`, INVALID_REQUEST));
-  const signal = opts.signal;
-  // Each request in flight listens on its signal until it ends; one signal (Ctrl-C, a listener's stop) spans many
-  // requests at once by design, so Node's leak warning at 11 listeners would be a false alarm on stderr.
-  if (signal && !shared.has(signal)) {
-    shared.add(signal);
-    setMaxListeners(0, signal);
-  }
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  return new Promise<Response>((resolve, reject) => {
-    const { agent, request: send } = agentFor(u.protocol);
-    let req: ClientRequest;
-    try {
-      req = send({
-        protocol: u.protocol,
-        // An IPv6 literal keeps its brackets in URL.hostname, not in a host to connect to.
-        hostname: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname,
-        port: u.port,
-        path: u.pathname + u.search,
-        method: opts.method,
-        headers: opts.headers,
-        agent,
-      });
-    } catch (e) {
-      reject(failure(`the request cannot be sent: ${(e as Error).message}`, INVALID_REQUEST, e));
-      return;
-    }
-    let res: IncomingMessage | undefined;
-    const headersMs = opts.headersTimeout || DEFAULT_TIMEOUT_MS;
-    const headersTimer = setTimeout(() => req.destroy(failure(`no response headers within ${headersMs}ms`, HEADERS_TIMEOUT)), headersMs);
-    const onAbort = () => {
-      const err = abortError(signal!);
-      req.destroy(err);
-      res?.destroy(err);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const done = () => {
-      clearTimeout(headersTimer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    req.on('error', (e) => {
-      done();
-      reject(e);
-    });
-    req.on('response', (r) => {
-      clearTimeout(headersTimer);
-      res = r;
-      watchBody(r, opts.bodyTimeout ?? DEFAULT_TIMEOUT_MS, done);
-      resolve({ statusCode: r.statusCode ?? 0, headers: r.headers, body: r });
-    });
-    const body = opts.body;
-    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
-      req.end(body);
-    } else {
-      body.on('error', (e) => req.destroy(e));
-      // An upload the service stopped taking (an early answer, a cut) closes its source too: no file stays open.
-      req.once('close', () => body.destroy());
-      body.pipe(req);
-    }
-  });
-}
+/** Each caller's signal and the one undici is given in its place. */
+const relayed = new WeakMap<AbortSignal, AbortSignal>();
 
 /**
- * An idle timeout while the body is read: no byte from the service for `ms` ends it with BODY_TIMEOUT, unless svc is
- * the one not reading (a body whose buffer is full waits on its reader, not on the service).
+ * The signal undici is given for the caller's: it aborts with the caller's reason when that is an Error (an
+ * AbortError, AbortSignal.timeout's TimeoutError), else with an AbortError carrying it (bin/svc.js aborts with
+ * 'SIGTERM'), so a request or a body ends with an Error, never a string. Each request in flight listens on it until
+ * it ends; one signal (Ctrl-C, a listener's stop) spans many requests at once by design, so Node's leak warning at 11
+ * listeners would be a false alarm on stderr.
  */
-function watchBody(res: IncomingMessage, ms: number, done: () => void): void {
-  const socket = res.socket;
-  let timer: NodeJS.Timeout | undefined;
-  const onData = () => timer?.refresh();
-  if (ms > 0) {
-    timer = setTimeout(function idle() {
-      if (res.readableLength >= res.readableHighWaterMark) timer!.refresh();
-      else res.destroy(failure(`the body was idle for ${ms}ms`, BODY_TIMEOUT));
-    }, ms);
-    socket?.on('data', onData);
+function errorSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  let relay = relayed.get(signal);
+  if (!relay) {
+    const controller = new AbortController();
+    relay = controller.signal;
+    setMaxListeners(0, signal);
+    setMaxListeners(0, relay);
+    const abort = () => controller.abort(abortError(signal));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    relayed.set(signal, relay);
   }
-  // A body nobody reads may still fail (a cut); its reader, if any, sees the error through its own listener.
-  res.on('error', () => undefined);
-  res.once('close', () => {
-    clearTimeout(timer);
-    socket?.off('data', onData);
-    done();
-  });
+  return relay;
 }
 
 /** The signal's own reason when it is an error (an AbortError, AbortSignal.timeout's TimeoutError), else an AbortError. */
@@ -146,6 +70,117 @@ function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason;
   return Object.assign(new Error('the request was aborted', { cause: reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
+/** The keep-alive dispatchers of this process, one per proxy (or none) and set of extra certificates. */
+const dispatchers = new Map<string, Promise<Dispatcher>>();
+const caIds = new WeakMap<object, number>();
+let lastCaId = 0;
+
+function dispatcherFor(network: Network, proxy: Proxy | undefined): Promise<Dispatcher> {
+  const ca = network.ca?.pems;
+  if (ca && !caIds.has(ca)) caIds.set(ca, ++lastCaId);
+  const key = `${proxy?.url.href ?? 'direct'} ${ca ? caIds.get(ca) : 0}`;
+  let made = dispatchers.get(key);
+  if (!made) {
+    made = makeDispatcher(network, proxy);
+    dispatchers.set(key, made);
+  }
+  return made;
+}
+
+async function makeDispatcher(network: Network, proxy: Proxy | undefined): Promise<Dispatcher> {
+  // undici parses HTTP with llhttp compiled to WebAssembly on its first connection: V8's optimising tier compiling it
+  // cost ~140 ms of CPU on `agents get` (measured by hand, docs/decisions/network.md); the baseline tier parses fast
+  // enough.
+  applyHeavyRunFlags();
+  const ca = trustedCertificates(network);
+  const tls = ca ? { ca } : undefined;
+  if (!proxy) return new Agent({ connect: tls });
+  // Every request through a proxy is a CONNECT tunnel (undici's default), https: and http: alike: a refusal is the
+  // proxy's answer to CONNECT, never mistaken for the service's. The proxy's own TLS (an https: proxy) trusts the
+  // same certificates. The credentials of the proxy's URL go in Proxy-Authorization (Basic).
+  const [{ default: ProxyAgent }, { default: Pool }, { default: connect }] = await Promise.all([
+    import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/dispatcher/pool.js'),
+    import('undici/lib/api/api-connect.js'),
+  ]);
+  // The tunnel is opened with the connection pool's `connect`, which undici's index adds to every dispatcher; svc
+  // loads not the index but the one function, given to the pool to the proxy alone. A proxy that closes the
+  // connection instead of answering CONNECT is a failure of the tunnel: undici would take its `other side closed`
+  // for a socket worth reconnecting and try again without end.
+  async function tunnel(this: Dispatcher, opts: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> {
+    try {
+      return await connect.call(this, opts);
+    } catch (e) {
+      throw (e as { code?: string }).code === 'UND_ERR_SOCKET' ? failure('the proxy closed the connection', TUNNEL_CLOSED, e) : e;
+    }
+  }
+  const clientFactory = (origin: URL, opts: object) => Object.assign(new Pool(origin, opts), { connect: tunnel });
+  return new ProxyAgent({ uri: proxy.url.href, requestTls: tls, proxyTls: tls, clientFactory });
+}
+
+function failure(message: string, code: string, cause?: unknown): Error {
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code });
+}
+
+/** Sends one request; resolves when the response's headers arrive, with its body unread. */
+export async function request(url: string, opts: RequestOptions): Promise<Response> {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw failure(`${u.protocol} is not http: or https:`, INVALID_REQUEST);
+  const signal = errorSignal(opts.signal);
+  const network = networkOr(opts.network);
+  const proxy = proxyFor(u, network.env);
+  // An upload the service stopped taking (an early answer, a cut) has its source destroyed by undici: no file stays
+  // open past the exchange (test/api/http.test.ts).
+  try {
+    const res = await apiRequest.call(await dispatcherFor(network, proxy), {
+      // The origin carries no userinfo: a URL's `user:password@` is never sent.
+      origin: u.origin,
+      path: u.pathname + u.search,
+      method: opts.method as Dispatcher.HttpMethod,
+      headers: opts.headers,
+      body: opts.body,
+      signal,
+      headersTimeout: opts.headersTimeout || DEFAULT_TIMEOUT_MS,
+      bodyTimeout: opts.bodyTimeout ?? DEFAULT_TIMEOUT_MS,
+    });
+    // A body nobody reads may still fail (a cut); its reader, if any, sees the error through its own listener.
+    res.body.on('error', () => undefined);
+    return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+  } catch (e) {
+    throw (proxy && proxyFailure(e, proxy, u)) || e;
+  }
+}
+
+/** undici's words for a tunnel the proxy refused: `Proxy response (407) !== 200 when HTTP Tunneling`. */
+const TUNNEL_REFUSED = /^Proxy response \((\d{3})\)/;
+/** The proxy closed the connection before it answered CONNECT. */
+const TUNNEL_CLOSED = 'ERR_SVC_TUNNEL_CLOSED';
+/** Failures of the connection to the proxy itself (the target's are the proxy's to report, as a refused tunnel). */
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** A failure of the proxy, in one line naming it (credentials masked); undefined when the failure is past the proxy. */
+function proxyFailure(e: unknown, proxy: Proxy, target: URL): Error | undefined {
+  const err = e as { message?: string; code?: string; syscall?: string };
+  const shown = shownProxy(proxy.url);
+  const status = TUNNEL_REFUSED.exec(err?.message ?? '')?.[1];
+  if (status === '407') return failure(`the proxy ${shown} (${proxy.variable}) asked for credentials (407): put user:password in its URL`, PROXY_AUTH, e);
+  if (status) return failure(`the proxy ${shown} (${proxy.variable}) refused to connect to ${target.host}: it answered ${status}`, PROXY_FAILED, e);
+  if (err?.code === TUNNEL_CLOSED)
+    return failure(`the proxy ${shown} (${proxy.variable}) refused to connect to ${target.host}: it closed the connection`, PROXY_FAILED, e);
+  if (err?.code && CONNECT_FAILURES.has(err.code) && (err.syscall === undefined || err.syscall === 'connect' || err.syscall === 'getaddrinfo'))
+    return failure(`the proxy ${shown} (${proxy.variable}) cannot be reached (${err.code})`, PROXY_FAILED, e);
+  return undefined;
 }
 
 /** The whole body as text (UTF-8, decoded once at the end so no character is split between chunks). */

@@ -15,6 +15,12 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   SVC_MAX_RETRIES      retries of a failed request (default 3)
   SVC_NO_UPDATE_NOTIFIER  1: never check for a newer svc nor say so
   SVC_UPDATE_URL       where the daily check asks for the newest version (default: the npm registry's document)
+  SVC_CA_FILE          a PEM file of CA certificates svc trusts beside Node's own (as the profile's ca_file)
+  HTTPS_PROXY          the proxy of https: URLs (https_proxy wins when both are set, as curl reads them)
+  HTTP_PROXY           the proxy of http: URLs (http_proxy wins); user:password in its URL answer a 407
+  NO_PROXY             hosts reached without the proxy: a.example,.b.example,host:port,* (no_proxy wins);
+                       loopback is proxied unless named here
+  NODE_EXTRA_CA_CERTS  Node's own: more CA certificates, kept beside SVC_CA_FILE's
   SVC_ACCESSIBLE       1: accessible mode (as the profile's accessible): numbered questions answered with Enter, and
                        plain appended lines for the live view, top and progress (no redrawn screen); 0: off
   NO_COLOR             set (not empty): no colour, whatever else says (as --no-color)
@@ -50,13 +56,14 @@ SVC_UPDATE_URL for the newest version (SVC_NO_UPDATE_NOTIFIER=1 or CI turns that
   2    usage: unknown command or flag, missing or invalid argument, unreadable input file, bad config;
        checked before any request is sent
   3    invalid_parameter_error, invalid_request_error
-  4    authentication_error, no credential configured, or the system keychain holding it did not answer (3 s)
+  4    authentication_error, no credential configured, or the system keychain holding it did not answer (3 s);
+       a proxy that asked for credentials (407)
   5    permission_denied_error
   6    resource_not_found_error
   7    conflict_error, failed_precondition_error
   8    rate_limit_reached_error after retries, exceeded_current_quota_error
   9    server_error, any other status >= 500, a response body of another shape
-  10   network failure or timeout: no response
+  10   network failure or timeout: no response; a proxy that cannot be reached or refused the connection
   11   run, sessions wait, sessions tail --until: the turn ended in session.error or stopped unfinished,
        or the session was terminated or archived
   12   the same commands: the turn was interrupted, or the input waits behind an interrupt

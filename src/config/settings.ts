@@ -6,7 +6,7 @@ import { KeychainError, systemKeychain } from './keychain';
 import { KEYCHAIN_REFS, type ConfigData, type Profile } from './shape';
 import { readConfig } from './store';
 import { configFile, type Env } from './paths';
-import { checkApiVersion, checkBaseUrl, checkCredential, checked } from './validate';
+import { checkApiVersion, checkBaseUrl, checkCredential, checked, describeOrigin } from './validate';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 export const OUTPUT_FORMATS = ['table', 'wide', 'custom-columns=', 'json', 'ndjson', 'jsonl', 'yaml', 'id'] as const;
@@ -63,6 +63,8 @@ export interface Settings {
   timeoutMs?: number;
   maxRetries: number;
   noInput: boolean;
+  /** SVC_CA_FILE or the profile's `ca_file`: PEM certificates trusted beside Node's own (docs/decisions/network.md). */
+  caFile?: Setting<string> & { where: string };
   /** SVC_ACCESSIBLE or the profile's `accessible`: numbered questions and plain appended lines, never a redrawn screen. */
   accessible: boolean;
 }
@@ -104,6 +106,7 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     const s = pickOptional(undefined, env.SVC_ACCESSIBLE, p.accessible);
     return s ? parseSwitch(s.value, s.source === 'env' ? 'SVC_ACCESSIBLE' : `accessible (in profile ${profile.value})`) : false;
   });
+  const caFile = pickOptional(undefined, env.SVC_CA_FILE, p.ca_file);
   return {
     configFile: file,
     config,
@@ -132,6 +135,7 @@ export function resolveSettings(opts: GlobalOptions, env: Env, stdinIsTTY: boole
     get accessible() {
       return accessible();
     },
+    caFile: caFile && { ...caFile, where: describeOrigin(caFile, { ...origin, env: 'SVC_CA_FILE', key: 'ca_file' }) },
   };
 }
 

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors';
 import { jsonSyntaxError } from '../input/position';
 import { isObject } from '../is-object';
 
-export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output', 'accessible'] as const;
+export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output', 'accessible', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export const SECRET_KEYS: ReadonlySet<string> = new Set(['api_key', 'environment_key']);
 

@@ -1,5 +1,6 @@
 import { networkCode, networkReason } from '../api/errors';
 import { discard, request } from '../api/http';
+import { viaProxy, type Network } from '../api/network';
 import { retryAfterMs } from '../api/retry-after';
 import { addSecret, MASK } from '../text/redact';
 import { ATTEMPT_TIMEOUT_MS, type Delivery, type Destination, type Outcome } from './destination';
@@ -14,6 +15,8 @@ export interface ForwardOptions {
   timeoutMs?: number;
   /** One line per attempt with `--debug` (never the signature's secret, which it does not hold). */
   debug?: (line: string) => void;
+  /** The proxy variables and extra certificates in force (docs/decisions/network.md). */
+  network?: Network;
 }
 
 /** Statuses worth another attempt besides 5xx: a receiver's timeout and its throttling. */
@@ -24,12 +27,13 @@ export function forwardTo(o: ForwardOptions): Destination {
   const timeout = o.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const auth = basicAuth(o.url);
   const shown = withoutUserinfo(o.url);
+  const via = viaProxy(o.url, o.network);
   return {
     name: shown,
     concurrency: o.concurrency,
     async attempt(d: Delivery, attempt: number, signal: AbortSignal): Promise<Outcome> {
       const t = Math.floor(o.now() / 1000);
-      o.debug?.(`> POST ${shown} ${DELIVERY_ID_HEADER}=${d.id} type=${d.type} attempt=${attempt}`);
+      o.debug?.(`> POST ${shown} ${DELIVERY_ID_HEADER}=${d.id} type=${d.type} attempt=${attempt}${via}`);
       const started = o.now();
       let status: number;
       let retryAfter: string | undefined;
@@ -49,6 +53,7 @@ export function forwardTo(o: ForwardOptions): Destination {
           signal: AbortSignal.any([signal, AbortSignal.timeout(timeout)]),
           headersTimeout: timeout,
           bodyTimeout: timeout,
+          network: o.network,
         });
         status = res.statusCode;
         const h = res.headers['retry-after'];

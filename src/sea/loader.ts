@@ -12,12 +12,16 @@
  */
 import { getRawAsset } from 'node:sea';
 import { Script } from 'node:vm';
+import { applyHeavyRunFlags } from '../startup/v8-flags';
 
 type CommonJsMain = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
 /** An asset as the executable holds it, not copied (getRawAsset's type also allows a string, which it never returns). */
 const asset = (key: string) => getRawAsset(key) as ArrayBuffer;
 
+// The training run of `agents get` set the heavy-run flags as undici made its first connection (api/http.ts), so the
+// cache was made under them: set before it is read, or V8 refuses it (docs/decisions/network.md).
+applyHeavyRunFlags();
 const source = Buffer.from(asset('main.js')).toString('latin1');
 const script = new Script(source, { filename: 'svc.js', cachedData: new Uint8Array(asset('main.cache')) });
 const mod = { exports: {} };

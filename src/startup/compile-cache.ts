@@ -18,6 +18,7 @@ import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { inFolder, readOwnFile, writeOwnFile } from './cache-folder';
+import { beforeFlagSwitch } from './v8-flags';
 
 interface Compilable {
   _compile(content: string, filename: string): unknown;
@@ -84,6 +85,9 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
   };
   process.once('exit', flush);
   setTimeout(flush, 1000).unref();
+  // Before a heavy run's V8 flags (a request's first connection, jq, the live view): entries made after would be
+  // stamped with them, and refused by the next run, which starts without.
+  beforeFlagSwitch(flush);
 }
 
 /** A relative require of a file by its full name, as the bundle's chunks make them. */

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { installCompileCache, type ModuleClass } from './compile-cache';
 import { inFolder, openOwnFolders } from './cache-folder';
+import { beforeFlagSwitch } from './v8-flags';
 import { cacheRoot } from '../config/paths';
 import { SVC_VERSION } from '../version';
 
@@ -15,6 +16,7 @@ export { applyHeavyRunFlags } from './v8-flags';
 /** node:module from Node 22.1 on (@types/node is Node 20's). */
 interface NodeModule22 {
   enableCompileCache?: (dir: string) => unknown;
+  flushCompileCache?: () => void;
 }
 
 /** `Module` is Node's CommonJS module class (bin/'s `module.constructor`). */
@@ -33,6 +35,10 @@ export function prepareStartup(Module: ModuleClass, codeDir: string, env: Record
   const folder = openOwnFolders(root, ['svc', 'compile-cache', install, encodeURIComponent(codeDir)]);
   if (folder === undefined) return;
   // Node 22.1+ (node:module gains enableCompileCache only once the public module loads: on Node 20 that costs start-up).
-  if (Number(process.versions.node.split('.')[0]) >= 22) (process.getBuiltinModule('node:module') as NodeModule22).enableCompileCache?.(inFolder(folder, '.'));
-  else installCompileCache(Module, codeDir, folder);
+  if (Number(process.versions.node.split('.')[0]) >= 22) {
+    const nodeModule = process.getBuiltinModule('node:module') as NodeModule22;
+    nodeModule.enableCompileCache?.(inFolder(folder, '.'));
+    // Written before a heavy run's V8 flags, under which the next run (starting without) would refuse it (22.10+).
+    beforeFlagSwitch(() => nodeModule.flushCompileCache?.());
+  } else installCompileCache(Module, codeDir, folder);
 }

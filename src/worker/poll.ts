@@ -1,6 +1,6 @@
 import { backoffMs } from '../api/backoff';
 import type { ApiClient } from '../api/client';
-import { ApiError, INVALID_REQUEST, NetworkError } from '../api/errors';
+import { ApiError, INVALID_REQUEST, NetworkError, PROXY_AUTH } from '../api/errors';
 import { work, type WorkItem } from '../api/work';
 import type { Clock } from './clock';
 import { describe } from './lease';
@@ -84,7 +84,8 @@ export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortS
 /** Worth polling again: no answer, a throttle, or a server failure; a refused credential or a bad request is not. */
 function transient(e: unknown): boolean {
   // A request Node refuses to build (a header value it cannot carry) fails the same way every time.
-  if (e instanceof NetworkError) return (e.cause as { code?: string } | undefined)?.code !== INVALID_REQUEST;
+  // A proxy that asks for credentials asks again.
+  if (e instanceof NetworkError) return (e.cause as { code?: string } | undefined)?.code !== INVALID_REQUEST && e.code !== PROXY_AUTH;
   // Over quota is not a rate limit: waiting does not help, so the worker stops and says so.
   return e instanceof ApiError && e.type !== 'exceeded_current_quota_error' && (e.status >= 500 || e.status === 429 || e.malformed);
 }

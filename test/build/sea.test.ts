@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../scripts/bundle.mjs';
 import { cacheOffset, nodeBinary } from '../../scripts/sea.mjs';
 import { chunkKeys, REST_ASSET } from '../../scripts/sea-link.mjs';
+import { HEAVY_RUN_FLAGS } from '../../src/startup/v8-flags';
 import { call, useEmulator } from '../helpers/emulator';
 import { describeWith } from '../helpers/requires';
 
@@ -57,7 +58,8 @@ describe("the single executable's chunks", () => {
       expect(text, key).not.toMatch(/\(require\("node:[a-z_/]+"\),1\)/);
     }
     expect(lines).toBeLessThan(3_000);
-    expect(total).toBeLessThan(1_600_000);
+    // undici (issue 43) adds its request path and llhttp's WebAssembly, twice in base64 (SIMD and not): ~230 KB.
+    expect(total).toBeLessThan(1_900_000);
     expect(chunks().some(({ bytes }) => bytes.toString('latin1').includes('Symbol.for("svc.builtinNamespaces")'))).toBe(true);
     expect(readFileSync(join(out, 'LEGAL.txt'), 'utf8')).toContain('@license React');
   });
@@ -94,7 +96,7 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
   });
 
   // The guard of PERF.md's "A trained code cache": the executable starts from V8's cache of its main made after a
-  // build-time `agents get`, and its own Node (no V8 flag, as the executable runs) takes that cache for that source.
+  // build-time `agents get`, and its own Node (with the flags its loader sets) takes that cache for that source.
   it('was built from a trained code cache, the start-up scripts/build/PERF.md measured best, which its own Node takes', async () => {
     const dir = join(repo, 'dist', 'sea');
     const config = JSON.parse(readFileSync(join(dir, 'sea-config.json'), 'utf8'));
@@ -111,17 +113,22 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
       const source = readFileSync(process.argv[1], 'latin1');
       const taken = new Script(source, { filename: 'svc.js', cachedData: readFileSync(process.argv[2]) });
       process.stdout.write(JSON.stringify({ rejected: taken.cachedDataRejected }));`;
-    const { stdout } = await execFile(nodeBinary(config.target), ['-e', probe, join(dir, 'main.cjs'), join(dir, 'main.cache')], { env: {} });
+    // The loader sets the heavy-run flags before it reads the cache: the training `agents get` set them as undici
+    // made its first connection, before the cache was made (docs/decisions/network.md).
+    const { stdout } = await execFile(nodeBinary(config.target), [...HEAVY_RUN_FLAGS, '-e', probe, join(dir, 'main.cjs'), join(dir, 'main.cache')], {
+      env: {},
+    });
     // A cache V8 refuses (another source, another Node, a V8 flag) would cost every start its compiling, silently.
     expect(JSON.parse(stdout)).toEqual({ rejected: false });
   });
 
-  // The guard of PERF.md's "Only the chunks a command runs": the main holds the chunks `agents get` runs, a fifth of
-  // svc, and V8 reads the cache where it lies in the executable, copying none of it, only from an 8-byte boundary.
+  // The guard of PERF.md's "Only the chunks a command runs": the main holds the chunks `agents get` runs, under a third
+  // of svc, and V8 reads the cache where it lies in the executable, copying none of it, only from an 8-byte boundary.
   it('holds in its main only the chunks the training command ran, the rest in an asset; its cache lies on an 8-byte boundary', () => {
     const dir = join(repo, 'dist', 'sea');
     const main = readFileSync(join(dir, 'main.cjs'), 'latin1');
-    expect(main.length).toBeLessThan(400_000);
+    // With undici's request path (and its llhttp WebAssembly in base64), about 550 KB.
+    expect(main.length).toBeLessThan(600_000);
     // A chunk in the main is a function of its table; the rest are only where they lie in the asset.
     expect(main).toMatch(/"chunks\/agents-[A-Z0-9]+\.js":function\(/);
     expect(main).not.toMatch(/"chunks\/emulator-[A-Z0-9]+\.js":function\(/);

@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { readCaFile } from '../../api/network';
 import { removeSecret, saveSecret, type SecretKey } from '../../config/secrets';
 import { KEYCHAIN_REFS, PROFILE_KEYS, SECRET_KEYS, type Profile, type ProfileKey } from '../../config/shape';
 import { updateConfig } from '../../config/store';
@@ -78,6 +80,8 @@ export async function runSet(ctx: Ctx, { key: k, value, insecureStorage }: Confi
   if (k === 'output') parseOutputFormat(v);
   if (k === 'accessible') parseSwitch(v, 'accessible');
   if (k === 'base_url') checkBaseUrl(v, 'base_url');
+  // Kept as an absolute path (a command run elsewhere finds it), checked now: a file svc cannot use is exit 2 here.
+  if (k === 'ca_file') readCaFile((v = resolve(ctx.io.cwd, v)), 'ca_file');
   const s = ctx.settings;
   await updateConfig(
     s.configFile,

@@ -50,7 +50,15 @@ async function follow(
     if (secret.generated) await ctx.msg(`a signing secret was generated in ${secret.path}; give it to the receiver: svc listen --print-secret`);
     const { forwardTo } = await import('../../listen/forward');
     const debug = ctx.settings.debug ? (line: string) => void ctx.msg(redact(`debug: ${line}`)) : undefined;
-    destination = forwardTo({ url: o.target.url, secret: secret.value, userAgent: USER_AGENT, concurrency: FORWARD_CONCURRENCY, now: ctx.now, debug });
+    destination = forwardTo({
+      url: o.target.url,
+      secret: secret.value,
+      userAgent: USER_AGENT,
+      concurrency: FORWARD_CONCURRENCY,
+      now: ctx.now,
+      debug,
+      network: await ctx.network(),
+    });
   } else if (o.target.kind === 'otlp') {
     const [{ otlpTarget }, { otlpDestination }] = await Promise.all([import('../../trace/export'), import('../../trace/live')]);
     destination = otlpDestination(otlpTarget(o.target.url, ctx.io.env)!, ctx.sleep, USER_AGENT, FORWARD_CONCURRENCY);
