@@ -21,6 +21,10 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   NO_PROXY             hosts reached without the proxy: a.example,.b.example,host:port,* (no_proxy wins);
                        loopback is proxied unless named here
   NODE_EXTRA_CA_CERTS  Node's own: more CA certificates, kept beside SVC_CA_FILE's
+  OTEL_EXPORTER_OTLP_ENDPOINT  the OpenTelemetry collector's base URL for --otlp-endpoint's spans (svc adds /v1/traces)
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  the full URL spans are posted to (wins over the base URL)
+  OTEL_EXPORTER_OTLP_HEADERS  headers sent with spans: key=value,key2=value2 (URL-encoded values)
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS  the same, for traces only (wins key by key)
   SVC_ACCESSIBLE       1: accessible mode (as the profile's accessible): numbered questions answered with Enter, and
                        plain appended lines for the live view, top and progress (no redrawn screen); 0: off
   NO_COLOR             set (not empty): no colour, whatever else says (as --no-color)
@@ -33,6 +37,7 @@ export const TOPIC_TEXT: Record<Exclude<(typeof HELP_TOPICS)[number], 'reference
   LESS                 options of less as the pager (when unset svc sets FRX: quit on a short text, keep colour)
   LV                   options of lv as the pager (when unset svc sets -c: keep colour)
   PATH                 where extensions (executables named svc-NAME) are found
+  COLUMNS              the width of sessions trace's waterfall when the terminal does not say its own
   HOME                 the home directory, for ~/.config/svc and ~/.cache/svc
   XDG_CONFIG_HOME      the config root (config in $XDG_CONFIG_HOME/svc)
   XDG_CACHE_HOME       the cache root: compiled code, stats, the update check's state (else ~/.cache)
@@ -46,8 +51,9 @@ Set for programs svc starts: SVC_BIN (how to run this svc again) for extensions 
 SVC_DEBUG and NO_COLOR; the API key is never added. svc listen --exec and svc worker set their own
 (see their --help).
 
-svc sends no telemetry: it talks only to the service's base URL and, once a day on a terminal, to
-SVC_UPDATE_URL for the newest version (SVC_NO_UPDATE_NOTIFIER=1 or CI turns that off).
+svc sends no telemetry: it talks only to the service's base URL, once a day on a terminal to
+SVC_UPDATE_URL for the newest version (SVC_NO_UPDATE_NOTIFIER=1 or CI turns that off), and to an
+OpenTelemetry collector only when asked (--otlp-endpoint or OTEL_EXPORTER_OTLP_*).
 `,
   'exit-codes': `Exit codes:
 

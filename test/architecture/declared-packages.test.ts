@@ -21,8 +21,8 @@ describe('the packages svc imports', () => {
         const p = join(d, name);
         if (statSync(p).isDirectory()) walk(p);
         else if (/\.tsx?$/.test(name))
-          for (const m of readFileSync(p, 'utf8').matchAll(/(?:from\s+|import\(\s*)['"]([^'"]+)['"]/g)) {
-            const name = packageOf(m[1]!);
+          for (const m of readFileSync(p, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+            const name = packageOf((m[1] ?? m[2])!);
             if (name !== undefined && !imported.has(name)) imported.set(name, p);
           }
       }
