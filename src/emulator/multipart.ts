@@ -110,7 +110,7 @@ export async function readMultipart(r: EmuRequest, dir: string, limit: number): 
       failure ??= e;
     }
   };
-  const parser = busboy({ headers: r.headers, limits: { fieldSize: FIELD_LIMIT, fileSize: limit, files: 1 }, defParamCharset: 'utf8' });
+  const parser = busboy({ headers: r.headers, limits: { fieldSize: FIELD_LIMIT, fileSize: limit + 1, files: 1 }, defParamCharset: 'utf8' });
   parser.on('field', (name, value, info) => {
     if (!name) refuse(() => fail('invalid_request_error', 'a multipart part has no name'));
     else if (info.valueTruncated) refuse(() => fail('invalid_request_error', `the multipart field ${name} is larger than ${FIELD_LIMIT} bytes`));
@@ -175,7 +175,8 @@ async function saveFile(stream: Readable & { truncated?: boolean }, info: { file
   } finally {
     await closeStream(out);
   }
-  // A truncated file is over the limit by at least a byte, whatever busboy kept.
+  // busboy keeps at most limit + 1 bytes (its limit is one over ours, so a file of exactly `limit` is whole): a
+  // truncated file is over the limit, whatever busboy kept.
   if (stream.truncated) size = Number.MAX_SAFE_INTEGER;
   return { path, filename: info.filename, mimeType: info.mimeType, size, sha256: sha.digest('hex'), head: head.subarray(0, 16) };
 }

@@ -47,12 +47,12 @@ describe('--until idle --cursor now (NDJSON)', () => {
     expect(r.stderr).toContain(`svc sessions confirm ${s.id} ${waiting.stop_reason.event_ids[0]}`);
   });
 
-  it('sessions tail on a terminated session exits 11 at once', async () => {
+  it('sessions tail on an archived (terminated) session exits 11 at once, saying archived', async () => {
     const s = await createSession(t.emu);
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`)).status).toBe(200);
     const r = await bounded(['sessions', 'tail', s.id, '--cursor', 'now', '--until', 'idle']);
     expect(r.code).toBe(11);
-    expect(r.stderr).toContain('was terminated');
+    expect(r.stderr).toContain('was archived');
   });
 
   it('R-STREAM-10: sessions tail on a running session waits for the turn to end and prints only what came after the start', async () => {

@@ -183,14 +183,14 @@ describe('svc sessions tail (NDJSON)', () => {
     expect(lines(r.stdout).some((e) => e.type === 'session.error')).toBe(true);
   });
 
-  it('exits 11 on --until idle when the session was terminated, after printing its backlog', async () => {
+  it('exits 11 on --until idle when the session was archived (terminated), after printing its backlog', async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/echo x');
     await waitIdleEvents(t.emu, s.id, 1);
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`)).status).toBe(200);
     const r = await svc(['sessions', 'tail', s.id, '--until', 'idle', '-o', 'ndjson'], { env: env(), ...fast });
     expect(r.code).toBe(11);
-    expect(r.stderr).toContain('was terminated');
+    expect(r.stderr).toContain('was archived');
     expect(lines(r.stdout).map((e) => e.id)).toEqual((await history(t.emu, `/v1/sessions/${s.id}`)).map((e) => e.id));
     expect(lines(r.stdout).at(-1)).toMatchObject({ type: 'session.status', data: { status: 'terminated' } });
   });

@@ -45,7 +45,7 @@ describe('svc threads tail --until idle (NDJSON)', () => {
     expect(lines(r.stdout).map((e) => e.id)).toEqual((await history(t.emu, `/v1/sessions/${s.id}/threads/${tid}`)).map((e) => e.id));
   });
 
-  it('with --cursor now exits 11 at once, printing nothing, when the session is terminated', async () => {
+  it('with --cursor now exits 11 at once, printing nothing, when the session is archived (terminated)', async () => {
     const s = await createSession(t.emu);
     await send(t.emu, s.id, '/delegate 1');
     const tid = await childThread(s.id);
@@ -53,7 +53,7 @@ describe('svc threads tail --until idle (NDJSON)', () => {
     expect((await call(t.emu, 'POST', `/v1/sessions/${s.id}/archive`)).status).toBe(200);
     const r = await tail(['threads', 'tail', s.id, tid, '--cursor', 'now', '--until', 'idle']).run;
     expect(r.code).toBe(11);
-    expect(r.stderr).toMatch(/terminated/);
+    expect(r.stderr).toMatch(/archived/);
     expect(r.stdout).toBe('');
   });
 });

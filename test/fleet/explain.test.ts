@@ -155,7 +155,7 @@ describe('svc sessions explain: one session, each cause', () => {
     expect(c.summary).toBe('the platform is rescheduling its turn (since 5m ago)');
   });
 
-  it('running, idle and terminated', async () => {
+  it('running, idle and archived', async () => {
     const busy = await session();
     await send(t.emu, busy, '/slow 300');
     await waitSession(t.emu, busy, (s) => s.status === 'running');
@@ -163,7 +163,7 @@ describe('svc sessions explain: one session, each cause', () => {
     const quiet = await session();
     expect((await explainOne(quiet)).causes[0].code).toBe('idle');
     expect((await call(t.emu, 'POST', `/v1/sessions/${quiet}/archive`)).status).toBe(200);
-    expect((await explainOne(quiet)).causes[0]).toMatchObject({ code: 'terminated', commands: [`svc sessions rerun ${quiet}`] });
+    expect((await explainOne(quiet)).causes[0]).toMatchObject({ code: 'archived', commands: [`svc sessions rerun ${quiet}`] });
   });
 
   it('unknown: a status svc does not know is the raw facts, never a guess', async () => {

@@ -12,6 +12,8 @@ describe('test tiers', () => {
     expect(tierOf("import { useEmulator } from '../helpers/emulator';")).toBe('integration');
     expect(tierOf("import { createServer } from 'node:http';")).toBe('integration');
     expect(tierOf("import { reduce } from '../../src/live/reducer';")).toBe('unit');
+    // A file that runs programs only through the code under test names its tier.
+    expect(tierOf("// tier: e2e (spawns through svc)\nimport { reduce } from '../../src/live/reducer';")).toBe('e2e');
   });
 
   it('every test file is in exactly one tier, and a helper a test imports decides its tier too', () => {
@@ -30,5 +32,6 @@ describe('test tiers', () => {
     expect(tiers.integration).toContain('test/listen/forward.test.ts');
     expect(tiers.unit).toContain('test/live/reducer.test.ts');
     expect(tiers.e2e).toContain('test/readme.test.ts');
+    expect(tiers.e2e).toContain('test/output/pager.test.ts');
   });
 });

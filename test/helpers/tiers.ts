@@ -13,8 +13,13 @@ export type Tier = 'unit' | 'integration' | 'e2e';
 const E2E = /helpers\/(tmux|readme-script|svc-on-path|bundled|pid-file|held-sleep)\b|node:child_process|\bexecFile\b|\bspawn\(|\bdist\/|scripts\/[\w-]+\.mjs/;
 const INTEGRATION = /helpers\/(emulator|cli|fleet|scripted-server|sse)\b|src\/emulator\b|node:http\b|node:https\b|node:net\b|createServer|\bundici\b/;
 
+/** A file may name its tier itself (`// tier: e2e`) where what it runs is not in its own source (svc spawning). */
+const DECLARED = /^\/\/ tier: (unit|integration|e2e)\b/m;
+
 /** The tier of one test file's source. */
 export function tierOf(source: string): Tier {
+  const declared = DECLARED.exec(source)?.[1] as Tier | undefined;
+  if (declared) return declared;
   if (E2E.test(source)) return 'e2e';
   if (INTEGRATION.test(source)) return 'integration';
   return 'unit';

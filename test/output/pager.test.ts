@@ -1,3 +1,4 @@
+// tier: e2e (the pager tests start real programs through svc's own spawn)
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -27,8 +27,10 @@ export const CAUSE_CODES = [
   'running',
   /** Finished its turn cleanly: nothing holds it. */
   'idle',
-  /** Archived or otherwise terminated: it takes no input. */
+  /** Terminated by the service: it takes no input. */
   'terminated',
+  /** Archived (its status reads terminated): it takes no input. */
+  'archived',
   /** A state svc cannot explain: the raw facts, never a guess. */
   'unknown',
 ] as const;

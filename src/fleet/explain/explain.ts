@@ -88,10 +88,11 @@ function causesOf(f: SessionFacts, id: string, label: string, turnError: ReturnT
   const raw = { status: s.status, stop_reason: s.stop_reason ?? null, interrupted: s.interrupted, stopping: s.stopping, continue_pending: s.continue_pending };
   switch (label) {
     case 'terminated':
+    case 'archived':
       return [
         {
-          code: 'terminated',
-          summary: 'terminated (archived): it takes no new input',
+          code: label,
+          summary: `${label}: it takes no new input`,
           facts: { archived_at: s.archived_at ?? null },
           commands: [`svc sessions rerun ${id}`],
         },

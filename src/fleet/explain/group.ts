@@ -62,8 +62,12 @@ function commandFor(c: Cause, sel: Selection, g: Explained[], now: number): stri
       return b('sessions rerun', ['--status', 'failed', ...filters]);
     }
     case 'stop_unfinished':
+      return b('sessions rerun', ['--status', 'failed']);
     case 'terminated':
-      return b('sessions rerun', ['--status', c.code === 'terminated' ? 'terminated' : 'failed']);
+      return b('sessions rerun', ['--status', 'terminated']);
+    case 'archived':
+      // An archived session's status reads terminated; the selection leaves archived ones out unless asked.
+      return b('sessions rerun', ['--include-archived', '--status', 'terminated']);
     case 'awaiting_confirmation':
     case 'awaiting_tool_result':
     case 'awaiting_reply':
