@@ -104,7 +104,7 @@ async function firehose(events, rounds) {
 const { child: emulator, env: emuEnv } = await startServer([svcBin, 'emulator', '--port', '0', '--api-key', 'sk_bench']);
 const baseEnv = { ...userEnv, ...emuEnv };
 const api = emulatorApi(emuEnv);
-/** Seeds through the emulator's admin path (EMULATOR.md "benchmarks"): agents, or a session of N events ending idle. */
+/** Seeds through the emulator's admin path (docs/behaviour.md "The emulator"): agents, or a session of N events ending idle. */
 const seed = (body) => api('POST', '/_emulator/seed', body);
 const setFaults = (body) => api('POST', '/_emulator/faults', body);
 

@@ -4,7 +4,7 @@
 'use strict';
 
 const controller = new AbortController();
-/** Set once the command tree is loaded (src/foreground.ts); before, no child runs. */
+/** Set once the command tree is loaded (src/runtime/foreground.ts); before, no child runs. */
 let holdsExit = () => false;
 const onSignal = (signal) => {
   if (controller.signal.aborted) {

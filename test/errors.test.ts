@@ -1,7 +1,16 @@
 // Rules proved here: R-ERR-11, R-ERR-12, R-ERR-16
 import { describe, expect, it } from 'vitest';
 import { ApiError, BODY_TIMEOUT, NetworkError, PROXY_AUTH, PROXY_FAILED } from '../src/api/errors';
-import { ConfigError, ExitCodeError, InterruptedError, NoCredentialError, SessionFailedError, UsageError, WaitTimeoutError, exitCodeFor } from '../src/errors';
+import {
+  ConfigError,
+  ExitCodeError,
+  InterruptedError,
+  NoCredentialError,
+  SessionFailedError,
+  UsageError,
+  WaitTimeoutError,
+  exitCodeFor,
+} from '../src/runtime/errors';
 import { errorJson, errorLine } from '../src/output/error-line';
 import { recoveryHint } from '../src/output/error-hints';
 import { ERROR_STATUS } from '../src/wire/errors';
@@ -9,7 +18,7 @@ import { addSecret } from '../src/text/redact';
 
 const api = (status: number, type?: string) => new ApiError({ status, error: type ? { type, message: 'm', request_id: 'r' } : undefined });
 
-describe('the exit code map of CLI.md', () => {
+describe('the exit code map of docs/behaviour.md', () => {
   it.each([
     [new UsageError('u'), 2],
     [new ConfigError('c'), 2],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesStatus, matchesThreadStatus, sessionState, sessionStateText, STATE_EXIT, threadStateText, worstExit } from '../src/session-state';
+import { matchesStatus, matchesThreadStatus, sessionState, sessionStateText, STATE_EXIT, threadStateText, worstExit } from '../src/session/state';
 
 describe('the one derived state of a session', () => {
   it('R-SESS-25 an idle session stopped on an error is failed, with the error type when a view saw it', () => {

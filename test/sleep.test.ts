@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { sleep } from '../src/sleep';
+import { sleep } from '../src/async/sleep';
 
 describe('sleep: the one abortable sleep', () => {
   it('true when the time ran out', async () => {

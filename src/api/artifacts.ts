@@ -6,7 +6,7 @@ import type { Artifact } from '../wire/resources';
 
 const base = crud<Artifact>(RESOURCES.artifacts);
 
-/** Artifacts (API-NOTES "Other resources"): list by session, versions, content of one version. */
+/** Artifacts (docs/service.md "Other resources"): list by session, versions, content of one version. */
 export const artifacts = {
   ...base,
   versions: (c: ApiClient, id: string, opts: ListOptions) => paginate<Artifact>(c, `${base.itemPath(id)}/versions`, {}, opts),

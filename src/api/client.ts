@@ -35,16 +35,16 @@ export interface RequestSpec {
   signal?: AbortSignal;
   /** Per-request timeout; undefined uses the client's. 0 disables it (long polls, streams). */
   timeoutMs?: number;
-  /** Overrides the client's retries: a stream counts its own reconnect attempts (CLI.md: streams). */
+  /** Overrides the client's retries: a stream counts its own reconnect attempts (docs/behaviour.md: streams). */
   maxRetries?: number;
   /** The operation's documented success, checked by json(); default `object`. */
   expect?: Expect;
 }
 
 /**
- * What an operation answers when it succeeds; anything else is exit 9, never success (CLI.md). `object`: a JSON
+ * What an operation answers when it succeeds; anything else is exit 9, never success (docs/behaviour.md). `object`: a JSON
  * object (any 2xx but 204/205: 202 answers events). `object-or-none`: deletes and archives, 204 or 200 with an
- * object or nothing (API-NOTES: clients accept either). `any`: JSON or nothing, for shapes the caller reads itself.
+ * object or nothing (docs/service.md: clients accept either). `any`: JSON or nothing, for shapes the caller reads itself.
  */
 export type Expect = 'object' | 'object-or-none' | 'any';
 
@@ -106,7 +106,7 @@ export class ApiClient {
   }
 
   /**
-   * Sends a request, retrying per CLI.md, reads the whole body (a failure mid-body is a network failure, retried
+   * Sends a request, retrying per docs/behaviour.md, reads the whole body (a failure mid-body is a network failure, retried
    * like one) and parses it as the operation's documented success (`spec.expect`).
    */
   async json<T = unknown>(spec: RequestSpec): Promise<ApiResponse<T>> {
@@ -117,7 +117,7 @@ export class ApiClient {
     });
   }
 
-  /** Sends a request, retrying per CLI.md, and returns the open body for the caller to stream. */
+  /** Sends a request, retrying per docs/behaviour.md, and returns the open body for the caller to stream. */
   async send(spec: RequestSpec): Promise<StreamResponse> {
     return this.exchange(spec, async (res) => res);
   }

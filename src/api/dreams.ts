@@ -5,7 +5,7 @@ import type { Dream } from '../wire/resources';
 
 const base = crud<Dream>(RESOURCES.dreams);
 
-// Assumption (API-NOTES): dreams are created, listed, read and cancelled (`POST /v1/dreams/{id}/cancel`); nothing else.
+// Assumption (docs/service.md): dreams are created, listed, read and cancelled (`POST /v1/dreams/{id}/cancel`); nothing else.
 export const dreams = {
   ...base,
   cancel: async (c: ApiClient, id: string) => (await c.json<Dream>({ method: 'POST', path: `${base.itemPath(id)}/cancel` })).data,

@@ -32,7 +32,7 @@ interface Base {
   filters?: readonly FilterEntry[];
   /** The list also takes the `--created-after` family (cli/verbs/list.ts TIME_FILTERS). */
   timeFilters?: boolean;
-  /** List, archive and delete take `-l` and the time selectors, and list takes `-w` (CLI.md "Selecting"). */
+  /** List, archive and delete take `-l` and the time selectors, and list takes `-w` (docs/behaviour.md "Selecting"). */
   selectors?: boolean;
   /** The list answers newest first already (completion shows the newest first either way). */
   newestFirst?: boolean;
@@ -42,7 +42,7 @@ interface Base {
   argNames?: readonly string[];
   /** Has versions at `${path}/{id}/versions`: `--version` and `versions` complete from them. */
   versions?: boolean;
-  /** Its create and update bodies carry `metadata` (API-NOTES): `--metadata KEY=VALUE` sets it. */
+  /** Its create and update bodies carry `metadata` (docs/service.md): `--metadata KEY=VALUE` sets it. */
   metadata?: boolean;
 }
 
@@ -134,7 +134,7 @@ export const RESOURCES = {
     description: 'Manage memory stores',
     verbs: ALL,
     selectors: true,
-    // Assumption (API-NOTES): archived rows are listed only with include_archived=true.
+    // Assumption (docs/service.md): archived rows are listed only with include_archived=true.
     filters: [{ flags: '--include-archived', description: 'include archived stores', query: 'include_archived' }],
     newestFirst: true,
     argNames: ['store'],
@@ -172,7 +172,7 @@ export const RESOURCES = {
     named: false,
     description: 'Manage dreams',
     verbs: ['list', 'get', 'create'],
-    // Assumption (emulator): list dreams filters by `memory_store_id`; API-NOTES names no list filter.
+    // Assumption (emulator): list dreams filters by `memory_store_id`; docs/service.md names no list filter.
     filters: [{ flags: '--memory-store <id>', description: 'only dreams of this memory store', query: 'memory_store_id' }],
   },
   artifacts: {

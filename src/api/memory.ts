@@ -5,7 +5,7 @@ import { RESOURCES } from './manifest';
 import { crud } from './resources';
 import type { Memory, MemoryStore, MemoryVersion } from '../wire/resources';
 
-// Assumption (API-NOTES): memory stores follow the common shapes (list, get, create, PATCH, delete, archive).
+// Assumption (docs/service.md): memory stores follow the common shapes (list, get, create, PATCH, delete, archive).
 export const memoryStores = crud<MemoryStore>(RESOURCES.memoryStores);
 
 /** The body of a memory write: UTF-8 `content` or `content_base64`, never both. */
@@ -17,7 +17,7 @@ export interface MemoryWrite {
   base_version_id?: string;
 }
 
-// Assumption (API-NOTES): memories live under `/v1/memory-stores/{store}/memories`, versions under each memory.
+// Assumption (docs/service.md): memories live under `/v1/memory-stores/{store}/memories`, versions under each memory.
 const memoriesPath = (store: string): string => `/v1/memory-stores/${seg(store)}/memories`;
 const memoryPath = (store: string, id: string): string => `${memoriesPath(store)}/${seg(id)}`;
 const versionPath = (store: string, id: string, version: string): string => `${memoryPath(store, id)}/versions/${seg(version)}`;
@@ -29,7 +29,7 @@ export const memories = {
     (await c.json<Memory>({ method: 'POST', path: memoriesPath(store), json: body, idempotencyKey })).data,
   update: async (c: ApiClient, store: string, id: string, body: MemoryWrite) =>
     (await c.json<Memory>({ method: 'PATCH', path: memoryPath(store, id), json: body })).data,
-  /** 200 or 204 (API-NOTES: clients accept either). */
+  /** 200 or 204 (docs/service.md: clients accept either). */
   delete: async (c: ApiClient, store: string, id: string) =>
     (await c.json<Memory | undefined>({ method: 'DELETE', path: memoryPath(store, id), expect: 'object-or-none' })).data,
   versions: (c: ApiClient, store: string, id: string, opts: ListOptions) => paginate<MemoryVersion>(c, `${memoryPath(store, id)}/versions`, {}, opts),

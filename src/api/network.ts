@@ -4,7 +4,7 @@
  * file; the connections themselves are http.ts's. The decisions: docs/decisions/network.md.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError, UsageError } from '../errors';
+import { ConfigError, UsageError } from '../runtime/errors';
 import { addSecret, maskUrlPassword } from '../text/redact';
 
 type Env = Record<string, string | undefined>;

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 /**
  * An opaque ID as one percent-encoded path segment: the one place paths take an ID. `.` and `..` cannot be

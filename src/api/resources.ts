@@ -8,7 +8,7 @@ import type { Agent, WireObject } from '../wire/resources';
 /** An object of the service whose shape a caller does not read (passed through untouched). */
 export type Obj = WireObject;
 
-/** The common shapes of API-NOTES.md for one resource of the manifest: list, get, create, update (PATCH), delete, archive. */
+/** The common shapes of docs/service.md for one resource of the manifest: list, get, create, update (PATCH), delete, archive. */
 export function crud<T extends WireObject = WireObject>(resource: ResourceEntry) {
   const path = resource.path;
   return {
@@ -26,7 +26,7 @@ export function crud<T extends WireObject = WireObject>(resource: ResourceEntry)
     get: async (c: ApiClient, id: string, query?: Query) => (await c.json<T>({ method: 'GET', path: `${path}/${seg(id)}`, query })).data,
     create: async (c: ApiClient, body: unknown, idempotencyKey: string) => (await c.json<T>({ method: 'POST', path, json: body, idempotencyKey })).data,
     update: async (c: ApiClient, id: string, body: unknown) => (await c.json<T>({ method: 'PATCH', path: `${path}/${seg(id)}`, json: body })).data,
-    /** 204, or 200 with the object or `{id, type: "<x>_deleted"}` (API-NOTES: clients accept either). */
+    /** 204, or 200 with the object or `{id, type: "<x>_deleted"}` (docs/service.md: clients accept either). */
     delete: async (c: ApiClient, id: string) => (await c.json<T | undefined>({ method: 'DELETE', path: `${path}/${seg(id)}`, expect: 'object-or-none' })).data,
     archive: async (c: ApiClient, id: string) =>
       (await c.json<T | undefined>({ method: 'POST', path: `${path}/${seg(id)}/archive`, expect: 'object-or-none' })).data,

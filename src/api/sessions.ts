@@ -14,7 +14,7 @@ export interface HistoryPage extends Page<SessionEvent> {
   stream_cursor?: string | null;
 }
 
-/** The session endpoints of the spec and API-NOTES, one function each; `c` carries the API key or a session token. */
+/** The session endpoints of the spec and docs/service.md, one function each; `c` carries the API key or a session token. */
 export const sessions = {
   ...crud<Session>(RESOURCES.sessions),
   /** 202 `{event_id}`; an interrupt answers `{control_epoch}` instead. */
@@ -44,7 +44,7 @@ export const sessions = {
 export const threads = {
   list: (c: ApiClient, sid: string, query: Query, opts: ListOptions) => paginate<Thread>(c, `${base(sid)}/threads`, query, opts),
   get: async (c: ApiClient, sid: string, tid: string) => (await c.json<Thread>({ method: 'GET', path: `${base(sid)}/threads/${seg(tid)}` })).data,
-  /** 204 (API-NOTES); clients accept 200 with a body too. */
+  /** 204 (docs/service.md); clients accept 200 with a body too. */
   archive: async (c: ApiClient, sid: string, tid: string) =>
     (await c.json<Thread | undefined>({ method: 'POST', path: `${base(sid)}/threads/${seg(tid)}/archive`, expect: 'object-or-none' })).data,
 };

@@ -7,7 +7,7 @@ import type { Skill, WireObject } from '../wire/resources';
 
 const base = crud<Skill>(RESOURCES.skills);
 
-/** Skills (API-NOTES "Other resources"): packages uploaded as multipart, immutable versions. */
+/** Skills (docs/service.md "Other resources"): packages uploaded as multipart, immutable versions. */
 export const skills = {
   ...base,
   /** `POST /v1/skills`: a new skill from a package (multipart `file` plus text fields). */

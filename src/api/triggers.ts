@@ -9,7 +9,7 @@ export const SESSION_MODES = ['new_session', 'reuse_session'] as const;
 /** Members a `reuse_session` trigger may not change. */
 export const SESSION_SHAPING = ['agent_id', 'agent_version', 'environment_id', 'resources'] as const;
 
-// Assumption (API-NOTES): run, pause, resume and runs paths under `/v1/triggers/{id}`.
+// Assumption (docs/service.md): run, pause, resume and runs paths under `/v1/triggers/{id}`.
 const base = crud<Trigger>(RESOURCES.triggers);
 const item = base.itemPath;
 

@@ -5,7 +5,7 @@ import { RESOURCES } from './manifest';
 import { crud } from './resources';
 import type { Vault, VaultCredential } from '../wire/resources';
 
-// Assumption (API-NOTES): credentials live under `/v1/vaults/{id}/credentials`; `value` is write-only.
+// Assumption (docs/service.md): credentials live under `/v1/vaults/{id}/credentials`; `value` is write-only.
 const creds = (vault: string) => `/v1/vaults/${seg(vault)}/credentials`;
 
 export const CREDENTIAL_TYPES = ['static_bearer', 'environment_variable', 'mcp_oauth'] as const;
@@ -22,7 +22,7 @@ export const vaults = {
       (await c.json<VaultCredential>({ method: 'POST', path: creds(vault), json: body, idempotencyKey })).data,
     update: async (c: ApiClient, vault: string, id: string, body: CredentialBody) =>
       (await c.json<VaultCredential>({ method: 'PATCH', path: `${creds(vault)}/${seg(id)}`, json: body })).data,
-    /** 200 or 204 (API-NOTES: clients accept either). */
+    /** 200 or 204 (docs/service.md: clients accept either). */
     delete: async (c: ApiClient, vault: string, id: string) =>
       (await c.json<VaultCredential | undefined>({ method: 'DELETE', path: `${creds(vault)}/${seg(id)}`, expect: 'object-or-none' })).data,
   },

@@ -7,9 +7,9 @@ import type { WorkItem as WireWorkItem } from '../wire/resources';
 
 const rows = (env: string) => `/v1/environments/${seg(env)}/work`;
 
-/** Header naming the worker on a poll (API-NOTES). */
+/** Header naming the worker on a poll (docs/service.md). */
 export const WORKER_ID_HEADER = 'svc-worker-id';
-/** Longest long poll the service allows (API-NOTES: block_ms 0..30000). */
+/** Longest long poll the service allows (docs/service.md: block_ms 0..30000). */
 export const MAX_BLOCK_MS = 30_000;
 
 /** A row as the worker uses it: the members it fences and routes by are there (the poll checks them). */
@@ -19,7 +19,7 @@ export interface WorkItem extends WireWorkItem {
   status: string;
 }
 
-/** The work-queue endpoints (API-NOTES: ack, heartbeat and stop paths); `c` carries the environment key or a session token. */
+/** The work-queue endpoints (docs/service.md: ack, heartbeat and stop paths); `c` carries the environment key or a session token. */
 export const work = {
   list: (c: ApiClient, env: string, query: Query, opts: ListOptions) => paginate<WorkItem>(c, rows(env), query, opts),
   get: async (c: ApiClient, env: string, id: string) => (await c.json<WorkItem>({ method: 'GET', path: `${rows(env)}/${seg(id)}` })).data,
@@ -54,7 +54,7 @@ export const work = {
 };
 
 /**
- * The rows of a poll answer: `{items}` (API-NOTES), or as the public API this spec resembles answers, one row or
+ * The rows of a poll answer: `{items}` (docs/service.md), or as the public API this spec resembles answers, one row or
  * nothing (204, an empty body, `null`). Anything else is a body of another shape: exit 9.
  */
 function polledItems(data: unknown): WorkItem[] {

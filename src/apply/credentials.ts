@@ -1,6 +1,6 @@
 import type { Obj } from '../api/resources';
 import { vaults, type CredentialBody } from '../api/vaults';
-import { ExitCodeError } from '../errors';
+import { ExitCodeError } from '../runtime/errors';
 import { MASK, type Change } from './diff';
 import type { Body } from './types';
 import type { Entry, PlanCtx } from './types';

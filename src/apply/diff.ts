@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import { patchTowards } from '../wire/metadata';
 
 /** One difference between the file and the live object, at a readable path (`config.proxy.mode`, `tools[0].name`). */

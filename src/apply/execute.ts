@@ -1,5 +1,5 @@
 import { ApiError, NetworkError } from '../api/errors';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import type { Entry } from './types';
 
 /**

@@ -1,5 +1,5 @@
 import type { Obj } from '../api/resources';
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import type { Body } from './types';
 import { readSecretMap, type SecretSource } from './secrets';
 import type { Doc } from './types';
@@ -7,7 +7,7 @@ import type { Doc } from './types';
 type Server = Record<string, unknown>;
 const identity = (s: Server) => JSON.stringify([s.name, s.type, s.url]);
 
-/** A server the live agent has with the same identity keeps its stored headers when they are omitted (API-NOTES). */
+/** A server the live agent has with the same identity keeps its stored headers when they are omitted (docs/service.md). */
 export const serverIn = (live: Obj, s: Server): boolean =>
   Array.isArray(live.mcp_servers) && live.mcp_servers.some((l) => isObject(l) && identity(l) === identity(s));
 

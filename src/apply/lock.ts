@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ExitCodeError, UsageError } from '../errors';
+import { ExitCodeError, UsageError } from '../runtime/errors';
 import { withLock } from '../fs/lock';
 
 /** How long an apply waits for another apply of the same set before giving up. */

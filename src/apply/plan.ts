@@ -1,8 +1,8 @@
 import type { ApiClient } from '../api/client';
 import { pruneOrder } from '../api/manifest';
 import type { Obj } from '../api/resources';
-import { UsageError } from '../errors';
-import { isObject } from '../is-object';
+import { UsageError } from '../runtime/errors';
+import { isObject } from '../wire/is-object';
 import { maskWriteOnly, plan as diffPlan, type Change } from './diff';
 import { KIND_SPECS } from './kinds/index';
 import type { Body, Entry, PlanCtx, PlanOptions } from './types';
@@ -119,7 +119,7 @@ async function planDoc(pc: PlanCtx, d: Doc): Promise<Entry> {
           entry.diff = diff;
           if (resend) patch.mcp_servers = now.mcp_servers;
           const withSecrets = headers ? headers.withValues(patch) : patch;
-          // API-NOTES Agents: the version read for the plan, so a change made since is refused (409), never overwritten.
+          // docs/service.md Agents: the version read for the plan, so a change made since is refused (409), never overwritten.
           const sent = d.kind === 'Agent' && typeof live.version === 'number' ? { ...withSecrets, version: live.version } : withSecrets;
           for (const b of spec.patches ? spec.patches(live, sent) : [sent]) await spec.api.update(pc.c, live.id!, b);
         },

@@ -1,12 +1,12 @@
 import type { ApiClient } from '../api/client';
 import type { Obj } from '../api/resources';
-import { ExitCodeError } from '../errors';
-import { isObject } from '../is-object';
+import { ExitCodeError } from '../runtime/errors';
+import { isObject } from '../wire/is-object';
 import { KIND_SPECS, type Kind } from './kinds/index';
 
 /**
  * The metadata key that marks what one configuration set owns; its value is the set's name.
- * Assumption: metadata keys are free-form strings (API-NOTES: `metadata` is a string→string map).
+ * Assumption: metadata keys are free-form strings (docs/service.md: `metadata` is a string→string map).
  */
 export const SET_LABEL = 'svc-apply-set';
 

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors';
-import { isObject } from '../is-object';
+import { UsageError } from '../runtime/errors';
+import { isObject } from '../wire/is-object';
 import { KIND_SPECS, type Kind } from './kinds/index';
 import type { Body } from './types';
 import type { Doc, PlanCtx } from './types';

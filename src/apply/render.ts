@@ -1,4 +1,4 @@
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import { escapeControls } from '../output/controls';
 import { renderChange, type Change } from './diff';
 import type { Action, Entry } from './types';

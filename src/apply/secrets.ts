@@ -1,6 +1,6 @@
 import { addSecret } from '../text/redact';
-import { UsageError } from '../errors';
-import { isObject } from '../is-object';
+import { UsageError } from '../runtime/errors';
+import { isObject } from '../wire/is-object';
 import { readInputFile } from '../input/read';
 import { LIMITS } from '../wire/limits';
 

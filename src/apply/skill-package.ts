@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { UsageError } from '../errors';
-import { zipArchive } from '../zip';
+import { UsageError } from '../runtime/errors';
+import { zipArchive } from '../fs/zip';
 
 export interface SkillPackage {
   zip: Buffer;

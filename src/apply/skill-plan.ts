@@ -5,7 +5,7 @@ import type { Obj } from '../api/resources';
 import { skills } from '../api/skills';
 import { multipartBody, uploadSource } from '../api/upload';
 import { LIMITS } from '../wire/limits';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { formatBytes } from '../output/progress';
 import { SET_LABEL } from './project';
 import { packageFolder, type SkillPackage } from './skill-package';
@@ -49,7 +49,7 @@ export async function planSkill(pc: PlanCtx, d: Doc, live: Obj | undefined, entr
     entry.notes.push(`description differs from the skill's ${JSON.stringify(live.description)}: a skill has no update, so it stays`);
   }
   const latest = await latestVersion(pc, live.id!);
-  // Assumption (API-NOTES does not name it): a version carries the package's SHA-256 as `sha256` (or `content_sha256`).
+  // Assumption (docs/service.md does not name it): a version carries the package's SHA-256 as `sha256` (or `content_sha256`).
   const held = latest ? (latest.sha256 ?? latest.content_sha256) : undefined;
   if (held === pkg.sha256) return entry;
   entry.action = 'updated';

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { Ctx } from '../context';
-import { UsageError } from '../errors';
-import { isObject } from '../is-object';
+import type { Ctx } from '../runtime/context';
+import { UsageError } from '../runtime/errors';
+import { isObject } from '../wire/is-object';
 import { readInputFile, readStream } from '../input/read';
 import { utf8Text } from '../input/utf8';
 import { LIMITS } from '../wire/limits';

@@ -82,7 +82,7 @@ export interface KindSpec {
   noun: string;
   group: string;
   api: Crud;
-  /** Members the create and update endpoints take (API-NOTES). */
+  /** Members the create and update endpoints take (docs/service.md). */
   fields: readonly string[];
   /** Members only apply reads: references by name, the credentials of a vault, the folder of a skill. */
   applyFields?: readonly string[];

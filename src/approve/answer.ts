@@ -40,7 +40,7 @@ export async function standing(client: ApiClient, session: Obj, callId: string, 
  * history holds). Anything else throws: the caller tries again, and a deny stays a deny.
  */
 export async function confirm(client: ApiClient, sessionId: string, callId: string, result: 'allow' | 'deny', message?: string): Promise<Sent> {
-  // API-NOTES: {event_id, result, deny_message?}, sent without session_thread_id.
+  // docs/service.md: {event_id, result, deny_message?}, sent without session_thread_id.
   const data = { event_id: callId, result, ...(result === 'deny' && message !== undefined ? { deny_message: message } : {}) };
   try {
     const r = await sessions.sendEvents(client, sessionId, { events: [{ type: 'user.tool_confirmation', data }] });

@@ -1,7 +1,7 @@
 /** The audit log of `svc approve serve`: one NDJSON line per decision, appended and written through at once. */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import type { AuditLine } from './serve';
 
 export interface AuditLog {

@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client';
 import { environments } from '../api/environments';
 import { ApiError } from '../api/errors';
 import { agents, type Obj } from '../api/resources';
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import type { Call } from './match';
 import type { Policy } from './policy';
 

@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client';
 import { agents, type Obj } from '../api/resources';
 import { awaitedEvents } from '../listen/readers';
-import { sleep as pause } from '../sleep';
+import { sleep as pause } from '../async/sleep';
 import { canonicalEvent } from '../wire/shapes';
 import { askedOf } from './facts';
 import { itemKey, type Action, type QueueItem } from './queue';

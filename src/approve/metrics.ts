@@ -1,5 +1,5 @@
 /** `svc approve serve --metrics-addr`: the approver's counters on /metrics (Prometheus text), as the worker serves its own. */
-import { serveHttp, type HostPort, type HttpStatusServer } from '../serve-http';
+import { serveHttp, type HostPort, type HttpStatusServer } from '../net/serve-http';
 import { PROMETHEUS_CONTENT_TYPE, Registry } from '../worker/prom-text';
 import type { ApproverMetrics } from './serve';
 

@@ -1,5 +1,5 @@
 /**
- * An approval policy: a YAML file of rules, first match wins (CLI.md "Approvals"; docs/decisions/approve.md). Parsing
+ * An approval policy: a YAML file of rules, first match wins (docs/behaviour.md "Approvals"; docs/decisions/approve.md). Parsing
  * checks everything a rule could get wrong, with the line and column of each problem, before anything is answered:
  * unknown keys, wrong types, unknown decisions, regular expressions that could run away.
  */

@@ -1,6 +1,6 @@
 /**
  * The terminal queue of `svc approve`: every awaited confirmation of the selected sessions, oldest first, as a pure
- * reducer (STYLE.md: gemini-cli's reducer and key table). Items are keyed by session and event; a snapshot from the
+ * reducer (docs/contributing.md: gemini-cli's reducer and key table). Items are keyed by session and event; a snapshot from the
  * feed replaces the list, and an item it no longer holds that was not answered here was answered elsewhere.
  */
 

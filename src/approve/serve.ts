@@ -10,7 +10,7 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import type { Delivery, Destination, Outcome } from '../listen/destination';
 import { REQUIRES_ACTION } from '../listen/events';
 import { listen, type Summary, type Tuning } from '../listen/listen';

@@ -1,8 +1,8 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Obj } from '../api/resources';
-import type { Ctx } from '../context';
-import { exitCodeFor, ExitCodeError, InterruptedError, UsageError } from '../errors';
+import type { Ctx } from '../runtime/context';
+import { exitCodeFor, ExitCodeError, InterruptedError, UsageError } from '../runtime/errors';
 import { errorJson } from '../output/error-line';
 import type { Column } from '../output/table';
 import { SharedPause } from './pause';
@@ -191,7 +191,7 @@ async function execute(
  * is false, for reads): a write in flight finishes and is reported rather than cut off with its outcome unknown.
  */
 export async function pausingClient(ctx: Ctx, pause: SharedPause, outliveSignal = true): Promise<ApiClient> {
-  const { Ctx: Context } = await import('../context');
+  const { Ctx: Context } = await import('../runtime/context');
   const paced = new Context({ ...ctx.io, sleep: (ms) => pause.hold(ms) }, ctx.globals);
   return paced.client(ctx.apiKey(), undefined, { outliveSignal });
 }

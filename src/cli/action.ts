@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import type { GlobalOptions } from '../config/settings';
-import type { Io } from '../io';
+import type { Io } from '../runtime/io';
 import { missingPick, type Pickable } from './pick-arg';
 import { textOutputConflict } from './text-output';
 
@@ -68,14 +68,14 @@ export function makeKit(io: Io, onCtx: (ctx: Ctx) => void, tree: Tree): Kit {
     async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
       const conflict = textOutputConflict(cmd);
-      if (conflict) throw new (await import('../errors')).UsageError(conflict);
+      if (conflict) throw new (await import('../runtime/errors')).UsageError(conflict);
       const { globals, requestTimeout } = globalsOf(cmd);
       const given = a.slice(0, -2);
       const argsOf = () => given.flatMap((x) => (Array.isArray(x) ? x : x === undefined ? [] : [x])) as string[];
       const pick = missingPick(cmd, given, cmd.opts());
       let opts = pick ? undefined : parse(argsOf(), cmd.opts());
       // Loaded when a command runs: help and usage errors never need settings, the writer or the config.
-      const [{ Ctx }, { parseSeconds }] = await Promise.all([import('../context'), import('../config/settings')]);
+      const [{ Ctx }, { parseSeconds }] = await Promise.all([import('../runtime/context'), import('../config/settings')]);
       if (requestTimeout !== undefined) parseSeconds(requestTimeout, '--request-timeout');
       const ctx = new Ctx(io, globals);
       onCtx(ctx);

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { splitWords } from '../text/shell-words';
 
 export { splitWords };

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { configFile } from '../config/paths';
 import { readConfig } from '../config/store';
-import { UsageError } from '../errors';
-import { foregroundExit, holdForeground } from '../foreground';
-import type { Io } from '../io';
+import { UsageError } from '../runtime/errors';
+import { foregroundExit, holdForeground } from '../runtime/foreground';
+import type { Io } from '../runtime/io';
 import { isExecutable } from '../update/spawn';
 import { expandAlias } from './aliases';
 import { findExtension } from './extensions';
@@ -57,7 +57,7 @@ function childEnv(before: string[], name: string, io: Io): NodeJS.ProcessEnv {
 
 /**
  * Runs the program with svc's streams, waits for it, and gives its exit code (128+N for a signal, as sh does). A signal
- * svc gets is forwarded to it and its end awaited (src/foreground.ts); after one the code is never 0.
+ * svc gets is forwarded to it and its end awaited (src/runtime/foreground.ts); after one the code is never 0.
  */
 function runChild(file: string, args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   // Our own process's streams are handed over as they are (a terminal stays one); captured ones are piped.

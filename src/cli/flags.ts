@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import type { Flags } from './action';
 
 /** Commander collector for a repeatable flag (`--file A --file B`). */

@@ -1,13 +1,13 @@
 import { CommanderError, type Command } from 'commander';
 import { isatty } from 'node:tty';
-import type { Ctx } from '../context';
-import { write, type Io } from '../io';
+import type { Ctx } from '../runtime/context';
+import { write, type Io } from '../runtime/io';
 import { makeKit, type Kit } from './action';
 import { findGroup, isCommand } from './groups';
 import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, soleGroup, targetGroup, targetIndex } from './program';
 
 // For the launchers (bin/svc.js, src/sea/entry.ts): whether a second signal waits for a child instead of exiting.
-export { holdsExit } from '../foreground';
+export { holdsExit } from '../runtime/foreground';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -34,7 +34,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (asked.topic === 'reference') return await printReference(io, program, kit, argv);
       if (asked.topic) return await printTopic(io, asked.topic);
       if (asked.unknown !== undefined) {
-        const { UsageError } = await import('../errors');
+        const { UsageError } = await import('../runtime/errors');
         throw new UsageError(`unknown help topic or command "${asked.unknown}": the topics are ${HELP_TOPICS.join(', ')}; svc --help lists the commands`);
       }
       argv = asked.argv;
@@ -44,10 +44,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const wantsHelp = argv.includes('--help') || argv.includes('-h');
     if ((target === 'version' && !wantsHelp) || (!target && (argv.includes('--version') || argv.includes('-V')))) {
       const flag = argv.find((a) => OUTPUT_FLAGS.has(a.replace(/=.*/, '')));
-      if (flag) throw new (await import('../errors')).UsageError(`${flag.replace(/=.*/, '')} does not apply to svc --version: it prints the version alone`);
+      if (flag)
+        throw new (await import('../runtime/errors')).UsageError(`${flag.replace(/=.*/, '')} does not apply to svc --version: it prints the version alone`);
       const rest = target === 'version' ? argv.slice(targetIndex(argv)! + 1) : [];
       const extra = targetIndex(rest);
-      if (extra !== undefined) throw new (await import('../errors')).UsageError(`svc version takes no arguments (got "${rest[extra]}")`);
+      if (extra !== undefined) throw new (await import('../runtime/errors')).UsageError(`svc version takes no arguments (got "${rest[extra]}")`);
       const { SVC_VERSION } = await import('../version');
       await write(io.stdout, SVC_VERSION + '\n');
       return 0;
@@ -62,7 +63,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     // Loaded on failure only: help and successful commands never need the error map.
-    const errors = await import('../errors');
+    const errors = await import('../runtime/errors');
     // After a signal every failure is the interruption, unless the command already said what became of its work.
     const cut = io.signal?.aborted && !(err instanceof errors.UsageError) && !(err instanceof errors.InterruptedError);
     const e = cut ? new errors.InterruptedError() : err;
@@ -140,7 +141,7 @@ async function printTopic(io: Io, topic: Exclude<(typeof HELP_TOPICS)[number], '
 }
 
 /** Writes the failure's line (or JSON object); true when it was JSON. */
-async function report(errors: typeof import('../errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<boolean> {
+async function report(errors: typeof import('../runtime/errors'), err: unknown, io: Io, ctx: Ctx | undefined, argv: string[]): Promise<boolean> {
   const { exitCodeFor } = errors;
   if (err instanceof errors.ExitCodeError && err.silent) return false;
   const [{ addSecret, redact }, { escapeControls }, { errorJson, errorLine, jsonFailures, printable }, { recoveryHint }] = await Promise.all([

@@ -1,7 +1,7 @@
 import type { Obj } from '../api/resources';
-import type { Ctx } from '../context';
-import { InterruptedError, UsageError } from '../errors';
-import { write } from '../io';
+import type { Ctx } from '../runtime/context';
+import { InterruptedError, UsageError } from '../runtime/errors';
+import { write } from '../runtime/io';
 import { age } from '../output/age';
 import { escapeControls } from '../output/controls';
 import { cellText, truncate } from '../output/table';

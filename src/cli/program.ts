@@ -1,5 +1,5 @@
 import { Command, Help, Option } from 'commander';
-import { write, type Io } from '../io';
+import { write, type Io } from '../runtime/io';
 import { GROUPS, SECTIONS, findGroup, isCommand, type GroupEntry, type Section } from './groups';
 import { listExtensions } from './extensions';
 import { escapeControls } from '../output/controls';

@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { UsageError } from '../errors';
+import type { Ctx } from '../runtime/context';
+import { UsageError } from '../runtime/errors';
 
 /**
  * A full-screen view (the live view, the board) owns the terminal: `--debug` lines written to the same terminal would

@@ -3,7 +3,7 @@ import type { Obj } from '../api/resources';
 import { seg } from '../api/path';
 import type { Candidate } from './cache';
 import { pathKind } from './names';
-import { sessionStateText, type SessionStateInput } from '../session-state';
+import { sessionStateText, type SessionStateInput } from '../session/state';
 
 /** Where the candidates of one kind of argument come from. */
 interface Source {

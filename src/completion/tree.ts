@@ -1,7 +1,7 @@
 import { Help, type Command, type Option } from 'commander';
 import { OUTPUT_FORMATS } from '../config/settings';
 import { optionValueName, pathKind, type PathKind } from './names';
-import { STATUS_FILTER_VALUES, THREAD_FILTER_VALUES } from '../session-state';
+import { STATUS_FILTER_VALUES, THREAD_FILTER_VALUES } from '../session/state';
 
 /** One command of the tree as the completion scripts see it; `path` is '' for svc itself. */
 export interface CommandNode {

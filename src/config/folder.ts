@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from '../errors';
+import { ConfigError } from '../runtime/errors';
 
 /**
  * A config folder must be the user's own (or root's) and writable by no one else: a file planted there would be read as

@@ -1,5 +1,5 @@
 import type { SpawnSyncReturns } from 'node:child_process';
-import { NoCredentialError } from '../errors';
+import { NoCredentialError } from '../runtime/errors';
 import { findProgram, isExecutableFile } from '../fs/find-program';
 import { MASK, redact } from '../text/redact';
 import type { Env } from './paths';

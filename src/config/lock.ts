@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors';
+import { ConfigError } from '../runtime/errors';
 import { withLock } from '../fs/lock';
 
 // Assumption: a holder only reads and writes one small file, so a lock older than this is stale whoever holds it (its

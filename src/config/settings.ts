@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { bounded } from '../text/duration';
 import { DEFAULT_LAYOUT, parseLayoutFormat, type TableLayout } from '../output/layout';
 import { API_VERSION } from '../wire/version';

@@ -1,6 +1,6 @@
-import { ConfigError } from '../errors';
+import { ConfigError } from '../runtime/errors';
 import { jsonSyntaxError } from '../input/position';
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 
 export const PROFILE_KEYS = ['base_url', 'api_key', 'environment_key', 'output', 'accessible', 'ca_file'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];

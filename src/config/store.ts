@@ -1,7 +1,7 @@
 import Conf from 'conf';
 import { lstatSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ConfigError } from '../errors';
+import { ConfigError } from '../runtime/errors';
 import { MiB } from '../wire/limits';
 import { checkConfigFile, checkFolder, ensureFolder } from './folder';
 import { parseConfig, profileMap, type ConfigData } from './shape';

@@ -1,4 +1,4 @@
-import { NoCredentialError, UsageError } from '../errors';
+import { NoCredentialError, UsageError } from '../runtime/errors';
 import type { ProfileKey } from './shape';
 import type { Setting } from './settings';
 import { maskUrlPassword } from '../text/redact';

@@ -4,7 +4,7 @@
  * reason, duration, errors and the sequence of its tool calls (name, a short summary of the input, outcome), and
  * the last agent message.
  */
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import { TraceFold, type Span } from '../trace/spans';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';

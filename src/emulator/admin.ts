@@ -3,7 +3,7 @@ import { parseFaults, type FaultConfig } from './faults';
 import { HttpError, notFound } from './errors';
 
 /**
- * `/_emulator/*`: fault injection and stats (EMULATOR.md), and `GET /_emulator/webhooks` → `{items}`,
+ * `/_emulator/*`: fault injection and stats (docs/behaviour.md "The emulator"), and `GET /_emulator/webhooks` → `{items}`,
  * the webhooks sent so far, oldest first (see webhooks.ts). Trigger schedule paths are in triggers.ts.
  * `GET /_emulator/sessions/{id}/model-requests`, `…/mcp` and `…/egress` → `{items}`, oldest first: what the
  * platform did around the scripted model that no event shows (see sessions/platform.ts, sessions/egress.ts).

@@ -8,7 +8,7 @@ export type CredentialKind = Credential['kind'];
 
 const PREFIX: Record<CredentialKind, string> = { api: 'sk_emu_', environment: 'ek_emu_', session: 'st_emu_' };
 
-/** Issued credentials. How real ones are issued is not shown (API-NOTES): the emulator mints them. */
+/** Issued credentials. How real ones are issued is not shown (docs/service.md): the emulator mints them. */
 export class Credentials {
   private readonly byToken = new Map<string, Credential>();
 

@@ -1,6 +1,6 @@
 /**
  * Five-field cron expressions (minute hour day-of-month month day-of-week) evaluated in an IANA time
- * zone, for trigger schedules (API-NOTES: `schedule: {type: "cron", expression, timezone}`). Fields take
+ * zone, for trigger schedules (docs/service.md: `schedule: {type: "cron", expression, timezone}`). Fields take
  * `*`, numbers, ranges `a-b`, steps `*\/n` and `a-b/n`, lists `a,b`, and month / weekday names.
  * As in classic cron, when both day fields are restricted a day matching either one fires.
  */

@@ -26,6 +26,6 @@ export function fail(type: ErrorType, message: string, param?: string, status: n
 
 export const invalidParam = (param: string, message: string): never => fail('invalid_parameter_error', message, param);
 export const notFound = (what: string, id: string): never => fail('resource_not_found_error', `${what} ${id} not found`);
-/** Unstated rejections of a bad state (API-NOTES: 400 failed_precondition_error). */
+/** Unstated rejections of a bad state (docs/service.md: 400 failed_precondition_error). */
 export const precondition = (message: string, status = 400): never => fail('failed_precondition_error', message, undefined, status);
 export const conflict = (message: string): never => fail('conflict_error', message);

@@ -1,4 +1,4 @@
-/** Faults a test or a demo switches on (EMULATOR.md "Fault injection"); each firing is counted in stats. */
+/** Faults a test or a demo switches on (docs/behaviour.md "The emulator"); each firing is counted in stats. */
 export interface FaultConfig {
   /** Answer 429 rate_limit_reached_error on every Kth /v1 request. */
   rate_limit_every?: number;

@@ -64,7 +64,7 @@ function positionOf(all: readonly Rec[], id: string): number {
 export interface ListOptions<T> {
   /** Extra conditions of the list (official_only, a category). */
   keep?: (t: T) => boolean;
-  /** The list takes the time filters: agents and sessions in the spec, and the lists CLI.md selects by time. */
+  /** The list takes the time filters: agents and sessions in the spec, and the lists docs/behaviour.md selects by time. */
   timeFilters?: boolean;
   view?: (t: T) => unknown;
 }

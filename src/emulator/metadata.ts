@@ -1,8 +1,8 @@
-import { isObject } from '../is-object';
-import { setOwn } from '../own-counts';
+import { isObject } from '../wire/is-object';
+import { setOwn } from '../wire/own-counts';
 
 /**
- * `metadata` of a validated PATCH body merged into the stored map (API-NOTES common shapes; docs/decisions/metadata.md):
+ * `metadata` of a validated PATCH body merged into the stored map (docs/service.md common shapes; docs/decisions/metadata.md):
  * a string upserts its key, null deletes it, keys not named are kept, and `metadata: null` clears the map. The body's
  * `metadata` becomes the whole map to store; a body without it is left as it is.
  */

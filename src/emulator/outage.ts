@@ -1,4 +1,4 @@
-// An outage to rehearse (EMULATOR.md, fifth round): a batch of sessions fails with a spec `error_type` during a model
+// An outage to rehearse (docs/behaviour.md "The emulator", fifth round): a batch of sessions fails with a spec `error_type` during a model
 // outage that then ends, so `svc sessions explain` groups them and `svc sessions rerun` brings them back.
 import { SESSION_ERROR_TYPES } from '../wire/errors';
 import { HttpError } from './errors';

@@ -150,7 +150,7 @@ export class Collection<T extends Rec = Rec> {
     return rec;
   }
 
-  /** Sets `archived_at` once: archiving again changes nothing (API-NOTES: common shapes). */
+  /** Sets `archived_at` once: archiving again changes nothing (docs/service.md: common shapes). */
   archive(rec: T): T {
     if (!rec.archived_at) this.touch(rec, { archived_at: nowIso() } as unknown as Partial<T>);
     return rec;
@@ -241,7 +241,7 @@ export function decodePosition(token: string): { key: string; at?: number } {
   return invalidParam('query.page_token', 'page_token is not a token this service issued');
 }
 
-/** Archived rows are hidden unless `include_archived=true` (API-NOTES: common shapes). */
+/** Archived rows are hidden unless `include_archived=true` (docs/service.md: common shapes). */
 export function visible<T extends Rec>(items: T[], q: URLSearchParams): T[] {
   return q.get('include_archived') === 'true' ? items : items.filter((r) => !r.archived_at);
 }

@@ -1,6 +1,6 @@
 import { parseSeconds } from '../config/settings';
-import type { Ctx } from '../context';
-import { InterruptedError, WaitTimeoutError } from '../errors';
+import type { Ctx } from '../runtime/context';
+import { InterruptedError, WaitTimeoutError } from '../runtime/errors';
 
 /** `--timeout D`: 10m, 30s, 1h or plain seconds; checked before any request (exit 2). */
 export function parseDeadline(v: string | undefined): number | undefined {

@@ -1,12 +1,12 @@
 import { payloadOf, type EventPayloads, type SessionEvent, type StopReason } from '../wire/events';
 import { SESSION_ERROR_RECOVERY, UNFINISHED_STOPS } from '../wire/errors';
-import { SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../errors';
-import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from '../session-state';
+import { SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../runtime/errors';
+import { sessionState, type SessionState, type SessionStateInput, type StateExtras } from '../session/state';
 import { shellWord } from '../text/shell-words';
 
 /**
  * How a session stands for `run`, `sessions wait`, `tail --until idle` and the live view: still going, or settled in
- * one of the derived states (src/session-state.ts), which `TurnErrors` turns into the exit code and line of that state.
+ * one of the derived states (src/session/state.ts), which `TurnErrors` turns into the exit code and line of that state.
  */
 export type Outcome = { settled: false } | Settled;
 
@@ -197,7 +197,7 @@ export function textOfMessage(content: unknown): string {
 
 /**
  * Whether a settled-or-not decision reads events of this type (TurnErrors.see, outcomeOfStatus): statuses and errors,
- * including the service's `session.status_<status>` spelling (API-NOTES "Shapes a real service may answer").
+ * including the service's `session.status_<status>` spelling (docs/service.md "Shapes a real service may answer").
  * Events of any other type are written as received and never parsed.
  */
 export const decides = (type: string): boolean => type === 'session.error' || type === 'session.status' || type.startsWith('session.status_');

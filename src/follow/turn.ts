@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client';
 import { sessions } from '../api/sessions';
 import { follow } from '../api/stream/resumable';
 import { typeOf, type StreamItem } from '../api/stream/types';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import { LineBatch } from '../output/ndjson-tail';
 import type { SessionEvent } from '../wire/events';
 import { decides, outcomeOfStatus, textOfMessage, TurnErrors, withPending, type Settled } from './outcome';

@@ -3,7 +3,7 @@ import type { Session } from '../wire/resources';
 import { sessions } from '../api/sessions';
 import { follow } from '../api/stream/resumable';
 import { typeOf } from '../api/stream/types';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import { waitSignal } from './deadline';
 import { decides, outcomeOf, outcomeOfStatus, TurnErrors } from './outcome';
 import { finishTurn } from './finish';

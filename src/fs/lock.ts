@@ -5,8 +5,8 @@
  * or removed: no svc made it, and waiting would never end.
  */
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { InterruptedError, UsageError } from '../errors';
-import { sleep } from '../sleep';
+import { InterruptedError, UsageError } from '../runtime/errors';
+import { sleep } from '../async/sleep';
 
 /** A lock file still empty after this long lost its writer between create and write. */
 const EMPTY_STALE_MS = 5_000;

@@ -7,7 +7,7 @@
  * reported and counted as no match. So a catastrophic pattern costs at most the limit per line it trips on.
  */
 import { createContext, Script, type Context } from 'node:vm';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 /** [start, end) of each match in a line. */
 export type Ranges = Array<[number, number]>;

@@ -3,7 +3,7 @@
  * Each event becomes one record of its lines, small enough to keep in the cache for a settled session, so a second
  * search reads no history that has not changed.
  */
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 

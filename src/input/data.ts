@@ -1,5 +1,5 @@
-import { UsageError } from '../errors';
-import type { InStream } from '../io';
+import { UsageError } from '../runtime/errors';
+import type { InStream } from '../runtime/io';
 import { LIMITS } from '../wire/limits';
 import { jsonSyntaxError, lineColumn } from './position';
 import { readInputFile, readStream, tooLarge } from './read';

@@ -1,5 +1,5 @@
-import { InterruptedError, UsageError } from '../errors';
-import type { Io } from '../io';
+import { InterruptedError, UsageError } from '../runtime/errors';
+import type { Io } from '../runtime/io';
 
 /**
  * Standard input has been read to its end (IDs typed, then Ctrl-D): no answer can come from it any more, and a

@@ -1,8 +1,8 @@
 import { close as fsClose, constants, open as fsOpen, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { InterruptedError, UsageError } from '../errors';
-import type { Io } from '../io';
+import { InterruptedError, UsageError } from '../runtime/errors';
+import type { Io } from '../runtime/io';
 import { LIMITS, MiB } from '../wire/limits';
 
 /** A bounded read: what is read (for messages), its limit in bytes, and the Ctrl-C signal. */

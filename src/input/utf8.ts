@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 /**
  * The bytes as UTF-8 text, or a usage error naming the source and the line of the first byte that is not

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { AGENT_EVENT_TYPES, payloadOf, SESSION_EVENT_TYPES, USER_EVENT_TYPES, type SessionEvent } from '../wire/events';
 
 /** The event svc derives when a session starts waiting on a human: a tool confirmation or a custom tool result. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { write, type OutStream } from '../io';
+import { write, type OutStream } from '../runtime/io';
 import { lines } from '../worker/lines';
 import { toolEnv } from '../worker/index';
 import { ATTEMPT_TIMEOUT_MS, type Delivery, type Destination, type Outcome } from './destination';

@@ -4,7 +4,7 @@ import { sessions } from '../api/sessions';
 import type { Anchor } from '../api/stream/backfill';
 import { peerWaitMs } from '../api/backoff';
 import { ApiError } from '../api/errors';
-import { sleep } from '../sleep';
+import { sleep } from '../async/sleep';
 import { requiresAction, sessionSelection, type SessionSelectors } from '../selection/selectors';
 import { watch, watchRetryMs, type WatchType } from '../watch/list-watch';
 import type { Destination } from './destination';

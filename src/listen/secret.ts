@@ -3,10 +3,10 @@ import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:f
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { configDir, type Env } from '../config/paths';
-import { ConfigError, UsageError } from '../errors';
+import { ConfigError, UsageError } from '../runtime/errors';
 import { atomicWriteSync } from '../fs/atomic-write';
 import { cannotRead, readInputFile } from '../input/read';
-import type { Io } from '../io';
+import type { Io } from '../runtime/io';
 import { addSecret } from '../text/redact';
 
 /** Where the generated signing secret lives, beside the config file. */

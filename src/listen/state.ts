@@ -2,12 +2,12 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Anchor } from '../api/stream/backfill';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { atomicWrite } from '../fs/atomic-write';
 import { lockText, releaseLock, tryLock } from '../fs/lock';
 import { readInputFile } from '../input/read';
-import type { Io } from '../io';
-import { isObject } from '../is-object';
+import type { Io } from '../runtime/io';
+import { isObject } from '../wire/is-object';
 
 /** What a state file remembers of a session: the newest event whose delivery is settled, and all before it. */
 interface Settled {

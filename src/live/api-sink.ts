@@ -2,7 +2,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { sessions } from '../api/sessions';
-import { sleep } from '../sleep';
+import { sleep } from '../async/sleep';
 import type { InputMode } from '../wire/events';
 import { compareEpochs } from './epoch';
 import type { ActionSink } from './sink';
@@ -186,7 +186,7 @@ export function apiSink(o: {
     confirm(eventId, result) {
       void (async () => {
         try {
-          // API-NOTES: user.tool_confirmation is {event_id, result}; sent without session_thread_id.
+          // docs/service.md: user.tool_confirmation is {event_id, result}; sent without session_thread_id.
           await sessions.sendEvents(await o.client, sid, { events: [{ type: 'user.tool_confirmation', data: { event_id: eventId, result } }] });
           notice(`${result === 'allow' ? 'allowed' : 'denied'} ${eventId}`);
         } catch (e) {

@@ -5,8 +5,8 @@
  */
 import type { ReactElement } from 'react';
 import type { ApiClient } from '../api/client';
-import type { Ctx } from '../context';
-import { stoppedByTerm } from '../io';
+import type { Ctx } from '../runtime/context';
+import { stoppedByTerm } from '../runtime/io';
 
 /** What a view's keys ask of the screen. */
 export interface ScreenNav {
@@ -40,7 +40,7 @@ export async function runFullScreen(o: FullScreenOptions): Promise<void> {
   const { stdin, stdout, stderr } = ctx.io;
   // Ink first, through the live view's loader (it must be evaluated with the CI variables hidden), then what uses it.
   const [ink] = await (await import('./load-ink')).loadInk();
-  const [{ InterruptedError }, { settable }] = await Promise.all([import('../errors'), import('./outcome')]);
+  const [{ InterruptedError }, { settable }] = await Promise.all([import('../runtime/errors'), import('./outcome')]);
   const interactive = Boolean(stdin.isTTY && stdin.setRawMode);
   const restore = () => {
     if (stdin.isTTY && stdin.setRawMode) stdin.setRawMode(false);

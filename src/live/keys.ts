@@ -101,7 +101,7 @@ export const KEYS: readonly KeyBinding[] = [
   },
   { command: 'toggleDeltas', key: 'd', help: (s) => (s.showDeltas ? 'hide deltas' : 'show deltas'), matches: letter('d'), when: viewing },
   { command: 'quit', key: 'q', help: () => 'quit', matches: letter('q'), when: viewing },
-  // Ctrl-C leaves too, as an interruption: exit 130 (CLI.md), where `q` exits 0.
+  // Ctrl-C leaves too, as an interruption: exit 130 (docs/behaviour.md), where `q` exits 0.
   { command: 'abort', key: 'Ctrl-C', help: () => 'quit', matches: (input, k) => input === 'c' && Boolean(k.ctrl), when: () => true, hidden: viewing },
 ];
 

@@ -1,6 +1,6 @@
 /** Puts the live view on the terminal and takes it off again, leaving the terminal as it was on every way out. */
-import type { Ctx } from '../context';
-import type { InStream, OutStream } from '../io';
+import type { Ctx } from '../runtime/context';
+import type { InStream, OutStream } from '../runtime/io';
 import type { loadInk } from './load-ink';
 import { redrawOnResize, RecentLines } from './resize';
 import type { ActionSink } from './sink';

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import type { MountedView } from './mount';
 import type { LiveViewResult, Outcome } from './outcome';
 import type { ActionSink } from './sink';
@@ -43,7 +43,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     import('./store'),
     import('./reducer'),
     import('./api-sink'),
-    import('../errors'),
+    import('../runtime/errors'),
     import('./outcome'),
   ]);
   const store = new LiveStore(initialState(sessionId, { showDeltas: opts.deltas && !ctx.settings.accessible, readonly: opts.readonly }), undefined, ctx.now);
@@ -61,7 +61,7 @@ export async function openLiveView(opts: LiveViewOptions): Promise<LiveViewResul
     signal: stop.signal,
     now: ctx.now,
     onQuit: () => finish({ reason: 'quit' }),
-    // Ctrl-C typed in the view is an interruption, as the signal would be: exit 130 (CLI.md).
+    // Ctrl-C typed in the view is an interruption, as the signal would be: exit 130 (docs/behaviour.md).
     onAbort: () => finish({ error: new InterruptedError(), left: true }),
   });
   const abort = opts.abort?.signal ?? ctx.io.signal;

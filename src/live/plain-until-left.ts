@@ -3,12 +3,16 @@
  * are, then lines until the user leaves: `q` and Enter (returns), Ctrl-C (InterruptedError, exit 130) or SIGTERM
  * (returns, a clean stop). Nothing is redrawn.
  */
-import type { Ctx } from '../context';
-import { stoppedByTerm } from '../io';
+import type { Ctx } from '../runtime/context';
+import { stoppedByTerm } from '../runtime/io';
 
 export async function plainUntilLeft(ctx: Ctx, o: { title: string; hint: string }, start: (signal: AbortSignal) => void): Promise<void> {
   const { stdin, stdout } = ctx.io;
-  const [{ InterruptedError }, { settable }, { createInterface }] = await Promise.all([import('../errors'), import('./outcome'), import('node:readline')]);
+  const [{ InterruptedError }, { settable }, { createInterface }] = await Promise.all([
+    import('../runtime/errors'),
+    import('./outcome'),
+    import('node:readline'),
+  ]);
   const [left, leave] = settable<'quit' | 'abort'>();
   const onSignal = () => leave('abort');
   ctx.io.signal?.addEventListener('abort', onSignal, { once: true });

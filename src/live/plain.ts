@@ -3,7 +3,7 @@
  * alternate screen, no cursor moves, no redrawn header): each finished item once, each change of the session's
  * state, connection, notice or awaited confirmation once, in words. Keys are typed as a line: a letter and Enter.
  */
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import { escapeLineControls } from '../output/controls';
 import { formatItem, type Item } from './items';
 import { transcriptLines } from './lines';

@@ -3,8 +3,8 @@ import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError } from '../api/errors';
 import { follow } from '../api/stream/resumable';
 import type { StreamItem } from '../api/stream/types';
-import type { Ctx } from '../context';
-import { sleep } from '../sleep';
+import type { Ctx } from '../runtime/context';
+import { sleep } from '../async/sleep';
 import { TurnWatch } from '../follow/turn-end';
 import { canonicalEvent } from '../wire/shapes';
 import type { ApiSink } from './api-sink';
@@ -18,7 +18,7 @@ import type { LiveStore } from './store';
 const REFRESH_ON = new Set(['user.message', 'user.interrupt', 'session.status', 'session.updated']);
 /** Stream items reduced together at most. */
 const BATCH_ITEMS = 256;
-/** The longest wait between two reconnects: the view keeps trying until the user leaves (CLI.md). */
+/** The longest wait between two reconnects: the view keeps trying until the user leaves (docs/behaviour.md). */
 export const RECONNECT_CAP_MS = 30_000;
 /** How long the session read of a thread's `--until idle` waits after a failed read before the next. */
 const THREAD_RETRY_MS = 2_000;

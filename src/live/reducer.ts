@@ -3,7 +3,7 @@
  * Buffers are capped so a session of a million events keeps memory bounded: finished items stay only until
  * the view has flushed them to Ink's <Static>, previews keep a bounded tail.
  */
-import { firstToken, type ModelStarts } from '../ttft';
+import { firstToken, type ModelStarts } from '../session/ttft';
 import type { ConnectionState, StreamItem } from '../api/stream/types';
 import { payloadOf, type DeltaEvent, type InputMode, type SessionEvent, type StopReason } from '../wire/events';
 import type { Session } from '../wire/resources';
@@ -308,7 +308,7 @@ function onEvent(n: ViewState, event: SessionEvent, at: number, fresh: Item[]): 
   const agentName = e.data?.agent_name;
   // A thread first met through one of its events (a tail started mid-session) is tagged with its agent's name.
   if (thread !== undefined && e.type !== 'session.thread_created' && typeof agentName === 'string') n.threads = nameThread(n.threads, thread, agentName);
-  // Time to first token, by the one definition (src/ttft.ts): the service's times, not when this view attached.
+  // Time to first token, by the one definition (src/session/ttft.ts): the service's times, not when this view attached.
   const first = firstToken(n.modelStarts, e);
   if (first) Object.assign(n, { modelStarts: first.starts }, first.ttftMs === undefined ? {} : { ttftMs: first.ttftMs });
   switch (e.type) {

@@ -6,7 +6,7 @@
  * ghost header lines. How many there are cannot be known from here, so the screen is cleared instead, the last
  * transcript lines written again (they wrap at the new width), and the cursor left where Ink's own erase expects it.
  */
-import type { OutStream } from '../io';
+import type { OutStream } from '../runtime/io';
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 const ERASE_PREFIX = /^(?:\u001b\[2K|\u001b\[1A|\u001b\[G)+/;

@@ -7,7 +7,7 @@ export interface ActionSink {
   /** Continue, then poll until `continue_pending` clears on the returned epoch. */
   continue(): void;
   send(text: string, mode: InputMode): void;
-  /** Answers an awaited `agent.tool_use` (API-NOTES: user.tool_confirmation payload). */
+  /** Answers an awaited `agent.tool_use` (docs/service.md: user.tool_confirmation payload). */
   confirm(eventId: string, result: 'allow' | 'deny'): void;
   /** Leave the view (q); the session keeps running. */
   quit(): void;

@@ -1,7 +1,7 @@
 /** The live view's state and connection in words: the header shows them, accessible mode writes each change as a line. */
 import type { ConnectionState } from '../api/stream/types';
 import { escapeLineControls } from '../output/controls';
-import { sessionState, stateText, type SessionState } from '../session-state';
+import { sessionState, stateText, type SessionState } from '../session/state';
 import type { ViewState } from './reducer';
 
 /** `retryInS`: seconds to the next attempt while reconnecting. */
@@ -20,7 +20,7 @@ export function connectionText(c: ConnectionState, retryInS?: number): { text: s
   }
 }
 
-/** The session's derived state (src/session-state.ts), the words every view shows; `unknown` until the first read. */
+/** The session's derived state (src/session/state.ts), the words every view shows; `unknown` until the first read. */
 export function headerState(
   s: Pick<ViewState, 'status' | 'stopReason' | 'interrupted' | 'stopping' | 'continuePending' | 'pendingInputs'> & { archivedAt?: string },
 ): SessionState | undefined {

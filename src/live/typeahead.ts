@@ -3,7 +3,7 @@
  * waits in the terminal; read as keys it would interrupt a session or send a message nobody asked for. It is read and
  * dropped before the first frame, and counted so the view can say so. The live view and the fleet board share it.
  */
-import type { InStream } from '../io';
+import type { InStream } from '../runtime/io';
 
 /** What a terminal in raw mode offers to read: the stream's own reader, as Ink reads it. */
 type RawIn = InStream & {

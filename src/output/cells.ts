@@ -21,7 +21,7 @@ export const labelsCell = (m: unknown): unknown =>
     : m;
 
 /**
- * The NAME column of a resource. Assumption (API-NOTES "tolerate"): the service may name a thing in `display_name`
+ * The NAME column of a resource. Assumption (docs/service.md "tolerate"): the service may name a thing in `display_name`
  * where we read `name`, so a row without a name shows that.
  */
 export const nameColumn: Column<WireObject> = { header: 'NAME', get: (o) => o.name ?? o.display_name };

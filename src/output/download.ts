@@ -3,9 +3,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { StreamResponse } from '../api/client';
 import { NetworkError, networkReason } from '../api/errors';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { atomicWrite } from '../fs/atomic-write';
-import { write, type OutStream } from '../io';
+import { write, type OutStream } from '../runtime/io';
 import { outPath, writeFailure, type OutPath } from './out-path';
 
 /**

@@ -1,7 +1,7 @@
 /** The line of advice under an error on a terminal: the spec's recovery, how to list IDs after a 404, where a base URL came from. */
 import { ApiError, NetworkError } from '../api/errors';
 import { RESOURCE_LIST, resourceOf, type ResourceEntry } from '../api/manifest';
-import { SessionEndError } from '../errors';
+import { SessionEndError } from '../runtime/errors';
 import { maskUrlPassword } from '../text/redact';
 import { ERROR_RECOVERY } from '../wire/errors';
 
@@ -35,7 +35,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNR
 const THREADS = { group: 'threads', noun: 'thread', named: false, args: ' SESSION' };
 
 /**
- * What a 404 in `group` adds: how to list its IDs, and for a resource with names that a name works too (CLI.md).
+ * What a 404 in `group` adds: how to list its IDs, and for a resource with names that a name works too (docs/behaviour.md).
  * Every resource of the manifest (`rows`, a copy in tests) has one.
  */
 export function notFoundHint(group: string, rows: readonly ResourceEntry[] = RESOURCE_LIST): string | undefined {

@@ -1,11 +1,11 @@
-/** How a failure is printed: the one line of CLI.md, or its JSON form under an explicit -o json|ndjson. */
+/** How a failure is printed: the one line of docs/behaviour.md, or its JSON form under an explicit -o json|ndjson. */
 import { escapeControls, escapeJsonControls } from './controls';
 import { ApiError, NetworkError, networkReason } from '../api/errors';
-import { ConfigError, isKnown, NoCredentialError, noteOf, SessionEndError, UsageError } from '../errors';
+import { ConfigError, isKnown, NoCredentialError, noteOf, SessionEndError, UsageError } from '../runtime/errors';
 import { redact } from '../text/redact';
 
 /**
- * The one-line message of CLI.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. Secrets
+ * The one-line message of docs/behaviour.md: `error: MESSAGE (type=… status=… param=… request_id=…)`, then any note. Secrets
  * are redacted; line breaks become spaces; other control characters are escaped so the service or an argument
  * cannot move the cursor, ring the bell or retitle the window (stderr piped through `tee` still ends on a terminal).
  */
@@ -59,7 +59,7 @@ export function errorJson(err: unknown): string {
 /** Whether failures print as JSON: the format asked for explicitly (flag, env or profile, never the piped default) is json or ndjson. */
 export const jsonFailures = (output: string | undefined): boolean => output === 'json' || output === 'ndjson';
 
-/** A failure's line as CLI.md prints it: the JSON form under an explicit `-o json|ndjson` (`output`), else text. */
+/** A failure's line as docs/behaviour.md prints it: the JSON form under an explicit `-o json|ndjson` (`output`), else text. */
 export function failureLine(err: unknown, output: string | undefined): string {
   return jsonFailures(output) ? errorJson(err) : errorLine(err);
 }

@@ -1,6 +1,6 @@
-import { UsageError } from '../errors';
-import { write, type OutStream } from '../io';
-import { YoungGc } from '../young-gc';
+import { UsageError } from '../runtime/errors';
+import { write, type OutStream } from '../runtime/io';
+import { YoungGc } from '../startup/young-gc';
 import { applyHeavyRunFlags } from '../startup/v8-flags';
 
 /** jq-web's interface: one call is one `jq FLAGS FILTER` over the input text (jq's own C code, as WebAssembly). */

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { parsePath, pathValue } from './path';
 import type { Column } from './table';
 

@@ -1,4 +1,4 @@
-import { write, type OutStream } from '../io';
+import { write, type OutStream } from '../runtime/io';
 import { escapeJsonControls, hasRawInJson } from './controls';
 
 const FLUSH_BYTES = 64 * 1024;

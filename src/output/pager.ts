@@ -1,8 +1,8 @@
 import type { Env } from '../config/paths';
-import { InterruptedError } from '../errors';
-import { holdForeground } from '../foreground';
+import { InterruptedError } from '../runtime/errors';
+import { holdForeground } from '../runtime/foreground';
 import { findProgram, pathDirs } from '../fs/find-program';
-import { write, type OutStream } from '../io';
+import { write, type OutStream } from '../runtime/io';
 import { splitWords } from '../text/shell-words';
 import { displayWidth } from './width';
 
@@ -76,7 +76,7 @@ function pagerArgv(pager: Pager): { file: string; args: string[]; env: Env } | u
 /**
  * Pipes the text into the pager and waits for it to end. A pager that quits before reading it all (`q` in less)
  * closes the pipe: that is the reader's choice, not an error. False when the pager could not run at all (no such
- * program), so the caller prints the text itself. svc's signal goes to the pager (src/foreground.ts), and once the
+ * program), so the caller prints the text itself. svc's signal goes to the pager (src/runtime/foreground.ts), and once the
  * pager has ended after one, the command is interrupted (130), never a success that showed nothing.
  */
 async function runPager(pager: Pager, text: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 /** A dotted path into an object (kubectl's custom-columns syntax): member names and `[n]` indexes. */
 export type Path = (string | number)[];

@@ -1,6 +1,6 @@
-import type { OutStream } from '../io';
+import type { OutStream } from '../runtime/io';
 
-/** Transfers at or below this size show no bar (CLI.md: "over 1 MiB"). */
+/** Transfers at or below this size show no bar (docs/behaviour.md: "over 1 MiB"). */
 export const PROGRESS_THRESHOLD = 1024 * 1024;
 /** At most ~10 redraws per second. */
 const FRAME_MS = 100;

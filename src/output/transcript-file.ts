@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { atomicWriteSync } from '../fs/atomic-write';
 import { outPath, writeFailure } from './out-path';
 

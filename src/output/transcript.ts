@@ -2,7 +2,7 @@
  * A session's history as a readable transcript: one entry per meaningful event, child threads nested
  * under the delegation that created them. Pure functions; the md and html renderers format the result.
  */
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import type { SessionEvent } from '../wire/events';
 
 export type Tone = 'user' | 'agent' | 'thinking' | 'tool' | 'result' | 'error' | 'status' | 'other';
@@ -48,7 +48,7 @@ export function buildTranscript(events: Iterable<SessionEvent>): ThreadNode {
   };
   for (const e of events) {
     const d = payload(e);
-    // Assumption (API-NOTES "tolerate"): a real service may name the new thread by `session_thread_id` beside `agent_name`.
+    // Assumption (docs/service.md "tolerate"): a real service may name the new thread by `session_thread_id` beside `agent_name`.
     const created = e.type === 'session.thread_created' ? (str(d.thread_id) ?? str(d.session_thread_id) ?? e.session_thread_id) : undefined;
     if (created && !known.has(created)) {
       const parentId = str(d.parent_thread_id);
@@ -68,7 +68,7 @@ export function buildTranscript(events: Iterable<SessionEvent>): ThreadNode {
 }
 
 /**
- * An event's payload: its `data`, or, for a service that puts the fields beside `type` (API-NOTES "tolerate"),
+ * An event's payload: its `data`, or, for a service that puts the fields beside `type` (docs/service.md "tolerate"),
  * the event itself.
  */
 function payload(e: SessionEvent): Record<string, any> {
@@ -79,7 +79,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 /**
  * The type this module describes: `session.status_idle` and `session.thread_status_idle` (a status named in the
- * type, API-NOTES "tolerate") are `session.status` / `session.thread_status` with that status.
+ * type, docs/service.md "tolerate") are `session.status` / `session.thread_status` with that status.
  */
 function kindOf(type: string): { type: string; status?: string } {
   const m = /^(session\.(?:thread_)?status)_(.+)$/.exec(type);

@@ -1,8 +1,8 @@
 import type { OutputFormat } from '../config/settings';
-import { write, type OutStream } from '../io';
-import { YoungGc } from '../young-gc';
+import { write, type OutStream } from '../runtime/io';
+import { YoungGc } from '../startup/young-gc';
 import { renderRecord, renderTable, type Column } from './table';
-import { isObject } from '../is-object';
+import { isObject } from '../wire/is-object';
 import { escapeControls, escapeJsonControls } from './controls';
 import { DEFAULT_LAYOUT, itemAsRow, layoutColumns, type TableLayout } from './layout';
 import { showText, type Pager } from './pager';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 export const DEFAULT_INTERVAL = '2s';
 
-/** `-l` and the time selectors of the resources whose manifest row has `selectors` (CLI.md "Selecting"). */
+/** `-l` and the time selectors of the resources whose manifest row has `selectors` (docs/behaviour.md "Selecting"). */
 export function addResourceSelectorFlags(cmd: Command, plural: string): Command {
   return cmd
     .option('--older-than <duration>', `only ${plural} created longer ago than this (90s, 30m, 2h, 7d)`)

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 /** One requirement of a label selector, tested against `metadata`. */
 type Requirement = { key: string; op: '=' | '!=' | 'exists' | '!exists'; value?: string };

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Crud, Obj } from '../api/resources';
-import { UsageError, withNote } from '../errors';
+import { UsageError, withNote } from '../runtime/errors';
 
 /** The largest page the service serves: a name lookup reads the whole list. */
 const LOOKUP_PAGE = 1000;

@@ -10,8 +10,8 @@ import type { ApiClient, Query } from '../api/client';
 import type { ListOptions } from '../api/paginate';
 import { agents, type Obj } from '../api/resources';
 import { sessions } from '../api/sessions';
-import type { Ctx } from '../context';
-import { matchesStatus, type SessionStateInput } from '../session-state';
+import type { Ctx } from '../runtime/context';
+import { matchesStatus, type SessionStateInput } from '../session/state';
 import { resolveId } from './names';
 import type { SessionSelectors } from './selectors';
 

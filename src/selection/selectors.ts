@@ -1,10 +1,10 @@
 import type { Query } from '../api/client';
 import type { ListOptions } from '../api/paginate';
 import type { Obj } from '../api/resources';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { didYouMean } from '../text/similar';
-import { STATUS_FILTER_VALUES } from '../session-state';
-import type { InStream } from '../io';
+import { STATUS_FILTER_VALUES } from '../session/state';
+import type { InStream } from '../runtime/io';
 import { readLines } from '../input/read';
 import { LIMITS } from '../wire/limits';
 import { MAX_AGE_MS, parseDuration } from '../text/duration';

@@ -1,5 +1,5 @@
 import type { Crud } from '../api/resources';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import type { BulkTarget } from '../bulk/execute';
 import { selectResources, type SessionSelectors } from './selectors';
 

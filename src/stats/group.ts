@@ -1,7 +1,7 @@
 /** `svc stats --by`: which group a session's figures join, and the sums per group. */
 import type { Session } from '../wire/resources';
-import { UsageError } from '../errors';
-import { sessionState } from '../session-state';
+import { UsageError } from '../runtime/errors';
+import { sessionState } from '../session/state';
 import { groupFigures, type GroupFigures } from './report';
 import { addTally, emptyTally, type Tally } from './tally';
 

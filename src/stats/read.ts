@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors';
 import type { Session } from '../wire/resources';
 import { sessions } from '../api/sessions';
 import type { SharedPause } from '../bulk/pause';
-import { sessionState } from '../session-state';
+import { sessionState } from '../session/state';
 import type { StatsCache } from './cache';
 import { HistoryTally, type Tally } from './tally';
 

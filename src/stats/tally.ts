@@ -3,10 +3,10 @@
  * (or the events a stream delivers) into a `Tally`, plain JSON that sums across sessions and keeps in the cache.
  * Memory stays flat in the number of events: counts, bounded samples (sample.ts), and only the calls still open.
  */
-import { firstToken, type ModelStarts } from '../ttft';
+import { firstToken, type ModelStarts } from '../session/ttft';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
-import { addCount, setOwn } from '../own-counts';
+import { addCount, setOwn } from '../wire/own-counts';
 import { Sample, type SampleData } from './sample';
 
 export interface ToolTally {
@@ -87,7 +87,7 @@ export class HistoryTally {
 
   constructor(private readonly scope: TallyScope = {}) {}
 
-  /** The one definition of time to first token (src/ttft.ts). */
+  /** The one definition of time to first token (src/session/ttft.ts). */
   private firstToken(e: SessionEvent): void {
     const step = firstToken(this.modelStarts, e);
     if (!step) return;

@@ -1,6 +1,6 @@
 /** The figures as text for a terminal: a record, a table per tool or group, and on a terminal the pictures. */
 import { escapeControls } from '../output/controls';
-import { addCount } from '../own-counts';
+import { addCount } from '../wire/own-counts';
 import { renderRecord, renderTable, truncate, type Column, type TableStyle } from '../output/table';
 import { displayWidth } from '../output/width';
 import { bar, dailySeries, sparkline } from './chart';

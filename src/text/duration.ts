@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS };

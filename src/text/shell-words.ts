@@ -1,4 +1,4 @@
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 
 /*
  * Shell words, both ways: a value pasted into a command line svc suggests is quoted when it is not a plain word (an ID

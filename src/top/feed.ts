@@ -20,7 +20,7 @@ import type { SessionEvent } from '../wire/events';
 import { lastRun, type SessionRow } from './rows';
 import { streamedSessions, windowOf, type BoardState } from './state';
 import type { BoardStore } from './store';
-import { inParallel } from '../parallel';
+import { inParallel } from '../async/parallel';
 
 /** The longest wait between two tries while the service is unreachable. */
 export const RETRY_CAP_MS = WATCH_RETRY_CAP_MS;

@@ -4,7 +4,7 @@
  * terminal is restored on every way out (alternate screen left, raw mode off, cursor shown). Ink loads only here.
  */
 import type { ApiClient } from '../api/client';
-import type { Ctx } from '../context';
+import type { Ctx } from '../runtime/context';
 import type { SessionSelectors } from '../selection/selectors';
 import type { Notice } from './state';
 import type { WriteAction } from './sink';

@@ -1,7 +1,7 @@
 /** What the board keeps of each object the service lists: a few fields, so ten thousand sessions stay small. */
-import { addCount } from '../own-counts';
+import { addCount } from '../wire/own-counts';
 import type { Obj } from '../api/resources';
-import { sessionState, stateText, type SessionState } from '../session-state';
+import { sessionState, stateText, type SessionState } from '../session/state';
 
 export interface SessionRow {
   id: string;
@@ -80,7 +80,7 @@ export function sessionRow(o: Obj): SessionRow {
   };
 }
 
-/** A row's derived state (src/session-state.ts), with the queued inputs the board read for it. */
+/** A row's derived state (src/session/state.ts), with the queued inputs the board read for it. */
 export function rowState(r: SessionRow, pendingInputs?: number): SessionState {
   const stop = r.stopReason === undefined ? undefined : { type: r.stopReason, event_ids: r.awaited };
   return sessionState(

@@ -3,7 +3,7 @@
  * trigger lists), the activity of the streams open on screen, and the user's moves. Rows are kept slim (rows.ts);
  * what the screen shows (filtered, sorted, the window of rows) is derived, never stored.
  */
-import { firstToken, type ModelStarts } from '../ttft';
+import { firstToken, type ModelStarts } from '../session/ttft';
 import type { SessionEvent } from '../wire/events';
 import { canonicalEvent } from '../wire/shapes';
 import { sessionRow, sessionStatus, triggerRow, workRow, type LastRun, type SessionRow, type TriggerRow, type WorkRow } from './rows';
@@ -18,7 +18,7 @@ export interface Activity {
   step: string;
   /** Time to first token of its last model request (`agent.model_started` to its first fragment). */
   ttftMs?: number;
-  /** The model requests still waiting for their first fragment (src/ttft.ts). */
+  /** The model requests still waiting for their first fragment (src/session/ttft.ts). */
   modelStarts?: ModelStarts;
 }
 
@@ -91,7 +91,7 @@ export type Action =
   | { type: 'lastRun'; id: string; run: LastRun }
   | { type: 'agents'; names: Readonly<Record<string, string>> }
   | { type: 'pending'; id: string; count: number }
-  /** Events of a session's stream, in order, each with its arrival time (timing reads the service's processed_at, src/ttft.ts). */
+  /** Events of a session's stream, in order, each with its arrival time (timing reads the service's processed_at, src/session/ttft.ts). */
   | { type: 'events'; id: string; events: ReadonlyArray<{ event: SessionEvent; at?: number }> }
   /** The work view's environment, resolved from its name. */
   | { type: 'environment'; id: string }
@@ -421,7 +421,7 @@ function pruneActivity(activity: BoardState['activity'], sessions: ReadonlyMap<s
 /**
  * The step a session is at after one more event of its stream. Streams are opened without deltas: the first
  * fragment of a streamed reply shows as `agent.thinking_started` / `agent.message_started`, which also ends the
- * time to first token (src/ttft.ts: the service's times, so history read at attach gives the same figure).
+ * time to first token (src/session/ttft.ts: the service's times, so history read at attach gives the same figure).
  */
 export function nextActivity(a: Activity, event: SessionEvent): Activity {
   const e = canonicalEvent(event);

@@ -6,7 +6,7 @@
  * configuration and wins over the environment; `--otlp-endpoint` alone reads it (docs/decisions/trace-spans.md).
  */
 import { discard, request } from '../api/http';
-import { ExitCodeError, UsageError } from '../errors';
+import { ExitCodeError, UsageError } from '../runtime/errors';
 import { otlpRequest, type OtlpResource } from './otlp';
 import type { Span } from './spans';
 
@@ -110,7 +110,7 @@ export class OtlpExporter {
         reason = `no answer: ${(e as Error).message}`;
       }
       if ((status !== undefined && !RETRIED.has(status)) || attempt >= this.attempts)
-        // As the service's own: an answer of another kind is exit 9, none exit 10 (CLI.md exit codes).
+        // As the service's own: an answer of another kind is exit 9, none exit 10 (docs/behaviour.md exit codes).
         throw new ExitCodeError(status === undefined ? 10 : 9, `cannot send spans to ${shown}: ${reason}`);
       await this.sleep(500 * 2 ** (attempt - 1));
     }

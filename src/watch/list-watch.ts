@@ -2,7 +2,7 @@ import { backoffMs, peerWaitMs } from '../api/backoff';
 import type { Query } from '../api/client';
 import { ApiError, NetworkError } from '../api/errors';
 import type { Obj } from '../api/resources';
-import { sleep } from '../sleep';
+import { sleep } from '../async/sleep';
 
 export type WatchType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

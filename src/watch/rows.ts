@@ -1,7 +1,7 @@
 import type { Obj } from '../api/resources';
-import type { Ctx } from '../context';
-import { InterruptedError } from '../errors';
-import { stoppedByTerm, write } from '../io';
+import type { Ctx } from '../runtime/context';
+import { InterruptedError } from '../runtime/errors';
+import { stoppedByTerm, write } from '../runtime/io';
 import { escapeControls, escapeJsonControls } from '../output/controls';
 import type { TableLayout } from '../output/layout';
 import { fitWidths, truncate, type Column } from '../output/table';

@@ -58,7 +58,7 @@ export const SESSION_ERROR_RECOVERY: Record<string, string> = {
 export const SESSION_ERROR_TYPES = Object.keys(SESSION_ERROR_RECOVERY);
 
 /**
- * `stop_reason` types the real service may answer (API-NOTES "Shapes a real service may answer") for a turn that
+ * `stop_reason` types the real service may answer (docs/service.md "Shapes a real service may answer") for a turn that
  * stopped with its work not done: what happened, and the recovery.
  */
 export const UNFINISHED_STOPS: Record<string, { what: string; recovery: string }> = {

@@ -26,12 +26,12 @@ export interface SessionEvent {
   type: string;
   processed_at: string;
   session_thread_id?: string;
-  /** Set on the `user.interrupt` acknowledgement (API-NOTES: interrupt acknowledgement event). */
+  /** Set on the `user.interrupt` acknowledgement (docs/service.md: interrupt acknowledgement event). */
   epoch?: string;
   data?: Record<string, unknown>;
 }
 
-/** A content block (API-NOTES: `user.message` blocks; `agent.message` text). */
+/** A content block (docs/service.md: `user.message` blocks; `agent.message` text). */
 export interface ContentBlock {
   type?: string;
   text?: string;
@@ -40,7 +40,7 @@ export interface ContentBlock {
 }
 
 /**
- * The payload (`data`) of each event type the client reads (API-NOTES "Event payloads"), in the spec's shape
+ * The payload (`data`) of each event type the client reads (docs/service.md "Event payloads"), in the spec's shape
  * (canonicalEvent). Every member is optional and unknown ones are kept: a reader checks what it relies on.
  */
 export interface EventPayloads {
@@ -90,7 +90,7 @@ export type StopReason = { type: (typeof STOP_REASONS)[number] | string; event_i
 export const CONTROL_FRAME = 'control';
 export const ERROR_FRAME = 'error';
 export const HEARTBEAT_LINE = ': hb';
-/** Control frame `data`: `{cursor, reason}` (API-NOTES: stream control frame). */
+/** Control frame `data`: `{cursor, reason}` (docs/service.md: stream control frame). */
 export const CONTROL_REASONS = ['start', 'resume', 'now'] as const;
 export type ControlReason = (typeof CONTROL_REASONS)[number];
 export interface ControlFrameData {

@@ -1,10 +1,10 @@
 /*
- * `metadata` on PATCH is a patch (docs/decisions/metadata.md; API-NOTES common shapes, as the official SDK's
+ * `metadata` on PATCH is a patch (docs/decisions/metadata.md; docs/service.md common shapes, as the official SDK's
  * `AgentUpdateParams.metadata`): a key set to a string is upserted, a key set to null deleted, the keys not named are
  * kept, and `metadata: null` clears the map. svc sends only the keys it changes, so two updates of different keys
  * never undo each other, and no update needs to read the map first.
  */
-import { isObject } from '../is-object';
+import { isObject } from './is-object';
 
 /** A metadata PATCH: the keys to upsert, and null for the keys to delete. */
 export type MetadataPatch = Record<string, string | null>;

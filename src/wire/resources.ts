@@ -1,5 +1,5 @@
 /**
- * The resource objects the client reads, as the spec and API-NOTES name their members. Every member is optional and
+ * The resource objects the client reads, as the spec and docs/service.md name their members. Every member is optional and
  * every object keeps members it does not name (`[member: string]: unknown`): a service may leave one out or add new
  * ones, and a view that passes the object through (JSON, YAML, NDJSON) must keep what it did not understand. Enum
  * members are open strings beside the known values, so a newer service's word reaches the screen as sent.
@@ -9,7 +9,7 @@ import type { InputMode, SessionStatus, StopReason } from './events';
 /** A known value, or another one a newer service sends. */
 type Open<T extends string> = T | (string & {});
 
-/** What every object of API-NOTES "Common shapes" carries. */
+/** What every object of docs/service.md "Common shapes" carries. */
 export interface WireObject {
   id?: string;
   created_at?: string;
@@ -27,7 +27,7 @@ export interface WirePage<T> {
   next_page_token?: string | null;
 }
 
-// API-NOTES: Agents.
+// docs/service.md: Agents.
 export interface Agent extends WireObject {
   name?: string;
   description?: string | null;
@@ -42,7 +42,7 @@ export interface Agent extends WireObject {
   roster?: unknown[];
 }
 
-// API-NOTES: Sessions; the spec's "Control epoch" for the control members.
+// docs/service.md: Sessions; the spec's "Control epoch" for the control members.
 export interface Session extends WireObject {
   agent_id?: string;
   agent_version?: number;
@@ -66,7 +66,7 @@ export interface SessionResource extends WireObject {
   file_id?: string;
 }
 
-// API-NOTES: Threads.
+// docs/service.md: Threads.
 export interface Thread extends WireObject {
   session_id?: string;
   /** Null for the coordinator. */
@@ -86,7 +86,7 @@ export interface PendingInput {
   [member: string]: unknown;
 }
 
-// API-NOTES: Environments and work.
+// docs/service.md: Environments and work.
 export interface Environment extends WireObject {
   name?: string;
   description?: string | null;
@@ -112,7 +112,7 @@ export interface WorkItem extends WireObject {
   secret?: string;
 }
 
-// API-NOTES: Other resources.
+// docs/service.md: Other resources.
 export interface Vault extends WireObject {
   name?: string;
   description?: string | null;
@@ -154,7 +154,7 @@ export interface Memory extends WireObject {
   content_base64?: string;
 }
 
-/** Spec: Memory version; the members the spec names only by meaning take API-NOTES' names. */
+/** Spec: Memory version; the members the spec names only by meaning take the names docs/service.md gives them. */
 export interface MemoryVersion extends WireObject {
   memory_store_id?: string;
   memory_id?: string;

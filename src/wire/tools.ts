@@ -1,5 +1,5 @@
 /**
- * Which `agent.tool_use` calls a self-hosted worker answers (API-NOTES: agents' built-in names; environments
+ * Which `agent.tool_use` calls a self-hosted worker answers (docs/service.md: agents' built-in names; environments
  * and work). The platform runs these built-ins and MCP tools itself; every other name — the sandbox tools
  * bash, read, write, edit, glob, grep, and any unknown name — is the worker's, which answers an unknown one
  * with an error result.

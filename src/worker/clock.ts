@@ -1,4 +1,4 @@
-import { sleep } from '../sleep';
+import { sleep } from '../async/sleep';
 
 /** Time as the worker sees it; injected so tests and callers can shape it. */
 export interface Clock {

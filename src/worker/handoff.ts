@@ -1,5 +1,5 @@
 import { checkBaseUrl } from '../config/validate';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import type { WorkItem } from '../api/work';
 import type { Line } from './lines';
 

@@ -154,7 +154,7 @@ export class Lease {
 
 /**
  * Why a heartbeat's answer says the lease is gone, if it does. The spec's answer is the WorkItem; a service may
- * instead answer `{lease_extended, ttl_seconds, state, …}` (API-NOTES: shapes to tolerate), where
+ * instead answer `{lease_extended, ttl_seconds, state, …}` (docs/service.md: shapes to tolerate), where
  * `lease_extended: false` means the lease is lost. A row already ended (any spelling of cancelled) is lost too.
  */
 export function leaseRefused(answer: unknown): string | undefined {

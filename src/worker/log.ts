@@ -1,5 +1,5 @@
 import { redact } from '../text/redact';
-import { write, type OutStream } from '../io';
+import { write, type OutStream } from '../runtime/io';
 
 export type LogFormat = 'text' | 'json';
 export type Fields = Record<string, string | number | boolean | undefined>;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { backoffMs } from '../api/backoff';
-import { UsageError } from '../errors';
+import { UsageError } from '../runtime/errors';
 import { findProgram, isExecutableFile } from '../fs/find-program';
 import type { Clock } from './clock';
 import { handoffLine, STOP_LINE, type Handoff } from './handoff';

@@ -30,7 +30,7 @@ const EMPTY_CAP_MS = 5_000;
 /**
  * Claims rows with long polls while a slot is free, backing off with jitter when the queue is empty or the
  * service fails. Ends when `signal` aborts (after every row has stopped) or, with `once`, after one row was
- * completed; a row abandoned on a lost lease does not count (CLI.md `worker run --once`).
+ * completed; a row abandoned on a lost lease does not count (docs/behaviour.md `worker run --once`).
  */
 export async function pollLoop(opts: PollOptions, deps: PollDeps, signal: AbortSignal): Promise<void> {
   const rows = new Set<Promise<void>>();

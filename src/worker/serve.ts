@@ -1,8 +1,8 @@
 import type { ApiClient } from '../api/client';
 import { sessions } from '../api/sessions';
 import type { Follow } from '../api/stream/types';
-import { ExitCodeError } from '../errors';
-import type { InStream, OutStream } from '../io';
+import { ExitCodeError } from '../runtime/errors';
+import type { InStream, OutStream } from '../runtime/io';
 import { systemClock, type Clock } from './clock';
 import { MAX_HANDOFF_BYTES, parseHandoff, type Handoff } from './handoff';
 import { lines } from './lines';
@@ -14,7 +14,7 @@ import { addSecret } from '../text/redact';
 
 /**
  * `worker serve` exit code when the row is no longer its own: the session work token was refused (the row was
- * re-queued, taken by another worker or ended) or the worker that started it went away. Not in CLI.md's table,
+ * re-queued, taken by another worker or ended) or the worker that started it went away. Not in docs/behaviour.md's table,
  * whose 12 and 13 are a session's interrupted and waiting states.
  */
 export const ROW_LOST_EXIT = 14;

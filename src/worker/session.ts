@@ -71,7 +71,7 @@ export interface Hold {
 const REFOLLOW_MS = 1000;
 
 /**
- * Follows one session with its work token and answers its sandbox tool calls (API-NOTES: environments and
+ * Follows one session with its work token and answers its sandbox tool calls (docs/service.md: environments and
  * work): each `agent.tool_use` without a result yet runs here and is answered with `user.tool_result`.
  * When the session is idle with nothing running, the row is stopped as `completed`; a 409 keeps it served.
  */

@@ -1,4 +1,4 @@
-import { serveHttp, type HostPort, type HttpStatusServer } from '../serve-http';
+import { serveHttp, type HostPort, type HttpStatusServer } from '../net/serve-http';
 import { PROMETHEUS_CONTENT_TYPE } from './prom-text';
 import type { WorkerStatus } from './status';
 

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
-import { exitCodeFor } from '../../src/errors';
+import { exitCodeFor } from '../../src/runtime/errors';
 import { scriptedServer, type Scripted } from '../helpers/scripted-server';
 
 let server: Scripted;

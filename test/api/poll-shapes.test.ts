@@ -1,7 +1,7 @@
-// API-NOTES "Shapes a real service may answer instead": a work poll may answer one row or nothing rather than {items}.
+// docs/service.md "Shapes a real service may answer instead": a work poll may answer one row or nothing rather than {items}.
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
-import { exitCodeFor } from '../../src/errors';
+import { exitCodeFor } from '../../src/runtime/errors';
 import { work } from '../../src/api/work';
 import { useLoopback } from './loopback';
 

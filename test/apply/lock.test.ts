@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyLockPath, withApplyLock } from '../../src/apply/lock';
-import { ExitCodeError } from '../../src/errors';
+import { ExitCodeError } from '../../src/runtime/errors';
 import { emuEnv, svc, tempConfigDir, type SvcOptions } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 

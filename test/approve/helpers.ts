@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
 import type { Emulator } from '../../src/emulator/server';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 import { call } from '../helpers/emulator';
 import { Capture, emuEnv, tempConfigDir, type SvcResult } from '../helpers/cli';
 import { waitUntil } from '../helpers/sse';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approver, noApproverMetrics, type AuditLine } from '../../src/approve/serve';
 import { parsePolicy } from '../../src/approve/policy';
-import { Ctx } from '../../src/context';
+import { Ctx } from '../../src/runtime/context';
 import { ListenState } from '../../src/listen/state';
 import { emuEnv } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';

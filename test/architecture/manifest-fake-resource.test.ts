@@ -8,7 +8,7 @@ import { buildProgram } from '../../src/cli/program';
 import { plainGroup } from '../../src/cli/verbs/plain-group';
 import { completionTable, listingFor, namedParents } from '../../src/completion/resources';
 import { notFoundHint } from '../../src/output/error-hints';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 
 /** A resource no real command knows: only its manifest row. */
 const GADGETS: ResourceEntry = {

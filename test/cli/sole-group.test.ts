@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeKit } from '../../src/cli/action';
 import { isCommand } from '../../src/cli/groups';
 import { buildProgram, loadAllGroups, loadGroup, soleGroup, targetGroup } from '../../src/cli/program';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 import { svc } from '../helpers/cli';
 
 const io = { stdin: undefined as never, stdinIsTTY: false, stdout: process.stdout, stderr: process.stderr, env: {}, cwd: process.cwd() } as Io;

@@ -9,8 +9,8 @@ import { parseList, runList, TIME_FILTERS } from '../../src/cli/verbs/list';
 import { resourceSpec } from '../../src/cli/verbs/spec';
 import { parseUpdate, runUpdate } from '../../src/cli/verbs/update';
 import { AGENT_COLUMNS } from '../../src/commands/agents/columns';
-import { Ctx } from '../../src/context';
-import { UsageError } from '../../src/errors';
+import { Ctx } from '../../src/runtime/context';
+import { UsageError } from '../../src/runtime/errors';
 import { Capture, tempConfigDir } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 

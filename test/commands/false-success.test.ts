@@ -1,4 +1,4 @@
-// Issue 13: an answer that is not the operation's documented success never counts as success (CLI.md: exit 9).
+// Issue 13: an answer that is not the operation's documented success never counts as success (docs/behaviour.md: exit 9).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/commands/run/index';
-import { Ctx } from '../../src/context';
+import { Ctx } from '../../src/runtime/context';
 import { Capture, emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, waitUntil } from '../helpers/sse';

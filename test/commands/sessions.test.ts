@@ -11,7 +11,7 @@ const t = useEmulator();
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { env: emuEnv(t.emu), ...o });
 const requests = (): Promise<number> => requestCount(t.emu);
 
-/** An interrupted session keeps new input queued until Continue, so pending entries stay put (API-NOTES). */
+/** An interrupted session keeps new input queued until Continue, so pending entries stay put (docs/service.md). */
 async function interruptedSession(): Promise<any> {
   const s = await createSession(t.emu);
   const r = await call(t.emu, 'POST', `/v1/sessions/${s.id}/events`, { body: { events: [{ type: 'user.interrupt' }] } });

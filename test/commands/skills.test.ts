@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkReferences } from '../../src/api/checks/references';
-import { UsageError } from '../../src/errors';
+import { UsageError } from '../../src/runtime/errors';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator, requestCount } from '../helpers/emulator';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { exitCodeFor, UsageError } from '../../src/errors';
+import { exitCodeFor, UsageError } from '../../src/runtime/errors';
 
 /** What a parse step refuses: a UsageError (exit 2) whose message is one line; returns that line. */
 export function refusal(parse: () => unknown): string {

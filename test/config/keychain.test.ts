@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSvc, useBundledSvc } from '../helpers/bundled';
 import { systemKeychain } from '../../src/config/keychain';
 import { svc, tempConfigDir, type SvcResult } from '../helpers/cli';
-import { exitCodeFor } from '../../src/errors';
+import { exitCodeFor } from '../../src/runtime/errors';
 import { useEmulator } from '../helpers/emulator';
 import { describeWith, type Tool } from '../helpers/requires';
 

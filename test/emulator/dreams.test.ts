@@ -1,4 +1,4 @@
-// Rules proved here: R-REQ-13, R-PAGE-1, R-ERR-7, R-MEM-6 (dreams: create, list, get, cancel; API-NOTES "Other resources")
+// Rules proved here: R-REQ-13, R-PAGE-1, R-ERR-7, R-MEM-6 (dreams: create, list, get, cancel; docs/service.md "Other resources")
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
 

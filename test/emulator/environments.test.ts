@@ -1,4 +1,4 @@
-// Rules proved here (and API-NOTES common shapes, environment keys): R-PAGE-1, R-PAGE-6, R-CONF-29, R-CONF-31, R-REQ-9, R-REQ-10, R-REQ-11, R-REQ-14, R-AUTH-3, R-AUTH-5, R-AUTH-9
+// Rules proved here (and docs/service.md common shapes, environment keys): R-PAGE-1, R-PAGE-6, R-CONF-29, R-CONF-31, R-REQ-9, R-REQ-10, R-REQ-11, R-REQ-14, R-AUTH-3, R-AUTH-5, R-AUTH-9
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';
 
@@ -11,7 +11,7 @@ async function issueKey(envId: string, accept = 'application/json'): Promise<Res
 }
 
 describe('emulator: environments', () => {
-  it('API-NOTES a created environment defaults to a cloud config and carries the common members', async () => {
+  it('docs/service.md a created environment defaults to a cloud config and carries the common members', async () => {
     const r = await create({ name: 'plain' });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ name: 'plain', description: '', config: { type: 'cloud' }, metadata: {}, archived_at: null });
@@ -55,7 +55,7 @@ describe('emulator: environments', () => {
     expect(bad.body.error).toMatchObject({ type: 'invalid_parameter_error', param: 'body.description' });
   });
 
-  it('API-NOTES archive stamps archived_at, hides the environment from lists unless include_archived, and blocks updates', async () => {
+  it('docs/service.md archive stamps archived_at, hides the environment from lists unless include_archived, and blocks updates', async () => {
     const env = (await create({ name: 'to-archive' })).body;
     const r = await call(t.emu, 'POST', `/v1/environments/${env.id}/archive`);
     expect(r.status).toBe(200);
@@ -130,7 +130,7 @@ describe('emulator: environments', () => {
     expect(forged.status).toBe(401);
   });
 
-  it('API-NOTES work keys are issued only for self_hosted environments (400 failed_precondition_error)', async () => {
+  it('docs/service.md work keys are issued only for self_hosted environments (400 failed_precondition_error)', async () => {
     const env = (await create({ name: 'cloudy' })).body;
     const res = await issueKey(env.id);
     expect(res.status).toBe(400);

@@ -1,4 +1,4 @@
-// Rules proved here (the scripted model, EMULATOR.md; admin paths /_emulator/sessions/{id}/mcp and …/model-requests):
+// Rules proved here (the scripted model, docs/behaviour.md "The emulator"; admin paths /_emulator/sessions/{id}/mcp and …/model-requests):
 // R-EVT-18, R-ERR-26, R-ERR-27, R-ERR-28, R-CONF-17, R-CONF-18, R-CONF-19, R-CONF-20, R-CONF-21
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';

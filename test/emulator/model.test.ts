@@ -1,4 +1,4 @@
-// Rules proved here (the scripted model, EMULATOR.md): R-SESS-8, R-SESS-26, R-EVT-1, R-EVT-2, R-EVT-3, R-EVT-4, R-EVT-6, R-EVT-7,
+// Rules proved here (the scripted model, docs/behaviour.md "The emulator"): R-SESS-8, R-SESS-26, R-EVT-1, R-EVT-2, R-EVT-3, R-EVT-4, R-EVT-6, R-EVT-7,
 // R-EVT-8, R-EVT-9, R-EVT-10, R-EVT-11, R-EVT-12, R-EVT-16, R-EVT-17, R-EVT-21, R-EVT-22, R-ERR-22, R-EVT-13
 import { describe, expect, it } from 'vitest';
 import { call, useEmulator } from '../helpers/emulator';

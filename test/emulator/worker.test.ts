@@ -15,7 +15,7 @@ const rowsOf = async (env: Env, sessionId: string): Promise<any[]> =>
   (await call(t.emu, 'GET', `/v1/environments/${env.id}/work?page_size=1000`)).body.items.filter((r: any) => r.session_id === sessionId);
 
 /**
- * The smallest worker API-NOTES allows: poll with the environment work key, ack and heartbeat with the row's
+ * The smallest worker docs/service.md allows: poll with the environment work key, ack and heartbeat with the row's
  * session work token, follow the session stream with that token, answer each sandbox `agent.tool_use` that is
  * allowed and has no result yet with `user.tool_result`, and stop the row once the session is idle.
  */

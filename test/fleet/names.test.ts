@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client';
 import { agents } from '../../src/api/resources';
 import { environments } from '../../src/api/environments';
-import { UsageError } from '../../src/errors';
+import { UsageError } from '../../src/runtime/errors';
 import { resolveId } from '../../src/selection/names';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration, shortAge } from '../../src/text/duration';
 import { parseLabelSelector } from '../../src/selection/labels';
-import { UsageError } from '../../src/errors';
+import { UsageError } from '../../src/runtime/errors';
 
 describe('durations', () => {
   it('reads 90s, 30m, 2h, 7d, compounds and plain seconds', () => {

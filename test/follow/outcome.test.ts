@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interruptedLine, outcomeOf, outcomeOfStatus, TurnErrors, type Settled } from '../../src/follow/outcome';
-import { exitCodeFor, SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../../src/errors';
+import { exitCodeFor, SessionFailedError, SessionInterruptedError, SessionWaitingError } from '../../src/runtime/errors';
 import { TurnWatch } from '../../src/follow/turn-end';
 import type { SessionEvent } from '../../src/wire/events';
 import { ev, text } from '../live/fixtures';

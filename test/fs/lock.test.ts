@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, InterruptedError, UsageError } from '../../src/errors';
+import { ConfigError, InterruptedError, UsageError } from '../../src/runtime/errors';
 import { lockText, releaseLock, tryLock, waitForLock, withLock, type LockKind, type LockWait } from '../../src/fs/lock';
 import { tempConfigDir } from '../helpers/cli';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/cli/main';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 
 export interface SvcResult {
   code: number;

@@ -1,4 +1,4 @@
-import { zipArchive } from '../../src/zip';
+import { zipArchive } from '../../src/fs/zip';
 
 /** A zip archive of deflated entries, for tests that upload packages. */
 export function zip(entries: Record<string, string | Buffer>): Buffer {

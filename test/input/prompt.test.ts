@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { prompt } from '../../src/input/prompt';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 import { Capture } from '../helpers/cli';
 
 /** A terminal's two ends: what is typed, and what the terminal shows. */

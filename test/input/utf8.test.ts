@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors';
+import { UsageError } from '../../src/runtime/errors';
 import { utf8Text } from '../../src/input/utf8';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { requestCount, useEmulator } from '../helpers/emulator';

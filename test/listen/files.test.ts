@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, UsageError } from '../../src/errors';
+import { ConfigError, UsageError } from '../../src/runtime/errors';
 import { generatedSecretPath, loadSecret } from '../../src/listen/secret';
 import { ListenState } from '../../src/listen/state';
 import { redact } from '../../src/text/redact';

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { loadInk } from '../../src/live/load-ink';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 import { emuEnv, svc, tempConfigDir } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';

@@ -24,7 +24,7 @@ function busiestSecond(frames: number[]): number {
   return most;
 }
 
-describe('the live view under a firehose (CLI.md: at most ~30 frames per second)', () => {
+describe('the live view under a firehose (docs/behaviour.md: at most ~30 frames per second)', () => {
   it('draws at most 30 frames in any second, with Ink as the view mounts it, counted on a fake clock', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     const stdout = new FakeTtyOut();

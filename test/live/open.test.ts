@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openLiveView } from '../../src/live/open';
-import { InterruptedError, NoCredentialError } from '../../src/errors';
+import { InterruptedError, NoCredentialError } from '../../src/runtime/errors';
 import { call, useEmulator } from '../helpers/emulator';
 import { createSession, getSession, history, send, waitSession, waitUntil } from '../helpers/sse';
 import { scriptedEvent, scriptedServer, sseFrame } from '../api/stream/helpers';

@@ -1,7 +1,7 @@
 /** Accessible mode's live view (src/live/plain.ts): the keys line names the keys that apply now, each time they change. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Ctx } from '../../src/context';
+import type { Ctx } from '../../src/runtime/context';
 import { mountPlainView } from '../../src/live/plain';
 import { initialState } from '../../src/live/reducer';
 import type { ActionSink } from '../../src/live/sink';

@@ -3,9 +3,9 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ctx } from '../../src/context';
+import { Ctx } from '../../src/runtime/context';
 import type { GlobalOptions } from '../../src/config/settings';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 
 export class FakeTtyIn extends EventEmitter {
   isTTY = true;

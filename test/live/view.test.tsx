@@ -66,7 +66,7 @@ function mountWith(o: { color?: boolean; readonly?: boolean }, ...actions: Actio
 const stream = (item: Parameters<typeof ev>[0] extends string ? ReturnType<typeof ev> : never, at = 0): Action => ({ type: 'stream', item, at });
 const session = (o: Record<string, unknown>): Action => ({ type: 'session', session: { status: 'running', control_epoch: '3', ...o } });
 
-describe('live view keys (CLI.md "The live view")', () => {
+describe('live view keys (docs/behaviour.md "The live view")', () => {
   it('i interrupts with the known epoch (R-SESS-27)', async () => {
     const v = mount(session({}));
     expect(v.footer()).toContain('i interrupt');

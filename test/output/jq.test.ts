@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileJq } from '../../src/output/jq';
-import { UsageError } from '../../src/errors';
+import { UsageError } from '../../src/runtime/errors';
 
 const texts = (values: unknown[]) => values.map((v) => JSON.stringify(v));
 

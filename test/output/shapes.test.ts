@@ -14,7 +14,7 @@ const writer = (format: 'table' | 'json') => {
   return { out, w: new OutputWriter(out, { format, color: false }) };
 };
 
-/** Shapes the official SDK of the public API shows where our spec says "not shown" (API-NOTES "tolerate"). */
+/** Shapes the official SDK of the public API shows where our spec says "not shown" (docs/service.md "tolerate"). */
 const at = (n: number) => `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`;
 const REAL: SessionEvent[] = [
   { id: 'e1', type: 'user.message', processed_at: at(1), data: { content: [{ type: 'text', text: 'look it up' }] } },
@@ -49,7 +49,7 @@ const REAL: SessionEvent[] = [
   { id: 'e9', type: 'session.status_idle', processed_at: at(9), stop_reason: { type: 'retries_exhausted' } } as SessionEvent,
 ];
 
-describe("the service's real shapes in output (API-NOTES: tolerate them)", () => {
+describe("the service's real shapes in output (docs/service.md: tolerate them)", () => {
   it('a NAME column falls back to display_name', async () => {
     const { out, w } = writer('table');
     await w.list(

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseTop } from '../../src/commands/top/parse';
 import { runTop } from '../../src/commands/top/run';
 import type { GlobalOptions } from '../../src/config/settings';
-import { Ctx } from '../../src/context';
+import { Ctx } from '../../src/runtime/context';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { createSession, waitUntil } from '../helpers/sse';
 import { ttyCtx } from '../live/tty';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import type { Io } from '../../src/io';
+import type { Io } from '../../src/runtime/io';
 import { lines, type Line } from '../../src/worker/lines';
 import { Capture, tempConfigDir } from '../helpers/cli';
 import { workdir } from './helpers';

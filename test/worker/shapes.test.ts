@@ -1,4 +1,4 @@
-// The worker against the shapes a real service may answer instead of ours (API-NOTES: shapes to tolerate; issue 13).
+// The worker against the shapes a real service may answer instead of ours (docs/service.md: shapes to tolerate; issue 13).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { svc, tempConfigDir } from '../helpers/cli';

@@ -1,5 +1,5 @@
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
+import { UsageError } from '../../runtime/errors';
+import { isObject } from '../../wire/is-object';
 import { ENVIRONMENT_TYPES, PROXY_MODES } from '../environments';
 
 type Doc = Record<string, any>;

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 
 /**
  * Client-side checks of skill and plugin references in an agent or session body, for the rules a

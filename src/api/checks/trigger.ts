@@ -1,5 +1,5 @@
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
+import { UsageError } from '../../runtime/errors';
+import { isObject } from '../../wire/is-object';
 import { SESSION_MODES, SESSION_SHAPING } from '../triggers';
 
 type Doc = Record<string, any>;

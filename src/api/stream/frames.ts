@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { YoungGc } from '../../young-gc';
+import { YoungGc } from '../../startup/young-gc';
 
 export type SseFrame = EventSourceMessage;
 

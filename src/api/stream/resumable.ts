@@ -2,7 +2,7 @@ import { backoffMs, peerWaitMs } from '../backoff';
 import { ApiError, NetworkError } from '../errors';
 import { CONTROL_FRAME, CURSOR_NOW, CURSOR_START, ERROR_FRAME, type SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
-import { sleep } from '../../sleep';
+import { sleep } from '../../async/sleep';
 import { eventsAfter, historyPages, newestAnchor, type Anchor, type Where } from './backfill';
 import { Connection, DeadConnectionError } from './connection';
 import { Delivered } from './dedupe';
@@ -71,7 +71,7 @@ async function* followItems(o: FollowOptions): AsyncGenerator<StreamItem[]> {
   /** What a backfill starts after when nothing has been delivered yet. */
   let startAnchor: Anchor | Promise<Anchor> = { kind: 'unknown' };
   let cursor = o.cursor ?? CURSOR_START;
-  /** Consecutive failed connection attempts (CLI.md: reset on every successful connection). */
+  /** Consecutive failed connection attempts (docs/behaviour.md: reset on every successful connection). */
   let failures = 0;
   /** The cursor expired: the next connection is `cursor=now` followed by a backfill . */
   let recovering = false;
@@ -207,7 +207,7 @@ function describeErrorFrame(f: SseFrame): string {
   return 'stream error';
 }
 
-/** API-NOTES: an expired or unusable cursor is 400 invalid_parameter_error, param `cursor` (or `query.cursor`). */
+/** docs/service.md: an expired or unusable cursor is 400 invalid_parameter_error, param `cursor` (or `query.cursor`). */
 function isExpiredCursor(e: unknown): boolean {
   return e instanceof ApiError && e.status === 400 && e.type === 'invalid_parameter_error' && (e.param === 'cursor' || e.param === 'query.cursor');
 }

@@ -14,7 +14,7 @@ export const agent: KindSpec = {
     // Assumption: a skill named without a version follows its latest version, so a skill that apply
     // republishes reaches the agent without another agent write.
     { at: 'skills.*', from: 'skill', to: 'skill_id', kind: 'Skill', defaults: { version: 'latest' } },
-    // Assumption (API-NOTES leaves roster entries unshaped): an entry names its sub-agent as `agent_id`.
+    // Assumption (docs/service.md leaves roster entries unshaped): an entry names its sub-agent as `agent_id`.
     { at: 'roster.*', from: 'agent', to: 'agent_id', kind: 'Agent' },
   ],
   check: checkReferences,

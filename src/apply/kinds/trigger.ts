@@ -1,7 +1,7 @@
 import { checkTrigger, triggerPatches } from '../../api/checks/trigger';
 import type { Obj } from '../../api/resources';
 import { SESSION_SHAPING, triggers } from '../../api/triggers';
-import { ExitCodeError } from '../../errors';
+import { ExitCodeError } from '../../runtime/errors';
 import type { Body, KindSpec } from '../types';
 import { KIND_NAMES } from '../names';
 

@@ -1,6 +1,6 @@
 import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
+import { UsageError } from '../../runtime/errors';
+import { isObject } from '../../wire/is-object';
 import type { Body, KindSpec } from '../types';
 import { checkValueFrom } from '../secrets';
 import { KIND_NAMES } from '../names';

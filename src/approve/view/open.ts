@@ -4,7 +4,7 @@
  * mode the queue is plain appended lines (each call when it starts and stops waiting) and only shows.
  */
 import type { ApiClient } from '../../api/client';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { escapeLineControls } from '../../output/controls';
 import { confirm } from '../answer';
 import type { SessionSelectors } from '../selection';

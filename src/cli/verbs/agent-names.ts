@@ -1,5 +1,5 @@
 import type { AgentNames } from '../../selection/agent-names';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { Column } from '../../output/table';
 import type { WireObject } from '../../wire/resources';
 

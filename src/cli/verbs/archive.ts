@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { BulkAction } from '../../bulk/execute';
 import { examples, type Kit } from '../action';
 import { confirmedWrite, readBack } from './confirm-write';

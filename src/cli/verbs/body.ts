@@ -1,11 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { Crud } from '../../api/resources';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { resolveId } from '../../selection/names';
 import { readBody } from '../../input/data';
 import type { Flags } from '../action';
-import { UsageError } from '../../errors';
-import { isObject } from '../../is-object';
+import { UsageError } from '../../runtime/errors';
+import { isObject } from '../../wire/is-object';
 
 /** A body-taking verb's flags: `--data` and the common fields. */
 export interface BodyFlag {

@@ -1,8 +1,8 @@
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
-import { withNote } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { withNote } from '../../runtime/errors';
 import { diffValue } from '../../apply/diff';
 
 /** What a read of the resource shows of a write: applied (with the object to print), or not. */

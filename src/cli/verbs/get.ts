@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../action';
 import { pickSource, type ResourceSpec } from './spec';
 import { pickable } from '../pick-arg';

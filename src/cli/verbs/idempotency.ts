@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { ApiError, NetworkError } from '../../api/errors';
-import { UsageError, withNote } from '../../errors';
+import { UsageError, withNote } from '../../runtime/errors';
 import { LIMITS } from '../../wire/limits';
 
-/** `--idempotency-key` on every verb that creates (CLI.md "HTTP behaviour"); read back with idempotencyKey. */
+/** `--idempotency-key` on every verb that creates (docs/behaviour.md "HTTP behaviour"); read back with idempotencyKey. */
 export function addIdempotencyOption(cmd: Command, description = 'Idempotency-Key to send (default: a fresh UUID)'): Command {
   return cmd.option('--idempotency-key <key>', description);
 }

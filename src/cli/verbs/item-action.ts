@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { Column } from '../../output/table';
 import { examples, type Kit } from '../action';
 import { pickable, type PickSource } from '../pick-arg';

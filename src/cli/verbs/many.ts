@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction } from '../../bulk/execute';
 import { byIdOrName } from '../../selection/names';
 import { selectedTargets } from '../../selection/targets';
@@ -12,7 +12,7 @@ import { addResourceSelectorFlags } from '../../selection/flags';
 import { pickable } from '../pick-arg';
 import { article, pickSource, type ResourceSpec } from './spec';
 
-/** The bulk flags of a resource's archive and delete (CLI.md "Acting on many"). */
+/** The bulk flags of a resource's archive and delete (docs/behaviour.md "Acting on many"). */
 export function addManyFlags(cmd: Command): Command {
   return cmd
     .option('-y, --yes', 'act on more than one without asking')

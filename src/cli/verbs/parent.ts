@@ -6,7 +6,7 @@ import { byIdOrName, resolveId } from '../../selection/names';
 export type ParentApi = Pick<Crud, 'get' | 'list' | 'entry'>;
 
 /**
- * `act` under the parent an argument names (CLI.md "Selecting"): first with the argument as its ID, so an ID costs
+ * `act` under the parent an argument names (docs/behaviour.md "Selecting"): first with the argument as its ID, so an ID costs
  * no extra request; on a 404, with the ID of the one parent of that exact name. Two of that name are exit 2.
  */
 export function inParent<T>(c: ApiClient, parent: ParentApi, ref: string, act: (parentId: string) => Promise<T>): Promise<T> {

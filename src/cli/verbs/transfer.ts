@@ -3,16 +3,16 @@ import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ApiClient, RawBody, StreamResponse } from '../../api/client';
 import { multipartBody, uploadSource, type UploadSource } from '../../api/upload';
-import type { Ctx } from '../../context';
-import { YoungGc } from '../../young-gc';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { YoungGc } from '../../startup/young-gc';
+import { UsageError } from '../../runtime/errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
 import type { FlagsOf, FlagTable } from '../action';
 import { printsText } from '../text-output';
 import { idempotencyKey, unknownOutcome } from './resource';
 
-/** `-O`: where a download goes (CLI.md `-O FILE`); `-` is stdout. */
+/** `-O`: where a download goes (docs/behaviour.md `-O FILE`); `-` is stdout. */
 export function addOutputFileOption(cmd: Command): Command {
   printsText(cmd, "it writes the file's bytes as they are");
   return cmd.option('-O, --output-file <path>', "write to this file, or into this directory under the service's file name; - for stdout");

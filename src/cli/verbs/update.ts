@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, type Flags, type Kit } from '../action';
 import {
   addBodyFlags,

@@ -1,5 +1,5 @@
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 
 /**
  * Prints the returned object, or for an empty 204 `{id, <verb>: true}` so scripts see a result. A table shows

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { updateConfig } from '../../config/store';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, noOptions, type Kit } from '../../cli/action';
 import { checkAlias } from '../../cli/aliases';
 import { printsNoIds } from '../../cli/text-output';

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Method } from '../../api/client';
 import { readText } from '../../api/http';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { readData } from '../../input/data';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { collect } from '../../cli/flags';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { collect } from '../../cli/flags';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 
 /** What `svc apply` and `svc diff` read: the paths, the set label, whether to prune or send secrets again. */
 export interface SourceOptions {

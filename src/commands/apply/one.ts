@@ -1,9 +1,9 @@
 import { dirname, resolve } from 'node:path';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { readData } from '../../input/data';
-import { isObject } from '../../is-object';
+import { isObject } from '../../wire/is-object';
 import { renderChange, type Change } from '../../apply/diff';
 import { execute } from '../../apply/execute';
 import { KIND_SPECS, type Kind } from '../../apply/kinds/index';

@@ -1,6 +1,6 @@
-import type { Ctx } from '../../context';
-import { ExitCodeError, UsageError } from '../../errors';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { ExitCodeError, UsageError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { execute } from '../../apply/execute';
 import { makePlan } from '../../apply/plan';
 import { appliedText, changed, entryView, planText } from '../../apply/render';

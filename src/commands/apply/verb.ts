@@ -10,7 +10,7 @@ export { plan } from '../../apply/diff';
 export const APPLY_ONE_FLAGS = { dryRun: 'switch', updateSecrets: 'switch', idempotencyKey: 'string' } as const satisfies FlagTable;
 
 /**
- * `svc <group> apply FILE [--dry-run]` (CLI.md "Commands"): the `svc apply` engine restricted to one kind and
+ * `svc <group> apply FILE [--dry-run]` (docs/behaviour.md "Commands"): the `svc apply` engine restricted to one kind and
  * one document, found by name alone (no set label, so it adopts what it finds), printed as one result.
  */
 export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples?: string[] } = {}): Command {

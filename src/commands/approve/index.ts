@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { examples, type Flags, type Kit, type Parse } from '../../cli/action';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { addSelectorFlags } from '../sessions/selectors';
 import { parseLint } from './lint';
 import { parseQueue } from './queue';
 import { parseServe } from './serve';
 import { parseTest } from './test';
 
-/** `svc approve`: the queue of awaited confirmations, and a policy that answers the routine ones (CLI.md "Approvals"). */
+/** `svc approve`: the queue of awaited confirmations, and a policy that answers the routine ones (docs/behaviour.md "Approvals"). */
 export default function build(group: Command, kit: Kit): void {
   addSelectorFlags(group);
   group

@@ -1,6 +1,6 @@
 /** `svc approve lint FILE`: checks a policy; every problem with its line and column, exit 2; exit 0 when it checks. */
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { loadPolicy } from './policy-file';
 
 export interface LintOptions {

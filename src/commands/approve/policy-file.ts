@@ -1,5 +1,5 @@
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { readInputFile } from '../../input/read';
 import type { Policy } from '../../approve/policy';
 

@@ -1,8 +1,8 @@
 /** `svc approve [selectors]`: the queue of awaited confirmations, on a terminal (src/approve/view) or `--list`. */
 import type { Flags } from '../../cli/action';
 import { refuseDebugOnScreen } from '../../cli/screen';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { parseDuration } from '../../text/duration';
 import { approveSelectors, type SessionSelectors } from '../../approve/selection';
 

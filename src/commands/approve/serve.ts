@@ -2,10 +2,10 @@
 import type { Flags } from '../../cli/action';
 import { oneOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
-import { InterruptedError, UsageError } from '../../errors';
-import { parseHostPort, type HostPort } from '../../host-port';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { InterruptedError, UsageError } from '../../runtime/errors';
+import { parseHostPort, type HostPort } from '../../net/host-port';
+import { write } from '../../runtime/io';
 import type { Destination } from '../../listen/destination';
 import { ListenState } from '../../listen/state';
 import { redact } from '../../text/redact';

@@ -3,8 +3,8 @@
  * have decided it (or none), beside how it was answered. Nothing is sent.
  */
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { answeredCall } from '../../listen/events';
 import { payloadOf } from '../../wire/events';
 import { canonicalEvent } from '../../wire/shapes';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { artifacts } from '../../api/artifacts';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
 import { addChildList, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
 import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';

@@ -6,11 +6,11 @@ import { KEYCHAIN_REFS } from '../../config/shape';
 import { addSecret } from '../../text/redact';
 import { maskSecret } from '../../config/settings';
 import { checkCredential } from '../../config/validate';
-import type { Ctx } from '../../context';
-import { NoCredentialError, UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { NoCredentialError, UsageError } from '../../runtime/errors';
 import { confirm, prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
 import { printsNoIds, printsText } from '../../cli/text-output';
 

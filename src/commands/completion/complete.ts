@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { completeWords } from '../../completion/dynamic';
-import { write, type Io } from '../../io';
+import { write, type Io } from '../../runtime/io';
 import { escapeLineControls } from '../../output/controls';
 import { makeKit, type Kit, type Tree } from '../../cli/action';
 import { splitWords } from '../../cli/aliases';

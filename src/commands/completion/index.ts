@@ -1,7 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { completionScript, SHELLS, type Shell } from '../../completion/scripts';
-import type { Ctx } from '../../context';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { write } from '../../runtime/io';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 

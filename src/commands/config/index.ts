@@ -6,10 +6,10 @@ import { KEYCHAIN_REFS, PROFILE_KEYS, SECRET_KEYS, type Profile, type ProfileKey
 import { updateConfig } from '../../config/store';
 import { maskSecret, parseOutputFormat, parseSwitch } from '../../config/settings';
 import { checkBaseUrl, checkCredential } from '../../config/validate';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { stdinText } from '../../input/read';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
 import { printsNoIds, printsText } from '../../cli/text-output';
 import { addSecret, maskUrlPassword } from '../../text/redact';

@@ -1,8 +1,8 @@
 /** `svc demo`: the whole service on this machine — an emulator, an agent, a session that delegates and asks for a confirmation. */
 import { randomUUID } from 'node:crypto';
-import type { Ctx } from '../../context';
-import { InterruptedError } from '../../errors';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { InterruptedError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { isExecutable } from '../../update/spawn';
 import { svcCommand } from './launcher';
 import { DEMO_MESSAGES, TRANSCRIPT_LIMIT_MS, TTY_STEP_MS } from './script';

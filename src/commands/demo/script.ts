@@ -1,4 +1,4 @@
-/** What the demo asks of the scripted model (EMULATOR.md "The scripted model"): one directive per message, run in queue order. */
+/** What the demo asks of the scripted model (docs/behaviour.md "The emulator"): one directive per message, run in queue order. */
 export const DEMO_MESSAGES = ['/delegate 2', '/confirm bash {"command":"ls -la"}'] as const;
 
 /** Model step on a terminal: slow enough to watch the deltas stream. */

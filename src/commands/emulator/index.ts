@@ -1,10 +1,10 @@
 import { createWriteStream, openSync, rmSync, type WriteStream } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { atomicWriteSync } from '../../fs/atomic-write';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 import { addKeys } from './keys';

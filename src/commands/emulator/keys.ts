@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { emulatorAdmin } from '../../api/emulator';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { examples, type Kit } from '../../cli/action';
 
 /**

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { emulatorAdmin } from '../../api/emulator';
 import { parseCount } from '../../config/settings';
-import { UsageError } from '../../errors';
-import { write } from '../../io';
+import { UsageError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 
 /** `svc emulator outage`'s flags. */

@@ -1,7 +1,7 @@
 import type { FlagsOf, FlagTable } from '../../cli/action';
 import { parseCount } from '../../config/settings';
 import { parseFaults, type FaultConfig } from '../../emulator/faults';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 
 /** `svc emulator`: where it listens, what it injects and keeps, where its request log goes. */
 export interface EmulatorCommandOptions {

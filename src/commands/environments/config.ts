@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import { PROXY_MODES } from '../../api/environments';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { collect } from '../../cli/flags';
-import { isObject } from '../../is-object';
+import { isObject } from '../../wire/is-object';
 
 /** `--self-hosted` / `--cloud`, `--proxy-mode`, `--proxy-host` (repeatable): the flags that build `config`. */
 export function addConfigFlags(cmd: Command): Command {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, noOptions, type Kit } from '../../cli/action';
 import { listExtensions } from '../../cli/extensions';
 import { printsNoIds } from '../../cli/text-output';

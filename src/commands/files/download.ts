@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addOutputFileOption, download } from '../../cli/verbs/transfer';
 import { addCompatOption, versioned } from './options';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, done, listOptions, printList, type ListPage } from '../../cli/verbs/resource';
 import { FILE_COLUMNS } from './columns';

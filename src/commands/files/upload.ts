@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { files } from '../../api/files';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { LIMITS } from '../../wire/limits';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';

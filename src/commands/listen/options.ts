@@ -1,7 +1,7 @@
 import type { Flags } from '../../cli/action';
 import { oneOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { parseDuration } from '../../text/duration';
 import { hasSelectors, parseSelectors, type SelectorFlags } from '../../selection/selectors';
 import { everyEvent, parseEventFilter, type EventFilter } from '../../listen/events';

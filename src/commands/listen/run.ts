@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client';
-import type { Ctx } from '../../context';
-import { InterruptedError } from '../../errors';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { InterruptedError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { readIds } from '../../selection/selectors';
 import type { Destination } from '../../listen/destination';
 import type { Result } from '../../listen/queue';

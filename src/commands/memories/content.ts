@@ -2,8 +2,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readInputFile, readStream } from '../../input/read';
 import type { MemoryWrite } from '../../api/memory';
-import { UsageError } from '../../errors';
-import type { Io } from '../../io';
+import { UsageError } from '../../runtime/errors';
+import type { Io } from '../../runtime/io';
 import type { Flags } from '../../cli/action';
 import { LIMITS, MiB } from '../../wire/limits';
 

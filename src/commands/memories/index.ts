@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { memories, memoryStores } from '../../api/memory';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
 import { printsText } from '../../cli/text-output';
 import { addChildList, addIdempotencyOption, addListFlags, done } from '../../cli/verbs/resource';

@@ -1,6 +1,6 @@
 import { memories, memoryStores } from '../../api/memory';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import type { Flags } from '../../cli/action';
 import { inParent } from '../../cli/verbs/parent';
 import { VERSION_COLUMNS } from './columns';

@@ -1,5 +1,5 @@
 import { memories, memoryStores } from '../../api/memory';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { Flags } from '../../cli/action';
 import { listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
 import { inParent, listInParent } from '../../cli/verbs/parent';

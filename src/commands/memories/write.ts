@@ -1,7 +1,7 @@
 import { memories, memoryStores, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
-import { ExitCodeError, UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { ExitCodeError, UsageError } from '../../runtime/errors';
 import type { FlagsOf, FlagTable } from '../../cli/action';
 import { idempotencyKey } from '../../cli/verbs/resource';
 import { inParent } from '../../cli/verbs/parent';

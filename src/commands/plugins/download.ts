@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
 import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 

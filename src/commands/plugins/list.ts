@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { plugins } from '../../api/plugins';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';

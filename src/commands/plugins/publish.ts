@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { plugins, type Validation } from '../../api/plugins';
-import type { Ctx } from '../../context';
-import { ExitCodeError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { ExitCodeError } from '../../runtime/errors';
 import { LIMITS } from '../../wire/limits';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { addMetadataFlag } from '../../cli/verbs/body';
 import { MAX_PARALLEL, parseRun, type RunCommandOptions } from './parse';
 

@@ -2,7 +2,7 @@ import type { FlagsOf, FlagTable } from '../../cli/action';
 import { editMetadata, parseMetadataFlags } from '../../cli/verbs/body';
 import { idempotencyKey } from '../../cli/verbs/idempotency';
 import { parseCount } from '../../config/settings';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { parseDeadline } from '../../follow/deadline';
 
 /** The largest --parallel: each turn in flight holds an event stream open. */

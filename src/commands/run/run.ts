@@ -5,16 +5,16 @@ import { agents } from '../../api/resources';
 import { sessions } from '../../api/sessions';
 import { refuseDebugOnLiveView } from '../../cli/screen';
 import { resolveId } from '../../selection/names';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { ApiError, NetworkError } from '../../api/errors';
-import { InterruptedError, SessionInterruptedError, UsageError } from '../../errors';
+import { InterruptedError, SessionInterruptedError, UsageError } from '../../runtime/errors';
 import { errorLine } from '../../output/error-line';
 import { chompNewline, fileText, stdinText } from '../../input/read';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { waitSignal } from '../../follow/deadline';
 import { followTurn, type TurnOptions } from '../../follow/turn';
 import { holdsInput, viewEnd } from '../../follow/outcome';
-import type { SessionStateInput } from '../../session-state';
+import type { SessionStateInput } from '../../session/state';
 import { pollSession } from '../sessions/poll';
 import { escapeControls } from '../../output/controls';
 import type { MessageSource, NewSession, RunOptions } from './parse';
@@ -23,7 +23,7 @@ import { shellWord } from '../../text/shell-words';
 type MessageBody = { events: unknown[] };
 
 /**
- * What `run` prints (CLI.md "Honest flags"): the live view on a terminal, else the reply text; an explicit -o asks for
+ * What `run` prints (docs/behaviour.md "Honest flags"): the live view on a terminal, else the reply text; an explicit -o asks for
  * something else, on a terminal too: every event as a line (ndjson), the final session and reply as one object
  * (json, yaml, --jq), the session ID (id, -q), the reply text without the view (table).
  */

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 
 /**
  * The answer of an accepted send (202 `{event_id}`): the bare ID for `-o id` and tables (for `$(…)`), the

@@ -2,7 +2,7 @@ import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { BulkAction, BulkTarget } from '../../bulk/execute';
 import { pollSession } from './poll';
 

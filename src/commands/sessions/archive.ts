@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
 import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';

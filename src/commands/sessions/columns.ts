@@ -6,7 +6,7 @@ import { LABELLED_WIDE_COLUMNS } from '../../output/cells';
 import { agentCell } from '../../output/agent-cell';
 import type { Column } from '../../output/table';
 import { blocksText, eventSummary } from '../../output/transcript';
-import { sessionStateText } from '../../session-state';
+import { sessionStateText } from '../../session/state';
 
 /** A session row; with `names`, its agent as `name (agent_…@version)`, else the bare ID. */
 export function sessionColumns(names?: AgentNames): Column<Session>[] {

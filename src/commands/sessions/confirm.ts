@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
 import { oneOf } from '../../cli/flags';
@@ -25,7 +25,7 @@ export function parseConfirm([session, eventId]: string[], flags: FlagsOf<typeof
 }
 
 export async function runConfirm(ctx: Ctx, o: ConfirmOptions): Promise<void> {
-  // Assumption (API-NOTES): user.tool_confirmation data is {event_id, result, deny_message?}; no session_thread_id.
+  // Assumption (docs/service.md): user.tool_confirmation data is {event_id, result, deny_message?}; no session_thread_id.
   const data = { event_id: o.eventId, result: o.result, ...(o.message !== undefined ? { deny_message: o.message } : {}) };
   await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), o.session, { events: [{ type: 'user.tool_confirmation', data }] }));
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
@@ -43,7 +43,7 @@ export async function runContinue(ctx: Ctx, o: ContinueOptions): Promise<void> {
   const { control_epoch } = await sessions.continue(c, sid);
   if (!o.wait) return ctx.out.item({ id: sid, control_epoch });
   // An accepted Continue is not a completed start.
-  // Assumption (API-NOTES): done when continue_pending is false and control_epoch is at least the returned one.
+  // Assumption (docs/service.md): done when continue_pending is false and control_epoch is at least the returned one.
   const s = await pollSession(ctx, c, sid, (s) => s.continue_pending === false && epochAtLeast(s.control_epoch, control_epoch));
   await ctx.out.item(s, SESSION_COLUMNS);
 }

@@ -1,11 +1,11 @@
 /** `svc sessions diff`'s work, loaded when it runs: both histories read (at once), summarised and compared. */
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { compareSummaries } from '../../diff-sessions/compare';
 import { SummaryFold, type SessionSummary } from '../../diff-sessions/summary';
 import { comparisonText } from '../../diff-sessions/text';
-import { ExitCodeError } from '../../errors';
-import { write } from '../../io';
+import { ExitCodeError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { resolveRef } from '../../selection/names';
 import { HISTORY_PAGE } from '../../stats/read';
 import type { ApiClient } from '../../api/client';

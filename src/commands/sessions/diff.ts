@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import type { Ignorable } from '../../diff-sessions/compare';
 
 const IGNORABLE: readonly Ignorable[] = ['durations', 'text'];

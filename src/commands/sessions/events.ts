@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addListFlags, listOptions, printList, type ListPage } from '../../cli/verbs/resource';
 import { LIST_FLAGS } from '../../cli/verbs/list';

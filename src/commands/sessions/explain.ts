@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type Kit } from '../../cli/action';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { RecentHistory } from '../../fleet/history';
 import { explainAll } from '../../fleet/explain/gather';
 import { groupExplained } from '../../fleet/explain/group';

@@ -1,15 +1,15 @@
 import { Option, type Command } from 'commander';
 import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { TranscriptHeader } from '../../output/transcript-md';
 import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file';
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { pickSession } from './pick';
-import { sessionStateText } from '../../session-state';
+import { sessionStateText } from '../../session/state';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 

@@ -6,11 +6,11 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import type { Flags, FlagTable } from '../../cli/action';
 import type { Session } from '../../wire/resources';
-import { inParallel } from '../../parallel';
+import { inParallel } from '../../async/parallel';
 import { hasSelectors, parseSelectors, readIds, selectSessions } from '../../selection/selectors';
 import { READS_IN_FLIGHT } from '../../fleet/reads';
 import type { Selection } from '../../fleet/explain/group';

@@ -1,8 +1,8 @@
 /** `svc sessions grep`'s work, loaded when it runs: the selection, then each history searched (search.ts). */
 import { pausingClient } from '../../bulk/execute';
 import { SharedPause } from '../../bulk/pause';
-import type { Ctx } from '../../context';
-import { InterruptedError, UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { InterruptedError, UsageError } from '../../runtime/errors';
 import { LINE_LIMIT_MS, makeMatcher } from '../../grep/match';
 import { followFleet, searchFleet, type Hit } from '../../grep/search';
 import { settled } from '../../stats/read';
@@ -73,7 +73,7 @@ export async function grepSessions(ctx: Ctx, o: GrepOptions): Promise<void> {
   const defer = o.follow ? (s: Session) => !settled(s) && running.push(s) > 0 : undefined;
   let counts;
   try {
-    // The one call site of the selection (CLI.md "Selecting, the same everywhere").
+    // The one call site of the selection (docs/behaviour.md "Selecting, the same everywhere").
     const listed = selectSessions(c, o.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE });
     counts = await searchFleet(c, listed, {
       matcher,

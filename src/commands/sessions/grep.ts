@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { parseCount } from '../../config/settings';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { parseSelectors, type SessionSelectors } from '../../selection/selectors';
 import { addSelectorFlags, SELECTOR_FLAGS } from './selectors';
 

@@ -27,7 +27,7 @@ import { addTrace } from './trace';
 import { addGrep } from './grep';
 import { addDiff } from './diff';
 import { addWait } from './wait';
-import { sessionStateText, type SessionStateInput } from '../../session-state';
+import { sessionStateText, type SessionStateInput } from '../../session/state';
 
 export const SESSIONS: ResourceSpec = {
   group: 'sessions',
@@ -39,7 +39,7 @@ export const SESSIONS: ResourceSpec = {
 
 const list = (v: unknown): string[] => [v as string | string[]].flat();
 
-// Assumption (API-NOTES): session create body `agent_id, agent_version, environment_id, title, resources[], vault_ids[]`; a file binding is {type: file, file_id}.
+// Assumption (docs/service.md): session create body `agent_id, agent_version, environment_id, title, resources[], vault_ids[]`; a file binding is {type: file, file_id}.
 const CREATE_FLAGS: BodyFlag[] = [
   { flags: '--agent, --agent-id <agent_id>', description: 'agent to run (required)', field: 'agent_id' },
   {
@@ -59,7 +59,7 @@ const CREATE_FLAGS: BodyFlag[] = [
   },
 ];
 
-// Assumption (API-NOTES): PATCH takes `title`, `metadata`, `agent_overrides` (not roster).
+// Assumption (docs/service.md): PATCH takes `title`, `metadata`, `agent_overrides` (not roster).
 const UPDATE_FLAGS: BodyFlag[] = [{ flags: '--title <title>', description: 'session title', field: 'title' }];
 
 export default function build(group: Command, kit: Kit): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { SESSION_COLUMNS } from './columns';

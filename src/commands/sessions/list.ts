@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { ListOptions } from '../../api/paginate';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';

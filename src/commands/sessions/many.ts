@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { Flags, FlagTable } from '../../cli/action';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../bulk/execute';
 import { addSelectorFlags, pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
@@ -14,7 +14,7 @@ export const BULK_FLAGS = {
   failFast: 'switch',
 } as const satisfies FlagTable;
 
-/** The flags of every verb that acts on many sessions (CLI.md "Acting on many"). */
+/** The flags of every verb that acts on many sessions (docs/behaviour.md "Acting on many"). */
 export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {
   addSelectorFlags(cmd)
     .option('-y, --yes', 'act on more than one session without asking')

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { listSource, pickable } from '../../cli/pick-arg';
 import { hasSelectors, parseSelectors } from '../../selection/selectors';
-import { sessionStateText, type SessionStateInput } from '../../session-state';
+import { sessionStateText, type SessionStateInput } from '../../session/state';
 
 /** The recent sessions a picker offers when a verb's session ID is missing on a terminal. */
 export const RECENT_SESSIONS = listSource('session', sessions, (s) => sessionStateText(s as SessionStateInput));

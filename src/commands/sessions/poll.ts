@@ -1,9 +1,9 @@
 import type { ApiClient } from '../../api/client';
 import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { InterruptedError } from '../../errors';
-import { sleep } from '../../sleep';
+import type { Ctx } from '../../runtime/context';
+import { InterruptedError } from '../../runtime/errors';
+import { sleep } from '../../async/sleep';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
 
 const FIRST_DELAY_MS = 100;

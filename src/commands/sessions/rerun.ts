@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
-import { exitCodeFor, UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { exitCodeFor, UsageError } from '../../runtime/errors';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { RESULT_COLUMNS, runBulk, type BulkAction, type BulkOptions, type BulkResult } from '../../bulk/execute';
 import type { Column } from '../../output/table';
 import { parseDuration } from '../../text/duration';
 import type { Session } from '../../wire/resources';
-import { inParallel } from '../../parallel';
+import { inParallel } from '../../async/parallel';
 import { wholeHistory } from '../../fleet/history';
 import { READS_IN_FLIGHT } from '../../fleet/reads';
 import { existingAttempts, existingFor, rerunOne, type Settle } from '../../fleet/rerun/execute';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
 import { addChildList } from '../../cli/verbs/resource';
 import { RESOURCE_COLUMNS } from './columns';
@@ -22,7 +22,7 @@ export async function runResourceGet(ctx: Ctx, o: ResourceGetOptions): Promise<v
 export function addResources(group: Command, kit: Kit): void {
   const resources = group.command('resources').description('List and show the resources bound to a session');
 
-  // Assumption (API-NOTES): `GET /v1/sessions/{id}/resources` lists the bindings as a page.
+  // Assumption (docs/service.md): `GET /v1/sessions/{id}/resources` lists the bindings as a page.
   addChildList(resources, kit, {
     name: 'list',
     parent: { arg: '<session>', description: 'session ID', pick: RECENT_SESSIONS },

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import type { Flags, FlagTable } from '../../cli/action';
 import type { BulkTarget } from '../../bulk/execute';
-import { STATUS_FILTER_VALUES } from '../../session-state';
+import { STATUS_FILTER_VALUES } from '../../session/state';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../selection/selectors';
 import { PageCount, SELECT_PAGE, sayPagesRead } from '../../selection/select';
 
@@ -20,7 +20,7 @@ export const SELECTOR_FLAGS = {
   errorType: 'string',
 } as const satisfies FlagTable;
 
-/** The session selectors of CLI.md "Selecting", on every verb that lists or acts on many sessions. */
+/** The session selectors of docs/behaviour.md "Selecting", on every verb that lists or acts on many sessions. */
 export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean; noShortSelector?: boolean } = {}): Command {
   cmd
     .option('--status <status,...>', `only sessions in one of these states, comma-separated: ${STATUS_FILTER_VALUES.join(', ')}`)

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { ApiError, NetworkError } from '../../api/errors';
 import type { ApiClient } from '../../api/client';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { holdsInput } from '../../follow/outcome';
-import type { SessionStateInput } from '../../session-state';
+import type { SessionStateInput } from '../../session/state';
 import { readData } from '../../input/data';
 import { chompNewline, stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';

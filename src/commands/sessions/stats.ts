@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { resolveRef } from '../../selection/names';
 import { pickSession } from './pick';
 
@@ -44,7 +44,7 @@ export async function runSessionStats(ctx: Ctx, o: SessionStatsOptions): Promise
     const f = figures(tally);
     if (ctx.format !== 'table' || ctx.settings.jq) return await ctx.out.item({ ...head, ...f });
     const { sessionText } = await import('../../stats/text');
-    const { write } = await import('../../io');
+    const { write } = await import('../../runtime/io');
     const tty = Boolean(ctx.io.stdout.isTTY);
     await write(ctx.io.stdout, sessionText(head, f, { width: tty ? ctx.io.stdout.columns : undefined, header: (h) => h }, tty));
   } finally {

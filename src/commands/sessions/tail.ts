@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import type { TailOptions } from '../../follow/options';
 import { refuseDebugOnLiveView } from '../../cli/screen';
@@ -60,7 +60,7 @@ export const parseThreadTail = ([session, thread]: string[], flags: TailFlags): 
 
 /**
  * The view on a TTY; otherwise the events as lines (src/follow/ndjson.ts). `--jq` or an explicit `-o` (flag or
- * profile) asks for lines on a terminal too (CLI.md "Honest flags"): `-o table` one readable line per event.
+ * profile) asks for lines on a terminal too (docs/behaviour.md "Honest flags"): `-o table` one readable line per event.
  */
 export async function runTail(ctx: Ctx, o: TailOptions): Promise<void> {
   const lines = ctx.settings.jq !== undefined || ctx.settings.output !== undefined;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { readData } from '../../input/data';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
@@ -46,7 +46,7 @@ export function parseToolResult([session, eventId]: string[], flags: FlagsOf<typ
 export async function runToolResult(ctx: Ctx, o: ToolResultOptions): Promise<void> {
   const given =
     o.from === 'text' ? { content: [{ type: 'text', text: o.value }] } : contentFrom(await readData(o.value, ctx.io.stdin, ctx.io.cwd, ctx.io.signal));
-  // Assumption (API-NOTES): user.custom_tool_result data is {event_id, content: [blocks], is_error?}.
+  // Assumption (docs/service.md): user.custom_tool_result data is {event_id, content: [blocks], is_error?}.
   const data = { ...given, event_id: o.eventId, ...(o.error ? { is_error: true } : {}) };
   await printAccepted(ctx, await sessions.sendEvents(await ctx.api(), o.session, { events: [{ type: 'user.custom_tool_result', data }] }));
 }

@@ -1,8 +1,8 @@
 /** `svc sessions trace`'s work, loaded when it runs: the history read page by page into spans, turn by turn. */
 import { sessions } from '../../api/sessions';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
-import { write } from '../../io';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
+import { write } from '../../runtime/io';
 import { AgentNames } from '../../selection/agent-names';
 import { resolveRef } from '../../selection/names';
 import { HISTORY_PAGE } from '../../stats/read';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { pickSession } from './pick';
 
 /** `svc sessions trace SESSION [--thread ID] [--otlp-endpoint [URL]]`; `-o otlp` is read from the global `-o`. */

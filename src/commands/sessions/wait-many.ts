@@ -1,10 +1,10 @@
 import { sessions } from '../../api/sessions';
 import type { Session } from '../../wire/resources';
-import type { Ctx } from '../../context';
-import { exitCodeFor, ExitCodeError, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { exitCodeFor, ExitCodeError, InterruptedError, SessionEndError, WaitTimeoutError, withNote } from '../../runtime/errors';
 import { failureLine } from '../../output/error-line';
-import { worstExit } from '../../session-state';
-import { Channel } from '../../channel';
+import { worstExit } from '../../session/state';
+import { Channel } from '../../async/channel';
 import { SESSION_COLUMNS } from './columns';
 
 /** Streams open at once; the rest wait their turn (each starts with a read, so a settled one answers at once). */
@@ -23,7 +23,7 @@ export async function runWaitMany(ctx: Ctx, ids: string[], o: { timeoutMs?: numb
   const stop = new AbortController();
   const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => stop.abort('timeout'), o.timeoutMs);
   const signal = AbortSignal.any([stop.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])]);
-  const { Ctx: Context } = await import('../../context');
+  const { Ctx: Context } = await import('../../runtime/context');
   const sub = new Context({ ...ctx.io, signal }, ctx.globals);
   const settled = new Channel<Session>();
   const pending = new Set(ids);

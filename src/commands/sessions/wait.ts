@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { parseDeadline } from '../../follow/deadline';
 import { parseDuration } from '../../text/duration';

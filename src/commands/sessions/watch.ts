@@ -1,10 +1,10 @@
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { agentNames, showsAgentNames } from '../../cli/verbs/agent-names';
 import type { AgentNames } from '../../selection/agent-names';
 import { runWatchView, type WatchCell, type WatchViewOptions } from '../../watch/rows';
 import { agentCell } from '../../output/agent-cell';
-import { sessionStateText, type SessionStateInput } from '../../session-state';
+import { sessionStateText, type SessionStateInput } from '../../session/state';
 import { sessionColumns } from './columns';
 
 /** The session rows; with `names`, the agent as `name (agent_…@version)`. */

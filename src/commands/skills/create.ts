@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { skills } from '../../api/skills';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { LIMITS } from '../../wire/limits';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { addIdempotencyOption } from '../../cli/verbs/resource';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { skills } from '../../api/skills';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
 import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 import { inParent } from '../../cli/verbs/parent';

@@ -1,11 +1,11 @@
 /** `svc stats`: the selected sessions' figures, each history read once (or taken from the cache), summed per group. */
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { pausingClient } from '../../bulk/execute';
 import { AgentNames } from '../../selection/agent-names';
 import { SharedPause } from '../../bulk/pause';
 import { selectSessions } from '../../selection/selectors';
 import { PageCount, SELECT_PAGE, sayPagesRead } from '../../selection/select';
-import { write } from '../../io';
+import { write } from '../../runtime/io';
 import { StatsCache } from '../../stats/cache';
 import { Groups } from '../../stats/group';
 import { tallyFleet } from '../../stats/read';

@@ -2,14 +2,14 @@ import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { threads } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, type Flags, type Kit } from '../../cli/action';
 import { addManyFlags } from '../../cli/verbs/many';
 import { done } from '../../cli/verbs/resource';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions, type BulkTarget } from '../../bulk/execute';
 import { parseStatusList, readIds } from '../../selection/selectors';
-import { matchesThreadStatus, THREAD_FILTER_VALUES, type SessionStateInput } from '../../session-state';
+import { matchesThreadStatus, THREAD_FILTER_VALUES, type SessionStateInput } from '../../session/state';
 
 /** `svc threads archive SESSION THREAD… | - | --status S`, parsed before any request. */
 export interface ThreadArchiveOptions {

@@ -1,6 +1,6 @@
 import type { Column } from '../../output/table';
 import { age } from '../../output/age';
-import { threadStateText } from '../../session-state';
+import { threadStateText } from '../../session/state';
 import type { Thread } from '../../wire/resources';
 
 export const THREAD_COLUMNS: Column<Thread>[] = [

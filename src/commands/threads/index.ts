@@ -15,7 +15,7 @@ export interface ThreadOptions {
 
 export const parseThread = ([session, thread]: string[]): ThreadOptions => ({ session, thread });
 
-// Assumption (API-NOTES): thread paths, the Thread object, and archive answering 204 (printed as {id, archived}).
+// Assumption (docs/service.md): thread paths, the Thread object, and archive answering 204 (printed as {id, archived}).
 export default function build(group: Command, kit: Kit): void {
   addChildList(group, kit, {
     name: 'list',

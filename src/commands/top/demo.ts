@@ -4,9 +4,9 @@ import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import { triggers } from '../../api/triggers';
 import { work } from '../../api/work';
-import { Ctx } from '../../context';
+import { Ctx } from '../../runtime/context';
 import type { Fleet } from '../../emulator/fleet';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { parseTop } from './parse';
 
 export async function runFleetDemo(ctx: Ctx): Promise<void> {

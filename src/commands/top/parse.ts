@@ -1,5 +1,5 @@
 import type { Flags } from '../../cli/action';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { parseDuration } from '../../text/duration';
 import { parseSelectors, type SelectorFlags, type SessionSelectors } from '../../selection/selectors';
 

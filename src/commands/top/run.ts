@@ -1,7 +1,7 @@
 /** `svc top` on a terminal: the board (src/top/), with the writes done by the bulk executor. */
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { refuseDebugOnScreen } from '../../cli/screen';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import type { TopOptions } from './parse';
 
 export async function runTop(ctx: Ctx, o: TopOptions): Promise<void> {

@@ -5,9 +5,9 @@
  */
 import { ApiError } from '../../api/errors';
 import { sessions } from '../../api/sessions';
-import { Ctx } from '../../context';
+import { Ctx } from '../../runtime/context';
 import { runBulk, type BulkResult } from '../../bulk/execute';
-import type { OutStream } from '../../io';
+import type { OutStream } from '../../runtime/io';
 import type { BoardWrites } from '../../top/open';
 import type { WriteAction } from '../../top/sink';
 import { sessionActions } from '../sessions/actions';
@@ -66,7 +66,7 @@ export function boardWrites(ctx: Ctx): BoardWrites {
       const asked = [...(page.items ?? [])].reverse().find((e) => ids.has(e.id) && e.type === 'agent.tool_use');
       if (!asked) return { text: `${sessionId} awaits a custom tool result, not a confirmation: answer it with svc sessions tool-result`, level: 'error' };
       try {
-        // API-NOTES: user.tool_confirmation is {event_id, result}.
+        // docs/service.md: user.tool_confirmation is {event_id, result}.
         await sessions.sendEvents(c, sessionId, { events: [{ type: 'user.tool_confirmation', data: { event_id: asked.id, result } }] });
       } catch (e) {
         if (e instanceof ApiError) return { text: `${result} failed for ${sessionId}: ${e.message}`, level: 'error' };

@@ -4,10 +4,10 @@ import type { Obj } from '../../api/resources';
 import { triggerPatches } from '../../api/checks/trigger';
 import { SESSION_MODES, triggers } from '../../api/triggers';
 import { parseCount } from '../../config/settings';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { collect } from '../../cli/flags';
 import type { BodyFlag } from '../../cli/verbs/resource';
-import { isObject } from '../../is-object';
+import { isObject } from '../../wire/is-object';
 
 type Doc = Record<string, any>;
 

@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { Obj } from '../../api/resources';
 import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import {
   addChildList,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { chompNewline as chomp, fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
 import type { FlagsOf, FlagTable } from '../../cli/action';

@@ -1,13 +1,13 @@
 import type { ApiClient } from '../../api/client';
 import type { WorkItem } from '../../api/work';
-import type { Ctx } from '../../context';
-import { NoEnvironmentKeyError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { NoEnvironmentKeyError } from '../../runtime/errors';
 
 /**
  * The environment work key (SVC_ENVIRONMENT_KEY, else the profile's environment_key). Reads fall back to
  * the API key, which the service accepts there; poll, ack, heartbeat and stop do not.
  */
-// Assumption (API-NOTES): get and list of work rows accept the API key; poll, ack, heartbeat and stop only worker credentials.
+// Assumption (docs/service.md): get and list of work rows accept the API key; poll, ack, heartbeat and stop only worker credentials.
 export async function workClient(ctx: Ctx, read: boolean): Promise<ApiClient> {
   const key = ctx.settings.environmentKey?.value;
   if (key) return ctx.client(key);

@@ -5,8 +5,8 @@ import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/acti
 import { addListFlags, LIST_FLAGS, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
 import { listInParent } from '../../cli/verbs/parent';
 import type { Obj } from '../../api/resources';
-import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { UsageError } from '../../runtime/errors';
 import { addWatchFlags } from '../../selection/flags';
 import { parseWatch, WATCH_FLAGS, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
 import { WORK_COLUMNS } from './columns';

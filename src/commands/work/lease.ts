@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { environments } from '../../api/environments';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { inParent } from '../../cli/verbs/parent';
 import { WORK_COLUMNS } from './columns';

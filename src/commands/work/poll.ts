@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { MAX_BLOCK_MS, work } from '../../api/work';
 import { parseCount } from '../../config/settings';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
 import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';

@@ -1,7 +1,7 @@
 import type { FlagsOf, FlagTable } from '../../cli/action';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { parseDuration } from '../../text/duration';
-import { parseHostPort, type HostPort } from '../../host-port';
+import { parseHostPort, type HostPort } from '../../net/host-port';
 
 /** `svc work stats ENV [-w] [--interval D] [--timeout D] [--serve HOST:PORT]`. */
 export interface WorkStatsOptions {

@@ -2,11 +2,11 @@ import type { ApiClient } from '../../api/client';
 import { environments } from '../../api/environments';
 import { work, type WorkItem } from '../../api/work';
 import { listInParent } from '../../cli/verbs/parent';
-import type { Ctx } from '../../context';
-import { InterruptedError, UsageError } from '../../errors';
+import type { Ctx } from '../../runtime/context';
+import { InterruptedError, UsageError } from '../../runtime/errors';
 import type { WorkStatsOptions } from './stats-parse';
-import { write } from '../../io';
-import { sleep } from '../../sleep';
+import { write } from '../../runtime/io';
+import { sleep } from '../../async/sleep';
 import type { Column } from '../../output/table';
 import { countWorkRow, emptyQueueCounts, workRow } from '../../top/rows';
 import { workClient } from './credential';
@@ -98,7 +98,7 @@ async function watchStats(ctx: Ctx, c: ApiClient, o: WorkStatsOptions, now: () =
  * interval, shared by the requests that arrive meanwhile. Runs until SIGTERM (0) or Ctrl-C (130).
  */
 async function serveStats(ctx: Ctx, c: ApiClient, o: WorkStatsOptions, now: () => number): Promise<void> {
-  const { serveHttp } = await import('../../serve-http');
+  const { serveHttp } = await import('../../net/serve-http');
   let last: { at: number; stats: Promise<QueueStats> } | undefined;
   const current = (): Promise<QueueStats> => {
     if (!last || now() - last.at >= o.intervalMs) {

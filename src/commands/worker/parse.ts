@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import type { FlagsOf, FlagTable } from '../../cli/action';
-import { UsageError } from '../../errors';
+import { UsageError } from '../../runtime/errors';
 import { bounded, parseDuration } from '../../text/duration';
-import { parseHostPort, type HostPort } from '../../host-port';
+import { parseHostPort, type HostPort } from '../../net/host-port';
 import type { LogFormat } from '../../worker/log';
 
 /** The flags of the built-in tools and the log, `worker serve`'s all (declared in ./index.ts). */

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import { ApiError } from '../../api/errors';
 import { describeOrigin } from '../../config/validate';
-import { ExitCodeError, NoCredentialError, NoEnvironmentKeyError } from '../../errors';
+import { ExitCodeError, NoCredentialError, NoEnvironmentKeyError } from '../../runtime/errors';
 import type { WorkerOptions } from '../../worker/index';
 import { resolveCommand } from '../../worker/on-work';
 import type { WorkerRunOptions } from './parse';

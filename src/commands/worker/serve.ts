@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Ctx } from '../../context';
+import type { Ctx } from '../../runtime/context';
 import type { WorkerServeOptions } from './parse';
 import { DEFAULT_BASH_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, MAX_OUTPUT_CHARS } from './run';
 

@@ -7,7 +7,7 @@ import { queryBool, validate, type Field, type Schema } from '../validate';
 import { checkPluginRefs } from './plugins';
 import { checkSkillRefs } from './skills';
 import { checkHeaderNames, MCP_SERVER, splitHeaders, type StoredHeaders } from './mcp-headers';
-import { isObject } from '../../is-object';
+import { isObject } from '../../wire/is-object';
 import { mergeMetadata } from '../metadata';
 
 const TOOL_TYPES = ['default_toolset_20260901', 'mcp_toolset', 'custom'] as const;
@@ -17,7 +17,7 @@ export const SKILL_REF: Field = { type: 'object', fields: { skill_id: { type: 's
 /** A plugin reference: `version` omitted, "latest" or an exact published version (config rule 4). */
 export const PLUGIN_REF: Field = { type: 'object', fields: { plugin_id: { type: 'string', required: true }, version: { type: 'string' } } };
 
-/** Agent body (API-NOTES: Agents). */
+/** Agent body (docs/service.md: Agents). */
 export const AGENT_SCHEMA: Schema = {
   name: { type: 'string', required: true },
   model: { type: ['string', 'object'], required: true, fields: { id: { type: 'string', required: true }, reasoning_effort: { type: 'string' } } },
@@ -100,7 +100,7 @@ export function registerAgents(emu: Emulator): void {
   emu.router.patch('/v1/agents/:id', (r) => {
     const a = agents.must(r.params.id);
     if (a.archived_at) precondition('the agent is archived');
-    // API-NOTES Agents: a PATCH may carry the version it read; another is a concurrent change, refused (409).
+    // docs/service.md Agents: a PATCH may carry the version it read; another is a concurrent change, refused (409).
     const { version, ...rest } = (isObject(r.body) ? r.body : {}) as Record<string, unknown>;
     if (version !== undefined) {
       if (!Number.isInteger(version) || (version as number) < 1) invalidParam('body.version', 'version must be a positive integer');

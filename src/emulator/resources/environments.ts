@@ -9,7 +9,7 @@ import { mergeMetadata } from '../metadata';
 export type EnvironmentConfig = { type: 'cloud'; proxy?: { mode: 'route_all' | 'limited'; hosts: string[] } } | { type: 'self_hosted' };
 export type Environment = Rec & { name: string; description: string; config: EnvironmentConfig; metadata: Record<string, string>; archived_at: string | null };
 
-/** Environment body (API-NOTES: Environments and work). */
+/** Environment body (docs/service.md: Environments and work). */
 const ENVIRONMENT_SCHEMA: Schema = {
   name: { type: 'string', required: true },
   description: { type: 'string' },
@@ -98,7 +98,7 @@ export function registerEnvironments(emu: Emulator): void {
 }
 
 /**
- * Environment work keys. API-NOTES: how keys are issued is not shown; the emulator issues them through
+ * Environment work keys. docs/service.md: how keys are issued is not shown; the emulator issues them through
  * its local admin path `POST /_emulator/environments/{id}/keys` → 201 `{environment_id, key}`, or with
  * `Accept: text/plain` a line a shell can source. Keys are kept in the snapshot so a worker survives a restart.
  */

@@ -1,7 +1,7 @@
 import { invalidParam } from '../errors';
 import type { Field } from '../validate';
 
-/** An MCP server entry (API-NOTES: Agents): `{type:"url", name, url, headers?}`. */
+/** An MCP server entry (docs/service.md: Agents): `{type:"url", name, url, headers?}`. */
 export const MCP_SERVER: Field = {
   type: 'object',
   fields: {
@@ -19,7 +19,7 @@ export type StoredHeaders = Record<string, Record<string, string>>;
 /** A server keeps its stored headers only while its name, type and URL are unchanged (config rule 7). */
 const identity = (s: McpServer): string => JSON.stringify([s.name, s.type, s.url]);
 
-/** Header names differing only in case are rejected (status not stated, API-NOTES: 400 for a bad field). */
+/** Header names differing only in case are rejected (status not stated, docs/service.md: 400 for a bad field). */
 export function checkHeaderNames(servers: McpServer[] | undefined, param: string): void {
   (servers ?? []).forEach((s, i) => {
     const seen = new Set<string>();

@@ -25,7 +25,7 @@ type Source = { source: 'api' } | { source: 'session'; session_id: string };
 type Version = Rec & { memory_store_id: string; memory_id: string; path: string; operation: Operation; content_base64?: string; redacted_at?: string };
 
 /**
- * Assumption (API-NOTES common shapes: `metadata` is a string→string map): stores carry `metadata` as the
+ * Assumption (docs/service.md common shapes: `metadata` is a string→string map): stores carry `metadata` as the
  * other resources do, though the spec's store table names only name and description (`svc apply` labels by it).
  */
 const STORE_SCHEMA: Schema = { name: { type: 'string', required: true, maxLength: 255 }, description: { type: 'string' }, metadata: { type: 'map' } };
@@ -192,7 +192,7 @@ export function registerMemory(emu: Emulator): void {
   const { stores, memories, versions } = mem;
   const storeOf = (r: EmuRequest) => stores.must(r.params.id);
   const nameTaken = (name: string, except?: string) => {
-    // Unique across active and archived stores (Memory store; API-NOTES: duplicate name on create is 409).
+    // Unique across active and archived stores (Memory store; docs/service.md: duplicate name on create is 409).
     if (stores.values().some((s) => s.name === name && s.id !== except)) fail('conflict_error', `a memory store named ${name} exists`);
   };
 

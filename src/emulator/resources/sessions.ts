@@ -26,7 +26,7 @@ export function registerSessions(emu: Emulator): void {
     return s;
   }
 
-  // API-NOTES: sessions create body and object; a new session is idle.
+  // docs/service.md: sessions create body and object; a new session is idle.
   emu.router.post('/v1/sessions', (r) => ({ status: 201, body: publicView(svc.create(r.body)) }), { idempotent: true });
 
   emu.router.get('/v1/sessions', (r) => listNewest(sessions, r.query, { timeFilters: true }));
@@ -44,7 +44,7 @@ export function registerSessions(emu: Emulator): void {
     return { status: 204 };
   });
 
-  // API-NOTES: archive answers 200 with the object and `archived_at`.
+  // docs/service.md: archive answers 200 with the object and `archived_at`.
   emu.router.post(
     '/v1/sessions/:id/archive',
     (r) => {
@@ -72,7 +72,7 @@ export function registerSessions(emu: Emulator): void {
 
   emu.router.get('/v1/sessions/:id/events/stream', (r) => openStream(r, runtime(sessionOf(r)), {}), WORKER);
 
-  // API-NOTES: thread paths and the Thread object.
+  // docs/service.md: thread paths and the Thread object.
   emu.router.get('/v1/sessions/:id/threads', (r) => {
     const s = sessionOf(r);
     return listReply(
@@ -88,7 +88,7 @@ export function registerSessions(emu: Emulator): void {
 
   emu.router.get('/v1/sessions/:id/threads/:tid', (r) => ({ status: 200, body: publicView(svc.threadOf(sessionOf(r), r.params.tid)) }));
 
-  // API-NOTES: thread archive answers 204, also when repeated.
+  // docs/service.md: thread archive answers 204, also when repeated.
   emu.router.post(
     '/v1/sessions/:id/threads/:tid/archive',
     (r) => {

@@ -31,7 +31,7 @@ export function downloadVersion(r: EmuRequest, v: PackageVersion, contentType: s
 }
 
 /**
- * Assumption (API-NOTES common shapes: `metadata` is a string→string map; the form fields of an upload are not
+ * Assumption (docs/service.md common shapes: `metadata` is a string→string map; the form fields of an upload are not
  * shown): the optional `metadata` form field is that map as JSON text.
  */
 export function formMetadata(form: Form): Record<string, string> {
@@ -162,7 +162,7 @@ export function checkSkillRefs(emu: Emulator, refs: SkillRef[], param: string): 
     if (ref.version === undefined) return { skill_id: s.id, version: s.latest_version };
     if (ref.version === 'latest') return { skill_id: s.id, version: 'latest' as const };
     const n = Number(ref.version);
-    // The spec does not state the status of an unknown exact version: a bad field is 400 invalid_parameter_error (API-NOTES).
+    // The spec does not state the status of an unknown exact version: a bad field is 400 invalid_parameter_error (docs/service.md).
     if (!Number.isInteger(n) || !s._versions.some((v) => v.version === n))
       invalidParam(`${param}[${i}].version`, `skill ${s.id} has no version ${String(ref.version)}`);
     return { skill_id: s.id, version: n };

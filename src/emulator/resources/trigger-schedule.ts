@@ -13,7 +13,7 @@ const MAX_CATCH_UP = 100;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Checks a schedule and fills its default time zone. Assumption (API-NOTES gives only the shape
+ * Checks a schedule and fills its default time zone. Assumption (docs/service.md gives only the shape
  * `{type: "cron", expression, timezone}`): five-field cron, an IANA zone, UTC when omitted; a schedule
  * that never fires (`0 0 31 2 *`) is a bad expression.
  */

@@ -171,7 +171,7 @@ export function registerTriggers(emu: Emulator): void {
     return listNewest(triggers, r.query, { timeFilters: true, keep: (t) => agentId === null || t.agent_id === agentId });
   });
 
-  // Assumption (API-NOTES common shapes: archive where archivable; not listed for triggers): an archived trigger
+  // Assumption (docs/service.md common shapes: archive where archivable; not listed for triggers): an archived trigger
   // never fires again, leaves the list, and refuses updates and runs; `svc apply --prune` archives, never deletes.
   emu.router.post(
     '/v1/triggers/:id/archive',

@@ -12,7 +12,7 @@ import type { Environment } from './environments';
 const MAX_BLOCK_MS = 30_000;
 const WORKER_ID_HEADER = 'svc-worker-id';
 
-// API-NOTES: work ack and heartbeat bodies are `{generation}`; stop adds `final_status?: "completed"`.
+// docs/service.md: work ack and heartbeat bodies are `{generation}`; stop adds `final_status?: "completed"`.
 const LEASE_SCHEMA: Schema = { generation: { type: 'integer', required: true, min: 1 } };
 // No `force` or `reason`: unknown members are 400 invalid_parameter_error.
 const STOP_SCHEMA: Schema = { ...LEASE_SCHEMA, final_status: { type: 'string', enum: ['completed'] } };
@@ -22,7 +22,7 @@ const WORKER_AUTH: CredentialKind[] = ['environment', 'session'];
 const forbidden = (message: string): never => fail('permission_denied_error', message);
 
 /**
- * API-NOTES: resolved ambiguities. An environment work key reaches only its own environment's queue
+ * docs/service.md: resolved ambiguities. An environment work key reaches only its own environment's queue
  *; a session work token reaches only its own row.
  */
 function checkScope(r: EmuRequest, environmentId: string, rowId?: string): void {
@@ -71,7 +71,7 @@ export function registerWork(emu: Emulator): void {
     return { status: 200, body: workItem(op(row, body)) };
   };
 
-  // API-NOTES: work poll. Environment work key only: an API key or a session work token is 403.
+  // docs/service.md: work poll. Environment work key only: an API key or a session work token is 403.
   emu.router.get(
     '/v1/environments/:env/work/poll',
     async (r) => {
@@ -94,10 +94,10 @@ export function registerWork(emu: Emulator): void {
     { auth: ['api', 'environment'] },
   );
 
-  // API-NOTES: get work row accepts the API key or the environment work key.
+  // docs/service.md: get work row accepts the API key or the environment work key.
   emu.router.get('/v1/environments/:env/work/:id', (r) => ({ status: 200, body: workItem(rowOf(r)) }), { auth: ['api', 'environment'] });
 
-  // API-NOTES: work ack, heartbeat and stop paths; environment work key or the row's own session work token.
+  // docs/service.md: work ack, heartbeat and stop paths; environment work key or the row's own session work token.
   emu.router.post(
     '/v1/environments/:env/work/:id/ack',
     leaseOp((row, b) => queue.ack(row, b.generation), LEASE_SCHEMA),

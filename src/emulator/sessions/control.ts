@@ -24,7 +24,7 @@ export class SessionControl {
     if (r.interrupted || r.stopping) return r.control_epoch;
     const epoch = nextEpoch(r.control_epoch);
     this.s.set({ stopping: true, control_epoch: epoch });
-    // API-NOTES: the interrupt acknowledgement is a user.interrupt event with `epoch`, written to history.
+    // docs/service.md: the interrupt acknowledgement is a user.interrupt event with `epoch`, written to history.
     this.s.emit('user.interrupt', expected === undefined ? undefined : { expected_control_epoch: expected }, { epoch });
     this.cancelToolCalls();
     this.turns.cancelChildren({ interrupted: true, control_epoch: epoch });
@@ -35,7 +35,7 @@ export class SessionControl {
 
   /**
    * Every `agent.tool_use` still awaiting a worker's result or a confirmation gets an error result, so a worker
-   * reading history sees no call left without a result ("no result yet" means run it, API-NOTES). A reply that
+   * reading history sees no call left without a result ("no result yet" means run it, docs/service.md). A reply that
    * arrives later is accepted and changes nothing, like any second reply.
    */
   private cancelToolCalls(): void {

@@ -23,7 +23,7 @@ const OVERRIDES: Field = {
 
 const RESOURCE: Field = { type: 'object', fields: { type: { type: 'string', required: true }, file_id: { type: 'string' }, id: { type: 'string' } } };
 
-/** Session create body (API-NOTES: Sessions). */
+/** Session create body (docs/service.md: Sessions). */
 export const CREATE_SCHEMA: Schema = {
   agent_id: { type: 'string', required: true },
   agent_version: { type: 'integer', min: 1 },
@@ -85,7 +85,7 @@ const RESULT_DATA: Schema = {
   is_error: { type: 'boolean' },
 };
 
-// API-NOTES: event payloads (the `data` member) of user events; `session_thread_id` is not declared.
+// docs/service.md: event payloads (the `data` member) of user events; `session_thread_id` is not declared.
 const DATA: Record<UserEvent['type'], Field> = {
   'user.message': { type: 'object', required: true, fields: { content: { type: 'array', required: true, items: BLOCK } } },
   'user.interrupt': { type: 'object', fields: { expected_control_epoch: { type: 'string', pattern: CONTROL_EPOCH_PATTERN } } },

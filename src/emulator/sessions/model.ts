@@ -39,7 +39,7 @@ const DEFAULT_SLOW_WORDS = Array.from({ length: 50 }, (_, i) => `word${i + 1}`).
 const MAX_CHILDREN = 20;
 const LONG_BATCH = 200;
 
-/** Runs the script of one user message (EMULATOR.md "The scripted model") and says how the turn stops. */
+/** Runs the script of one user message (docs/behaviour.md "The emulator") and says how the turn stops. */
 export async function runScript(ctx: ModelContext, text: string): Promise<Outcome> {
   const lines = text
     .split('\n')

@@ -144,7 +144,7 @@ export function createSessionService(emu: Emulator): SessionService {
   }
 
   /**
-   * Config rules 1, 3, 4: `skills`/`plugins` overrides are three-state (API-NOTES) — omitted keeps the
+   * Config rules 1, 3, 4: `skills`/`plugins` overrides are three-state (docs/service.md) — omitted keeps the
    * agent's set, null means none, an array is exactly that set, validated and pinned like an agent's.
    */
   function resolveOverrides(overrides: Record<string, any> | undefined, param: string): void {
@@ -163,7 +163,7 @@ export function createSessionService(emu: Emulator): SessionService {
 
   const effectiveAgent = (s: SessionRec, overrides: Record<string, unknown>): Record<string, unknown> => {
     const { roster: _roster, ...config } = overrides;
-    // A null skills or plugins override means none (API-NOTES: three states).
+    // A null skills or plugins override means none (docs/service.md: three states).
     const none = Object.fromEntries((['skills', 'plugins'] as const).filter((k) => config[k] === null).map((k) => [k, []]));
     return { ...agentSnapshot(s), ...config, ...none };
   };

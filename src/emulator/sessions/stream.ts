@@ -110,7 +110,7 @@ export class StreamHub {
       reason = 'now';
     } else if (o.cursor !== undefined) {
       const pos = decodeCursor(o.view, o.cursor, head);
-      // API-NOTES: an expired or unusable cursor is 400 invalid_parameter_error, param `cursor`.
+      // docs/service.md: an expired or unusable cursor is 400 invalid_parameter_error, param `cursor`.
       if (pos === undefined) invalidParam('cursor', 'the cursor is not usable on this stream');
       const maxAge = config.expire_cursors_older_than;
       if (maxAge !== undefined && head - pos! > maxAge) {

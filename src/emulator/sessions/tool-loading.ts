@@ -45,7 +45,7 @@ const object = (props: string[]) => ({
   properties: Object.fromEntries(props.map((p) => [p, { type: 'string' }])),
   required: props.slice(0, 1),
 });
-// API-NOTES: Agents (the built-in names). Assumption: the spec shows no built-in schemas; these are the emulator's own.
+// docs/service.md: Agents (the built-in names). Assumption: the spec shows no built-in schemas; these are the emulator's own.
 const BUILT_IN_SCHEMAS: Record<string, Record<string, unknown>> = {
   bash: object(['command']),
   read: object(['path']),

@@ -4,7 +4,7 @@ import { nowIso, type Collection } from '../store';
 import { LEASED, isDelivered, isLive, type WorkRow, type WorkStatus } from './row';
 import { Waiters } from './waiters';
 
-// API-NOTES: work poll, an unacknowledged row returns to the queue after a delivery window of 30 s.
+// docs/service.md: work poll, an unacknowledged row returns to the queue after a delivery window of 30 s.
 export const DELIVERY_WINDOW_MS = 30_000;
 /** The spec does not state a lease length; 30 s gives a worker heartbeating every 10 s room for two misses. */
 export const LEASE_TTL_MS = 30_000;
@@ -111,7 +111,7 @@ export class WorkQueue {
     if (!LEASED.includes(row.status)) precondition(`work row ${row.id} is ${row.status}; heartbeats need an acknowledged lease`);
     const lost = this.emu.faults.config.lose_worker;
     if (lost !== undefined && (lost === '*' || lost === row.worker_id)) {
-      // EMULATOR.md lose_worker: the heartbeat never lands, so the lease runs out and the row is re-queued.
+      // docs/behaviour.md "The emulator" lose_worker: the heartbeat never lands, so the lease runs out and the row is re-queued.
       this.emu.faults.count('lose_worker');
       fail('server_error', 'the heartbeat was not accepted (injected fault lose_worker)');
     }

@@ -6,7 +6,7 @@
 import type { SessionEvent } from '../../wire/events';
 import type { PendingInput, Session, WorkItem } from '../../wire/resources';
 import { SESSION_ERROR_RECOVERY, UNFINISHED_STOPS } from '../../wire/errors';
-import { sessionState, stateText } from '../../session-state';
+import { sessionState, stateText } from '../../session/state';
 import { lastTurn, lastTurnError } from '../last-turn';
 import type { AwaitedCall, Cause, Explained } from './causes';
 

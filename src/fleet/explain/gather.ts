@@ -9,7 +9,7 @@ import { ApiError, NetworkError } from '../../api/errors';
 import { sessions } from '../../api/sessions';
 import { work } from '../../api/work';
 import type { Session, WorkItem } from '../../wire/resources';
-import { inParallel } from '../../parallel';
+import { inParallel } from '../../async/parallel';
 import { READS_IN_FLIGHT } from '../reads';
 import type { RecentHistory } from '../history';
 import type { Explained } from './causes';

@@ -12,7 +12,7 @@ export type { ToolResult } from './result';
 
 type Tool = (input: Input, ctx: ToolContext) => Promise<ToolResult>;
 
-/** The sandbox tools of the built-in toolset (API-NOTES: agents, built-in names) that run on a worker. */
+/** The sandbox tools of the built-in toolset (docs/service.md: agents, built-in names) that run on a worker. */
 const SANDBOX_TOOLS: Readonly<Record<string, Tool>> = { bash, read, write, edit, glob, grep };
 export const SANDBOX_TOOL_NAMES: readonly string[] = Object.keys(SANDBOX_TOOLS);
 

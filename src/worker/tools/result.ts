@@ -1,4 +1,4 @@
-/** What a sandbox tool answers: the content of `user.tool_result` (API-NOTES: event payloads). */
+/** What a sandbox tool answers: the content of `user.tool_result` (docs/service.md: event payloads). */
 export interface ToolResult {
   content: Array<{ type: 'text'; text: string }>;
   is_error?: boolean;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../../src/cli/main';
-import type { Io } from '../../../src/io';
+import type { Io } from '../../../src/runtime/io';
 import { tempConfigDir } from '../../helpers/cli';
 import { ApiClient } from '../../../src/api/client';
 import { follow } from '../../../src/api/stream/resumable';

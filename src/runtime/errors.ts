@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, networkCode, networkReason, PROXY_AUTH } from './api/errors';
+import { ApiError, NetworkError, networkCode, networkReason, PROXY_AUTH } from '../api/errors';
 
 /** Bad flags, arguments or input files: exit 2, checked before any request. */
 export class UsageError extends Error {
@@ -27,7 +27,7 @@ export class NoEnvironmentKeyError extends NoCredentialError {
 }
 
 /**
- * A session that a command waited on ended in a state a pipeline must tell apart (CLI.md "exit codes a pipeline can
+ * A session that a command waited on ended in a state a pipeline must tell apart (docs/behaviour.md "exit codes a pipeline can
  * trust"): its line names the session and the command that moves it on; its JSON form carries `session_id`.
  */
 export abstract class SessionEndError extends Error {
@@ -167,10 +167,10 @@ function byStatus(status: number): number {
   }
 }
 
-/** The one map from errors to exit codes (CLI.md "Errors and exit codes"). */
+/** The one map from errors to exit codes (docs/behaviour.md "Errors and exit codes"). */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError || err instanceof ConfigError) return 2;
-  // A proxy that asks for credentials (407) is a credential svc lacks: exit 4 (CLI.md, docs/decisions/network.md).
+  // A proxy that asks for credentials (407) is a credential svc lacks: exit 4 (docs/behaviour.md, docs/decisions/network.md).
   if (err instanceof NoCredentialError || (err instanceof NetworkError ? err.code : networkCode(err)) === PROXY_AUTH) return 4;
   if (err instanceof ApiError) {
     if (err.malformed) return 9;

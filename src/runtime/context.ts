@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
-import type { ApiClient } from './api/client';
-import type { Network } from './api/network';
-import { resolveSettings, type GlobalOptions, type OutputFormat, type Settings } from './config/settings';
+import type { ApiClient } from '../api/client';
+import type { Network } from '../api/network';
+import { resolveSettings, type GlobalOptions, type OutputFormat, type Settings } from '../config/settings';
 import { NoCredentialError } from './errors';
 import { write, type Io } from './io';
-import { escapeControls } from './output/controls';
-import { OutputWriter } from './output/writer';
-import { pagerFor } from './output/pager';
-import { USER_AGENT } from './version';
+import { escapeControls } from '../output/controls';
+import { OutputWriter } from '../output/writer';
+import { pagerFor } from '../output/pager';
+import { USER_AGENT } from '../version';
 
 /** What every command's run function receives: settings, IO, the output writer and the API client. */
 export class Ctx {
@@ -83,7 +83,7 @@ export class Ctx {
    */
   async network(): Promise<Network> {
     if (!this._network) {
-      const { readCaFile } = await import('./api/network');
+      const { readCaFile } = await import('../api/network');
       const ca = this.settings.caFile;
       const file = ca && resolve(this.io.cwd, ca.value);
       this._network = { env: this.io.env, ca: ca && file ? { file, pems: readCaFile(file, ca.where) } : undefined };
@@ -101,7 +101,7 @@ export class Ctx {
     baseUrl = this.settings.baseUrl.value,
     o: { outliveSignal?: boolean; signal?: AbortSignal } = {},
   ): Promise<ApiClient> {
-    const { ApiClient } = await import('./api/client');
+    const { ApiClient } = await import('../api/client');
     const s = this.settings;
     const network = await this.network();
     return new ApiClient({

@@ -1,4 +1,4 @@
-import { UsageError } from './errors';
+import { UsageError } from '../runtime/errors';
 
 /** Where a small status server listens (`--metrics-addr`, `work stats --serve`). */
 export interface HostPort {

@@ -1,4 +1,4 @@
-import type { Env } from './config/paths';
+import type { Env } from '../config/paths';
 
 export interface OutStream {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;

@@ -3,9 +3,9 @@
  * rows, pickers, `wait`, `svc top`, the live view's header, exports, completion) and the exit code a command that
  * waited on the session ends with. Machine formats (JSON, YAML, NDJSON) keep the service's object untouched.
  */
-import { SESSION_STATUSES } from './wire/events';
-import { UNFINISHED_STOPS } from './wire/errors';
-import type { Session } from './wire/resources';
+import { SESSION_STATUSES } from '../wire/events';
+import { UNFINISHED_STOPS } from '../wire/errors';
+import type { Session } from '../wire/resources';
 
 /** The labels, in the order a view sorts them (most in need of a person first after running ones). */
 /** `unknown`: a status the spec does not list, shown as the service sends it (a newer service's word), never as idle. */
@@ -17,7 +17,7 @@ export type StateLabel = (typeof STATE_LABELS)[number];
 export const DERIVED_FILTERS = ['failed', 'interrupted', 'waiting'] as const;
 export const STATUS_FILTER_VALUES: readonly string[] = [...SESSION_STATUSES, ...DERIVED_FILTERS];
 
-/** The exit code of a command that waited on a session which ended so (CLI.md "Errors and exit codes"). */
+/** The exit code of a command that waited on a session which ended so (docs/behaviour.md "Errors and exit codes"). */
 export const STATE_EXIT: Record<StateLabel, number> = {
   idle: 0,
   unknown: 0,

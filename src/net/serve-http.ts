@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from './errors';
+import { UsageError } from '../runtime/errors';
 import type { HostPort } from './host-port';
 
 export type { HostPort } from './host-port';

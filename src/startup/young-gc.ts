@@ -1,4 +1,4 @@
-import { applyHeavyRunFlags } from './startup/v8-flags';
+import { applyHeavyRunFlags } from './v8-flags';
 
 /** Bytes streamed between two young-generation collections. */
 const RELIEF_BYTES = 512 * 1024;
