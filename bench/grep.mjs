@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fleet } from './lib/fleet.mjs';
-import { history } from './lib/history.mjs';
+import { history, seedHistories } from './lib/history.mjs';
 import { paired, timeRun } from './lib/measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,13 +22,7 @@ const node = process.execPath;
 const f = await fleet(root, 'grep-bench');
 try {
   const ids = await f.sessions(N, { run: 'grep' }, 8);
-  const events = history(E);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < ids.length) await f.api('POST', `/_emulator/sessions/${ids[next++]}/history`, { items: events });
-    }),
-  );
+  await seedHistories(f, ids, history(E));
   const grep = (pattern, ...more) => ['sessions', 'grep', pattern, ...more, '--selector', 'run=grep', '--concurrency', CONCURRENCY, '-o', 'ndjson'];
   const floorRun = () => timeRun(node, [join(root, 'bench', 'stats-floor.mjs'), f.emuEnv.SVC_BASE_URL, f.emuEnv.SVC_API_KEY, 'grep', CONCURRENCY], f.env);
   const coldRun = (args) => () => {

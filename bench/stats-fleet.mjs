@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fleet } from './lib/fleet.mjs';
-import { history } from './lib/history.mjs';
+import { history, seedHistories } from './lib/history.mjs';
 import { paired, peakRss, timeRun } from './lib/measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,13 +23,7 @@ const node = process.execPath;
 const f = await fleet(root, 'stats-bench');
 try {
   const ids = await f.sessions(N, { run: 'stats' }, 8);
-  const events = history(E);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < ids.length) await f.api('POST', `/_emulator/sessions/${ids[next++]}/history`, { items: events });
-    }),
-  );
+  await seedHistories(f, ids, history(E));
   const stats = ['stats', '-l', 'run=stats', '--concurrency', CONCURRENCY, '-o', 'json'];
   const floorRun = () => timeRun(node, [join(root, 'bench', 'stats-floor.mjs'), f.emuEnv.SVC_BASE_URL, f.emuEnv.SVC_API_KEY, 'stats', CONCURRENCY], f.env);
   const coldRun = () => {

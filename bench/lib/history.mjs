@@ -34,3 +34,13 @@ export function history(n) {
   }
   return items.map((e) => (e.id === undefined ? { type: e.type, processed_at: e.processed_at, data: e.data } : e));
 }
+
+/** Appends `events` to each session of `ids` through the fleet's admin path, `parallel` sessions at a time. */
+export async function seedHistories(f, ids, events, parallel = 8) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < ids.length) await f.api('POST', `/_emulator/sessions/${ids[next++]}/history`, { items: events });
+    }),
+  );
+}

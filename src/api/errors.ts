@@ -112,3 +112,13 @@ export function networkReason(e: unknown): string | undefined {
     return `the connection was cut (${/^(aborted|socket hang up|other side closed)$/.test(err.message ?? '') ? 'the other side closed it' : (err.message ?? code)})`;
   return code;
 }
+
+/** A read whose failure (the service's answer or the network) leaves its result absent rather than failing the command. */
+export async function tolerated<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (e) {
+    if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client';
-import { ApiError, NetworkError } from '../api/errors';
+import { tolerated } from '../api/errors';
 import { sessions } from '../api/sessions';
 import { withPending, type Outcome, type TurnErrors } from './outcome';
 
@@ -27,13 +27,4 @@ export async function finishTurn(client: ApiClient, errors: TurnErrors, end: Out
     if (pending?.items?.length) end = withPending(end, pending.items.length);
   }
   errors.finish(end);
-}
-
-async function tolerated<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (e) {
-    if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
-    return undefined;
-  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emuEnv, svc } from '../helpers/cli';
 import { call, useEmulator } from '../helpers/emulator';
 import { waitUntil } from '../helpers/sse';
-import { confirmations, startSvc, waitingOn, workDir, writePolicy } from './helpers';
+import { confirmations, history, startSvc, waitingOn, workDir, writePolicy } from './helpers';
 
 const t = useEmulator();
 
@@ -68,10 +68,15 @@ describe('svc approve lint, test and --list', () => {
     const r = await svc(['approve', '--list', '-l', `q=${tag}`, '-o', 'json'], { env: emuEnv(t.emu) });
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout);
-    expect(rows.map((x: any) => [x.session_id, x.tool])).toEqual([
-      [a, 'bash'],
-      [b, 'deploy_service'],
-    ]);
+    // Oldest first by when each call was asked, as the histories say (the two scripted turns may run in either order).
+    const askedAt = async (id: string) => Date.parse((await history(t.emu, id)).find((e) => e.type === 'agent.tool_use').processed_at);
+    const expected = [
+      [a, 'bash', await askedAt(a!)],
+      [b, 'deploy_service', await askedAt(b!)],
+    ]
+      .sort((x, y) => (x[2] as number) - (y[2] as number))
+      .map(([id, tool]) => [id, tool]);
+    expect(rows.map((x: any) => [x.session_id, x.tool])).toEqual(expected);
     expect(rows[0]).toMatchObject({ input: { command: 'make' }, agent: expect.stringMatching(/^approver-/), thread: null });
   });
 

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../../api/client';
 import { environments } from '../../api/environments';
-import { ApiError, NetworkError } from '../../api/errors';
+import { tolerated } from '../../api/errors';
 import { sessions } from '../../api/sessions';
 import { work } from '../../api/work';
 import type { Session, WorkItem } from '../../wire/resources';
@@ -16,16 +16,6 @@ import type { Explained } from './causes';
 import { explainSession, needs, type SessionFacts } from './explain';
 
 const TERMINAL_ROWS = ['completed', 'failed', 'cancelled', 'canceled'];
-
-/** A read that failed leaves its member absent (the explanation says less), never the command failed. */
-async function tolerated<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (e) {
-    if (!(e instanceof ApiError || e instanceof NetworkError)) throw e;
-    return undefined;
-  }
-}
 
 class Environments {
   private readonly kinds = new Map<string, Promise<boolean | undefined>>();
