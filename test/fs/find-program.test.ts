@@ -53,9 +53,12 @@ describe('the keychain tool on a hostile PATH (issue 45 item 7)', () => {
     const { cwd, bin } = plant('secret-tool');
     const here = process.cwd();
     try {
+      // Beside the relative entry, an absolute folder without a secret-tool: a real one in /usr/bin (CI installs
+      // libsecret-tools) would be found there, rightly, and say nothing about the planted one.
+      const empty = tempConfigDir();
       for (const [PATH, at] of [
-        ['bin:/usr/bin:/bin', cwd],
-        ['.:/usr/bin:/bin', bin],
+        [`bin:${empty}`, cwd],
+        [`.:${empty}`, bin],
       ]) {
         process.chdir(at);
         const dir = tempConfigDir();
