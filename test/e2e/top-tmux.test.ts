@@ -16,6 +16,14 @@ let bin = '';
 const t = useFleet();
 
 const { keys, paneShows, start, stop } = tmuxTerminal(work, 'top');
+/**
+ * Esc, then the board without a filter: the next key waits for it, or the terminal reads Esc and that key as one
+ * Alt-key (Esc then / became Alt-/, and the old filter stayed).
+ */
+const clearFilter = async (rows: number) => {
+  await keys('Escape');
+  await paneShows(new RegExp(`│ ${rows} rows │`));
+};
 /** Types a filter: `/`, the text, Enter. */
 const filter = async (text: string) => {
   await keys('/');
@@ -66,8 +74,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     await filter('failed');
     const failed = await paneShows(/5 of 27 rows │ sort: updated │ filter: failed/);
     expect(rows(failed)).toHaveLength(5);
-    await keys('Escape');
-    await paneShows(/│ 27 rows │/);
+    await clearFilter(27);
 
     // Interrupt the running session selected by the filter.
     const running1 = fleet.sessions.running[0];
@@ -79,7 +86,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     // A slow reply winds down at its next step: stopping first, then interrupted.
     await paneShows(new RegExp(`${running1}\\s+running 1\\s+\\w+\\s+(running \\(stopping\\)|interrupted)`));
     expect((await getSession(t.emu, running1)).control_epoch).toBe('1');
-    await keys('Escape');
+    await clearFilter(27);
 
     // Mark two idle sessions (marks outlive a filter), then archive them after the question.
     const [, idle2, idle3] = fleet.sessions.idle;
@@ -87,7 +94,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     await paneShows(/1 of 27 rows/);
     await keys('Space');
     await paneShows('1 marked');
-    await keys('Escape');
+    await clearFilter(27);
     await filter('idle 3');
     await paneShows(/1 of 27 rows/);
     await keys('Space');
@@ -100,8 +107,9 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     expect((await getSession(t.emu, idle2)).archived_at).not.toBeNull();
     expect((await getSession(t.emu, idle3)).archived_at).not.toBeNull();
     await keys('Escape');
-    // Archived sessions leave the board (no --include-archived).
-    const afterArchive = await paneShows(/sessions: 25 /);
+    // Archived sessions leave the board (no --include-archived), and the filter is gone: waiting for that before the
+    // next key keeps the terminal from reading Esc and the next / as one Alt-/.
+    const afterArchive = await paneShows(/sessions: 25 [\s\S]*│ 25 rows │/);
     expect(afterArchive).not.toContain(idle2);
 
     // Enter opens the live view in place; its q comes back to the board, the filter and selection kept.
@@ -116,7 +124,7 @@ describeWith('svc top in a real terminal (tmux)', ['tmux'], () => {
     expect(back).toMatch(new RegExp(`${running2}\\s+running 2`));
 
     // The work rows of the environment, then the triggers.
-    await keys('Escape');
+    await clearFilter(25);
     await keys('2');
     const workView = await paneShows(/work rows of env_\w+/);
     await paneShows(/work_\w+\s+sesn_\w+\s+queued\s+1/);
