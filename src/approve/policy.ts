@@ -197,7 +197,7 @@ class Checker {
       const map = input.value as YamlNode | null;
       if (!map || !this.Y.isMap(map)) this.at(this.where(map, this.where(input)), `${what}: match.input maps the input's fields to tests`);
       else {
-        m.input = {};
+        m.input = Object.create(null) as NonNullable<Match['input']>;
         for (const f of map.items as Pair[]) {
           const field = this.Y.isScalar(f.key) ? String((f.key as Scalar).value) : '';
           if (!field) {
@@ -226,7 +226,8 @@ class Checker {
   }
 
   private labels(pair: Pair, what: string): Record<string, LabelTest> {
-    const out: Record<string, LabelTest> = {};
+    // Keyed by names the policy's author wrote: `__proto__` is a key like any other (a plain object would drop it).
+    const out: Record<string, LabelTest> = Object.create(null) as Record<string, LabelTest>;
     const map = pair.value as YamlNode | null;
     if (!map || !this.Y.isMap(map)) {
       this.at(this.where(map, this.where(pair)), `${what} maps keys to a value (true: present, false: absent)`);

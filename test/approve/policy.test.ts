@@ -143,3 +143,12 @@ extra: 1
     expect(regexRisk('(\\+a)+')).toBeUndefined();
   });
 });
+
+describe('a policy naming __proto__ or constructor', () => {
+  it('keeps the condition: a rule whose labels, metadata or input name __proto__ does not match a call without it', async () => {
+    for (const cond of ['labels: {__proto__: "x"}', 'metadata: {constructor: "x"}', 'input: {__proto__: {prefix: "ls"}}']) {
+      const p = await parsePolicy(`rules:\n  - name: narrow\n    match: {tool: bash, ${cond}}\n    decision: allow\n`, 'p.yaml');
+      expect(decide(p, call()), cond).toEqual({ kind: 'none' });
+    }
+  });
+});
