@@ -39,19 +39,20 @@ export function otlpTarget(flag: string | true | undefined, env: Env, name = '--
 
 /** `k=v,k2=v2` with URL-encoded values, keys and values trimmed; a malformed pair is skipped (as the SDKs do). */
 export function parseOtlpHeaders(text: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // A Map, so a header named __proto__ or constructor is kept as written, never an object's own machinery.
+  const out = new Map<string, string>();
   for (const pair of (text ?? '').split(',')) {
     const i = pair.indexOf('=');
     if (i <= 0) continue;
     const key = pair.slice(0, i).trim();
     if (!key) continue;
     try {
-      out[key.toLowerCase()] = decodeURIComponent(pair.slice(i + 1).trim());
+      out.set(key.toLowerCase(), decodeURIComponent(pair.slice(i + 1).trim()));
     } catch {
       // not valid percent-encoding: skipped
     }
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** Spans per request, as the SDKs' batch processor sends them. */
