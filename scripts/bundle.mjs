@@ -163,7 +163,7 @@ const sourcePatches = (without, extra) => ({
 });
 
 /**
- * Bundles src/cli/main.ts, src/version.ts (the launcher's `--version`) and src/startup/index.ts (what the launcher runs
+ * Bundles src/cli/main.ts, src/startup/launch.ts (the launcher, with its `--version`) and src/startup/index.ts (what the launcher runs
  * first) into `outdir` (emptied first). `without` names tricks to leave out (a `trick` above, or `builtin-namespaces`):
  * for bench/tricks.mjs. With `sea`, the single executable's chunks instead (scripts/sea.mjs links them):
  * src/sea/entry.ts as `svc.js` and its chunks, jq-web inside them, each minified, the licences in `LEGAL.txt`.
@@ -175,7 +175,7 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     metafile: true,
     entryPoints: sea
       ? { svc: `${root}src/sea/entry.ts` }
-      : { cli: `${root}src/cli/main.ts`, version: `${root}src/version.ts`, startup: `${root}src/startup/index.ts` },
+      : { cli: `${root}src/cli/main.ts`, launch: `${root}src/startup/launch.ts`, startup: `${root}src/startup/index.ts` },
     outdir,
     bundle: true,
     splitting: true,

@@ -39,8 +39,8 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
   it('svc --version loads neither undici, ink, react, yaml nor jq', () => {
     const { urls, text } = loadedSources(['--version']);
     expect(urls.some((u) => u.includes('node_modules'))).toBe(false);
-    // The launcher's fast path: the version module, not the command tree.
-    expect(urls.some((u) => u.endsWith('/dist/version.js'))).toBe(true);
+    // The launcher's fast path: the launcher alone, not the command tree.
+    expect(urls.some((u) => u.endsWith('/dist/launch.js'))).toBe(true);
     expect(urls.some((u) => u.endsWith('/dist/cli.js'))).toBe(false);
     expect(holds(text, 'commander')).toBe(false);
     for (const pkg of HEAVY) expect(holds(text, pkg), pkg).toBe(false);
