@@ -14,6 +14,7 @@ import type { Ctx } from '../runtime/context';
 import { matchesStatus, type SessionStateInput } from '../session/state';
 import { resolveId } from './names';
 import type { SessionSelectors } from './selectors';
+import type { SessionEvent } from '../wire/events';
 
 /** Pages of the largest size the service serves: a selection svc filters reads fewer, larger pages. */
 export const SELECT_PAGE = 1000;
@@ -25,7 +26,12 @@ export const DEFAULT_MATCHES = 50;
 export interface SelectOptions extends ListOptions {
   /** Told after each page read. */
   onPage?: () => void;
+  /** Where `--error-type` reads a session's newest events (a command that reads them anyway shares its read). */
+  recent?: RecentEvents;
 }
+
+/** A session's newest events, newest first: one page, at least ERROR_TAIL events when it has them. */
+export type RecentEvents = (sessionId: string) => Promise<readonly SessionEvent[]>;
 
 /** What a watch polls with: the service's filters, and the test of what it cannot filter. */
 export interface SessionSelection {
@@ -88,13 +94,19 @@ export const ERROR_TAIL = 50;
 /** Error types remembered (by session and `updated_at`) across a watch's polls, so a settled session is read once. */
 const ERROR_CACHE = 10_000;
 
+/** A session's newest ERROR_TAIL events, read as one page. */
+const errorTail =
+  (c: ApiClient, signal?: AbortSignal): RecentEvents =>
+  async (sessionId) =>
+    (await sessions.historyPage(c, sessionId, { order: 'desc', page_size: ERROR_TAIL }, undefined, signal)).items ?? [];
+
 /**
  * The `error_type` of the `session.error` that ended the last turn: the newest of the history's last ERROR_TAIL
- * events, not before the turn's `running` status. Undefined when the tail holds none.
+ * events (`newest` first; a longer page is cut to them, so every reader finds the same), not before the turn's
+ * `running` status. Undefined when the tail holds none.
  */
-export async function lastTurnErrorType(c: ApiClient, sessionId: string, signal?: AbortSignal): Promise<string | undefined> {
-  const page = await sessions.historyPage(c, sessionId, { order: 'desc', page_size: ERROR_TAIL }, undefined, signal);
-  for (const e of page.items ?? []) {
+export function lastTurnErrorType(newest: readonly SessionEvent[]): string | undefined {
+  for (const e of newest.slice(0, ERROR_TAIL)) {
     const data = (e.data ?? {}) as { error_type?: unknown; status?: unknown };
     if (e.type === 'session.error') return typeof data.error_type === 'string' ? data.error_type : undefined;
     if (e.type === 'session.status' && data.status === 'running') return undefined;
@@ -103,7 +115,14 @@ export async function lastTurnErrorType(c: ApiClient, sessionId: string, signal?
 }
 
 /** The selection of `sel`: `--agent` resolved once, and the error types read as the sessions pass. */
-export async function sessionSelection(c: ApiClient, sel: SessionSelectors, now: number, extra: Query = {}, signal?: AbortSignal): Promise<SessionSelection> {
+export async function sessionSelection(
+  c: ApiClient,
+  sel: SessionSelectors,
+  now: number,
+  extra: Query = {},
+  signal?: AbortSignal,
+  recent: RecentEvents = errorTail(c, signal),
+): Promise<SessionSelection> {
   const agentId = await agentIdOf(c, sel);
   const errors = new Map<string, { at: unknown; type: string | undefined }>();
   const errorTypeOf = (s: Obj) => errors.get(String(s.id))?.type;
@@ -114,7 +133,7 @@ export async function sessionSelection(c: ApiClient, sel: SessionSelectors, now:
       // Only a session that passes every other test and ended in an error costs a history read.
       if (sel.errorType && endedInError(s) && base(s) && errors.get(id)?.at !== s.updated_at) {
         if (errors.size >= ERROR_CACHE) errors.clear();
-        errors.set(id, { at: s.updated_at, type: await lastTurnErrorType(c, id, signal) });
+        errors.set(id, { at: s.updated_at, type: lastTurnErrorType(await recent(id)) });
       }
       yield s;
     }
@@ -135,7 +154,7 @@ export async function* selectSessions(
   lo: SelectOptions = { all: true },
   extra: Query = {},
 ): AsyncGenerator<Obj> {
-  const s = await sessionSelection(c, sel, now, extra, lo.signal);
+  const s = await sessionSelection(c, sel, now, extra, lo.signal, lo.recent);
   yield* filterPaged((q, l) => s.read(sessions.list(c, q, l)), s.query, s.clientSide ? s.match : undefined, lo);
 }
 

@@ -26,7 +26,8 @@ export function parseExplain(args: string[], flags: FlagsOf<typeof SESSION_EXPLA
 export async function runExplain(ctx: Ctx, o: ExplainOptions): Promise<void> {
   const c = await ctx.api();
   const history = new RecentHistory(c);
-  const list = await selectFleet(ctx, c, o.pick);
+  // `--error-type` reads the newest events of each failed session: the same page the explanation reads.
+  const list = await selectFleet(ctx, c, o.pick, (id) => history.of(id));
   const explained = await explainAll(c, list, history, ctx.now());
   const human = ctx.format === 'table' && !ctx.settings.jq;
   if (ctx.format === 'id') return ctx.out.list(explained, []);

@@ -12,6 +12,7 @@ import type { Flags, FlagTable } from '../../cli/action';
 import type { Session } from '../../wire/resources';
 import { inParallel } from '../../async/parallel';
 import { hasSelectors, parseSelectors, readIds, selectSessions } from '../../selection/selectors';
+import type { RecentEvents } from '../../selection/select';
 import { READS_IN_FLIGHT } from '../../fleet/reads';
 import type { Selection } from '../../fleet/explain/group';
 import { pickable } from '../../cli/pick-arg';
@@ -54,7 +55,7 @@ export function parseFleetPick(args: string[], flags: Flags): FleetPick {
 }
 
 /** The sessions picked, as full objects: each ID read, or the selection paged. */
-export async function selectFleet(ctx: Ctx, c: ApiClient, p: FleetPick): Promise<Session[]> {
+export async function selectFleet(ctx: Ctx, c: ApiClient, p: FleetPick, recent?: RecentEvents): Promise<Session[]> {
   const ids = p.picked.stdin ? await readIds(ctx.io.stdin, ctx.io.signal) : p.picked.ids;
   let list: Session[] = [];
   if (ids) {
@@ -63,7 +64,7 @@ export async function selectFleet(ctx: Ctx, c: ApiClient, p: FleetPick): Promise
     await inParallel(unique, READS_IN_FLIGHT, async (id, i) => void (list[i] = await sessions.get(c, id)));
     p.selection.ids = unique;
   } else
-    for await (const s of selectSessions(c, p.picked.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE, signal: ctx.io.signal }))
+    for await (const s of selectSessions(c, p.picked.selectors, ctx.now(), { all: true, pageSize: SELECT_PAGE, signal: ctx.io.signal, recent }))
       list.push(s as Session);
   return list;
 }
