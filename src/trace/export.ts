@@ -6,6 +6,7 @@
  * configuration and wins over the environment; `--otlp-endpoint` alone reads it (docs/decisions/trace-spans.md).
  */
 import { discard, request } from '../api/http';
+import type { Network } from '../api/network';
 import { ExitCodeError, UsageError } from '../runtime/errors';
 import { otlpRequest, type OtlpResource } from './otlp';
 import type { Span } from './spans';
@@ -13,6 +14,8 @@ import type { Span } from './spans';
 export interface OtlpTarget {
   url: string;
   headers: Record<string, string>;
+  /** The run's proxies and extra CA certificates (SVC_CA_FILE, a profile's ca_file), as for the service itself. */
+  network?: Network;
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,6 +105,7 @@ export class OtlpExporter {
           signal: AbortSignal.timeout(TIMEOUT_MS),
           headersTimeout: TIMEOUT_MS,
           bodyTimeout: TIMEOUT_MS,
+          network: this.target.network,
         });
         status = res.statusCode;
         discard(res.body);

@@ -7,6 +7,7 @@ import { emuEnv, ndjson, svc, type SvcOptions } from '../helpers/cli';
 import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { agent, append, session } from '../stats/history';
 import { CHILD, GRANDCHILD, tracedHistory } from './history';
+import { TEST_CA_FILE, tlsFront } from '../helpers/tls-front';
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
@@ -265,6 +266,23 @@ describe('svc sessions trace', () => {
       status = 200;
       expect(r.code).toBe(9);
       expect(r.stderr).toMatch(/^error: cannot send spans to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: the collector answered 400/);
+    });
+
+    it('a collector over HTTPS is trusted through SVC_CA_FILE, as the service is; without it, one line, exit 10', async () => {
+      const front = await tlsFront(base);
+      try {
+        const s = await traced('trace-tls');
+        got.length = 0;
+        const untrusted = await run(['sessions', 'trace', s, '--otlp-endpoint', front.url]);
+        expect(untrusted.code).toBe(10);
+        expect(untrusted.stderr).toMatch(/^error: cannot send spans to https:\/\/127\.0\.0\.1:\d+\/v1\/traces: no answer/);
+        const trusted = await run(['sessions', 'trace', s, '--otlp-endpoint', front.url], { env: { SVC_CA_FILE: TEST_CA_FILE } });
+        expect(trusted.stderr).toMatch(/^sent 18 spans of trace [0-9a-f]{32} to https:/);
+        expect(trusted.code).toBe(0);
+        expect(got.map((g) => g.url)).toEqual(['/v1/traces']);
+      } finally {
+        await front.close();
+      }
     });
   });
 

@@ -61,7 +61,8 @@ async function follow(
     });
   } else if (o.target.kind === 'otlp') {
     const [{ otlpTarget }, { otlpDestination }] = await Promise.all([import('../../trace/export'), import('../../trace/live')]);
-    destination = otlpDestination(otlpTarget(o.target.url, ctx.io.env)!, ctx.sleep, USER_AGENT, FORWARD_CONCURRENCY);
+    const target = { ...otlpTarget(o.target.url, ctx.io.env)!, network: await ctx.network() };
+    destination = otlpDestination(target, ctx.sleep, USER_AGENT, FORWARD_CONCURRENCY);
   } else {
     const { execCommand } = await import('../../listen/exec');
     destination = execCommand({ command: o.target.command, env: ctx.io.env, cwd: ctx.io.cwd, concurrency: EXEC_CONCURRENCY, stderr: ctx.io.stderr });

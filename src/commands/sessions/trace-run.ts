@@ -15,7 +15,8 @@ import { USER_AGENT } from '../../version';
 import type { TraceOptions } from './trace';
 
 export async function traceSession(ctx: Ctx, o: TraceOptions, otlp: boolean): Promise<void> {
-  const target = otlpTarget(o.otlpEndpoint, ctx.io.env);
+  const found = otlpTarget(o.otlpEndpoint, ctx.io.env);
+  const target = found && { ...found, network: await ctx.network() };
   const explicit = ctx.settings.output?.value;
   if (explicit === 'id') throw new UsageError('-o id does not apply to svc sessions trace: use -o json, ndjson, otlp or table');
   if (otlp && ctx.settings.output?.source !== 'flag') throw new UsageError('-o otlp is a flag of svc sessions trace only, not a profile setting');

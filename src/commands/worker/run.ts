@@ -80,5 +80,8 @@ export async function runWorkerRun(ctx: Ctx, o: WorkerRunOptions): Promise<void>
 /** `--otlp-endpoint`: the tools' spans, posted as each call ends (trace/worker.ts). */
 async function traceTools(ctx: Ctx, url: string, workerId: string) {
   const [{ otlpTarget }, { workerSpans }] = await Promise.all([import('../../trace/export'), import('../../trace/worker')]);
-  return workerSpans(otlpTarget(url, ctx.io.env)!, { workerId, sleep: ctx.sleep, userAgent: USER_AGENT, warn: (line) => void ctx.msg(`warning: ${line}`) });
+  return workerSpans(
+    { ...otlpTarget(url, ctx.io.env)!, network: await ctx.network() },
+    { workerId, sleep: ctx.sleep, userAgent: USER_AGENT, warn: (line) => void ctx.msg(`warning: ${line}`) },
+  );
 }
