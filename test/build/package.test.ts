@@ -5,11 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtForOtherUsers, sharedBundle } from '../helpers/bundled';
 
 const repo = new URL('../..', import.meta.url).pathname;
-const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { dependencies?: object; scripts: Record<string, string>; files: string[] };
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  bundleDependencies?: string[];
+  scripts: Record<string, string>;
+  files: string[];
+};
 
 describe('the package holds only what runs', () => {
-  it('has no runtime dependencies and no script that runs on the installing machine; it builds before packing', () => {
-    expect(pkg.dependencies ?? {}).toEqual({});
+  it('lists undici and conf as its dependencies, bundled: installing downloads nothing and runs no script; it builds before packing', () => {
+    // esbuild bundles them into dist/; listed and packed, so `npm ls` and a vulnerability scanner see their versions.
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['conf', 'undici']);
+    expect([...(pkg.bundleDependencies ?? [])].sort()).toEqual(['conf', 'undici']);
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[hook], hook).toBeUndefined();
     expect(pkg.scripts.prepack).toContain('scripts/build.mjs');
   });
@@ -22,19 +29,26 @@ describe('the package holds only what runs', () => {
     expect(execFileSync('git', ['check-ignore', '--no-index', name], { cwd: repo, encoding: 'utf8' }).trim()).toBe(name);
   });
 
-  it('packs the launcher, the bundle and jq with its WebAssembly, no sources or source maps, in under 8 MiB unpacked', () => {
+  it('packs the launcher, the bundle and jq with its WebAssembly (under 8 MiB unpacked), no sources or source maps, and the two bundled dependencies', () => {
     // --ignore-scripts: CI has built dist/ already, and the list is what matters here.
     const [report] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, encoding: 'utf8' })) as Array<{
       filename: string;
       unpackedSize: number;
-      files: Array<{ path: string }>;
+      files: Array<{ path: string; size: number }>;
     }>;
     // The package's own name (never the public registry's `svc`, another project's), the command still `svc`.
     expect(report.filename).toMatch(/^hosted-agent-svc-\d+\.\d+\.\d+.*\.tgz$/);
     const paths = report.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['bin/svc.js', 'dist/cli.js', 'dist/jq/jq.js', 'dist/jq/jq.wasm', 'completions/_svc']));
-    expect(paths.filter((p) => p.endsWith('.map') || p.startsWith('src/') || p.startsWith('node_modules/'))).toEqual([]);
-    expect(report.unpackedSize).toBeLessThan(8 * 1024 * 1024);
+    const own = report.files.filter((f) => !f.path.startsWith('node_modules/'));
+    expect(own.filter((f) => f.path.endsWith('.map') || f.path.startsWith('src/'))).toEqual([]);
+    expect(own.reduce((n, f) => n + f.size, 0)).toBeLessThan(8 * 1024 * 1024);
+    // node_modules/ holds undici and conf with conf's own dependencies, nothing of svc's other libraries (all in dist/).
+    const packed = new Set(paths.filter((p) => p.startsWith('node_modules/')).map((p) => p.split('/')[1]));
+    expect(packed).toContain('undici');
+    expect(packed).toContain('conf');
+    for (const other of ['commander', 'ink', 'react', 'yaml', 'jq-web']) expect(packed.has(other), other).toBe(false);
+    expect(report.unpackedSize).toBeLessThan(14 * 1024 * 1024);
   });
 
   describe('a build laid out away from any node_modules', () => {
