@@ -5,8 +5,8 @@ import type { Io } from '../runtime/io';
 import { missingPick, type Pickable } from './pick-arg';
 import { textOutputConflict } from './text-output';
 
-/** A verb's flags as commander parsed them, before its parse step types them. */
-export type Flags = Record<string, unknown>;
+import type { Flags } from './flags';
+export type { Flags } from './flags';
 
 /** How a flag's value arrives from commander: `<value>` a string, a repeated one a list, a switch a boolean (`--no-x` false). */
 export type FlagKind = 'string' | 'list' | 'switch';

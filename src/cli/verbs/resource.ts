@@ -12,7 +12,7 @@ export { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempote
 export {
   addChildList,
   addList,
-  addListFlags,
+  LIST_FLAGS,
   filterQuery,
   listOptions,
   mapAsync,
