@@ -9,7 +9,7 @@ import { selectedTargets } from '../../selection/targets';
 import { hasSelectors, parseResourceSelectors, readIds, type SessionSelectors } from '../../selection/selectors';
 import type { Flags } from '../action';
 import { addFlags, flagTable } from '../flags';
-import { resourceSelectorFlags } from '../../selection/flags';
+import { resourceSelectorFlags } from './selection-flags';
 import { pickable } from '../pick-arg';
 import { article, pickSource, type ResourceSpec } from './spec';
 

@@ -10,7 +10,7 @@ import { addFlags, type FlagsOf } from '../flags';
 import { LIST_FLAGS, filterQuery, listFilters, listOptions, printList, type ListFilter, type ListPage } from './list';
 import type { ResourceSpec } from './spec';
 import { parseDuration } from '../../text/duration';
-import { DEFAULT_INTERVAL, resourceSelectorFlags, WATCH_FLAGS } from '../../selection/flags';
+import { DEFAULT_INTERVAL, resourceSelectorFlags, WATCH_FLAGS } from './selection-flags';
 import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from '../../selection/selectors';
 import { watchCell, type WatchCell } from '../../watch/rows';
 

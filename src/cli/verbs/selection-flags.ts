@@ -1,4 +1,4 @@
-import { flagTable } from '../cli/flags';
+import { flagTable } from '../flags';
 
 export const DEFAULT_INTERVAL = '2s';
 
