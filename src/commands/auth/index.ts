@@ -147,7 +147,10 @@ export async function runLogout(ctx: Ctx): Promise<void> {
 }
 
 export default function build(group: Command, kit: Kit): void {
-  const login = addFlags(group.command('login').description('Verify an API key and store it in the system keychain (else the 0600 config file)'), AUTH_LOGIN_FLAGS);
+  const login = addFlags(
+    group.command('login').description('Verify an API key and store it in the system keychain (else the 0600 config file)'),
+    AUTH_LOGIN_FLAGS,
+  );
   examples(login, [
     'svc auth login',
     'svc auth login --with-token < key.txt',

@@ -29,7 +29,10 @@ export interface FileListOptions {
 /** `svc files list`'s flags. */
 export const FILE_LIST_FLAGS = flagTable({ ...LIST_FLAGS, ...VERSION_HEADER_FLAGS });
 
-export const parseFileList = (_args: string[], flags: FlagsOf<typeof FILE_LIST_FLAGS>): FileListOptions => ({ list: listOptions(flags), versioned: versioned(flags) });
+export const parseFileList = (_args: string[], flags: FlagsOf<typeof FILE_LIST_FLAGS>): FileListOptions => ({
+  list: listOptions(flags),
+  versioned: versioned(flags),
+});
 
 export async function runFileList(ctx: Ctx, o: FileListOptions): Promise<void> {
   const c = await ctx.api();

@@ -41,10 +41,7 @@ export async function runUpload(ctx: Ctx, o: FileUploadOptions): Promise<void> {
 }
 
 export function addUpload(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('upload')
-    .argument('<file>', 'file to upload (at most 100 MiB)')
-    .description('Upload a file (multipart, streamed from disk)');
+  const cmd = group.command('upload').argument('<file>', 'file to upload (at most 100 MiB)').description('Upload a file (multipart, streamed from disk)');
   addFlags(cmd, FILE_UPLOAD_FLAGS);
   examples(cmd, ['svc files upload report.pdf', 'svc files upload data.jsonl --purpose batch -q', 'svc files upload notes.txt --no-version-header']);
   return cmd.action(kit.verb(parseUpload, runUpload));

@@ -19,7 +19,12 @@ export interface RedactOptions {
 /** `svc memories redact`'s flags. */
 export const MEMORY_REDACT_FLAGS = flagTable({ yes: { flags: '-y, --yes', description: 'do not ask for confirmation' } });
 
-export const parseRedact = ([store, memory, version]: string[], flags: FlagsOf<typeof MEMORY_REDACT_FLAGS>): RedactOptions => ({ store, memory, version, yes: Boolean(flags.yes) });
+export const parseRedact = ([store, memory, version]: string[], flags: FlagsOf<typeof MEMORY_REDACT_FLAGS>): RedactOptions => ({
+  store,
+  memory,
+  version,
+  yes: Boolean(flags.yes),
+});
 
 export async function runRedact(ctx: Ctx, { store, memory, version, yes }: RedactOptions): Promise<void> {
   if (!yes) {

@@ -14,10 +14,7 @@ export function runDownload(ctx: Ctx, o: VersionedDownloadOptions): Promise<void
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('download')
-    .argument('<plugin>', 'plugin ID')
-    .description('Download a plugin package (.zip; the latest version unless --version)');
+  const cmd = group.command('download').argument('<plugin>', 'plugin ID').description('Download a plugin package (.zip; the latest version unless --version)');
   addOutputFileOption(addFlags(cmd, PLUGIN_DOWNLOAD_FLAGS));
   examples(cmd, ['svc plugins download PLUGIN_ID -O plugin.zip', 'svc plugins download PLUGIN_ID --version 1.0.0 -O ./packages/']);
   return cmd.action(kit.verb(parseVersionedDownload, runDownload));

@@ -22,7 +22,10 @@ export const PLUGIN_LIST_FLAGS = flagTable({
   ...LIST_FLAGS,
 });
 
-export const parsePluginList = (_args: string[], flags: FlagsOf<typeof PLUGIN_LIST_FLAGS>): PluginListOptions => ({ query: pluginQuery(flags), list: listOptions(flags) });
+export const parsePluginList = (_args: string[], flags: FlagsOf<typeof PLUGIN_LIST_FLAGS>): PluginListOptions => ({
+  query: pluginQuery(flags),
+  list: listOptions(flags),
+});
 
 /** The filters the service accepts, checked before any request. */
 export function pluginQuery(opts: { query?: string; category?: string; scope?: string }): Record<string, string | undefined> {

@@ -46,10 +46,7 @@ export async function runCreate(ctx: Ctx, o: SkillCreateOptions): Promise<void> 
 }
 
 export function addCreate(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('create')
-    .argument('[file]', 'skill package (at most 64 MiB)')
-    .description('Create a skill by uploading its package (version 1)');
+  const cmd = group.command('create').argument('[file]', 'skill package (at most 64 MiB)').description('Create a skill by uploading its package (version 1)');
   addFlags(cmd, SKILL_CREATE_FLAGS);
   examples(cmd, ['svc skills create review.zip --name reviewer --categories dev_tools', 'svc skills create --file ./pkg/skill.zip -q']);
   return cmd.action(kit.verb(parseCreate, runCreate));

@@ -21,10 +21,7 @@ export function runDownload(ctx: Ctx, o: VersionedDownloadOptions): Promise<void
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('download')
-    .argument('<skill>', 'skill ID or name')
-    .description('Download a skill package (the latest version unless --version)');
+  const cmd = group.command('download').argument('<skill>', 'skill ID or name').description('Download a skill package (the latest version unless --version)');
   addOutputFileOption(addFlags(cmd, VERSION_FLAGS));
   examples(cmd, ['svc skills download SKILL_ID -O skill.zip', 'svc skills download SKILL_ID --version 2 -O ./packages/']);
   return cmd.action(kit.verb(parseVersionedDownload, runDownload));

@@ -7,16 +7,7 @@ import { examples, type Kit } from '../../cli/action';
 import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { DATA_FLAGS } from '../../cli/verbs/body';
 import { idempotencyFlags } from '../../cli/verbs/idempotency';
-import {
-  addChildList,
-  done,
-  idempotencyKey,
-  mapAsync,
-  parseBody,
-  readVerbBody,
-  type BodyFlag,
-  type BodyInput,
-} from '../../cli/verbs/resource';
+import { addChildList, done, idempotencyKey, mapAsync, parseBody, readVerbBody, type BodyFlag, type BodyInput } from '../../cli/verbs/resource';
 import { createInParent, inParent, listInParent } from '../../cli/verbs/parent';
 import { CREDENTIAL_COLUMNS } from './columns';
 import { checkInlineData, parseValueSource, readValue, VALUE_FLAGS, type ValueSource } from './value';
