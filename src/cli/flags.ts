@@ -14,6 +14,8 @@ export interface FlagSpec {
   /** A `<value>` flag given more than once collects its values into a list (`--metadata a=1 --metadata b=2`). */
   readonly repeat?: boolean;
   readonly choices?: readonly string[];
+  /** Choices shown in help and completion but left to the parse step to check, so its message can explain. */
+  readonly shownChoices?: readonly string[];
   readonly default?: string | boolean;
   /** Accepted and left out of help. */
   readonly hidden?: boolean;
@@ -61,6 +63,7 @@ export function optionOf(spec: FlagSpec, key?: string): Option {
     throw new Error(`flag table entry "${key}" declares ${spec.flags}, whose value commander names "${o.attributeName()}"`);
   if (spec.repeat) o.argParser(collect);
   if (spec.choices) o.choices(spec.choices);
+  if (spec.shownChoices) o.argChoices = [...spec.shownChoices];
   if (spec.default !== undefined) o.default(spec.default);
   if (spec.hidden) o.hideHelp();
   if (spec.preset !== undefined) o.preset(spec.preset);
