@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Flags, type Kit, type Parse } from '../../cli/action';
 import { UsageError } from '../../runtime/errors';
-import { addFlags } from '../../cli/flags';
+import { addFlags, longFlag } from '../../cli/flags';
 import { parseLint } from './lint';
 import { APPROVE_FLAGS, parseQueue } from './queue';
 import { APPROVE_SERVE_FLAGS, parseServe } from './serve';
@@ -59,8 +59,8 @@ function given(group: Command): Flags {
 /** A subcommand that takes none of the queue's flags: one given is exit 2, never ignored. */
 function alone<O>(group: Command, verb: string, parse: Parse<O>): Parse<O> {
   return (args, f) => {
-    const flag = Object.keys(given(group))[0];
-    if (flag) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply to svc approve ${verb}`);
+    const flag = Object.keys(given(group))[0] as keyof typeof APPROVE_FLAGS | undefined;
+    if (flag) throw new UsageError(`${longFlag(APPROVE_FLAGS[flag])} does not apply to svc approve ${verb}`);
     return parse(args, f);
   };
 }
