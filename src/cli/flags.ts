@@ -25,15 +25,20 @@ export interface FlagSpec {
   readonly attribute?: string;
   /** Commander refuses the two together (exit 2): the other flag's name. */
   readonly conflicts?: string;
+  /** Commander refuses the command without it (exit 2), as `requiredOption` does. */
+  readonly required?: boolean;
 }
 
 /** A verb's flag table: commander's name for each value → how the flag is declared. */
 export type FlagTable = Readonly<Record<string, FlagSpec>>;
 
+/** Commander's variadic `<v...>`; `<status,...>` is one comma-separated value (commander wants a word character before the dots). */
+type Variadic<S extends string> = S extends `${string},...>` | `${string},...]` ? false : S extends `${string}...>` | `${string}...]` ? true : false;
+
 /** What commander hands over for a flag: a repeated or variadic value a list, a `<value>` a string, a switch a boolean. */
 type ValueOf<F extends FlagSpec> = F['repeat'] extends true
   ? string[]
-  : F['flags'] extends `${string}...>` | `${string}...]`
+  : Variadic<F['flags']> extends true
     ? string[]
     : F['flags'] extends `${string}<${string}>`
       ? string
@@ -68,6 +73,7 @@ export function optionOf(spec: FlagSpec, key?: string): Option {
   if (spec.hidden) o.hideHelp();
   if (spec.preset !== undefined) o.preset(spec.preset);
   if (spec.conflicts !== undefined) o.conflicts(spec.conflicts);
+  if (spec.required) o.makeOptionMandatory();
   return o;
 }
 
