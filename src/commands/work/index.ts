@@ -8,7 +8,7 @@ import { listInParent } from '../../cli/verbs/parent';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { WATCH_FLAGS } from '../../selection/flags';
+import { WATCH_FLAGS } from '../../cli/verbs/selection-flags';
 import { parseWatch, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
