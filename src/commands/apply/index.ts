@@ -51,11 +51,6 @@ export const parseApplyAll = (args: string[], flags: ApplyFlags): ApplyAllOption
   yes: Boolean(flags.yes),
 });
 
-/** The flags `svc apply` and `svc diff` share (for the transition: `svc diff` is to declare `sourceFlags` in its own table). */
-export function addSourceFlags(cmd: Command, prune: string): Command {
-  return addFlags(cmd, sourceFlags(prune));
-}
-
 /** `svc apply -f PATH…`: configuration as code. */
 export default function build(cmd: Command, kit: Kit): void {
   addFlags(cmd, APPLY_FLAGS).action(kit.verb(parseApplyAll, async (ctx, o) => (await import('./run')).runApplyAll(ctx, o)));
