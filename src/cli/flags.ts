@@ -28,10 +28,13 @@ export interface FlagSpec {
 /** A verb's flag table: commander's name for each value → how the flag is declared. */
 export type FlagTable = Readonly<Record<string, FlagSpec>>;
 
+/** Commander's variadic `<v...>`; `<status,...>` is one comma-separated value (commander wants a word character before the dots). */
+type Variadic<S extends string> = S extends `${string},...>` | `${string},...]` ? false : S extends `${string}...>` | `${string}...]` ? true : false;
+
 /** What commander hands over for a flag: a repeated or variadic value a list, a `<value>` a string, a switch a boolean. */
 type ValueOf<F extends FlagSpec> = F['repeat'] extends true
   ? string[]
-  : F['flags'] extends `${string}...>` | `${string}...]`
+  : Variadic<F['flags']> extends true
     ? string[]
     : F['flags'] extends `${string}<${string}>`
       ? string
