@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
-import type { Flags } from '../../cli/action';
-import { addFlags, flagTable } from '../../cli/flags';
+import { addFlags, flagTable, type Flags } from '../../cli/flags';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../bulk/execute';
 import { pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
 
