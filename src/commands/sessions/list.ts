@@ -15,9 +15,10 @@ import { sessionColumns } from './columns';
 import { INCLUDE_ARCHIVED_FLAGS, SELECTOR_FLAGS } from './selectors';
 
 /** `svc sessions list`'s flags: the selectors, the `--created-after` family, the list flags and the watch flags. */
-export const SESSIONS_LIST_FLAGS = flagTable({
+export const SESSION_LIST_FLAGS = flagTable({
   ...SELECTOR_FLAGS,
   ...INCLUDE_ARCHIVED_FLAGS,
+  // The `--created-after` family, entry by entry (addFlags checks each key against its entry's flag).
   createdAfter: TIME_FILTERS[0],
   createdBefore: TIME_FILTERS[1],
   updatedAfter: TIME_FILTERS[2],
@@ -29,7 +30,7 @@ export const SESSIONS_LIST_FLAGS = flagTable({
 /** `svc sessions list [selectors] [-w]`: the time selectors go to the service, the rest are applied while paging. */
 export function addList(group: Command, kit: Kit): Command {
   const cmd = group.command('list').description('List sessions, optionally selected (--status, --agent, -l, …) and watched (-w)');
-  addFlags(cmd, SESSIONS_LIST_FLAGS);
+  addFlags(cmd, SESSION_LIST_FLAGS);
   examples(cmd, [
     'svc sessions list',
     'svc sessions list --created-after 2026-01-01T00:00:00Z --all -o ndjson',
@@ -50,7 +51,7 @@ export interface SessionsListOptions {
   list: ListPage;
 }
 
-export function parseSessionsList(_args: string[], flags: FlagsOf<typeof SESSIONS_LIST_FLAGS>): SessionsListOptions {
+export function parseSessionsList(_args: string[], flags: FlagsOf<typeof SESSION_LIST_FLAGS>): SessionsListOptions {
   const selectors = parseSelectors(flags);
   const extra = filterQuery(TIME_FILTERS, flags);
   const watch = parseWatch(flags);
