@@ -1,8 +1,6 @@
-import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
-import type { Flags } from '../../cli/action';
-import { addFlags, flagTable } from '../../cli/flags';
+import { flagTable, type Flags } from '../../cli/flags';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../bulk/execute';
 import { pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
 
@@ -19,10 +17,6 @@ export const BULK_FLAGS = flagTable({
 export const IGNORE_NOT_FOUND_FLAGS = flagTable({
   ignoreNotFound: { flags: '--ignore-not-found', description: 'count a session that does not exist as done' },
 });
-
-export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {
-  return addFlags(cmd, o.ignoreNotFound ? { ...BULK_FLAGS, ...IGNORE_NOT_FOUND_FLAGS } : BULK_FLAGS);
-}
 
 /** Whether the command line asks for the bulk behaviour rather than the single-session verb of before. */
 export function wantsBulk(p: Picked, opts: Flags): boolean {
