@@ -58,7 +58,7 @@ export type FlagsOf<T extends FlagTable> = Flags & { readonly [K in keyof T]?: V
 export const flagTable = <const T extends FlagTable>(table: T): T => table;
 
 /** Commander collector for a repeatable flag (`--file A --file B`). */
-export const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
+const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 /** The commander option an entry declares; `key`, when given, must be the name commander files its value under. */
 export function optionOf(spec: FlagSpec, key?: string): Option {

@@ -42,7 +42,10 @@ export const LIST_FLAGS = flagTable({
   pageSize: { flags: '--page-size <n>', description: 'items per request (1..1000)' },
   pageToken: { flags: '--page-token <token>', description: 'start from this page token' },
   all: { flags: '--all', description: 'follow next_page_token to the end' },
-  sortBy: { flags: '--sort-by <path>', description: 'sort what was fetched (one page, or everything with --all) by a dotted path: .created_at, .metadata.team' },
+  sortBy: {
+    flags: '--sort-by <path>',
+    description: 'sort what was fetched (one page, or everything with --all) by a dotted path: .created_at, .metadata.team',
+  },
 });
 
 /** The list flags, parsed: the paging the service is asked for, and the order svc prints what came back in. */

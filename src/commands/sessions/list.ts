@@ -7,7 +7,7 @@ import { examples, type Kit } from '../../cli/action';
 import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';
 import { LIST_FLAGS } from '../../cli/verbs/list';
-import { WATCH_FLAGS } from '../../selection/flags';
+import { WATCH_FLAGS } from '../../cli/verbs/selection-flags';
 import { parseWatch, type WatchPlan } from '../../cli/verbs/selector-list';
 import { parseSelectors, selectSessions, sessionSelection, type SessionSelectors } from '../../selection/selectors';
 import { PageCount, sayPagesRead } from '../../selection/select';

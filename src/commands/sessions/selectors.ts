@@ -1,8 +1,7 @@
-import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { addFlags, flagTable, type Flags } from '../../cli/flags';
+import { flagTable, type Flags } from '../../cli/flags';
 import type { BulkTarget } from '../../bulk/execute';
 import { STATUS_FILTER_VALUES } from '../../session/state';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../selection/selectors';
@@ -31,10 +30,6 @@ export const SELECTOR_FLAGS_NO_SHORT = flagTable({
   ...SELECTOR_FLAGS,
   selector: { ...SELECTOR_FLAGS.selector, flags: '--selector <selector>' },
 });
-
-export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean; noShortSelector?: boolean } = {}): Command {
-  return addFlags(cmd, { ...(o.noShortSelector ? SELECTOR_FLAGS_NO_SHORT : SELECTOR_FLAGS), ...(o.includeArchived ? INCLUDE_ARCHIVED_FLAGS : {}) });
-}
 
 /** Parsed before any request: the IDs given (arguments or `-`) and the selectors. */
 export interface Picked {
