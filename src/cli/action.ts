@@ -5,20 +5,8 @@ import type { Io } from '../runtime/io';
 import { missingPick, type Pickable } from './pick-arg';
 import { textOutputConflict } from './text-output';
 
-/** A verb's flags as commander parsed them, before its parse step types them. */
-export type Flags = Record<string, unknown>;
-
-/** How a flag's value arrives from commander: `<value>` a string, a repeated one a list, a switch a boolean (`--no-x` false). */
-export type FlagKind = 'string' | 'list' | 'switch';
-interface FlagKindType {
-  string: string;
-  list: string[];
-  switch: boolean;
-}
-/** A verb's flag table: commander's camel-cased name → how its value arrives. A test checks it against the declarations. */
-export type FlagTable = Readonly<Record<string, FlagKind>>;
-/** A verb's flags typed by its table, for its parse step. */
-export type FlagsOf<T extends FlagTable> = Flags & { readonly [K in keyof T]?: FlagKindType[T[K]] };
+import type { Flags } from './flags';
+export type { Flags } from './flags';
 
 /**
  * A verb's parse step: its arguments and flags in, its typed options out. It throws UsageError for anything wrong

@@ -1,4 +1,5 @@
-import { Command, Help, Option } from 'commander';
+import { Command, Help, type Option } from 'commander';
+import { addFlags, optionOf, type FlagSpec } from './flags';
 import { write, type Io } from '../runtime/io';
 import { GROUPS, SECTIONS, findGroup, isCommand, type GroupEntry, type Section } from './groups';
 import { listExtensions } from './extensions';
@@ -8,18 +9,8 @@ import { addGroupExamples, type Kit } from './action';
 /** `svc help TOPIC`: texts in ./help-topics.ts, loaded only when one is asked for. */
 export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting', 'reference'] as const;
 
-/** A global option: defined here once, for the program, its help and the search for the group in argv. */
-interface GlobalOption {
-  flags: string;
-  description?: string;
-  hidden?: boolean;
-  /** The value a flag without one sets (`--debug=api` sets `debug` to "api"). */
-  preset?: string;
-  /** The option value's name, when it is not the one its flags give. */
-  attribute?: string;
-}
-
-const GLOBAL_OPTIONS: GlobalOption[] = [
+/** The global options: declared here once, for the program, its help and the search for the group in argv. */
+const GLOBAL_OPTIONS: readonly FlagSpec[] = [
   { flags: '--profile <name>', description: 'config profile to use' },
   { flags: '--base-url <url>', description: 'service base URL' },
   { flags: '--api-key <key>', description: 'API key (prefer SVC_API_KEY or svc auth login)' },
@@ -39,17 +30,9 @@ const GLOBAL_OPTIONS: GlobalOption[] = [
   { flags: '--no-input', description: 'never prompt' },
 ];
 
-function globalOption(g: GlobalOption): Option {
-  const option = new Option(g.flags, g.description);
-  if (g.hidden) option.hideHelp();
-  if (g.preset !== undefined) option.preset(g.preset);
-  if (g.attribute !== undefined) option.attributeName = () => g.attribute!;
-  return option;
-}
-
 /** Global options that take a value, so the group name can be found in argv without parsing it. */
 const VALUE_OPTIONS = new Set(
-  GLOBAL_OPTIONS.map((g) => new Option(g.flags))
+  GLOBAL_OPTIONS.map((g) => optionOf(g))
     .filter((o) => o.required || o.optional)
     .flatMap((o) => [o.short, o.long].filter((f): f is string => f !== undefined)),
 );
@@ -61,7 +44,7 @@ const VALUE_OPTIONS = new Set(
  */
 export function buildProgram(io: Io, _kit: Kit, only?: string, groups: readonly GroupEntry[] = GROUPS): Command {
   const program = new Command('svc').description('The operator CLI for the Hosted Agent Service');
-  for (const g of GLOBAL_OPTIONS) program.addOption(globalOption(g));
+  addFlags(program, GLOBAL_OPTIONS);
   program.showSuggestionAfterError(true).addHelpText(
     'after',
     // A function: PATH is searched for extensions only when the help is shown.

@@ -1,16 +1,15 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Crud } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { resolveId } from '../../selection/names';
 import { readBody } from '../../input/data';
 import type { Flags } from '../action';
+import { addFlags, flagName, flagTable, type FlagSpec, type FlagTable } from '../flags';
 import { UsageError } from '../../runtime/errors';
 import { isObject } from '../../wire/is-object';
 
-/** A body-taking verb's flags: `--data` and the common fields. */
-export interface BodyFlag {
-  flags: string;
-  description: string;
+/** A one-field flag of a body-taking verb: declared from this entry, its value sent as the body member `field`. */
+export interface BodyFlag extends FlagSpec {
   field: string;
   parse?: (v: string) => unknown;
 }
@@ -21,8 +20,8 @@ export interface BodyFlag {
  */
 export interface BodyVerb {
   flags?: BodyFlag[];
-  /** Adds the composite flags. */
-  addFlags?: (cmd: Command) => Command;
+  /** The composite flags (`config`, `schedule`), which `shape` reads. */
+  composite?: FlagTable;
   /** Merges the composite flags into the body read from --data and the simple flags. */
   shape?: (body: Record<string, unknown>, flags: Flags) => Record<string, unknown>;
   /** Throws UsageError for what the client can tell is wrong before any request. */
@@ -58,18 +57,22 @@ export interface BodyInput {
   flags: Flags;
 }
 
+/** `--data`, on every verb that takes a body. */
+export const DATA_FLAGS = flagTable({
+  data: { flags: '--data <json|@file|@->', description: 'request body as JSON or YAML, inline, from a file, or - for stdin' },
+});
+
 export function addBodyFlags(cmd: Command, verb: BodyVerb): Command {
-  cmd.option('--data <json|@file|@->', 'request body as JSON or YAML, inline, from a file, or - for stdin');
-  for (const f of verb.flags ?? []) cmd.option(f.flags, f.description);
-  verb.addFlags?.(cmd);
-  return cmd;
+  addFlags(cmd, DATA_FLAGS);
+  addFlags(cmd, verb.flags ?? []);
+  return addFlags(cmd, verb.composite ?? {});
 }
 
 /** The parse step of a body: the field flags' values parsed (a bad one is exit 2), `--data` kept to read later. */
 export function parseBody(flags: Flags & { readonly data?: string }, fieldFlags: BodyFlag[] = []): BodyInput {
   const fields: Record<string, unknown> = {};
   for (const f of fieldFlags) {
-    const v = flags[new Option(f.flags).attributeName()];
+    const v = flags[flagName(f)];
     if (v !== undefined) fields[f.field] = f.parse ? f.parse(v as string) : v;
   }
   return { data: flags.data, fields, flags };
@@ -94,11 +97,15 @@ export interface MetadataEdit {
   remove: string[];
 }
 
-/** Adds `--metadata`, repeatable. */
-export function addMetadataFlag(cmd: Command, update: boolean): Command {
-  const what = update ? 'set a metadata key (repeatable; KEY- removes KEY; the other keys are kept)' : 'a metadata key of the new one (repeatable)';
-  return cmd.option('--metadata <key=value>', what, (v: string, prev: string[] = []) => [...prev, v]);
-}
+/** `--metadata`, repeatable: on a create, the new one's keys; on an update, a patch of them. */
+export const metadataFlags = (update: boolean) =>
+  flagTable({
+    metadata: {
+      flags: '--metadata <key=value>',
+      description: update ? 'set a metadata key (repeatable; KEY- removes KEY; the other keys are kept)' : 'a metadata key of the new one (repeatable)',
+      repeat: true,
+    },
+  });
 
 /**
  * The `--metadata` pairs: `KEY=VALUE` (the value may hold `=` or be empty), and on update `KEY-` to remove KEY. No

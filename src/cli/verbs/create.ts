@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { examples, type Flags, type Kit } from '../action';
+import { addFlags } from '../flags';
 import {
   addBodyFlags,
-  addMetadataFlag,
+  metadataFlags,
   editMetadata,
   parseBody,
   parseMetadataFlags,
@@ -14,7 +15,7 @@ import {
   type BodyVerb,
   type MetadataEdit,
 } from './body';
-import { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempotency';
+import { idempotencyFlags, idempotencyKey, unknownOutcome } from './idempotency';
 import { article, flagName, type ResourceSpec } from './spec';
 
 /** `svc GROUP create`: the body's flags, the members it must have, and the intent's Idempotency-Key. */
@@ -51,8 +52,8 @@ export async function runCreate(ctx: Ctx, o: CreateVerbOptions): Promise<void> {
 }
 
 export function addCreate(group: Command, kit: Kit, spec: ResourceSpec, extra: CreateExtra = {}): Command {
-  const cmd = addIdempotencyOption(addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra));
-  if (spec.api.entry.metadata) addMetadataFlag(cmd, false);
+  const cmd = addFlags(addBodyFlags(group.command('create').description(`Create ${article(spec.noun)}`), extra), idempotencyFlags());
+  if (spec.api.entry.metadata) addFlags(cmd, metadataFlags(false));
   examples(cmd, extra.examples ?? [`svc ${spec.group} create --data @${spec.noun}.yaml`]);
   return cmd.action(kit.verb((_args, flags) => parseCreate(spec, flags, extra), runCreate));
 }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../action';
+import { examples, type Kit } from '../action';
+import { addFlags, flagTable, type FlagsOf } from '../flags';
 import { pickSource, type ResourceSpec } from './spec';
 import { pickable } from '../pick-arg';
 import { withIdOf } from './many';
@@ -17,8 +18,8 @@ export interface GetVerbOptions {
   lead: string[];
 }
 
-/** The flag parseGet reads: `--version`, declared where the resource has versions. */
-export const GET_FLAGS = { version: 'string' } as const satisfies FlagTable;
+/** The flag parseGet reads: `--version`, declared where the resource has versions (`versioned`). */
+export const GET_FLAGS = flagTable({ version: { flags: '--version <n>', description: 'read this version' } });
 
 export function parseGet(resource: ResourceSpec, [id]: string[], flags: FlagsOf<typeof GET_FLAGS>, lead: string[] = []): GetVerbOptions {
   return { resource, id, version: flags.version, lead };
@@ -39,8 +40,9 @@ export function leading(obj: Obj, lead: string[]): Obj {
   return { ...first, ...obj };
 }
 
-export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; lead?: string[] } = {}): Command {
+export function addGet(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[]; lead?: string[]; versioned?: boolean } = {}): Command {
   const cmd = pickable(group.command('get').argument('<id>', `${spec.noun} ID`).description(`Show one ${spec.noun}`), pickSource(spec));
+  if (extra.versioned) addFlags(cmd, GET_FLAGS);
   examples(cmd, extra.examples ?? [`svc ${spec.group} get ID`, `svc ${spec.group} get ID -o json --jq .name`]);
   return cmd.action(kit.verb((args, flags) => parseGet(spec, args, flags, extra.lead), runGet));
 }

@@ -1,12 +1,11 @@
-import type { Command } from 'commander';
+import { flagTable } from '../flags';
 import { ApiError, NetworkError } from '../../api/errors';
 import { UsageError, withNote } from '../../runtime/errors';
 import { LIMITS } from '../../wire/limits';
 
 /** `--idempotency-key` on every verb that creates (docs/behaviour.md "HTTP behaviour"); read back with idempotencyKey. */
-export function addIdempotencyOption(cmd: Command, description = 'Idempotency-Key to send (default: a fresh UUID)'): Command {
-  return cmd.option('--idempotency-key <key>', description);
-}
+export const idempotencyFlags = (description = 'Idempotency-Key to send (default: a fresh UUID)') =>
+  flagTable({ idempotencyKey: { flags: '--idempotency-key <key>', description } });
 
 /** The Idempotency-Key of one create intent: `--idempotency-key`, else a fresh UUID kept across retries. */
 export function idempotencyKey(flags: { idempotencyKey?: unknown }): string {

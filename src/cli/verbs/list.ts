@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import type { ResourceEntry } from '../../api/manifest';
 import type { ListOptions, ListRest } from '../../api/paginate';
@@ -9,16 +9,15 @@ import type { Column } from '../../output/table';
 import type { WireObject } from '../../wire/resources';
 import { parsePath, sortByPath, type Path } from '../../output/path';
 import { LIMITS } from '../../wire/limits';
-import { examples, type Flags, type FlagsOf, type FlagTable, type Kit } from '../action';
+import { examples, type Flags, type Kit } from '../action';
+import { addFlags, flagName, flagTable, longFlag, type FlagSpec, type FlagsOf } from '../flags';
 import { withAgentNames, type NamedColumns } from './agent-names';
 import { pickable, type PickSource } from '../pick-arg';
 import type { ResourceSpec } from './spec';
 
-export interface ListFilter {
-  flags: string;
-  description: string;
+/** A list filter: a flag (declared from this entry) and the query parameter it sends. */
+export interface ListFilter extends FlagSpec {
   query: string;
-  choices?: readonly string[];
   /** Turns the option value into the query value. */
   map?: (v: any) => string | boolean | number;
 }
@@ -38,17 +37,16 @@ export function listFilters(entry: ResourceEntry): ListFilter[] {
 }
 
 /** The flags every list has: --limit, --page-size, --page-token, --all, --sort-by. */
-/** The flags addListFlags declares, for the tables of the verbs that add them. */
-export const LIST_FLAGS = { limit: 'string', pageSize: 'string', pageToken: 'string', all: 'switch', sortBy: 'string' } as const satisfies FlagTable;
-
-export function addListFlags(cmd: Command): Command {
-  return cmd
-    .option('--limit <n>', 'stop after N items')
-    .option('--page-size <n>', 'items per request (1..1000)')
-    .option('--page-token <token>', 'start from this page token')
-    .option('--all', 'follow next_page_token to the end')
-    .option('--sort-by <path>', 'sort what was fetched (one page, or everything with --all) by a dotted path: .created_at, .metadata.team');
-}
+export const LIST_FLAGS = flagTable({
+  limit: { flags: '--limit <n>', description: 'stop after N items' },
+  pageSize: { flags: '--page-size <n>', description: 'items per request (1..1000)' },
+  pageToken: { flags: '--page-token <token>', description: 'start from this page token' },
+  all: { flags: '--all', description: 'follow next_page_token to the end' },
+  sortBy: {
+    flags: '--sort-by <path>',
+    description: 'sort what was fetched (one page, or everything with --all) by a dotted path: .created_at, .metadata.team',
+  },
+});
 
 /** The list flags, parsed: the paging the service is asked for, and the order svc prints what came back in. */
 export interface ListPage extends ListOptions {
@@ -77,10 +75,9 @@ export async function sortedBy<T>(items: AsyncIterable<T> | Iterable<T>, page: L
 export function filterQuery(filters: ListFilter[], flags: Flags): Query {
   const q: Query = {};
   for (const f of filters) {
-    const option = new Option(f.flags);
-    const v = flags[option.attributeName()];
+    const v = flags[flagName(f)];
     if (v === undefined) continue;
-    if (f.choices && !f.choices.includes(v as string)) throw new UsageError(`${option.long} must be one of ${f.choices.join(', ')} (got "${String(v)}")`);
+    if (f.choices && !f.choices.includes(v as string)) throw new UsageError(`${longFlag(f)} must be one of ${f.choices.join(', ')} (got "${String(v)}")`);
     q[f.query] = f.map ? f.map(v) : (v as string);
   }
   return q;
@@ -105,8 +102,8 @@ export async function runList(ctx: Ctx, o: ListVerbOptions): Promise<void> {
 export function addList(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples?: string[] } = {}): Command {
   const filters = listFilters(spec.api.entry);
   const cmd = group.command('list').description(`List ${spec.group}`);
-  for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
-  addListFlags(cmd);
+  addFlags(cmd, filters);
+  addFlags(cmd, LIST_FLAGS);
   examples(cmd, extra.examples ?? [`svc ${spec.group} list`, `svc ${spec.group} list --all -o ndjson`]);
   return cmd.action(kit.verb((_args, flags) => parseList(spec, filters, flags), runList));
 }
@@ -151,7 +148,7 @@ export function addChildList<T>(
 ): Command {
   const cmd = group.command(o.name).argument(o.parent.arg, o.parent.description).description(o.description);
   if (o.parent.pick) pickable(cmd, o.parent.pick);
-  addListFlags(cmd);
+  addFlags(cmd, LIST_FLAGS);
   examples(cmd, o.examples);
   return cmd.action(kit.verb((args, flags) => parseChildList(o, args, flags), runChildList));
 }

@@ -8,19 +8,19 @@ import { byIdOrName } from '../../selection/names';
 import { selectedTargets } from '../../selection/targets';
 import { hasSelectors, parseResourceSelectors, readIds, type SessionSelectors } from '../../selection/selectors';
 import type { Flags } from '../action';
-import { addResourceSelectorFlags } from '../../selection/flags';
+import { addFlags, flagTable } from '../flags';
+import { resourceSelectorFlags } from './selection-flags';
 import { pickable } from '../pick-arg';
 import { article, pickSource, type ResourceSpec } from './spec';
 
 /** The bulk flags of a resource's archive and delete (docs/behaviour.md "Acting on many"). */
-export function addManyFlags(cmd: Command): Command {
-  return cmd
-    .option('-y, --yes', 'act on more than one without asking')
-    .option('--dry-run', 'print what would be acted on and send nothing')
-    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
-    .option('--fail-fast', 'stop issuing writes at the first failure')
-    .option('--ignore-not-found', 'count one that does not exist as done');
-}
+export const MANY_FLAGS = flagTable({
+  yes: { flags: '-y, --yes', description: 'act on more than one without asking' },
+  dryRun: { flags: '--dry-run', description: 'print what would be acted on and send nothing' },
+  concurrency: { flags: '--concurrency <n>', description: `requests in flight at once (default ${DEFAULT_CONCURRENCY})` },
+  failFast: { flags: '--fail-fast', description: 'stop issuing writes at the first failure' },
+  ignoreNotFound: { flags: '--ignore-not-found', description: 'count one that does not exist as done' },
+});
 
 /** `svc GROUP archive|delete ID… | -` with the bulk flags, parsed before any request. */
 export interface ManyVerbOptions {
@@ -91,7 +91,6 @@ export function addManyCommand(group: Command, spec: ResourceSpec, name: 'archiv
     .command(name)
     .argument(selectors ? '[ids...]' : '<ids...>', `${spec.noun} IDs${spec.api.entry.named ? ' or names' : ''}, or - to read them from standard input`)
     .description(`${name === 'archive' ? 'Archive' : 'Delete'} ${article(spec.noun)} (or many)`);
-  addManyFlags(pickable(cmd, pickSource(spec), { missing: noneSelected }));
-  if (selectors) addResourceSelectorFlags(cmd, `${spec.noun}s`);
-  return cmd;
+  pickable(cmd, pickSource(spec), { missing: noneSelected });
+  return addFlags(cmd, selectors ? { ...MANY_FLAGS, ...resourceSelectorFlags(`${spec.noun}s`) } : MANY_FLAGS);
 }

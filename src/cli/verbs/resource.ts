@@ -8,11 +8,11 @@ export { addCreate, parseCreate, runCreate, type CreateVerbOptions } from './cre
 export { addDelete, parseDelete, runDelete, type DeleteVerbOptions } from './delete';
 export { done } from './write-result';
 export { addGet, parseGet, runGet, type GetVerbOptions } from './get';
-export { addIdempotencyOption, idempotencyKey, unknownOutcome } from './idempotency';
+export { idempotencyFlags, idempotencyKey, unknownOutcome } from './idempotency';
 export {
   addChildList,
   addList,
-  addListFlags,
+  LIST_FLAGS,
   filterQuery,
   listOptions,
   mapAsync,

@@ -1,15 +1,16 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Query } from '../../api/client';
 import type { ListOptions } from '../../api/paginate';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import type { Column } from '../../output/table';
-import { examples, type Flags, type FlagsOf, type FlagTable, type Kit } from '../action';
-import { addListFlags, filterQuery, listFilters, listOptions, printList, type ListFilter, type ListPage } from './list';
+import { examples, type Flags, type Kit } from '../action';
+import { addFlags, type FlagsOf } from '../flags';
+import { LIST_FLAGS, filterQuery, listFilters, listOptions, printList, type ListFilter, type ListPage } from './list';
 import type { ResourceSpec } from './spec';
 import { parseDuration } from '../../text/duration';
-import { addResourceSelectorFlags, addWatchFlags, DEFAULT_INTERVAL } from '../../selection/flags';
+import { DEFAULT_INTERVAL, resourceSelectorFlags, WATCH_FLAGS } from './selection-flags';
 import { matcher, parseResourceSelectors, selectResources, serviceQuery, type SessionSelectors } from '../../selection/selectors';
 import { watchCell, type WatchCell } from '../../watch/rows';
 
@@ -21,9 +22,6 @@ export interface WatchPlan {
   intervalMs: number;
   timeoutMs?: number;
 }
-
-/** The flags addWatchFlags declares, for the tables of the verbs that add them. */
-export const WATCH_FLAGS = { watch: 'switch', interval: 'string', timeout: 'string' } as const satisfies FlagTable;
 
 /** The watch flags, checked: none of them without `--watch`, and no paging flag with it (exit 2). */
 export function parseWatch(flags: FlagsOf<typeof WATCH_FLAGS>): WatchPlan | undefined {
@@ -86,9 +84,8 @@ export async function runSelectableList(ctx: Ctx, o: SelectableListOptions): Pro
 export function addSelectableList(group: Command, kit: Kit, spec: ResourceSpec, extra: { examples: string[] }): Command {
   const filters = listFilters(spec.api.entry);
   const cmd = group.command('list').description(`List ${spec.group}, optionally selected (-l, --older-than, --newer-than) and watched (-w)`);
-  for (const f of filters) cmd.addOption(f.choices ? new Option(f.flags, f.description).choices(f.choices) : new Option(f.flags, f.description));
-  addResourceSelectorFlags(cmd, `${spec.noun}s`);
-  addWatchFlags(addListFlags(cmd));
+  addFlags(cmd, filters);
+  addFlags(cmd, { ...resourceSelectorFlags(`${spec.noun}s`), ...LIST_FLAGS, ...WATCH_FLAGS });
   examples(cmd, extra.examples);
   return cmd.action(kit.verb((_args, flags) => parseSelectableList(spec, filters, flags), runSelectableList));
 }

@@ -8,15 +8,20 @@ import { YoungGc } from '../../startup/young-gc';
 import { UsageError } from '../../runtime/errors';
 import { downloadTarget, dispositionName, saveBody } from '../../output/download';
 import { formatBytes, progressFor, type Progress } from '../../output/progress';
-import type { FlagsOf, FlagTable } from '../action';
+import { addFlags, flagTable, type FlagsOf } from '../flags';
 import { printsText } from '../text-output';
 import { idempotencyKey, unknownOutcome } from './resource';
 
 /** `-O`: where a download goes (docs/behaviour.md `-O FILE`); `-` is stdout. */
 export function addOutputFileOption(cmd: Command): Command {
   printsText(cmd, "it writes the file's bytes as they are");
-  return cmd.option('-O, --output-file <path>', "write to this file, or into this directory under the service's file name; - for stdout");
+  return addFlags(cmd, OUTPUT_FILE_FLAGS);
 }
+
+/** `-O`, declared by addOutputFileOption. */
+export const OUTPUT_FILE_FLAGS = flagTable({
+  outputFile: { flags: '-O, --output-file <path>', description: "write to this file, or into this directory under the service's file name; - for stdout" },
+});
 
 /** A download of one version of a resource (`ID [--version V] [-O PATH]`): plugins, skills, artifacts. */
 export interface VersionedDownloadOptions {
@@ -25,10 +30,11 @@ export interface VersionedDownloadOptions {
   outputFile?: string;
 }
 
-/** The flags of a versioned download (plugins, skills, artifacts download): `--version` and addOutputFileOption's. */
-export const VERSIONED_DOWNLOAD_FLAGS = { version: 'string', outputFile: 'string' } as const satisfies FlagTable;
+/** The flags of a versioned download (plugins, skills, artifacts download) besides `-O`. */
+export const VERSION_FLAGS = flagTable({ version: { flags: '--version <v>', description: 'the version to download' } });
+type VersionedDownloadFlags = typeof VERSION_FLAGS & typeof OUTPUT_FILE_FLAGS;
 
-export const parseVersionedDownload = ([id]: string[], flags: FlagsOf<typeof VERSIONED_DOWNLOAD_FLAGS>): VersionedDownloadOptions => ({
+export const parseVersionedDownload = ([id]: string[], flags: FlagsOf<VersionedDownloadFlags>): VersionedDownloadOptions => ({
   id,
   version: flags.version,
   outputFile: flags.outputFile,

@@ -4,9 +4,10 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { examples, type Flags, type Kit } from '../action';
+import { addFlags } from '../flags';
 import {
   addBodyFlags,
-  addMetadataFlag,
+  metadataFlags,
   parseBody,
   parseMetadataFlags,
   readVerbBody,
@@ -72,7 +73,7 @@ export function addUpdate(group: Command, kit: Kit, spec: ResourceSpec, extra: U
     ),
     extra,
   );
-  if (spec.api.entry.metadata) addMetadataFlag(cmd, true);
+  if (spec.api.entry.metadata) addFlags(cmd, metadataFlags(true));
   examples(cmd, extra.examples ?? [`svc ${spec.group} update ID --data '{"description":"new"}'`]);
   return cmd.action(kit.verb((args, flags) => parseUpdate(spec, args, flags, extra), runUpdate));
 }

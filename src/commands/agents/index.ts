@@ -37,10 +37,7 @@ export default function build(group: Command, kit: Kit): void {
       'svc agents list -w',
     ],
   });
-  addGet(group, kit, AGENTS, { examples: ['svc agents get AGENT_ID', 'svc agents get AGENT_ID --version 2'], lead: ['name', 'model'] }).option(
-    '--version <n>',
-    'read this version',
-  );
+  addGet(group, kit, AGENTS, { examples: ['svc agents get AGENT_ID', 'svc agents get AGENT_ID --version 2'], lead: ['name', 'model'], versioned: true });
   addCreate(group, kit, AGENTS, {
     flags: FLAGS,
     required: ['name', 'model'],

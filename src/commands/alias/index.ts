@@ -3,6 +3,7 @@ import { updateConfig } from '../../config/store';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { examples, noOptions, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { checkAlias } from '../../cli/aliases';
 import { printsNoIds } from '../../cli/text-output';
 
@@ -14,7 +15,12 @@ export interface AliasSetOptions {
   clobber: boolean;
 }
 
-export const parseAliasSet = ([name, expansion]: string[], flags: { clobber?: boolean }): AliasSetOptions => ({
+/** `svc alias set`'s flags. */
+export const ALIAS_SET_FLAGS = flagTable({
+  clobber: { flags: '--clobber', description: 'replace an alias of that name' },
+});
+
+export const parseAliasSet = ([name, expansion]: string[], flags: FlagsOf<typeof ALIAS_SET_FLAGS>): AliasSetOptions => ({
   name,
   expansion,
   clobber: Boolean(flags.clobber),
@@ -68,12 +74,12 @@ export async function runList(ctx: Ctx): Promise<void> {
 }
 
 export default function build(group: Command, kit: Kit): void {
-  const set = group
-    .command('set')
+  const set = group.command('set');
+  set
     .argument('<name>', 'the new word: not a command nor an alias already')
     .argument('<expansion>', 'svc\'s words ($1… take arguments, the rest are appended), or !LINE run by sh -c with the arguments as "$@"')
-    .option('--clobber', 'replace an alias of that name')
     .description('Make svc NAME run the expansion (aliases are kept for every profile)');
+  addFlags(set, ALIAS_SET_FLAGS);
   examples(set, [
     "svc alias set mine 'sessions list --agent reviewer'",
     "svc alias set say 'run --agent $1'",

@@ -4,8 +4,9 @@ import { readText } from '../../api/http';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { readData } from '../../input/data';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { collect } from '../../cli/flags';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { DATA_FLAGS } from '../../cli/verbs/body';
 import { printsText } from '../../cli/text-output';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -63,14 +64,14 @@ export interface ApiOptions {
  * METHOD PATH, or PATH alone (or with `-X METHOD`) as `gh api` takes it: GET, or POST when a body (`--data`, `-F`)
  * is given.
  */
-/** `svc api`'s flags (declared below). */
-export const API_FLAGS = {
-  method: 'string',
-  data: 'string',
-  field: 'list',
-  header: 'list',
-  paginate: 'switch',
-} as const satisfies FlagTable;
+/** `svc api`'s flags. */
+export const API_FLAGS = flagTable({
+  method: { flags: '-X, --method <method>', description: 'the method, when only the path is given' },
+  data: { ...DATA_FLAGS.data, description: 'request body' },
+  field: { flags: '-F, --field <key=value>', description: 'a body field (query parameter for GET); repeatable', repeat: true },
+  header: { flags: '-H, --header <header>', description: "an extra header 'Name: value'; repeatable", repeat: true },
+  paginate: { flags: '--paginate', description: 'follow next_page_token and print every page' },
+});
 type ApiFlags = FlagsOf<typeof API_FLAGS>;
 
 export function parseApi([first, second]: string[], flags: ApiFlags): ApiOptions {
@@ -122,12 +123,8 @@ export async function runApi(ctx: Ctx, o: ApiOptions): Promise<void> {
 export default function build(cmd: Command, kit: Kit): void {
   cmd
     .argument('<method-or-path>', 'GET, POST, PATCH, PUT or DELETE, then the path; or the path alone (GET, or POST with a body)')
-    .argument('[path]', 'path such as /v1/agents')
-    .option('-X, --method <method>', 'the method, when only the path is given')
-    .option('--data <json|@file|@->', 'request body')
-    .option('-F, --field <key=value>', 'a body field (query parameter for GET); repeatable', collect)
-    .option('-H, --header <header>', "an extra header 'Name: value'; repeatable", collect)
-    .option('--paginate', 'follow next_page_token and print every page');
+    .argument('[path]', 'path such as /v1/agents');
+  addFlags(cmd, API_FLAGS);
   examples(cmd, [
     'svc api /v1/agents',
     'svc api GET /v1/agents -F page_size=100 --paginate',

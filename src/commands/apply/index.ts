@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collect } from '../../cli/flags';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { UsageError } from '../../runtime/errors';
 
 /** What `svc apply` and `svc diff` read: the paths, the set label, whether to prune or send secrets again. */
@@ -17,10 +17,24 @@ export interface ApplyAllOptions extends SourceOptions {
   yes: boolean;
 }
 
-/** The flags addSourceFlags declares: all of `svc diff`'s. */
-export const SOURCE_FLAGS = { file: 'list', set: 'string', prune: 'switch' } as const satisfies FlagTable;
-/** `svc apply`'s flags (declared in build). */
-export const APPLY_FLAGS = { ...SOURCE_FLAGS, dryRun: 'switch', yes: 'switch', updateSecrets: 'switch' } as const satisfies FlagTable;
+/** The flags `svc apply` and `svc diff` share (all of `svc diff`'s), `--prune` described as the verb does it. */
+export const sourceFlags = (prune: string) =>
+  flagTable({
+    file: { flags: '-f, --file <path>', description: 'a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)', repeat: true },
+    set: {
+      flags: '--set <name>',
+      description: "the set label of what these files own (default: the first PATH's folder as a path from its git repository's root, else absolute)",
+    },
+    prune: { flags: '--prune', description: prune },
+  });
+
+/** `svc apply`'s flags. */
+export const APPLY_FLAGS = flagTable({
+  ...sourceFlags('archive resources of the set that the files no longer hold'),
+  dryRun: { flags: '--dry-run', description: 'print the plan and send no write' },
+  yes: { flags: '-y, --yes', description: 'archive without asking (needed for --prune where apply cannot ask)' },
+  updateSecrets: { flags: '--update-secrets', description: 'send write-only values (credentials, MCP headers) again for resources that exist' },
+});
 type ApplyFlags = FlagsOf<typeof APPLY_FLAGS>;
 
 /** The paths checked before anything is read: at least one, and standard input once. `svc diff` has no --update-secrets: false. */
@@ -37,20 +51,8 @@ export const parseApplyAll = (args: string[], flags: ApplyFlags): ApplyAllOption
   yes: Boolean(flags.yes),
 });
 
-/** The flags `svc apply` and `svc diff` share. */
-export function addSourceFlags(cmd: Command, prune: string): Command {
-  return cmd
-    .option('-f, --file <path>', 'a file, a folder (read recursively: *.yaml, *.yml, *.json) or - (repeatable)', collect)
-    .option('--set <name>', "the set label of what these files own (default: the first PATH's folder as a path from its git repository's root, else absolute)")
-    .option('--prune', prune);
-}
-
 /** `svc apply -f PATH…`: configuration as code. */
 export default function build(cmd: Command, kit: Kit): void {
-  addSourceFlags(cmd, 'archive resources of the set that the files no longer hold')
-    .option('--dry-run', 'print the plan and send no write')
-    .option('-y, --yes', 'archive without asking (needed for --prune where apply cannot ask)')
-    .option('--update-secrets', 'send write-only values (credentials, MCP headers) again for resources that exist')
-    .action(kit.verb(parseApplyAll, async (ctx, o) => (await import('./run')).runApplyAll(ctx, o)));
+  addFlags(cmd, APPLY_FLAGS).action(kit.verb(parseApplyAll, async (ctx, o) => (await import('./run')).runApplyAll(ctx, o)));
   examples(cmd, ['svc apply -f config/ --dry-run', 'svc apply -f config/ --prune --yes', 'svc apply -f agents.yaml -f triggers.yaml --set ci']);
 }

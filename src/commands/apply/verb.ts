@@ -1,13 +1,19 @@
 import type { Command } from 'commander';
 import { KIND_NAMES, type Kind } from '../../apply/names';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import type { ApplyOneOptions } from './one';
-import { addIdempotencyOption, article } from '../../cli/verbs/resource';
+import { idempotencyFlags } from '../../cli/verbs/idempotency';
+import { article } from '../../cli/verbs/resource';
 
 export { plan } from '../../apply/diff';
 
-/** `svc <group> apply`'s flags (declared in addApply). */
-export const APPLY_ONE_FLAGS = { dryRun: 'switch', updateSecrets: 'switch', idempotencyKey: 'string' } as const satisfies FlagTable;
+/** `svc <group> apply`'s flags. */
+export const APPLY_ONE_FLAGS = flagTable({
+  dryRun: { flags: '--dry-run', description: 'print the difference and send no write' },
+  updateSecrets: { flags: '--update-secrets', description: 'send write-only values (MCP headers) again' },
+  ...idempotencyFlags('Idempotency-Key of the create (default: a fresh UUID)'),
+});
 
 /**
  * `svc <group> apply FILE [--dry-run]` (docs/behaviour.md "Commands"): the `svc apply` engine restricted to one kind and
@@ -18,10 +24,8 @@ export function addApply(group: Command, kit: Kit, kind: Kind, extra: { examples
   const cmd = group
     .command('apply')
     .argument('<file>', `${spec.noun} as JSON or YAML, or - for standard input`)
-    .description(`Create or update ${article(spec.noun)} from a file, found by name; PATCHes only what differs`)
-    .option('--dry-run', 'print the difference and send no write')
-    .option('--update-secrets', 'send write-only values (MCP headers) again');
-  addIdempotencyOption(cmd, 'Idempotency-Key of the create (default: a fresh UUID)');
+    .description(`Create or update ${article(spec.noun)} from a file, found by name; PATCHes only what differs`);
+  addFlags(cmd, APPLY_ONE_FLAGS);
   examples(cmd, extra.examples ?? [`svc ${spec.group} apply ${spec.noun}.yaml --dry-run`, `svc ${spec.group} apply ${spec.noun}.yaml -o json`]);
   // The engine (planning, skill packaging with node:zlib and node:crypto) loads when apply runs, not with the group.
   const parse = ([file]: string[], flags: FlagsOf<typeof APPLY_ONE_FLAGS>): ApplyOneOptions => ({

@@ -1,19 +1,15 @@
 import type { Command } from 'commander';
 import { examples, type Flags, type Kit, type Parse } from '../../cli/action';
 import { UsageError } from '../../runtime/errors';
-import { addSelectorFlags } from '../sessions/selectors';
+import { addFlags, longFlag } from '../../cli/flags';
 import { parseLint } from './lint';
-import { parseQueue } from './queue';
-import { parseServe } from './serve';
+import { APPROVE_FLAGS, parseQueue } from './queue';
+import { APPROVE_SERVE_FLAGS, parseServe } from './serve';
 import { parseTest } from './test';
 
 /** `svc approve`: the queue of awaited confirmations, and a policy that answers the routine ones (docs/behaviour.md "Approvals"). */
 export default function build(group: Command, kit: Kit): void {
-  addSelectorFlags(group);
-  group
-    .option('--list', 'print the queue once (a table, or -o json) instead of the live view')
-    .option('--readonly', 'show the queue without the keys that answer (y, n)')
-    .option('--interval <duration>', 'how often the queue is read again (default 2s)');
+  addFlags(group, APPROVE_FLAGS);
   examples(group, [
     'svc approve',
     'svc approve --agent reviewer --readonly',
@@ -36,21 +32,10 @@ export default function build(group: Command, kit: Kit): void {
   examples(test, ['svc approve test policy.yaml sesn_123 sesn_456', 'svc approve test policy.yaml sesn_123 -o json']);
   test.action(kit.verb(alone(group, 'test', parseTest), async (ctx, o) => (await import('./test')).runTest(ctx, o)));
 
-  const serve = group
-    .command('serve')
-    .description('Answer awaited confirmations by a policy, exactly once, beside other approvers and across restarts')
-    .option('--policy <file>', 'the policy file (YAML; checked first: one that does not check is exit 2)')
-    .option('--state <file>', 'where each session stands (one approver per file); a restart answers nothing twice and misses nothing')
-    .option('--audit <file>', 'append one NDJSON line per decision to FILE (default: standard output)')
-    .option('--metrics-addr <host:port>', 'serve /metrics (svc_approve_decisions_total{decision,rule}) and /healthz')
-    .option('--escalate-to <url>', 'POST what the policy leaves to a human to URL, signed as svc listen signs')
-    .option('--secret-file <file>', 'with --escalate-to: the signing secret (default: the one svc listen uses)')
-    .option('--escalate-exec <cmd>', 'run CMD once for each call left to a human, the JSON on its standard input')
-    .option('--deny-after <duration>', 'deny, with a message, a call left to a human that no one answered in this long')
-    .option('--max-streams <n>', 'streams open at once; sessions beyond are polled (default 64)')
-    .option('--interval <duration>', 'how often the fleet and the sessions without a stream are polled (default 2s)')
-    .option('--timeout <duration>', 'stop after this long (exit 0); default: until Ctrl-C');
-  addSelectorFlags(serve);
+  const serve = addFlags(
+    group.command('serve').description('Answer awaited confirmations by a policy, exactly once, beside other approvers and across restarts'),
+    APPROVE_SERVE_FLAGS,
+  );
   examples(serve, [
     'svc approve serve --policy policy.yaml --state approve-state.json --audit audit.ndjson',
     'svc approve serve --policy policy.yaml --agent reviewer --escalate-to https://hooks.example.com/approve --deny-after 30m',
@@ -74,8 +59,8 @@ function given(group: Command): Flags {
 /** A subcommand that takes none of the queue's flags: one given is exit 2, never ignored. */
 function alone<O>(group: Command, verb: string, parse: Parse<O>): Parse<O> {
   return (args, f) => {
-    const flag = Object.keys(given(group))[0];
-    if (flag) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply to svc approve ${verb}`);
+    const flag = Object.keys(given(group))[0] as keyof typeof APPROVE_FLAGS | undefined;
+    if (flag) throw new UsageError(`${longFlag(APPROVE_FLAGS[flag])} does not apply to svc approve ${verb}`);
     return parse(args, f);
   };
 }

@@ -1,10 +1,11 @@
 /** `svc approve [selectors]`: the queue of awaited confirmations, on a terminal (src/approve/view) or `--list`. */
-import type { Flags } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { refuseDebugOnScreen } from '../../cli/screen';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { parseDuration } from '../../text/duration';
 import { approveSelectors, type SessionSelectors } from '../../approve/selection';
+import { SELECTOR_FLAGS } from '../sessions/selectors';
 
 export interface QueueOptions {
   selectors: SessionSelectors;
@@ -13,7 +14,15 @@ export interface QueueOptions {
   intervalMs: number;
 }
 
-export function parseQueue(args: string[], f: Flags): QueueOptions {
+/** `svc approve`'s flags: the selectors, and how the queue is shown. */
+export const APPROVE_FLAGS = flagTable({
+  ...SELECTOR_FLAGS,
+  list: { flags: '--list', description: 'print the queue once (a table, or -o json) instead of the live view' },
+  readonly: { flags: '--readonly', description: 'show the queue without the keys that answer (y, n)' },
+  interval: { flags: '--interval <duration>', description: 'how often the queue is read again (default 2s)' },
+});
+
+export function parseQueue(args: string[], f: FlagsOf<typeof APPROVE_FLAGS>): QueueOptions {
   if (args.length) throw new UsageError(`unknown approve command "${args[0]}": use lint, test or serve, or select sessions with --agent, -l, …`);
   if (f.list && (f.readonly || f.interval !== undefined))
     throw new UsageError('--list prints the queue once: --readonly and --interval are for the terminal queue');

@@ -1,6 +1,5 @@
 /** `svc approve serve --policy FILE [selectors]`: the headless approver (src/approve/serve.ts). */
-import type { Flags } from '../../cli/action';
-import { oneOf } from '../../cli/flags';
+import { flagTable, oneOf, type FlagsOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
 import { InterruptedError, UsageError } from '../../runtime/errors';
@@ -13,7 +12,10 @@ import { parseDuration } from '../../text/duration';
 import { USER_AGENT } from '../../version';
 import { approveSelectors, type SessionSelectors } from '../../approve/selection';
 import type { AuditLine } from '../../approve/serve';
+import { FLEET_READER_FLAGS } from '../listen/options';
+import { SELECTOR_FLAGS } from '../sessions/selectors';
 import { loadPolicy } from './policy-file';
+import type { APPROVE_FLAGS } from './queue';
 
 export interface ServeCommand {
   policyFile: string;
@@ -28,7 +30,27 @@ export interface ServeCommand {
   timeoutMs?: number;
 }
 
-export function parseServe(args: string[], f: Flags): ServeCommand {
+/** `svc approve serve`'s flags: its own, then the selectors. */
+export const APPROVE_SERVE_FLAGS = flagTable({
+  policy: { flags: '--policy <file>', description: 'the policy file (YAML; checked first: one that does not check is exit 2)' },
+  state: {
+    flags: '--state <file>',
+    description: 'where each session stands (one approver per file); a restart answers nothing twice and misses nothing',
+  },
+  audit: { flags: '--audit <file>', description: 'append one NDJSON line per decision to FILE (default: standard output)' },
+  metricsAddr: { flags: '--metrics-addr <host:port>', description: 'serve /metrics (svc_approve_decisions_total{decision,rule}) and /healthz' },
+  escalateTo: { flags: '--escalate-to <url>', description: 'POST what the policy leaves to a human to URL, signed as svc listen signs' },
+  secretFile: { flags: '--secret-file <file>', description: 'with --escalate-to: the signing secret (default: the one svc listen uses)' },
+  escalateExec: { flags: '--escalate-exec <cmd>', description: 'run CMD once for each call left to a human, the JSON on its standard input' },
+  denyAfter: { flags: '--deny-after <duration>', description: 'deny, with a message, a call left to a human that no one answered in this long' },
+  ...FLEET_READER_FLAGS,
+  ...SELECTOR_FLAGS,
+});
+
+/** Serve's flags, and those of `svc approve` given after `serve` (commander hands them to the group). */
+export type ServeFlags = FlagsOf<typeof APPROVE_SERVE_FLAGS> & FlagsOf<typeof APPROVE_FLAGS>;
+
+export function parseServe(args: string[], f: ServeFlags): ServeCommand {
   if (args.length) throw new UsageError(`svc approve serve takes no arguments (got "${args[0]}"); select sessions with --agent, -l, …`);
   if (f.list || f.readonly) throw new UsageError(`${f.list ? '--list' : '--readonly'} is for the terminal queue (svc approve), not serve`);
   if (f.policy === undefined || String(f.policy).trim() === '')

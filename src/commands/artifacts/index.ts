@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { artifacts } from '../../api/artifacts';
 import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
+import { addFlags } from '../../cli/flags';
 import { addChildList, addGet, addList, resourceSpec, type ResourceSpec } from '../../cli/verbs/resource';
-import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
+import { addOutputFileOption, download, parseVersionedDownload, VERSION_FLAGS, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 import { ARTIFACT_COLUMNS, ARTIFACT_VERSION_COLUMNS } from './columns';
 
 export const ARTIFACTS: ResourceSpec = resourceSpec(artifacts, ARTIFACT_COLUMNS);
@@ -28,9 +29,8 @@ export default function build(group: Command, kit: Kit): void {
   const dl = group
     .command('download')
     .argument('<artifact>', 'artifact ID')
-    .description('Download an artifact (the latest version unless --version; to stdout when piped)')
-    .option('--version <v>', 'the version to download');
-  addOutputFileOption(dl);
+    .description('Download an artifact (the latest version unless --version; to stdout when piped)');
+  addOutputFileOption(addFlags(dl, VERSION_FLAGS));
   examples(dl, ['svc artifacts download ARTIFACT_ID -O report.md', 'svc artifacts download ARTIFACT_ID --version 1 > v1.bin']);
   dl.action(kit.verb(parseVersionedDownload, runArtifactDownload));
 }

@@ -11,7 +11,8 @@ import { NoCredentialError, UsageError } from '../../runtime/errors';
 import { confirm, prompt } from '../../input/prompt';
 import { stdinText } from '../../input/read';
 import { write } from '../../runtime/io';
-import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
+import { examples, noOptions, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { printsNoIds, printsText } from '../../cli/text-output';
 
 /**
@@ -30,7 +31,13 @@ export interface LoginOptions {
   insecureStorage: boolean;
 }
 
-export const parseLogin = (_args: string[], flags: Flags): LoginOptions => ({
+/** `svc auth login`'s flags. */
+export const AUTH_LOGIN_FLAGS = flagTable({
+  withToken: { flags: '--with-token', description: 'read the key from standard input' },
+  insecureStorage: { flags: '--insecure-storage', description: 'store the key in the config file (mode 0600) even where there is a keychain' },
+});
+
+export const parseLogin = (_args: string[], flags: FlagsOf<typeof AUTH_LOGIN_FLAGS>): LoginOptions => ({
   withToken: Boolean(flags.withToken),
   insecureStorage: Boolean(flags.insecureStorage),
 });
@@ -140,11 +147,10 @@ export async function runLogout(ctx: Ctx): Promise<void> {
 }
 
 export default function build(group: Command, kit: Kit): void {
-  const login = group
-    .command('login')
-    .description('Verify an API key and store it in the system keychain (else the 0600 config file)')
-    .option('--with-token', 'read the key from standard input')
-    .option('--insecure-storage', 'store the key in the config file (mode 0600) even where there is a keychain');
+  const login = addFlags(
+    group.command('login').description('Verify an API key and store it in the system keychain (else the 0600 config file)'),
+    AUTH_LOGIN_FLAGS,
+  );
   examples(login, [
     'svc auth login',
     'svc auth login --with-token < key.txt',

@@ -10,7 +10,8 @@ import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { stdinText } from '../../input/read';
 import { write } from '../../runtime/io';
-import { examples, noOptions, type Flags, type Kit } from '../../cli/action';
+import { examples, noOptions, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { printsNoIds, printsText } from '../../cli/text-output';
 import { addSecret, maskUrlPassword } from '../../text/redact';
 
@@ -41,7 +42,12 @@ export interface ConfigSetOptions extends ConfigKeyOptions {
   insecureStorage: boolean;
 }
 
-export function parseConfigSet([key, value]: string[], flags: Flags = {}): ConfigSetOptions {
+/** `svc config set`'s flags. */
+export const CONFIG_SET_FLAGS = flagTable({
+  insecureStorage: { flags: '--insecure-storage', description: 'a secret goes to the config file (mode 0600) even where there is a keychain' },
+});
+
+export function parseConfigSet([key, value]: string[], flags: FlagsOf<typeof CONFIG_SET_FLAGS> = {}): ConfigSetOptions {
   const k = profileKey(key);
   const insecureStorage = Boolean(flags.insecureStorage);
   if (insecureStorage && !SECRET_KEYS.has(k)) throw new UsageError(`--insecure-storage is for secrets (api_key, environment_key), not ${k}`);
@@ -166,8 +172,8 @@ export default function build(group: Command, kit: Kit): void {
     .command('set')
     .argument('<key>', `one of ${PROFILE_KEYS.join(', ')}`)
     .argument('[value]', 'the value; - reads it from standard input (required for secrets)')
-    .option('--insecure-storage', 'a secret goes to the config file (mode 0600) even where there is a keychain')
     .description('Set a setting of the current profile (a secret goes to the system keychain where there is one)');
+  addFlags(set, CONFIG_SET_FLAGS);
   examples(set, ['svc config set base_url https://api.example.com', 'svc config set output json', 'svc config set environment_key - < env-key.txt']);
   set.action(kit.verb(parseConfigSet, runSet));
 

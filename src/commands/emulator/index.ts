@@ -6,10 +6,11 @@ import { UsageError } from '../../runtime/errors';
 import { atomicWriteSync } from '../../fs/atomic-write';
 import { write } from '../../runtime/io';
 import { examples, type Kit } from '../../cli/action';
+import { addFlags } from '../../cli/flags';
 import { printsText } from '../../cli/text-output';
 import { addKeys } from './keys';
 import { addOutage } from './outage';
-import { parseEmulator, type EmulatorCommandOptions } from './parse';
+import { EMULATOR_FLAGS, parseEmulator, type EmulatorCommandOptions } from './parse';
 
 export async function runEmulator(ctx: Ctx, o: EmulatorCommandOptions): Promise<void> {
   const { startEmulator } = await import('../../emulator/server');
@@ -81,17 +82,7 @@ async function closeLog(out: WriteStream | undefined): Promise<void> {
 }
 
 export default function build(cmd: Command, kit: Kit): void {
-  cmd
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--faults <spec>', 'faults to inject, e.g. rate_limit_every=5,retry_after=1,fail_write_every=3,drop_stream_after=20')
-    .option('--state <file>', 'keep state in this JSON snapshot (written atomically)')
-    .option('--heartbeat-ms <ms>', 'interval of stream keep-alives (default 30000)')
-    .option('--log <file>', 'append the request log to FILE instead of standard error')
-    .option('--quiet', 'drop the request log (start and stop are still said on standard error)')
-    .option('--webhook-url <url>', 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them')
-    // Not --env-file: Node 20 takes that as its own option wherever it appears in argv.
-    .option('--exports-file <file>', 'also write the two export lines to FILE once listening (removed on stop), for a shell to source');
+  addFlags(cmd, EMULATOR_FLAGS);
   // As the README's "Try it against the emulator" says it, the one place the global --api-key means the key served.
   cmd.addHelpText(
     'after',

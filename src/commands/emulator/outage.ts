@@ -4,10 +4,15 @@ import { emulatorAdmin } from '../../api/emulator';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../runtime/errors';
 import { write } from '../../runtime/io';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 
 /** `svc emulator outage`'s flags. */
-export const EMULATOR_OUTAGE_FLAGS = { sessions: 'string', errorType: 'string', turns: 'string' } as const satisfies FlagTable;
+export const EMULATOR_OUTAGE_FLAGS = flagTable({
+  sessions: { flags: '--sessions <n>', description: 'how many sessions fail (default 50)' },
+  errorType: { flags: '--error-type <type>', description: 'the session.error type they fail with (default engine_overloaded)' },
+  turns: { flags: '--turns <n>', description: 'messages each session is sent, each turn failing (default 1)' },
+});
 
 export interface OutageOptions {
   sessions: number;
@@ -45,12 +50,12 @@ export async function runOutage(ctx: Ctx, o: OutageOptions): Promise<void> {
 }
 
 export function addOutage(emulator: Command, kit: Kit): Command {
-  const cmd = emulator
-    .command('outage')
-    .description('On a running emulator: sessions that fail with an error type in a model outage that then ends (to rehearse explain and rerun)')
-    .option('--sessions <n>', 'how many sessions fail (default 50)')
-    .option('--error-type <type>', 'the session.error type they fail with (default engine_overloaded)')
-    .option('--turns <n>', 'messages each session is sent, each turn failing (default 1)');
+  const cmd = addFlags(
+    emulator
+      .command('outage')
+      .description('On a running emulator: sessions that fail with an error type in a model outage that then ends (to rehearse explain and rerun)'),
+    EMULATOR_OUTAGE_FLAGS,
+  );
   examples(cmd, ['svc emulator outage', 'svc emulator outage --sessions 10 --error-type model_unavailable --turns 2']);
   return cmd.action(kit.verb(parseOutage, runOutage));
 }

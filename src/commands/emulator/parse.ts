@@ -1,4 +1,4 @@
-import type { FlagsOf, FlagTable } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
 import { parseFaults, type FaultConfig } from '../../emulator/faults';
 import { UsageError } from '../../runtime/errors';
@@ -18,18 +18,28 @@ export interface EmulatorCommandOptions {
   exportsFile?: string;
 }
 
-/** `svc emulator`'s flags (declared in ./index.ts). */
-export const EMULATOR_FLAGS = {
-  faults: 'string',
-  port: 'string',
-  heartbeatMs: 'string',
-  quiet: 'switch',
-  log: 'string',
-  webhookUrl: 'string',
-  host: 'string',
-  state: 'string',
-  exportsFile: 'string',
-} as const satisfies FlagTable;
+/** `svc emulator`'s flags. */
+export const EMULATOR_FLAGS = flagTable({
+  port: { flags: '--port <port>', description: 'port to listen on (0 picks a free one)', default: '4010' },
+  host: { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
+  faults: {
+    flags: '--faults <spec>',
+    description: 'faults to inject, e.g. rate_limit_every=5,retry_after=1,fail_write_every=3,drop_stream_after=20',
+  },
+  state: { flags: '--state <file>', description: 'keep state in this JSON snapshot (written atomically)' },
+  heartbeatMs: { flags: '--heartbeat-ms <ms>', description: 'interval of stream keep-alives (default 30000)' },
+  log: { flags: '--log <file>', description: 'append the request log to FILE instead of standard error' },
+  quiet: { flags: '--quiet', description: 'drop the request log (start and stop are still said on standard error)' },
+  webhookUrl: {
+    flags: '--webhook-url <url>',
+    description: 'also POST each webhook (e.g. trigger.paused) here as JSON; GET /_emulator/webhooks lists them',
+  },
+  // Not --env-file: Node 20 takes that as its own option wherever it appears in argv.
+  exportsFile: {
+    flags: '--exports-file <file>',
+    description: 'also write the two export lines to FILE once listening (removed on stop), for a shell to source',
+  },
+});
 type EmulatorFlags = FlagsOf<typeof EMULATOR_FLAGS>;
 
 /**

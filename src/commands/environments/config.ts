@@ -1,25 +1,18 @@
-import { Option, type Command } from 'commander';
 import { PROXY_MODES } from '../../api/environments';
 import { UsageError } from '../../runtime/errors';
-import { collect } from '../../cli/flags';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { isObject } from '../../wire/is-object';
 
 /** `--self-hosted` / `--cloud`, `--proxy-mode`, `--proxy-host` (repeatable): the flags that build `config`. */
-export function addConfigFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--self-hosted', 'sandbox tools run on your own worker (config.type self_hosted)').conflicts('cloud'))
-    .addOption(new Option('--cloud', 'sandbox tools run in the service (config.type cloud)'))
-    .addOption(new Option('--proxy-mode <mode>', 'outbound proxy of a cloud environment').choices(PROXY_MODES))
-    .addOption(new Option('--proxy-host <host>', 'host of the proxy list (repeatable)').argParser(collect));
-}
+export const CONFIG_FLAGS = flagTable({
+  selfHosted: { flags: '--self-hosted', description: 'sandbox tools run on your own worker (config.type self_hosted)', conflicts: 'cloud' },
+  cloud: { flags: '--cloud', description: 'sandbox tools run in the service (config.type cloud)' },
+  proxyMode: { flags: '--proxy-mode <mode>', description: 'outbound proxy of a cloud environment', choices: PROXY_MODES },
+  proxyHost: { flags: '--proxy-host <host>', description: 'host of the proxy list (repeatable)', repeat: true },
+});
 
 /** The flags that build `config`, as commander parses them. */
-export interface ConfigFlags {
-  selfHosted?: boolean;
-  cloud?: boolean;
-  proxyMode?: string;
-  proxyHost?: string[];
-}
+export type ConfigFlags = FlagsOf<typeof CONFIG_FLAGS>;
 
 /**
  * `config` from the flags merged over the one in --data; undefined when neither gives one. PATCH replaces

@@ -6,7 +6,7 @@ import { addArchive, addCreate, addDelete, addGet, addUpdate, type BodyFlag, typ
 import { addSelectableList } from '../../cli/verbs/selector-list';
 import { ENVIRONMENT_COLUMNS } from './columns';
 import { checkEnvironment } from '../../api/checks/environment';
-import { addConfigFlags, configFromFlags } from './config';
+import { CONFIG_FLAGS, configFromFlags } from './config';
 
 export const ENVIRONMENTS: ResourceSpec = resourceSpec(environments, ENVIRONMENT_COLUMNS);
 
@@ -17,7 +17,7 @@ const FLAGS: BodyFlag[] = [
 
 const BODY: BodyVerb = {
   flags: FLAGS,
-  addFlags: addConfigFlags,
+  composite: CONFIG_FLAGS,
   shape: (body, opts) => {
     const config = configFromFlags(opts, body.config);
     return config === undefined ? body : { ...body, config };

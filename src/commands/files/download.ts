@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addOutputFileOption, download } from '../../cli/verbs/transfer';
-import { addCompatOption, versioned } from './options';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { addOutputFileOption, download, type OUTPUT_FILE_FLAGS } from '../../cli/verbs/transfer';
+import { VERSION_HEADER_FLAGS, versioned } from './options';
 
 /** `svc files download ID [-O PATH] [--no-version-header]`. */
 export interface FileDownloadOptions {
@@ -12,10 +13,10 @@ export interface FileDownloadOptions {
   versioned: boolean;
 }
 
-/** `svc files download`'s flags (declared in addDownload). */
-export const FILE_DOWNLOAD_FLAGS = { outputFile: 'string', versionHeader: 'switch' } as const satisfies FlagTable;
+/** `svc files download`'s flags besides `-O` (addOutputFileOption's). */
+export const FILE_DOWNLOAD_FLAGS = flagTable({ ...VERSION_HEADER_FLAGS });
 
-export const parseDownload = ([id]: string[], flags: FlagsOf<typeof FILE_DOWNLOAD_FLAGS>): FileDownloadOptions => ({
+export const parseDownload = ([id]: string[], flags: FlagsOf<typeof FILE_DOWNLOAD_FLAGS & typeof OUTPUT_FILE_FLAGS>): FileDownloadOptions => ({
   id,
   outputFile: flags.outputFile,
   versioned: versioned(flags),
@@ -27,8 +28,7 @@ export function runDownload(ctx: Ctx, o: FileDownloadOptions): Promise<void> {
 
 export function addDownload(group: Command, kit: Kit): Command {
   const cmd = group.command('download').argument('<id>', 'file ID').description('Download the content of a file (to stdout when piped)');
-  addOutputFileOption(cmd);
-  addCompatOption(cmd);
+  addFlags(addOutputFileOption(cmd), FILE_DOWNLOAD_FLAGS);
   examples(cmd, ['svc files download FILE_ID -O report.pdf', 'svc files download FILE_ID -O downloads/', 'svc files download FILE_ID | sha256sum']);
   return cmd.action(kit.verb(parseDownload, runDownload));
 }

@@ -1,12 +1,13 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { files } from '../../api/files';
 import type { Ctx } from '../../runtime/context';
 import { LIMITS } from '../../wire/limits';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addIdempotencyOption } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { idempotencyFlags } from '../../cli/verbs/idempotency';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { FILE_COLUMNS } from './columns';
-import { addCompatOption, versioned } from './options';
+import { VERSION_HEADER_FLAGS, versioned } from './options';
 
 // Emulator assumption shared with src/emulator/resources/files.ts: the multipart `purpose` field.
 const PURPOSES = ['user_data', 'batch'] as const;
@@ -19,12 +20,12 @@ export interface FileUploadOptions {
   versioned: boolean;
 }
 
-/** `svc files upload`'s flags (declared in addUpload). */
-export const FILE_UPLOAD_FLAGS = {
-  purpose: 'string',
-  idempotencyKey: 'string',
-  versionHeader: 'switch',
-} as const satisfies FlagTable;
+/** `svc files upload`'s flags. */
+export const FILE_UPLOAD_FLAGS = flagTable({
+  purpose: { flags: '--purpose <purpose>', description: 'what the file is for; batch files cannot be attached to sessions', choices: PURPOSES },
+  ...idempotencyFlags(),
+  ...VERSION_HEADER_FLAGS,
+});
 
 export const parseUpload = ([file]: string[], flags: FlagsOf<typeof FILE_UPLOAD_FLAGS>): FileUploadOptions => ({
   file,
@@ -40,13 +41,8 @@ export async function runUpload(ctx: Ctx, o: FileUploadOptions): Promise<void> {
 }
 
 export function addUpload(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('upload')
-    .argument('<file>', 'file to upload (at most 100 MiB)')
-    .description('Upload a file (multipart, streamed from disk)')
-    .addOption(new Option('--purpose <purpose>', 'what the file is for; batch files cannot be attached to sessions').choices(PURPOSES));
-  addIdempotencyOption(cmd);
-  addCompatOption(cmd);
+  const cmd = group.command('upload').argument('<file>', 'file to upload (at most 100 MiB)').description('Upload a file (multipart, streamed from disk)');
+  addFlags(cmd, FILE_UPLOAD_FLAGS);
   examples(cmd, ['svc files upload report.pdf', 'svc files upload data.jsonl --purpose batch -q', 'svc files upload notes.txt --no-version-header']);
   return cmd.action(kit.verb(parseUpload, runUpload));
 }

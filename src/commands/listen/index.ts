@@ -1,23 +1,11 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
-import { addSelectorFlags } from '../sessions/selectors';
-import { DEFAULT_INTERVAL, DEFAULT_MAX_STREAMS, parseListen } from './options';
+import { addFlags } from '../../cli/flags';
+import { LISTEN_FLAGS, parseListen } from './options';
 
 /** `svc listen`: session events to a webhook or a command, as `stripe listen --forward-to` does. */
 export default function build(cmd: Command, kit: Kit): void {
-  cmd
-    .argument('[sessions...]', 'session IDs, or - to read them from standard input; none and no selector: every session')
-    .option('--forward-to <url>', 'POST each event to this URL, signed (Svc-Signature: t=UNIX,v1=HEX)')
-    .option('--exec <cmd>', 'run this shell command once per event, the JSON on its standard input')
-    .option('--otlp-endpoint <url>', "fold the events into spans and post each settled turn's spans (OTLP/HTTP JSON) to this collector's base URL + /v1/traces")
-    .option('--events <types>', 'only these event types, comma-separated (agent.* for a family); session.requires_action is derived by svc')
-    .option('--secret-file <file>', 'sign with the secret in this file, mode 600, one line (default: one generated in the config folder)')
-    .option('--print-secret', 'print the signing secret (for the receiver) and exit')
-    .option('--max-streams <n>', `streams open at once; sessions beyond are polled (default ${DEFAULT_MAX_STREAMS})`)
-    .option('--interval <duration>', `how often the fleet and the sessions without a stream are polled (default ${DEFAULT_INTERVAL})`)
-    .option('--state <file>', "keep each session's last settled event in FILE (one listener per file); a restart resumes after it, sending nothing again")
-    .option('--timeout <duration>', 'stop after this long (exit 0); default: until Ctrl-C');
-  addSelectorFlags(cmd);
+  addFlags(cmd.argument('[sessions...]', 'session IDs, or - to read them from standard input; none and no selector: every session'), LISTEN_FLAGS);
   cmd.addHelpText(
     'after',
     `

@@ -5,7 +5,7 @@ import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { ExitCodeError, UsageError } from '../../runtime/errors';
 import type { OutStream } from '../../runtime/io';
-import type { FlagsOf, FlagTable } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { inParent } from '../../cli/verbs/parent';
 import { byIdOrPath } from './lookup';
 
@@ -17,8 +17,11 @@ export interface CatOptions {
   outputFile?: string;
 }
 
-/** `svc memories cat`'s flags (declared in ./index.ts). */
-export const MEMORY_CAT_FLAGS = { version: 'string', outputFile: 'string' } as const satisfies FlagTable;
+/** `svc memories cat`'s flags. */
+export const MEMORY_CAT_FLAGS = flagTable({
+  version: { flags: '--version <version>', description: 'a memory version ID instead of the current content' },
+  outputFile: { flags: '-O, --output-file <file>', description: 'write the content to FILE instead of standard output' },
+});
 
 export function parseCat([store, memory]: string[], flags: FlagsOf<typeof MEMORY_CAT_FLAGS>): CatOptions {
   if (flags.outputFile === '') throw new UsageError('-O needs a file name');

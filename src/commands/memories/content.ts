@@ -4,7 +4,7 @@ import { readInputFile, readStream } from '../../input/read';
 import type { MemoryWrite } from '../../api/memory';
 import { UsageError } from '../../runtime/errors';
 import type { Io } from '../../runtime/io';
-import type { Flags } from '../../cli/action';
+import type { Flags } from '../../cli/flags';
 import { LIMITS, MiB } from '../../wire/limits';
 
 /** Where the content of a write comes from: exactly one of --text, --file F and `-` (standard input). */

@@ -2,14 +2,15 @@ import type { Command } from 'commander';
 import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
+import { addFlags } from '../../cli/flags';
 import { printsText } from '../../cli/text-output';
-import { addChildList, addIdempotencyOption, addListFlags, done } from '../../cli/verbs/resource';
+import { addChildList, done } from '../../cli/verbs/resource';
 import { inParent, listInParent } from '../../cli/verbs/parent';
-import { parseCat, runCat } from './cat';
+import { MEMORY_CAT_FLAGS, parseCat, runCat } from './cat';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
-import { parseRedact, runRedact } from './redact';
-import { parseVersions, runVersions } from './versions';
-import { parseWrite, runWrite } from './write';
+import { MEMORY_REDACT_FLAGS, parseRedact, runRedact } from './redact';
+import { MEMORY_VERSIONS_FLAGS, parseVersions, runVersions } from './versions';
+import { MEMORY_WRITE_FLAGS, parseWrite, runWrite } from './write';
 
 /** `svc memories get|delete STORE MEMORY`. */
 export interface MemoryRef {
@@ -72,9 +73,8 @@ export default function build(group: Command, kit: Kit): void {
     .command('cat')
     .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID, or its path')
-    .description('Print the content of a memory, or of one of its versions, byte for byte')
-    .option('--version <version>', 'a memory version ID instead of the current content')
-    .option('-O, --output-file <file>', 'write the content to FILE instead of standard output');
+    .description('Print the content of a memory, or of one of its versions, byte for byte');
+  addFlags(cat, MEMORY_CAT_FLAGS);
   examples(cat, [
     'svc memories cat STORE_ID MEMORY_ID',
     'svc memories cat STORE_ID /notes/today.md',
@@ -88,11 +88,8 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<store>', 'memory store ID or name')
     .argument('<path>', 'memory file path')
     .argument('[source]', '- to read the content from standard input')
-    .description('Create or change the memory at PATH (text is sent as content, other bytes base64; at most 28 MiB per request)')
-    .option('--file <file>', 'read the content from FILE (- for standard input)')
-    .option('--text <text>', 'the content as text')
-    .option('--base-version <version>', 'base the change on this version; a stale one is recorded out of order and exits 7');
-  addIdempotencyOption(write, 'Idempotency-Key for a create (default: a fresh UUID)');
+    .description('Create or change the memory at PATH (text is sent as content, other bytes base64; at most 28 MiB per request)');
+  addFlags(write, MEMORY_WRITE_FLAGS);
   examples(write, [
     'svc memories write STORE_ID /notes/today.md --text "Ship on Friday"',
     'svc memories write STORE_ID /images/logo.png --file logo.png',
@@ -124,7 +121,7 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<memory>', 'memory ID')
     .argument('[version]', 'show only this version')
     .description('List the versions of a memory, newest first, or show one');
-  addListFlags(versions);
+  addFlags(versions, MEMORY_VERSIONS_FLAGS);
   examples(versions, ['svc memories versions STORE_ID MEMORY_ID', 'svc memories versions STORE_ID MEMORY_ID VERSION_ID -o yaml']);
   versions.action(kit.verb(parseVersions, runVersions));
 
@@ -133,8 +130,8 @@ export default function build(group: Command, kit: Kit): void {
     .argument('<store>', 'memory store ID or name')
     .argument('<memory>', 'memory ID')
     .argument('<version>', 'memory version ID')
-    .description('Permanently delete the body of a past version, keeping its metadata (asks first; --yes where it cannot ask)')
-    .option('-y, --yes', 'do not ask for confirmation');
+    .description('Permanently delete the body of a past version, keeping its metadata (asks first; --yes where it cannot ask)');
+  addFlags(redact, MEMORY_REDACT_FLAGS);
   examples(redact, ['svc memories redact STORE_ID MEMORY_ID VERSION_ID', 'svc memories redact STORE_ID MEMORY_ID VERSION_ID --yes']);
   redact.action(kit.verb(parseRedact, runRedact));
 }

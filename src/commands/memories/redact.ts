@@ -1,7 +1,7 @@
 import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import type { Flags } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { inParent } from '../../cli/verbs/parent';
 import { VERSION_COLUMNS } from './columns';
 
@@ -16,7 +16,15 @@ export interface RedactOptions {
   yes: boolean;
 }
 
-export const parseRedact = ([store, memory, version]: string[], flags: Flags): RedactOptions => ({ store, memory, version, yes: Boolean(flags.yes) });
+/** `svc memories redact`'s flags. */
+export const MEMORY_REDACT_FLAGS = flagTable({ yes: { flags: '-y, --yes', description: 'do not ask for confirmation' } });
+
+export const parseRedact = ([store, memory, version]: string[], flags: FlagsOf<typeof MEMORY_REDACT_FLAGS>): RedactOptions => ({
+  store,
+  memory,
+  version,
+  yes: Boolean(flags.yes),
+});
 
 export async function runRedact(ctx: Ctx, { store, memory, version, yes }: RedactOptions): Promise<void> {
   if (!yes) {

@@ -1,14 +1,17 @@
 import { memories, memoryStores } from '../../api/memory';
 import type { Ctx } from '../../runtime/context';
-import type { Flags } from '../../cli/action';
-import { listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
+import { flagTable, type FlagsOf } from '../../cli/flags';
+import { LIST_FLAGS, listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
 import { inParent, listInParent } from '../../cli/verbs/parent';
 import { forDisplay, VERSION_COLUMNS } from './columns';
 
 /** `memories versions STORE MEMORY [VERSION]` with the list flags (read only for the history). */
 export type VersionsOptions = { store: string; memory: string } & ({ version: string } | { version?: undefined; list: ListPage });
 
-export const parseVersions = ([store, memory, version]: string[], flags: Flags): VersionsOptions =>
+/** `svc memories versions`'s flags: the list flags, read only for the history. */
+export const MEMORY_VERSIONS_FLAGS = flagTable({ ...LIST_FLAGS });
+
+export const parseVersions = ([store, memory, version]: string[], flags: FlagsOf<typeof MEMORY_VERSIONS_FLAGS>): VersionsOptions =>
   version === undefined ? { store, memory, list: listOptions(flags) } : { store, memory, version };
 
 /** The history newest first, or one version. */

@@ -2,7 +2,8 @@ import { memories, memoryStores, type MemoryWrite } from '../../api/memory';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { ExitCodeError, UsageError } from '../../runtime/errors';
-import type { FlagsOf, FlagTable } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
+import { idempotencyFlags } from '../../cli/verbs/idempotency';
 import { idempotencyKey } from '../../cli/verbs/resource';
 import { inParent } from '../../cli/verbs/parent';
 import { forDisplay, MEMORY_COLUMNS } from './columns';
@@ -23,13 +24,13 @@ export interface WriteOptions {
   idempotencyKey?: string;
 }
 
-/** `svc memories write`'s flags (declared in ./index.ts). */
-export const MEMORY_WRITE_FLAGS = {
-  file: 'string',
-  text: 'string',
-  baseVersion: 'string',
-  idempotencyKey: 'string',
-} as const satisfies FlagTable;
+/** `svc memories write`'s flags. */
+export const MEMORY_WRITE_FLAGS = flagTable({
+  file: { flags: '--file <file>', description: 'read the content from FILE (- for standard input)' },
+  text: { flags: '--text <text>', description: 'the content as text' },
+  baseVersion: { flags: '--base-version <version>', description: 'base the change on this version; a stale one is recorded out of order and exits 7' },
+  ...idempotencyFlags('Idempotency-Key for a create (default: a fresh UUID)'),
+});
 
 export function parseWrite([store, path, positional]: string[], flags: FlagsOf<typeof MEMORY_WRITE_FLAGS>): WriteOptions {
   if (path === '') throw new UsageError('PATH must not be empty');

@@ -1,18 +1,12 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { plugins } from '../../api/plugins';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { PLUGIN_CATEGORIES, PLUGIN_LIST_SCOPES } from '../../wire/limits';
-import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { LIST_FLAGS, listOptions, sortedBy, type ListPage } from '../../cli/verbs/resource';
 import { PLUGIN_COLUMNS } from './columns';
-
-/** An enum flag shown with its choices in help and completion, checked in the run so the message can explain. */
-function enumOption(flags: string, description: string, choices: readonly string[]): Option {
-  const o = new Option(flags, description);
-  o.argChoices = [...choices];
-  return o;
-}
 
 /** `svc plugins list [--query T] [--category C] [--scope S] [list flags]`. */
 export interface PluginListOptions {
@@ -20,7 +14,18 @@ export interface PluginListOptions {
   list: ListPage;
 }
 
-export const parsePluginList = (_args: string[], flags: Flags): PluginListOptions => ({ query: pluginQuery(flags), list: listOptions(flags) });
+/** `svc plugins list`'s flags: the enum flags show their choices in help and completion; pluginQuery checks them, so its message can explain. */
+export const PLUGIN_LIST_FLAGS = flagTable({
+  query: { flags: '--query <text>', description: 'case-insensitive match over name, description and keywords' },
+  category: { flags: '--category <category>', description: 'only plugins in this category', shownChoices: PLUGIN_CATEGORIES },
+  scope: { flags: '--scope <scope>', description: 'only official or only project plugins', shownChoices: PLUGIN_LIST_SCOPES },
+  ...LIST_FLAGS,
+});
+
+export const parsePluginList = (_args: string[], flags: FlagsOf<typeof PLUGIN_LIST_FLAGS>): PluginListOptions => ({
+  query: pluginQuery(flags),
+  list: listOptions(flags),
+});
 
 /** The filters the service accepts, checked before any request. */
 export function pluginQuery(opts: { query?: string; category?: string; scope?: string }): Record<string, string | undefined> {
@@ -39,13 +44,7 @@ export async function runList(ctx: Ctx, o: PluginListOptions): Promise<void> {
 }
 
 export function addPluginList(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('list')
-    .description('List plugins (official and project; archived ones are omitted)')
-    .option('--query <text>', 'case-insensitive match over name, description and keywords')
-    .addOption(enumOption('--category <category>', 'only plugins in this category', PLUGIN_CATEGORIES))
-    .addOption(enumOption('--scope <scope>', 'only official or only project plugins', PLUGIN_LIST_SCOPES));
-  addListFlags(cmd);
+  const cmd = addFlags(group.command('list').description('List plugins (official and project; archived ones are omitted)'), PLUGIN_LIST_FLAGS);
   examples(cmd, ['svc plugins list', 'svc plugins list --scope project --category dev_tools', 'svc plugins list --query sheet -q']);
   return cmd.action(kit.verb(parsePluginList, runList));
 }

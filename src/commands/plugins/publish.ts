@@ -3,8 +3,9 @@ import { plugins, type Validation } from '../../api/plugins';
 import type { Ctx } from '../../runtime/context';
 import { ExitCodeError } from '../../runtime/errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addIdempotencyOption } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { idempotencyFlags } from '../../cli/verbs/idempotency';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 
 /** `svc plugins publish FILE [--plugin ID]` and `svc plugins validate FILE`, each with `--idempotency-key`. */
@@ -14,10 +15,13 @@ export interface PackageOptions {
   idempotencyKey?: string;
 }
 
-/** `svc plugins validate`'s flags (declared in addValidate). */
-export const PLUGIN_VALIDATE_FLAGS = { idempotencyKey: 'string' } as const satisfies FlagTable;
-/** `svc plugins publish`'s flags (declared in addPublish): validate's and `--plugin`. */
-export const PLUGIN_PUBLISH_FLAGS = { ...PLUGIN_VALIDATE_FLAGS, plugin: 'string' } as const satisfies FlagTable;
+/** `svc plugins validate`'s flags. */
+export const PLUGIN_VALIDATE_FLAGS = flagTable({ ...idempotencyFlags() });
+/** `svc plugins publish`'s flags: `--plugin` and validate's. */
+export const PLUGIN_PUBLISH_FLAGS = flagTable({
+  plugin: { flags: '--plugin <id>', description: 'publish a new version of this existing plugin' },
+  ...PLUGIN_VALIDATE_FLAGS,
+});
 
 /** Both verbs' parse step: validate has no `--plugin`, so it reads as not given. */
 export const parsePackage = ([file]: string[], flags: FlagsOf<typeof PLUGIN_PUBLISH_FLAGS>): PackageOptions => ({
@@ -45,9 +49,8 @@ export function addPublish(group: Command, kit: Kit): Command {
   const cmd = group
     .command('publish')
     .argument('<file>', 'plugin package, a .zip of at most 64 MiB')
-    .description('Publish a plugin package (a new plugin, or a new version with --plugin)')
-    .option('--plugin <id>', 'publish a new version of this existing plugin');
-  addIdempotencyOption(cmd);
+    .description('Publish a plugin package (a new plugin, or a new version with --plugin)');
+  addFlags(cmd, PLUGIN_PUBLISH_FLAGS);
   examples(cmd, ['svc plugins publish my-plugin.zip', 'svc plugins publish my-plugin-1.1.0.zip --plugin PLUGIN_ID']);
   return cmd.action(kit.verb(parsePackage, runPublish));
 }
@@ -67,7 +70,7 @@ export function addValidate(group: Command, kit: Kit): Command {
     .command('validate')
     .argument('<file>', 'plugin package, a .zip of at most 64 MiB')
     .description('Check a plugin package without publishing it (exit 3 when it cannot be published)');
-  addIdempotencyOption(cmd);
+  addFlags(cmd, PLUGIN_VALIDATE_FLAGS);
   examples(cmd, ['svc plugins validate my-plugin.zip', 'svc plugins validate my-plugin.zip --jq .errors']);
   return cmd.action(kit.verb(parsePackage, runValidate));
 }

@@ -1,6 +1,6 @@
-import type { FlagsOf, FlagTable } from '../../cli/action';
-import { editMetadata, parseMetadataFlags } from '../../cli/verbs/body';
-import { idempotencyKey } from '../../cli/verbs/idempotency';
+import { flagTable, longFlag, type FlagsOf } from '../../cli/flags';
+import { editMetadata, metadataFlags, parseMetadataFlags } from '../../cli/verbs/body';
+import { idempotencyFlags, idempotencyKey } from '../../cli/verbs/idempotency';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../runtime/errors';
 import { parseDeadline } from '../../follow/deadline';
@@ -45,33 +45,36 @@ export interface ParallelOptions extends NewSession {
 
 export type RunCommandOptions = ({ mode: 'single' } & RunOptions) | ({ mode: 'parallel' } & ParallelOptions);
 
-/** `svc run`'s flags (declared in ./index.ts). */
-export const RUN_FLAGS = {
-  agent: 'string',
-  environment: 'string',
-  session: 'string',
-  message: 'string',
-  messageFile: 'string',
-  timeout: 'string',
-  deltas: 'switch',
-  live: 'switch',
-  continue: 'switch',
-  interruptOnExit: 'switch',
-  title: 'string',
-  idempotencyKey: 'string',
-  metadata: 'list',
-  parallel: 'string',
-} as const satisfies FlagTable;
+/** `svc run`'s flags. */
+export const RUN_FLAGS = flagTable({
+  agent: { flags: '--agent <agent>', description: 'agent to run in a new session (required unless --session)' },
+  environment: { flags: '--environment <environment>', description: 'environment of the new session' },
+  session: { flags: '--session <session>', description: 'send to this existing session instead of creating one' },
+  message: { flags: '--message <text>', description: 'the message to send' },
+  messageFile: { flags: '--message-file <file>', description: 'read the message from this file' },
+  timeout: { flags: '--timeout <duration>', description: 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit' },
+  deltas: { flags: '--deltas', description: 'with -o ndjson, include agent.delta lines (the live view shows previews by default: d hides them)' },
+  live: { flags: '--no-live', description: 'no live view even on a terminal' },
+  continue: {
+    flags: '--continue',
+    description: 'with --session: if the session is interrupted, send the message, then resume it (else exit 12, nothing sent)',
+  },
+  interruptOnExit: {
+    flags: '--interrupt-on-exit',
+    description: 'on Ctrl-C or SIGTERM, interrupt the session before exiting (for CI cancels); else the turn goes on',
+  },
+  title: { flags: '--title <title>', description: 'title of the new session (with --parallel, for lines without their own)' },
+  ...idempotencyFlags('Idempotency-Key of the session create (default: a fresh UUID); with --parallel, KEY:LINE per line'),
+  parallel: {
+    flags: '--parallel <n>',
+    description: `one new session per line of --message-file, at most N at once (1..${MAX_PARALLEL}); a line is a JSON string or {"message", "title"?, "metadata"?}; prints {"line","session_id","status","ok","exit","reply"|"error"} per line as it settles`,
+  },
+  ...metadataFlags(false),
+});
 type RunFlags = FlagsOf<typeof RUN_FLAGS>;
 
 /** The flags that shape the session a run creates: with --session nothing is created, so they would be ignored. */
-const NEW_SESSION_FLAGS = [
-  ['agent', '--agent'],
-  ['environment', '--environment'],
-  ['idempotencyKey', '--idempotency-key'],
-  ['title', '--title'],
-  ['metadata', '--metadata'],
-] as const;
+const NEW_SESSION_FLAGS = ['agent', 'environment', 'idempotencyKey', 'title', 'metadata'] as const;
 
 /**
  * `svc run`'s flags, checked before any request (exit 2). The checks that need the resolved settings (-o, --jq with
@@ -88,8 +91,8 @@ function parseSingle(input: string | undefined, flags: RunFlags): RunOptions {
   const agent = flags.agent;
   const session = flags.session;
   if (!agent && !session) throw new UsageError('--agent is required (or --session to reuse a session)');
-  const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find(([key]) => flags[key] !== undefined);
-  if (unused) throw new UsageError(`${unused[1]} applies to a new session, and --session reuses one: drop one of the two`);
+  const unused = session === undefined ? undefined : NEW_SESSION_FLAGS.find((key) => flags[key] !== undefined);
+  if (unused) throw new UsageError(`${longFlag(RUN_FLAGS[unused])} applies to a new session, and --session reuses one: drop one of the two`);
   if (flags.continue && session === undefined) throw new UsageError('--continue resumes an interrupted --session: a new session is never interrupted');
   return {
     target: session !== undefined ? { session } : { agent: agent!, environment: flags.environment, createKey, ...sessionFields(flags) },

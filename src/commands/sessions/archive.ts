@@ -2,18 +2,22 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable } from '../../cli/flags';
 import { done } from '../../cli/verbs/resource';
 import { pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, parseOneOrMany, runMany, type OneOrManySessions } from './many';
+import { BULK_FLAGS, IGNORE_NOT_FOUND_FLAGS, parseOneOrMany, runMany, type OneOrManySessions } from './many';
 import { pickSessions } from './pick';
+
+/** `svc sessions archive`'s flags: the bulk ones and --ignore-not-found. */
+export const SESSION_ARCHIVE_FLAGS = flagTable({ ...BULK_FLAGS, ...IGNORE_NOT_FOUND_FLAGS });
 
 export function addArchive(group: Command, kit: Kit): void {
   const cmd = group
     .command('archive')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .description('Archive (terminate) sessions, cancelling their threads; a running session is interrupted first and waited for');
-  addBulkFlags(pickSessions(cmd), { ignoreNotFound: true });
+  addFlags(pickSessions(cmd), SESSION_ARCHIVE_FLAGS);
   examples(cmd, [
     'svc sessions archive SESSION_ID',
     'svc sessions archive SESSION_ID -o json --jq .archived_at',

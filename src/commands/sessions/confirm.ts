@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
-import { oneOf } from '../../cli/flags';
+import { addFlags, flagTable, oneOf, type FlagsOf } from '../../cli/flags';
 
 /** `svc sessions confirm SESSION EVENT_ID --allow|--deny [--message TEXT]`. */
 export interface ConfirmOptions {
@@ -14,8 +14,12 @@ export interface ConfirmOptions {
   message?: string;
 }
 
-/** `svc sessions confirm`'s flags (declared in addConfirm). */
-export const SESSION_CONFIRM_FLAGS = { allow: 'switch', deny: 'switch', message: 'string' } as const satisfies FlagTable;
+/** `svc sessions confirm`'s flags. */
+export const SESSION_CONFIRM_FLAGS = flagTable({
+  allow: { flags: '--allow', description: 'let the tool run' },
+  deny: { flags: '--deny', description: 'refuse the tool call' },
+  message: { flags: '--message <text>', description: 'with --deny: the reason given to the agent' },
+});
 
 export function parseConfirm([session, eventId]: string[], flags: FlagsOf<typeof SESSION_CONFIRM_FLAGS>): ConfirmOptions {
   const result = oneOf(flags, { '--allow': 'allow', '--deny': 'deny' }, true) === '--allow' ? 'allow' : 'deny';
@@ -35,10 +39,8 @@ export function addConfirm(group: Command, kit: Kit): void {
     .command('confirm')
     .argument('<session>', 'session ID')
     .argument('<event_id>', 'ID of the agent.tool_use awaiting confirmation')
-    .description('Allow or deny a tool call that awaits confirmation (user.tool_confirmation)')
-    .option('--allow', 'let the tool run')
-    .option('--deny', 'refuse the tool call')
-    .option('--message <text>', 'with --deny: the reason given to the agent');
+    .description('Allow or deny a tool call that awaits confirmation (user.tool_confirmation)');
+  addFlags(cmd, SESSION_CONFIRM_FLAGS);
   examples(cmd, ['svc sessions confirm SESSION_ID EVENT_ID --allow', 'svc sessions confirm SESSION_ID EVENT_ID --deny --message "Not on production"']);
   cmd.action(kit.verb(parseConfirm, runConfirm));
 }

@@ -2,21 +2,30 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { examples, type Flags, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
+import { BULK_FLAGS, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
 import { pickSessions } from './pick';
 import { pick } from './selectors';
+
+/** `svc sessions continue`'s flags: --wait and the bulk ones. */
+export const SESSION_CONTINUE_FLAGS = flagTable({
+  wait: {
+    flags: '--wait',
+    description: 'read the session until the start has completed (continue_pending false on the returned epoch), then print it (one session)',
+  },
+  ...BULK_FLAGS,
+});
 
 export function addContinue(group: Command, kit: Kit): void {
   const cmd = group
     .command('continue')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
-    .description('Resume interrupted sessions, keeping their queued input; prints the returned control epoch, or with --wait the started session')
-    .option('--wait', 'read the session until the start has completed (continue_pending false on the returned epoch), then print it (one session)');
-  addBulkFlags(pickSessions(cmd));
+    .description('Resume interrupted sessions, keeping their queued input; prints the returned control epoch, or with --wait the started session');
+  addFlags(pickSessions(cmd), SESSION_CONTINUE_FLAGS);
   examples(cmd, ['svc sessions continue SESSION_ID', 'svc sessions continue SESSION_ID --wait -o json', 'svc sessions continue --agent triage --yes']);
   cmd.action(kit.verb(parseContinue, runContinue));
 }
@@ -28,7 +37,7 @@ export interface ContinueOptions {
   many?: ManySessions;
 }
 
-export function parseContinue(args: string[], flags: Flags): ContinueOptions {
+export function parseContinue(args: string[], flags: FlagsOf<typeof SESSION_CONTINUE_FLAGS>): ContinueOptions {
   const picked = pick(args, flags);
   const o = { session: args[0], wait: Boolean(flags.wait) };
   if (!wantsBulk(picked, flags)) return o;

@@ -2,15 +2,19 @@ import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable } from '../../cli/flags';
 import { confirmedWrite, readDeleted } from '../../cli/verbs/confirm-write';
 import { done } from '../../cli/verbs/resource';
 import { sessionActions } from './actions';
-import { addBulkFlags, parseOneOrMany, runMany, type OneOrManySessions } from './many';
+import { BULK_FLAGS, IGNORE_NOT_FOUND_FLAGS, parseOneOrMany, runMany, type OneOrManySessions } from './many';
 import { pickSessions } from './pick';
+
+/** `svc sessions delete`'s flags: the bulk ones and --ignore-not-found. */
+export const SESSION_DELETE_FLAGS = flagTable({ ...BULK_FLAGS, ...IGNORE_NOT_FOUND_FLAGS });
 
 export function addDelete(group: Command, kit: Kit): void {
   const cmd = group.command('delete').argument('[sessions...]', 'session IDs, or - to read them from standard input').description('Delete sessions');
-  addBulkFlags(pickSessions(cmd), { ignoreNotFound: true });
+  addFlags(pickSessions(cmd), SESSION_DELETE_FLAGS);
   examples(cmd, ['svc sessions delete SESSION_ID', 'svc sessions delete --status terminated --older-than 30d --yes']);
   cmd.action(kit.verb(parseOneOrMany, runSessionsDelete));
 }

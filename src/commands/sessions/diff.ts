@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { UsageError } from '../../runtime/errors';
 import type { Ignorable } from '../../diff-sessions/compare';
 
@@ -12,8 +13,10 @@ export interface SessionDiffOptions {
   ignore: Set<Ignorable>;
 }
 
-/** `svc sessions diff`'s flags (declared in addDiff). */
-export const SESSION_DIFF_FLAGS = { ignore: 'string' } as const satisfies FlagTable;
+/** `svc sessions diff`'s flags. */
+export const SESSION_DIFF_FLAGS = flagTable({
+  ignore: { flags: '--ignore <parts>', description: `leave parts out of the comparison, comma-separated: ${IGNORABLE.join(', ')}` },
+});
 
 export function parseDiff([a, b]: string[], flags: FlagsOf<typeof SESSION_DIFF_FLAGS>): SessionDiffOptions {
   const ignore = new Set<Ignorable>();
@@ -30,8 +33,8 @@ export function addDiff(group: Command, kit: Kit): void {
     .command('diff')
     .argument('<a>', 'session ID or title')
     .argument('<b>', 'session ID or title')
-    .description('Compare two sessions: turns, tool calls, durations, errors, stop reasons, the final agent message (exit 1 when they differ)')
-    .option('--ignore <parts>', `leave parts out of the comparison, comma-separated: ${IGNORABLE.join(', ')}`);
+    .description('Compare two sessions: turns, tool calls, durations, errors, stop reasons, the final agent message (exit 1 when they differ)');
+  addFlags(cmd, SESSION_DIFF_FLAGS);
   examples(cmd, [
     'svc sessions diff KNOWN_GOOD_ID NEW_ID',
     'svc sessions diff KNOWN_GOOD_ID NEW_ID --ignore durations,text || echo "the agent works differently now"',

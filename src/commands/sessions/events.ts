@@ -1,8 +1,9 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addListFlags, listOptions, printList, type ListPage } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { listOptions, printList, type ListPage } from '../../cli/verbs/resource';
 import { LIST_FLAGS } from '../../cli/verbs/list';
 import { EVENT_COLUMNS } from './columns';
 import { pickSession } from './pick';
@@ -17,8 +18,12 @@ export interface EventsOptions {
   list: ListPage;
 }
 
-/** `svc sessions events`'s flags (declared in addEvents, with the list flags). */
-export const SESSION_EVENTS_FLAGS = { thread: 'string', order: 'string', ...LIST_FLAGS } as const satisfies FlagTable;
+/** `svc sessions events`'s flags: its own and the list flags. */
+export const SESSION_EVENTS_FLAGS = flagTable({
+  thread: { flags: '--thread <thread_id>', description: "only this thread's events" },
+  order: { flags: '--order <order>', description: 'asc (oldest first, default) or desc (newest first)', choices: ORDERS },
+  ...LIST_FLAGS,
+});
 
 export const parseEvents = ([session]: string[], flags: FlagsOf<typeof SESSION_EVENTS_FLAGS>): EventsOptions => ({
   session,
@@ -35,13 +40,8 @@ export async function runEvents(ctx: Ctx, o: EventsOptions): Promise<void> {
 
 /** `svc sessions events`: the persisted history (never deltas), of the session or of one thread. */
 export function addEvents(group: Command, kit: Kit): void {
-  const cmd = group
-    .command('events')
-    .argument('<session>', 'session ID')
-    .description('List the event history of a session, or of one thread with --thread')
-    .option('--thread <thread_id>', "only this thread's events")
-    .addOption(new Option('--order <order>', 'asc (oldest first, default) or desc (newest first)').choices(ORDERS));
-  addListFlags(pickSession(cmd));
+  const cmd = group.command('events').argument('<session>', 'session ID').description('List the event history of a session, or of one thread with --thread');
+  addFlags(pickSession(cmd), SESSION_EVENTS_FLAGS);
   examples(cmd, [
     'svc sessions events SESSION_ID',
     'svc sessions events SESSION_ID --order desc --limit 10',

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, type FlagsOf } from '../../cli/flags';
 import { write } from '../../runtime/io';
 import { RecentHistory } from '../../fleet/history';
 import { explainAll } from '../../fleet/explain/gather';
 import { groupExplained } from '../../fleet/explain/group';
 import { groupsText, sessionText } from '../../fleet/explain/text';
-import { addFleetSelectFlags, FLEET_SELECT_FLAGS, parseFleetPick, selectFleet, type FleetPick } from './fleet-select';
+import { FLEET_SELECT_FLAGS, parseFleetPick, selectFleet, type FleetPick } from './fleet-select';
+import { pickSessions } from './pick';
 import { isSingle } from './selectors';
 
 /** `svc sessions explain`'s flags (the selectors and `--error-type`). */
@@ -43,7 +45,7 @@ export function addExplain(group: Command, kit: Kit): void {
     .command('explain')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .description('Say why sessions stand as they do and the command that moves each on; many are grouped by cause (codes in -o json)');
-  addFleetSelectFlags(cmd);
+  addFlags(pickSessions(cmd), SESSION_EXPLAIN_FLAGS);
   examples(cmd, [
     'svc sessions explain SESSION_ID',
     'svc sessions explain --status failed,waiting --newer-than 2h',

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Session } from '../../wire/resources';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
@@ -7,22 +7,30 @@ import { transcriptTarget, writeFileAtomic } from '../../output/transcript-file'
 import type { SessionEvent } from '../../wire/events';
 import { LIMITS } from '../../wire/limits';
 import { UsageError } from '../../runtime/errors';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { pickSession } from './pick';
 import { sessionStateText } from '../../session/state';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 
+/** `svc sessions export`'s flags. */
+export const SESSION_EXPORT_FLAGS = flagTable({
+  format: {
+    flags: '--format <format>',
+    description: 'md (Markdown), json (the events array) or html (one self-contained page)',
+    choices: EXPORT_FORMATS,
+    default: 'md',
+  },
+  outputFile: { flags: '-O, --output-file <file>', description: 'write to FILE (atomically: a temp file renamed over it); - or none for standard output' },
+});
+
 export function addExport(group: Command, kit: Kit): void {
   const cmd = group
     .command('export')
     .argument('<session>', 'session ID')
-    .description('Write the whole history as a readable transcript, child threads nested under the delegation that started them')
-    .addOption(
-      new Option('--format <format>', 'md (Markdown), json (the events array) or html (one self-contained page)').choices(EXPORT_FORMATS).default('md'),
-    )
-    .option('-O, --output-file <file>', 'write to FILE (atomically: a temp file renamed over it); - or none for standard output');
-  pickSession(cmd);
+    .description('Write the whole history as a readable transcript, child threads nested under the delegation that started them');
+  addFlags(pickSession(cmd), SESSION_EXPORT_FLAGS);
   examples(cmd, [
     'svc sessions export SESSION_ID > transcript.md',
     'svc sessions export SESSION_ID --format html -O transcript.html',
@@ -42,9 +50,6 @@ export interface ExportOptions {
   formatGiven: boolean;
   outputFile?: string;
 }
-
-/** `svc sessions export`'s flags (declared in addExport). */
-export const SESSION_EXPORT_FLAGS = { format: 'string', outputFile: 'string' } as const satisfies FlagTable;
 
 export function parseExport([session]: string[], flags: FlagsOf<typeof SESSION_EXPORT_FLAGS>, formatGiven: boolean): ExportOptions {
   // Commander has checked --format against EXPORT_FORMATS and defaults it to md.

@@ -3,29 +3,21 @@
  * through the one selection engine (src/selection/select.ts). They need whole session objects, so they read the IDs
  * given, or page the selection.
  */
-import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import type { Flags, FlagTable } from '../../cli/action';
+import { flagTable, type Flags } from '../../cli/flags';
 import type { Session } from '../../wire/resources';
 import { inParallel } from '../../async/parallel';
-import { hasSelectors, parseSelectors, readIds, selectSessions } from '../../selection/selectors';
+import { readIds, selectSessions } from '../../selection/selectors';
 import type { RecentEvents } from '../../selection/select';
 import { READS_IN_FLIGHT } from '../../fleet/reads';
 import type { Selection } from '../../fleet/explain/group';
-import { pickable } from '../../cli/pick-arg';
-import { RECENT_SESSIONS } from './pick';
-import { addSelectorFlags, pick, SELECT_PAGE, SELECTOR_FLAGS, type Picked } from './selectors';
+import { INCLUDE_ARCHIVED_FLAGS, pick, SELECT_PAGE, SELECTOR_FLAGS, type Picked } from './selectors';
 
-export const FLEET_SELECT_FLAGS = { ...SELECTOR_FLAGS, includeArchived: 'switch' } as const satisfies FlagTable;
-
-/** The selectors, `--error-type` among them; no ID and no selector picks one session on a terminal. */
-export function addFleetSelectFlags(cmd: Command): Command {
-  pickable(cmd, RECENT_SESSIONS, { missing: (flags) => !hasSelectors(parseSelectors(flags)) });
-  return addSelectorFlags(cmd, { includeArchived: true });
-}
+/** The selectors, `--error-type` among them, and `--include-archived`: spread into explain's and rerun's tables. */
+export const FLEET_SELECT_FLAGS = flagTable({ ...SELECTOR_FLAGS, ...INCLUDE_ARCHIVED_FLAGS });
 
 /** The sessions asked for, checked before any request. */
 export interface FleetPick {

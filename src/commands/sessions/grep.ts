@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../runtime/errors';
 import { parseSelectors, type SessionSelectors } from '../../selection/selectors';
-import { addSelectorFlags, SELECTOR_FLAGS } from './selectors';
+import { INCLUDE_ARCHIVED_FLAGS, SELECTOR_FLAGS_NO_SHORT } from './selectors';
 
 /** `svc sessions grep PATTERN [selectors] [-i] [-E] [--type T,…] [-l] [--concurrency N] [--no-cache]`. */
 export interface GrepOptions {
@@ -21,18 +22,18 @@ export interface GrepOptions {
 
 export const GREP_READERS = 8;
 
-/** `svc sessions grep`'s flags (declared in addGrep). */
-export const SESSION_GREP_FLAGS = {
-  ...SELECTOR_FLAGS,
-  includeArchived: 'switch',
-  ignoreCase: 'switch',
-  extendedRegexp: 'switch',
-  type: 'string',
-  filesWithMatches: 'switch',
-  follow: 'switch',
-  concurrency: 'string',
-  cache: 'switch',
-} as const satisfies FlagTable;
+/** `svc sessions grep`'s flags: its own, then the selectors (`-l` is --files-with-matches here, as grep's). */
+export const SESSION_GREP_FLAGS = flagTable({
+  ignoreCase: { flags: '-i, --ignore-case', description: 'fold case' },
+  extendedRegexp: { flags: '-E, --extended-regexp', description: 'PATTERN is a JavaScript regular expression, run with a time limit per line' },
+  type: { flags: '--type <types>', description: 'only these event types, comma-separated (agent.message, agent.tool_use, session.error, …)' },
+  filesWithMatches: { flags: '-l, --files-with-matches', description: 'print only the IDs of the sessions that match' },
+  follow: { flags: '-f, --follow', description: "follow the running sessions' streams, matching events as they come, until they end or Ctrl-C" },
+  concurrency: { flags: '--concurrency <n>', description: `histories read at once (1 to 64, default ${GREP_READERS})` },
+  cache: { flags: '--no-cache', description: 'read every history, even of settled sessions whose cached text is current' },
+  ...SELECTOR_FLAGS_NO_SHORT,
+  ...INCLUDE_ARCHIVED_FLAGS,
+});
 
 export function parseGrep([pattern]: string[], flags: FlagsOf<typeof SESSION_GREP_FLAGS>): GrepOptions {
   if (pattern === undefined || pattern === '') throw new UsageError('give a PATTERN to search for');
@@ -57,15 +58,8 @@ export function addGrep(group: Command, kit: Kit): void {
   const cmd = group
     .command('grep')
     .argument('<pattern>', 'text to find (with -E a regular expression)')
-    .description("Search the text of the selected sessions' events: messages, tool inputs and results, errors")
-    .option('-i, --ignore-case', 'fold case')
-    .option('-E, --extended-regexp', `PATTERN is a JavaScript regular expression, run with a time limit per line`)
-    .option('--type <types>', 'only these event types, comma-separated (agent.message, agent.tool_use, session.error, …)')
-    .option('-l, --files-with-matches', 'print only the IDs of the sessions that match')
-    .option('-f, --follow', "follow the running sessions' streams, matching events as they come, until they end or Ctrl-C")
-    .option('--concurrency <n>', `histories read at once (1 to 64, default ${GREP_READERS})`)
-    .option('--no-cache', 'read every history, even of settled sessions whose cached text is current');
-  addSelectorFlags(cmd, { includeArchived: true, noShortSelector: true });
+    .description("Search the text of the selected sessions' events: messages, tool inputs and results, errors");
+  addFlags(cmd, SESSION_GREP_FLAGS);
   examples(cmd, [
     "svc sessions grep 'quota exceeded' --status failed",
     "svc sessions grep -E 'rm\\s+-rf' --type agent.tool_use --newer-than 7d -l",

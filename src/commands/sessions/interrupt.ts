@@ -3,22 +3,31 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { CONTROL_EPOCH_PATTERN } from '../../wire/limits';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { SESSION_COLUMNS } from './columns';
 import { epochAtLeast, pollSession } from './poll';
 import { sessionActions } from './actions';
-import { addBulkFlags, BULK_FLAGS, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
+import { BULK_FLAGS, parseBulk, runMany, wantsBulk, type ManySessions } from './many';
 import { pickSessions } from './pick';
 import { pick } from './selectors';
+
+/** `svc sessions interrupt`'s flags: its own and the bulk ones. */
+export const SESSION_INTERRUPT_FLAGS = flagTable({
+  expectedEpoch: {
+    flags: '--expected-epoch <epoch>',
+    description: 'only if the session is still at this control epoch (else exit 7, nothing changes; one session)',
+  },
+  wait: { flags: '--wait', description: 'read the session until it has stopped, then print it (one session)' },
+  ...BULK_FLAGS,
+});
 
 export function addInterrupt(group: Command, kit: Kit): void {
   const cmd = group
     .command('interrupt')
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
-    .description('Stop the running turn (user.interrupt); prints the new control epoch, or with --wait the stopped session')
-    .option('--expected-epoch <epoch>', 'only if the session is still at this control epoch (else exit 7, nothing changes; one session)')
-    .option('--wait', 'read the session until it has stopped, then print it (one session)');
-  addBulkFlags(pickSessions(cmd));
+    .description('Stop the running turn (user.interrupt); prints the new control epoch, or with --wait the stopped session');
+  addFlags(pickSessions(cmd), SESSION_INTERRUPT_FLAGS);
   examples(cmd, [
     'svc sessions interrupt SESSION_ID',
     'svc sessions interrupt SESSION_ID --expected-epoch 4 --wait',
@@ -34,9 +43,6 @@ export interface InterruptOptions {
   wait: boolean;
   many?: ManySessions;
 }
-
-/** `svc sessions interrupt`'s flags (declared in addInterrupt, with the bulk ones). */
-export const SESSION_INTERRUPT_FLAGS = { expectedEpoch: 'string', wait: 'switch', ...BULK_FLAGS } as const satisfies FlagTable;
 
 export function parseInterrupt(args: string[], flags: FlagsOf<typeof SESSION_INTERRUPT_FLAGS>): InterruptOptions {
   const picked = pick(args, flags);

@@ -3,25 +3,34 @@ import type { Query } from '../../api/client';
 import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import type { ListOptions } from '../../api/paginate';
-import { examples, type Flags, type Kit } from '../../cli/action';
-import { addListFlags, filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { filterQuery, listOptions, printList, TIME_FILTERS, type ListPage } from '../../cli/verbs/resource';
+import { LIST_FLAGS } from '../../cli/verbs/list';
+import { WATCH_FLAGS } from '../../cli/verbs/selection-flags';
 import { parseWatch, type WatchPlan } from '../../cli/verbs/selector-list';
 import { parseSelectors, selectSessions, sessionSelection, type SessionSelectors } from '../../selection/selectors';
 import { PageCount, sayPagesRead } from '../../selection/select';
 import { sessionColumns } from './columns';
-import { addSelectorFlags } from './selectors';
+import { INCLUDE_ARCHIVED_FLAGS, SELECTOR_FLAGS } from './selectors';
 
-const DEFAULT_INTERVAL = '2s';
+/** `svc sessions list`'s flags: the selectors, the `--created-after` family, the list flags and the watch flags. */
+export const SESSION_LIST_FLAGS = flagTable({
+  ...SELECTOR_FLAGS,
+  ...INCLUDE_ARCHIVED_FLAGS,
+  // The `--created-after` family, entry by entry (addFlags checks each key against its entry's flag).
+  createdAfter: TIME_FILTERS[0],
+  createdBefore: TIME_FILTERS[1],
+  updatedAfter: TIME_FILTERS[2],
+  updatedBefore: TIME_FILTERS[3],
+  ...LIST_FLAGS,
+  ...WATCH_FLAGS,
+});
 
 /** `svc sessions list [selectors] [-w]`: the time selectors go to the service, the rest are applied while paging. */
 export function addList(group: Command, kit: Kit): Command {
   const cmd = group.command('list').description('List sessions, optionally selected (--status, --agent, -l, …) and watched (-w)');
-  addSelectorFlags(cmd, { includeArchived: true });
-  for (const f of TIME_FILTERS) cmd.option(f.flags, f.description);
-  addListFlags(cmd)
-    .option('-w, --watch', 'print the list, then every change (ADDED, MODIFIED, DELETED), through outages, until Ctrl-C, SIGTERM or --timeout')
-    .option('--interval <duration>', `with --watch: how often to poll (default ${DEFAULT_INTERVAL})`)
-    .option('--timeout <duration>', 'with --watch: stop after this long (exit 0; at most 24d)');
+  addFlags(cmd, SESSION_LIST_FLAGS);
   examples(cmd, [
     'svc sessions list',
     'svc sessions list --created-after 2026-01-01T00:00:00Z --all -o ndjson',
@@ -42,7 +51,7 @@ export interface SessionsListOptions {
   list: ListPage;
 }
 
-export function parseSessionsList(_args: string[], flags: Flags): SessionsListOptions {
+export function parseSessionsList(_args: string[], flags: FlagsOf<typeof SESSION_LIST_FLAGS>): SessionsListOptions {
   const selectors = parseSelectors(flags);
   const extra = filterQuery(TIME_FILTERS, flags);
   const watch = parseWatch(flags);

@@ -1,29 +1,22 @@
-import type { Command } from 'commander';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
-import type { Flags, FlagTable } from '../../cli/action';
+import { flagTable, type Flags } from '../../cli/flags';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions } from '../../bulk/execute';
-import { addSelectorFlags, pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
-
-/** The flags addBulkFlags declares (`--ignore-not-found` only where asked for), for the tables of the verbs that add them. */
-export const BULK_FLAGS = {
-  ...SELECTOR_FLAGS,
-  yes: 'switch',
-  dryRun: 'switch',
-  concurrency: 'string',
-  failFast: 'switch',
-} as const satisfies FlagTable;
+import { pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
 
 /** The flags of every verb that acts on many sessions (docs/behaviour.md "Acting on many"). */
-export function addBulkFlags(cmd: Command, o: { ignoreNotFound?: boolean } = {}): Command {
-  addSelectorFlags(cmd)
-    .option('-y, --yes', 'act on more than one session without asking')
-    .option('--dry-run', 'print the selection and send nothing')
-    .option('--concurrency <n>', `requests in flight at once (default ${DEFAULT_CONCURRENCY})`)
-    .option('--fail-fast', 'stop issuing writes at the first failure');
-  if (o.ignoreNotFound) cmd.option('--ignore-not-found', 'count a session that does not exist as done');
-  return cmd;
-}
+export const BULK_FLAGS = flagTable({
+  ...SELECTOR_FLAGS,
+  yes: { flags: '-y, --yes', description: 'act on more than one session without asking' },
+  dryRun: { flags: '--dry-run', description: 'print the selection and send nothing' },
+  concurrency: { flags: '--concurrency <n>', description: `requests in flight at once (default ${DEFAULT_CONCURRENCY})` },
+  failFast: { flags: '--fail-fast', description: 'stop issuing writes at the first failure' },
+});
+
+/** `--ignore-not-found`, on the bulk verbs where a missing session can count as done (archive, delete). */
+export const IGNORE_NOT_FOUND_FLAGS = flagTable({
+  ignoreNotFound: { flags: '--ignore-not-found', description: 'count a session that does not exist as done' },
+});
 
 /** Whether the command line asks for the bulk behaviour rather than the single-session verb of before. */
 export function wantsBulk(p: Picked, opts: Flags): boolean {

@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
 import { exitCodeFor, UsageError } from '../../runtime/errors';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { RESULT_COLUMNS, runBulk, type BulkAction, type BulkOptions, type BulkResult } from '../../bulk/execute';
 import type { Column } from '../../output/table';
 import { parseDuration } from '../../text/duration';
@@ -13,26 +14,27 @@ import { wholeHistory } from '../../fleet/history';
 import { READS_IN_FLIGHT } from '../../fleet/reads';
 import { existingAttempts, existingFor, rerunOne, type Settle } from '../../fleet/rerun/execute';
 import { isRefusal, planRerun, type RerunOptions, type RerunPlan, type Refusal } from '../../fleet/rerun/plan';
-import { addFleetSelectFlags, FLEET_SELECT_FLAGS, parseFleetPick, selectFleet, type FleetPick } from './fleet-select';
+import { FLEET_SELECT_FLAGS, parseFleetPick, selectFleet, type FleetPick } from './fleet-select';
 import { BULK_FLAGS, parseBulk } from './many';
-
-/** `svc sessions rerun`'s flags. */
-export const SESSION_RERUN_FLAGS = {
-  ...FLEET_SELECT_FLAGS,
-  yes: BULK_FLAGS.yes,
-  dryRun: BULK_FLAGS.dryRun,
-  concurrency: BULK_FLAGS.concurrency,
-  failFast: BULK_FLAGS.failFast,
-  turns: 'string',
-  agentVersion: 'string',
-  latest: 'switch',
-  force: 'switch',
-  max: 'string',
-  wait: 'switch',
-  timeout: 'string',
-} as const satisfies FlagTable;
+import { pickSessions } from './pick';
 
 const DEFAULT_MAX = 100;
+
+/** `svc sessions rerun`'s flags: its own, the bulk ones (said of reruns), then the selectors. */
+export const SESSION_RERUN_FLAGS = flagTable({
+  turns: { flags: '--turns <n>', description: 'replay only the first N user messages' },
+  agentVersion: { flags: '--agent-version <n>', description: "pin this agent version (default: the original's)" },
+  latest: { flags: '--latest', description: "run the agent's current version (default: the original's)" },
+  force: { flags: '--force', description: 'rerun a running original from its history so far (default: refused)' },
+  max: { flags: '--max <n>', description: `refuse more than N originals (default ${DEFAULT_MAX}, which --yes lifts; a --max given holds with --yes)` },
+  yes: BULK_FLAGS.yes,
+  dryRun: { ...BULK_FLAGS.dryRun, description: 'print what would be rerun and send nothing' },
+  concurrency: { ...BULK_FLAGS.concurrency, description: 'originals rerun at once (default 4)' },
+  failFast: { ...BULK_FLAGS.failFast, description: 'stop at the first rerun that fails' },
+  wait: { flags: '--wait', description: 'then wait until the new sessions settle, with the exit codes of `sessions wait`' },
+  timeout: { flags: '--timeout <duration>', description: 'with --wait: give up after this long (exit 124)' },
+  ...FLEET_SELECT_FLAGS,
+});
 
 export interface RerunCommandOptions {
   pick: FleetPick;
@@ -152,19 +154,8 @@ export function addRerun(group: Command, kit: Kit): void {
     .argument('[sessions...]', 'session IDs, or - to read them from standard input')
     .description(
       "Run sessions again: a new session each (same agent, environment, vaults, resources, title, metadata + rerun_of, attempt) replaying the original's user messages turn by turn",
-    )
-    .option('--turns <n>', 'replay only the first N user messages')
-    .option('--agent-version <n>', "pin this agent version (default: the original's)")
-    .option('--latest', "run the agent's current version (default: the original's)")
-    .option('--force', 'rerun a running original from its history so far (default: refused)')
-    .option('--max <n>', `refuse more than N originals (default ${DEFAULT_MAX}, which --yes lifts; a --max given holds with --yes)`)
-    .option('-y, --yes', 'act on more than one session without asking')
-    .option('--dry-run', 'print what would be rerun and send nothing')
-    .option('--concurrency <n>', 'originals rerun at once (default 4)')
-    .option('--fail-fast', 'stop at the first rerun that fails')
-    .option('--wait', 'then wait until the new sessions settle, with the exit codes of `sessions wait`')
-    .option('--timeout <duration>', 'with --wait: give up after this long (exit 124)');
-  addFleetSelectFlags(cmd);
+    );
+  addFlags(pickSessions(cmd), SESSION_RERUN_FLAGS);
   examples(cmd, [
     'svc sessions rerun SESSION_ID --wait',
     'svc sessions rerun --status failed --error-type engine_overloaded --newer-than 2h --dry-run',

@@ -1,39 +1,35 @@
-import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import type { Flags, FlagTable } from '../../cli/action';
+import { flagTable, type Flags } from '../../cli/flags';
 import type { BulkTarget } from '../../bulk/execute';
 import { STATUS_FILTER_VALUES } from '../../session/state';
 import { hasSelectors, parseSelectors, readIds, selectSessions, type SessionSelectors } from '../../selection/selectors';
 import { PageCount, SELECT_PAGE, sayPagesRead } from '../../selection/select';
 
-/** The flags addSelectorFlags declares (`--include-archived` only where asked for), for the tables of the verbs that add them. */
-export const SELECTOR_FLAGS = {
-  status: 'string',
-  agent: 'string',
-  requiresAction: 'switch',
-  olderThan: 'string',
-  newerThan: 'string',
-  idleFor: 'string',
-  selector: 'string',
-  errorType: 'string',
-} as const satisfies FlagTable;
-
 /** The session selectors of docs/behaviour.md "Selecting", on every verb that lists or acts on many sessions. */
-export function addSelectorFlags(cmd: Command, o: { includeArchived?: boolean; noShortSelector?: boolean } = {}): Command {
-  cmd
-    .option('--status <status,...>', `only sessions in one of these states, comma-separated: ${STATUS_FILTER_VALUES.join(', ')}`)
-    .option('--agent <agent>', 'only sessions of this agent (ID or name)')
-    .option('--requires-action', 'only sessions waiting on a tool confirmation or a custom tool result')
-    .option('--older-than <duration>', 'only sessions created longer ago than this (90s, 30m, 2h, 7d)')
-    .option('--newer-than <duration>', 'only sessions created within this long (90s, 30m, 2h, 7d)')
-    .option('--idle-for <duration>', 'only idle sessions not updated for this long (90s, 30m, 2h, 7d)')
-    .option(`${o.noShortSelector ? '' : '-l, '}--selector <selector>`, "only sessions whose metadata matches: 'key=value,key!=value,key,!key'")
-    .option('--error-type <type,...>', 'only sessions whose last turn ended in a session.error of one of these types (model_error, timeout, …)');
-  if (o.includeArchived) cmd.option('--include-archived', 'include archived sessions');
-  return cmd;
-}
+export const SELECTOR_FLAGS = flagTable({
+  status: { flags: '--status <status,...>', description: `only sessions in one of these states, comma-separated: ${STATUS_FILTER_VALUES.join(', ')}` },
+  agent: { flags: '--agent <agent>', description: 'only sessions of this agent (ID or name)' },
+  requiresAction: { flags: '--requires-action', description: 'only sessions waiting on a tool confirmation or a custom tool result' },
+  olderThan: { flags: '--older-than <duration>', description: 'only sessions created longer ago than this (90s, 30m, 2h, 7d)' },
+  newerThan: { flags: '--newer-than <duration>', description: 'only sessions created within this long (90s, 30m, 2h, 7d)' },
+  idleFor: { flags: '--idle-for <duration>', description: 'only idle sessions not updated for this long (90s, 30m, 2h, 7d)' },
+  selector: { flags: '-l, --selector <selector>', description: "only sessions whose metadata matches: 'key=value,key!=value,key,!key'" },
+  errorType: {
+    flags: '--error-type <type,...>',
+    description: 'only sessions whose last turn ended in a session.error of one of these types (model_error, timeout, …)',
+  },
+});
+
+/** `--include-archived`, on the selecting verbs that read archived sessions too. */
+export const INCLUDE_ARCHIVED_FLAGS = flagTable({ includeArchived: { flags: '--include-archived', description: 'include archived sessions' } });
+
+/** The selectors where `-l` means something else (`sessions grep -l`): `--selector` has no short form. */
+export const SELECTOR_FLAGS_NO_SHORT = flagTable({
+  ...SELECTOR_FLAGS,
+  selector: { ...SELECTOR_FLAGS.selector, flags: '--selector <selector>' },
+});
 
 /** Parsed before any request: the IDs given (arguments or `-`) and the selectors. */
 export interface Picked {

@@ -9,23 +9,28 @@ import type { SessionStateInput } from '../../session/state';
 import { readData } from '../../input/data';
 import { chompNewline, stdinText } from '../../input/read';
 import { LIMITS } from '../../wire/limits';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addIdempotencyOption, idempotencyKey } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { idempotencyFlags, idempotencyKey } from '../../cli/verbs/idempotency';
 import { printAccepted } from './accepted';
 import { pickSession } from './pick';
-import { collect, oneOf } from '../../cli/flags';
+import { addFlags, flagTable, oneOf, type FlagsOf } from '../../cli/flags';
 import { shellWord } from '../../text/shell-words';
+
+/** `svc sessions send`'s flags. */
+export const SESSION_SEND_FLAGS = flagTable({
+  text: { flags: '--text <text>', description: 'message text; - reads it from standard input (also read when piped and no --text/--data)' },
+  data: { flags: '--data <json|@file|@->', description: 'the whole request body {type?, events: [...]} or an events array, JSON or YAML' },
+  steer: { flags: '--steer', description: 'inject into the running turn at its next step instead of queuing a new turn' },
+  file: { flags: '--file <file_id>', description: 'attach an uploaded file as a file block (repeatable)', repeat: true },
+  ...idempotencyFlags(),
+});
 
 export function addSend(group: Command, kit: Kit): void {
   const cmd = group
     .command('send')
     .argument('<session>', 'session ID')
-    .description('Send a message: queued as its own turn, or with --steer injected into the running turn; prints the accepted event_id')
-    .option('--text <text>', 'message text; - reads it from standard input (also read when piped and no --text/--data)')
-    .option('--data <json|@file|@->', 'the whole request body {type?, events: [...]} or an events array, JSON or YAML')
-    .option('--steer', 'inject into the running turn at its next step instead of queuing a new turn')
-    .option('--file <file_id>', 'attach an uploaded file as a file block (repeatable)', collect);
-  addIdempotencyOption(pickSession(cmd));
+    .description('Send a message: queued as its own turn, or with --steer injected into the running turn; prints the accepted event_id');
+  addFlags(pickSession(cmd), SESSION_SEND_FLAGS);
   examples(cmd, [
     'svc sessions send SESSION_ID --text "Summarise the report"',
     'git diff | svc sessions send SESSION_ID',
@@ -47,15 +52,6 @@ export interface SendOptions {
   /** As given; the key is made (and its length checked) once the body is built, as before. */
   idempotencyKey?: unknown;
 }
-
-/** `svc sessions send`'s flags (declared in addSend). */
-export const SESSION_SEND_FLAGS = {
-  text: 'string',
-  data: 'string',
-  steer: 'switch',
-  file: 'list',
-  idempotencyKey: 'string',
-} as const satisfies FlagTable;
 
 export function parseSend([session]: string[], flags: FlagsOf<typeof SESSION_SEND_FLAGS>): SendOptions {
   oneOf(flags, { '--text': 'text', '--data': 'data' });

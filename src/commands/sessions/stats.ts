@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { sessions } from '../../api/sessions';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { resolveRef } from '../../selection/names';
@@ -13,8 +14,11 @@ export interface SessionStatsOptions {
   cache: boolean;
 }
 
-/** `svc sessions stats`'s flags (declared in addStats). */
-export const SESSION_STATS_FLAGS = { thread: 'string', cache: 'switch' } as const satisfies FlagTable;
+/** `svc sessions stats`'s flags. */
+export const SESSION_STATS_FLAGS = flagTable({
+  thread: { flags: '--thread <thread_id>', description: "only this thread's events (the session's figures include its threads)" },
+  cache: { flags: '--no-cache', description: 'read the whole history even when the cached figures of a settled session are current' },
+});
 
 export function parseSessionStats([session]: string[], flags: FlagsOf<typeof SESSION_STATS_FLAGS>): SessionStatsOptions {
   const thread = flags.thread;
@@ -57,10 +61,8 @@ export function addStats(group: Command, kit: Kit): void {
   const cmd = group
     .command('stats')
     .argument('<session>', 'session ID')
-    .description('What a session did, from its history: turns, model requests, tools, errors, waits, time to first token')
-    .option('--thread <thread_id>', "only this thread's events (the session's figures include its threads)")
-    .option('--no-cache', 'read the whole history even when the cached figures of a settled session are current');
-  pickSession(cmd);
+    .description('What a session did, from its history: turns, model requests, tools, errors, waits, time to first token');
+  addFlags(pickSession(cmd), SESSION_STATS_FLAGS);
   examples(cmd, ['svc sessions stats SESSION_ID', 'svc sessions stats SESSION_ID -o json --jq .tools', 'svc sessions stats SESSION_ID --thread THREAD_ID']);
   cmd.action(kit.verb(parseSessionStats, runSessionStats));
 }

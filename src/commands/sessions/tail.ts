@@ -1,7 +1,8 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import type { TailOptions } from '../../follow/options';
 import { refuseDebugOnLiveView } from '../../cli/screen';
 import { pickSession } from './pick';
@@ -11,13 +12,8 @@ export function addTail(group: Command, kit: Kit): Command {
   const cmd = group
     .command('tail')
     .description("Follow a session's events: the live view on a TTY, NDJSON when piped or with --no-live")
-    .argument('<session>', 'session ID')
-    .option('--thread <thread>', "follow one thread's stream")
-    .option('--deltas', 'include agent.delta lines in the NDJSON (the live view shows previews by default: d hides them)')
-    .option('--cursor <cursor>', 'start after this frame id, or "now" for new events only (default: the whole history, then live)')
-    .addOption(untilOption())
-    .option('--no-live', 'print NDJSON even on a terminal');
-  pickSession(cmd).action(kit.verb(parseTail, runTail));
+    .argument('<session>', 'session ID');
+  addFlags(pickSession(cmd), SESSION_TAIL_FLAGS).action(kit.verb(parseTail, runTail));
   return examples(cmd, [
     'svc sessions tail sesn_123',
     'svc sessions tail sesn_123 --cursor now --deltas --no-live',
@@ -26,17 +22,26 @@ export function addTail(group: Command, kit: Kit): Command {
   ]);
 }
 
-/** `--until idle`, the same on `sessions tail` and `threads tail` (a thread's tail ends with its session's turn). */
-export const untilOption = (): Option =>
-  new Option(
-    '--until <state>',
-    'exit once the session settles and its events are printed: 0 idle, 11 failed or terminated, 12 interrupted, 13 waiting on a reply',
-  ).choices(['idle']);
+/** `svc sessions tail`'s flags: --thread and the follow flags, which `threads tail` shares (a thread's tail ends with its session's turn). */
+export const SESSION_TAIL_FLAGS = flagTable({
+  thread: { flags: '--thread <thread>', description: "follow one thread's stream" },
+  deltas: { flags: '--deltas', description: 'include agent.delta lines in the NDJSON (the live view shows previews by default: d hides them)' },
+  cursor: { flags: '--cursor <cursor>', description: 'start after this frame id, or "now" for new events only (default: the whole history, then live)' },
+  until: {
+    flags: '--until <state>',
+    description: 'exit once the session settles and its events are printed: 0 idle, 11 failed or terminated, 12 interrupted, 13 waiting on a reply',
+    choices: ['idle'],
+  },
+  live: { flags: '--no-live', description: 'print NDJSON even on a terminal' },
+});
 
-/** `svc threads tail`'s flags (declared in ../threads/tail.ts). */
-export const THREAD_TAIL_FLAGS = { deltas: 'switch', cursor: 'string', until: 'string', live: 'switch' } as const satisfies FlagTable;
-/** `svc sessions tail`'s flags (declared in addTail): threads tail's and --thread. */
-export const SESSION_TAIL_FLAGS = { thread: 'string', ...THREAD_TAIL_FLAGS } as const satisfies FlagTable;
+/** `svc threads tail`'s flags (declared in ../threads/tail.ts): sessions tail's without --thread (THREAD is an argument), its cursor in the thread's stream. */
+export const THREAD_TAIL_FLAGS = flagTable({
+  deltas: SESSION_TAIL_FLAGS.deltas,
+  cursor: { ...SESSION_TAIL_FLAGS.cursor, description: 'start after this frame id of the thread stream, or "now" (default: the thread\'s history, then live)' },
+  until: SESSION_TAIL_FLAGS.until,
+  live: SESSION_TAIL_FLAGS.live,
+});
 type TailFlags = FlagsOf<typeof SESSION_TAIL_FLAGS>;
 
 /** The follow flags of both tails; threads tail has no --thread (its THREAD argument is `threadId`). */

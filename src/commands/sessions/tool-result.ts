@@ -3,19 +3,24 @@ import { sessions } from '../../api/sessions';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { readData } from '../../input/data';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
 import { printAccepted } from './accepted';
-import { oneOf } from '../../cli/flags';
+import { addFlags, flagTable, oneOf, type FlagsOf } from '../../cli/flags';
+
+/** `svc sessions tool-result`'s flags. */
+export const SESSION_TOOL_RESULT_FLAGS = flagTable({
+  text: { flags: '--text <text>', description: 'the result as text' },
+  data: { flags: '--data <json|@file|@->', description: 'the result content: an array of blocks, or {content, is_error?}' },
+  error: { flags: '--error', description: 'mark the result as an error' },
+});
 
 export function addToolResult(group: Command, kit: Kit): void {
   const cmd = group
     .command('tool-result')
     .argument('<session>', 'session ID')
     .argument('<event_id>', 'ID of the agent.custom_tool_use to answer')
-    .description('Answer a custom tool call (user.custom_tool_result)')
-    .option('--text <text>', 'the result as text')
-    .option('--data <json|@file|@->', 'the result content: an array of blocks, or {content, is_error?}')
-    .option('--error', 'mark the result as an error');
+    .description('Answer a custom tool call (user.custom_tool_result)');
+  addFlags(cmd, SESSION_TOOL_RESULT_FLAGS);
   examples(cmd, ['svc sessions tool-result SESSION_ID EVENT_ID --text "42 rows"', 'svc sessions tool-result SESSION_ID EVENT_ID --data @result.json --error']);
   cmd.action(kit.verb(parseToolResult, runToolResult));
 }
@@ -29,9 +34,6 @@ export interface ToolResultOptions {
   value: string;
   error: boolean;
 }
-
-/** `svc sessions tool-result`'s flags (declared in addToolResult). */
-export const SESSION_TOOL_RESULT_FLAGS = { text: 'string', data: 'string', error: 'switch' } as const satisfies FlagTable;
 
 export function parseToolResult([session, eventId]: string[], flags: FlagsOf<typeof SESSION_TOOL_RESULT_FLAGS>): ToolResultOptions {
   const from = oneOf(flags, { '--text': 'text', '--data': 'data' }, true) === '--text' ? 'text' : 'data';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { pickSession } from './pick';
@@ -12,15 +13,21 @@ export interface TraceOptions {
   otlpEndpoint?: string | true;
 }
 
-/** `svc sessions trace`'s flags (declared in addTrace). */
-export const SESSION_TRACE_FLAGS = { thread: 'string', otlpEndpoint: 'string' } as const satisfies FlagTable;
+/** `svc sessions trace`'s flags. */
+export const SESSION_TRACE_FLAGS = flagTable({
+  thread: { flags: '--thread <thread_id>', description: "only this thread's history" },
+  otlpEndpoint: {
+    flags: '--otlp-endpoint [url]',
+    description: "post the spans (OTLP/HTTP JSON) to this collector's base URL + /v1/traces; without a URL, where OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT says",
+  },
+});
 
 export function parseTrace([session]: string[], flags: FlagsOf<typeof SESSION_TRACE_FLAGS>): TraceOptions {
   const thread = flags.thread;
   if (thread !== undefined && thread.trim() === '') throw new UsageError('--thread takes a thread ID');
-  const endpoint = flags.otlpEndpoint as string | boolean | undefined;
+  const endpoint = flags.otlpEndpoint;
   if (endpoint === '') throw new UsageError("--otlp-endpoint takes the collector's base URL");
-  return { session, thread, otlpEndpoint: endpoint === true ? true : typeof endpoint === 'string' ? endpoint : undefined };
+  return { session, thread, otlpEndpoint: endpoint };
 }
 
 export async function runTrace(ctx: Ctx, o: TraceOptions): Promise<void> {
@@ -35,13 +42,8 @@ export function addTrace(group: Command, kit: Kit): void {
   const cmd = group
     .command('trace')
     .argument('<session>', 'session ID or title')
-    .description('The session as a tree of spans: turns, model requests, tool calls, human waits, child threads (a waterfall on a terminal)')
-    .option('--thread <thread_id>', "only this thread's history")
-    .option(
-      '--otlp-endpoint [url]',
-      "post the spans (OTLP/HTTP JSON) to this collector's base URL + /v1/traces; without a URL, where OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT says",
-    );
-  pickSession(cmd);
+    .description('The session as a tree of spans: turns, model requests, tool calls, human waits, child threads (a waterfall on a terminal)');
+  addFlags(pickSession(cmd), SESSION_TRACE_FLAGS);
   examples(cmd, [
     'svc sessions trace SESSION_ID',
     'svc sessions trace SESSION_ID -o json --jq \'map(select(.kind == "tool")) | sort_by(-.duration_ms) | .[:5]\'',

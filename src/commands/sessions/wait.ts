@@ -1,10 +1,18 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { parseDeadline } from '../../follow/deadline';
 import { parseDuration } from '../../text/duration';
-import { addSelectorFlags, isSingle, pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
+import { isSingle, pick, SELECTOR_FLAGS, targetsOf, type Picked } from './selectors';
 import { pickSessions } from './pick';
+
+/** `svc sessions wait`'s flags: its own and the selectors. */
+export const SESSION_WAIT_FLAGS = flagTable({
+  timeout: { flags: '--timeout <duration>', description: 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit' },
+  failFast: { flags: '--fail-fast', description: 'with many sessions: stop at the first that fails' },
+  ...SELECTOR_FLAGS,
+});
 
 /** `svc sessions wait SESSION [--timeout D]`: returns when the session is idle (exit 0); else the code of the state it settled in, 124 on timeout. */
 export function addWait(group: Command, kit: Kit): Command {
@@ -13,11 +21,8 @@ export function addWait(group: Command, kit: Kit): Command {
     .description(
       'Wait until sessions settle: exit 0 idle, 11 failed, terminated or archived, 12 interrupted, 13 waiting on a reply, 124 --timeout; many: the worst',
     )
-    .argument('[sessions...]', 'session IDs, or - to read them from standard input')
-    .option('--timeout <duration>', 'give up after this long: 10m, 30s, 1h or seconds (exit 124); default: no limit')
-    .option('--fail-fast', 'with many sessions: stop at the first that fails');
-  addSelectorFlags(cmd);
-  pickSessions(cmd);
+    .argument('[sessions...]', 'session IDs, or - to read them from standard input');
+  addFlags(pickSessions(cmd), SESSION_WAIT_FLAGS);
   cmd.action(kit.verb(parseWait, runWaitVerb));
   return examples(cmd, [
     'svc sessions wait sesn_123 --timeout 10m',
@@ -33,9 +38,6 @@ export interface WaitOptions {
   failFast: boolean;
   many?: Picked;
 }
-
-/** `svc sessions wait`'s flags (declared in addWait, with the selectors). */
-export const SESSION_WAIT_FLAGS = { timeout: 'string', failFast: 'switch', ...SELECTOR_FLAGS } as const satisfies FlagTable;
 
 export function parseWait(args: string[], flags: FlagsOf<typeof SESSION_WAIT_FLAGS>): WaitOptions {
   const p = pick(args, flags);

@@ -3,8 +3,9 @@ import { skills } from '../../api/skills';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { LIMITS } from '../../wire/limits';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addIdempotencyOption } from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { idempotencyFlags } from '../../cli/verbs/idempotency';
 import { upload, uploadFile } from '../../cli/verbs/transfer';
 import { parentId } from '../../cli/verbs/parent';
 import { SKILL_COLUMNS } from './columns';
@@ -24,14 +25,14 @@ export interface SkillCreateOptions {
   idempotencyKey?: string;
 }
 
-/** `svc skills create`'s flags (declared in addCreate). */
-export const SKILL_CREATE_FLAGS = {
-  file: 'string',
-  name: 'string',
-  description: 'string',
-  categories: 'string',
-  idempotencyKey: 'string',
-} as const satisfies FlagTable;
+/** `svc skills create`'s flags. */
+export const SKILL_CREATE_FLAGS = flagTable({
+  file: { flags: '--file <file>', description: 'skill package (instead of the argument)' },
+  name: { flags: '--name <name>', description: 'skill name (default: the package file name)' },
+  description: { flags: '--description <text>', description: 'description' },
+  categories: { flags: '--categories <list>', description: 'comma-separated categories, e.g. dev_tools,productivity' },
+  ...idempotencyFlags(),
+});
 
 export const parseCreate = ([file]: string[], flags: FlagsOf<typeof SKILL_CREATE_FLAGS>): SkillCreateOptions => ({
   file: packagePath(file, flags.file),
@@ -45,15 +46,8 @@ export async function runCreate(ctx: Ctx, o: SkillCreateOptions): Promise<void> 
 }
 
 export function addCreate(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('create')
-    .argument('[file]', 'skill package (at most 64 MiB)')
-    .description('Create a skill by uploading its package (version 1)')
-    .option('--file <file>', 'skill package (instead of the argument)')
-    .option('--name <name>', 'skill name (default: the package file name)')
-    .option('--description <text>', 'description')
-    .option('--categories <list>', 'comma-separated categories, e.g. dev_tools,productivity');
-  addIdempotencyOption(cmd);
+  const cmd = group.command('create').argument('[file]', 'skill package (at most 64 MiB)').description('Create a skill by uploading its package (version 1)');
+  addFlags(cmd, SKILL_CREATE_FLAGS);
   examples(cmd, ['svc skills create review.zip --name reviewer --categories dev_tools', 'svc skills create --file ./pkg/skill.zip -q']);
   return cmd.action(kit.verb(parseCreate, runCreate));
 }
@@ -65,8 +59,8 @@ export interface SkillVersionOptions {
   idempotencyKey?: string;
 }
 
-/** `svc skills create-version`'s flags (declared in addCreateVersion). */
-export const SKILL_CREATE_VERSION_FLAGS = { idempotencyKey: 'string' } as const satisfies FlagTable;
+/** `svc skills create-version`'s flags. */
+export const SKILL_CREATE_VERSION_FLAGS = flagTable({ ...idempotencyFlags() });
 
 export const parseCreateVersion = ([id, file]: string[], flags: FlagsOf<typeof SKILL_CREATE_VERSION_FLAGS>): SkillVersionOptions => ({
   id,
@@ -86,7 +80,7 @@ export function addCreateVersion(group: Command, kit: Kit): Command {
     .argument('<skill>', 'skill ID or name')
     .argument('<file>', 'new package (at most 64 MiB)')
     .description('Upload a new immutable version of a skill');
-  addIdempotencyOption(cmd);
+  addFlags(cmd, SKILL_CREATE_VERSION_FLAGS);
   examples(cmd, ['svc skills create-version SKILL_ID review-v2.zip', 'svc skills create-version SKILL_ID review-v2.zip --jq .version']);
   return cmd.action(kit.verb(parseCreateVersion, runCreateVersion));
 }

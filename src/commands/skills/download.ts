@@ -3,7 +3,8 @@ import type { ApiClient } from '../../api/client';
 import { skills } from '../../api/skills';
 import type { Ctx } from '../../runtime/context';
 import { examples, type Kit } from '../../cli/action';
-import { addOutputFileOption, download, parseVersionedDownload, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
+import { addFlags } from '../../cli/flags';
+import { addOutputFileOption, download, parseVersionedDownload, VERSION_FLAGS, type VersionedDownloadOptions } from '../../cli/verbs/transfer';
 import { inParent } from '../../cli/verbs/parent';
 
 /** The newest version: the skill's `latest_version`, else the head of its versions list. */
@@ -20,12 +21,8 @@ export function runDownload(ctx: Ctx, o: VersionedDownloadOptions): Promise<void
 }
 
 export function addDownload(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('download')
-    .argument('<skill>', 'skill ID or name')
-    .description('Download a skill package (the latest version unless --version)')
-    .option('--version <v>', 'the version to download');
-  addOutputFileOption(cmd);
+  const cmd = group.command('download').argument('<skill>', 'skill ID or name').description('Download a skill package (the latest version unless --version)');
+  addOutputFileOption(addFlags(cmd, VERSION_FLAGS));
   examples(cmd, ['svc skills download SKILL_ID -O skill.zip', 'svc skills download SKILL_ID --version 2 -O ./packages/']);
   return cmd.action(kit.verb(parseVersionedDownload, runDownload));
 }

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { parseCount } from '../../config/settings';
 import { parseDuration } from '../../text/duration';
 import { parseSelectors, type SessionSelectors } from '../../selection/selectors';
 import { BY_VALUES, parseBy, type GroupBy } from '../../stats/group';
-import { addSelectorFlags, SELECTOR_FLAGS } from '../sessions/selectors';
+import { INCLUDE_ARCHIVED_FLAGS, SELECTOR_FLAGS } from '../sessions/selectors';
 
 /** `svc stats [selectors] [--since D] [--by …] [--concurrency N] [--no-cache]`. */
 export interface StatsOptions {
@@ -17,15 +18,18 @@ export interface StatsOptions {
 
 export const DEFAULT_READERS = 8;
 
-/** `svc stats`'s flags (declared in build, with the selectors and --include-archived). */
-export const STATS_FLAGS = {
+/** `svc stats`'s flags: the selectors, --include-archived and its own. */
+export const STATS_FLAGS = flagTable({
   ...SELECTOR_FLAGS,
-  includeArchived: 'switch',
-  since: 'string',
-  by: 'string',
-  concurrency: 'string',
-  cache: 'switch',
-} as const satisfies FlagTable;
+  ...INCLUDE_ARCHIVED_FLAGS,
+  since: {
+    flags: '--since <duration>',
+    description: 'only sessions active within this long (updated since; 90s, 30m, 2h, 7d); their whole histories count',
+  },
+  by: { flags: '--by <group>', description: `sum per ${BY_VALUES} (default: one group, all)` },
+  concurrency: { flags: '--concurrency <n>', description: `histories read at once (1 to 64, default ${DEFAULT_READERS})` },
+  cache: { flags: '--no-cache', description: 'read every history, even of settled sessions whose cached figures are current' },
+});
 
 export function parseStats(_args: string[], flags: FlagsOf<typeof STATS_FLAGS>): StatsOptions {
   const { since, concurrency } = flags;
@@ -40,12 +44,7 @@ export function parseStats(_args: string[], flags: FlagsOf<typeof STATS_FLAGS>):
 
 /** `svc stats`: what the selected sessions did, summed per group, from their histories. */
 export default function build(cmd: Command, kit: Kit): void {
-  addSelectorFlags(cmd, { includeArchived: true });
-  cmd
-    .option('--since <duration>', 'only sessions active within this long (updated since; 90s, 30m, 2h, 7d); their whole histories count')
-    .option('--by <group>', `sum per ${BY_VALUES} (default: one group, all)`)
-    .option('--concurrency <n>', `histories read at once (1 to 64, default ${DEFAULT_READERS})`)
-    .option('--no-cache', 'read every history, even of settled sessions whose cached figures are current');
+  addFlags(cmd, STATS_FLAGS);
   examples(cmd, [
     'svc stats',
     'svc stats --since 7d --by agent',

@@ -4,8 +4,9 @@ import { threads } from '../../api/sessions';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { examples, type Flags, type Kit } from '../../cli/action';
-import { addManyFlags } from '../../cli/verbs/many';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { MANY_FLAGS } from '../../cli/verbs/many';
 import { done } from '../../cli/verbs/resource';
 import { DEFAULT_CONCURRENCY, runBulk, type BulkAction, type BulkOptions, type BulkTarget } from '../../bulk/execute';
 import { parseStatusList, readIds } from '../../selection/selectors';
@@ -23,7 +24,13 @@ export interface ThreadArchiveOptions {
   single: boolean;
 }
 
-export function parseThreadArchive([session, ...rest]: string[], flags: Flags): ThreadArchiveOptions {
+/** `svc threads archive`'s flags: --status and the bulk ones. */
+export const THREAD_ARCHIVE_FLAGS = flagTable({
+  status: { flags: '--status <status,...>', description: `every child thread of the session in one of these statuses: ${THREAD_FILTER_VALUES.join(', ')}` },
+  ...MANY_FLAGS,
+});
+
+export function parseThreadArchive([session, ...rest]: string[], flags: FlagsOf<typeof THREAD_ARCHIVE_FLAGS>): ThreadArchiveOptions {
   const stdin = rest.includes('-');
   if (stdin && rest.length > 1) throw new UsageError('give thread IDs as arguments or - for standard input, not both');
   const status = flags.status === undefined ? undefined : parseStatusList(String(flags.status), THREAD_FILTER_VALUES);
@@ -77,9 +84,8 @@ export function addThreadArchive(group: Command, kit: Kit): Command {
     .command('archive')
     .argument('<session>', 'session ID')
     .argument('[threads...]', 'child thread IDs, or - to read them from standard input')
-    .description('Archive child threads of a session, cancelling their running work (repeating is harmless)')
-    .option('--status <status,...>', `every child thread of the session in one of these statuses: ${THREAD_FILTER_VALUES.join(', ')}`);
-  addManyFlags(cmd);
+    .description('Archive child threads of a session, cancelling their running work (repeating is harmless)');
+  addFlags(cmd, THREAD_ARCHIVE_FLAGS);
   examples(cmd, [
     'svc threads archive SESSION_ID THREAD_ID',
     'svc threads archive SESSION_ID --status running --yes',

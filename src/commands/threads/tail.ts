@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
-import { parseThreadTail, runTail, untilOption } from '../sessions/tail';
+import { addFlags } from '../../cli/flags';
+import { parseThreadTail, runTail, THREAD_TAIL_FLAGS } from '../sessions/tail';
 
 /** `svc threads tail SESSION THREAD`: `sessions tail --thread` under the threads group. */
 export function addThreadTail(group: Command, kit: Kit): Command {
@@ -8,12 +9,8 @@ export function addThreadTail(group: Command, kit: Kit): Command {
     .command('tail')
     .description("Follow one thread's events: the live view on a TTY, NDJSON when piped or with --no-live")
     .argument('<session>', 'session ID')
-    .argument('<thread>', 'thread ID')
-    .option('--deltas', 'include agent.delta lines in the NDJSON (the live view shows previews by default: d hides them)')
-    .option('--cursor <cursor>', 'start after this frame id of the thread stream, or "now" (default: the thread\'s history, then live)')
-    .addOption(untilOption())
-    .option('--no-live', 'print NDJSON even on a terminal')
-    .action(kit.verb(parseThreadTail, runTail));
+    .argument('<thread>', 'thread ID');
+  addFlags(cmd, THREAD_TAIL_FLAGS).action(kit.verb(parseThreadTail, runTail));
   return examples(cmd, [
     'svc threads tail sesn_123 sthr_456',
     'svc threads tail sesn_123 sthr_456 --cursor now --no-live',

@@ -1,15 +1,11 @@
 import type { Command } from 'commander';
 import { examples, type Kit } from '../../cli/action';
-import { addSelectorFlags } from '../sessions/selectors';
-import { parseTop } from './parse';
+import { addFlags } from '../../cli/flags';
+import { parseTop, TOP_FLAGS } from './parse';
 
 /** `svc top`: the fleet, live. */
 export default function build(cmd: Command, kit: Kit): void {
-  addSelectorFlags(cmd, { includeArchived: true });
-  cmd
-    .option('--environment <environment>', 'the environment whose work rows view 2 shows (ID or name; a missing one is exit 6 before the board opens)')
-    .option('--interval <duration>', 'how often to poll the fleet (default 2s)')
-    .option('--readonly', 'turn the write keys off (i, c, a, y, n), on the board and in the live view Enter opens');
+  addFlags(cmd, TOP_FLAGS);
   examples(cmd, [
     'svc top',
     'svc top --status running,idle --agent triager',

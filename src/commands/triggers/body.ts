@@ -1,11 +1,10 @@
-import { Option, type Command } from 'commander';
 import type { ApiClient } from '../../api/client';
 import type { Obj } from '../../api/resources';
 import { triggerPatches } from '../../api/checks/trigger';
 import { SESSION_MODES, triggers } from '../../api/triggers';
 import { parseCount } from '../../config/settings';
 import { UsageError } from '../../runtime/errors';
-import { collect } from '../../cli/flags';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import type { BodyFlag } from '../../cli/verbs/resource';
 import { isObject } from '../../wire/is-object';
 
@@ -24,21 +23,15 @@ export const TRIGGER_FLAGS: BodyFlag[] = [
 ];
 
 /** `--session-mode`, `--cron`/`--timezone` (schedule) and `--message` (initial_events, repeatable). */
-export function addTriggerFlags(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--session-mode <mode>', 'how runs find their session').choices(SESSION_MODES))
-    .option('--cron <expression>', 'run on this cron schedule, e.g. "0 9 * * 1-5"')
-    .option('--timezone <tz>', 'time zone of the schedule, e.g. Europe/Paris')
-    .option('--message <text>', 'a user message sent on every run (repeatable; becomes initial_events)', collect);
-}
+export const TRIGGER_COMPOSITE_FLAGS = flagTable({
+  sessionMode: { flags: '--session-mode <mode>', description: 'how runs find their session', choices: SESSION_MODES },
+  cron: { flags: '--cron <expression>', description: 'run on this cron schedule, e.g. "0 9 * * 1-5"' },
+  timezone: { flags: '--timezone <tz>', description: 'time zone of the schedule, e.g. Europe/Paris' },
+  message: { flags: '--message <text>', description: 'a user message sent on every run (repeatable; becomes initial_events)', repeat: true },
+});
 
 /** The composite flags of a trigger, as commander parses them. */
-export interface TriggerFlags {
-  sessionMode?: string;
-  cron?: string;
-  timezone?: string;
-  message?: string[];
-}
+export type TriggerFlags = FlagsOf<typeof TRIGGER_COMPOSITE_FLAGS>;
 
 /** Merges the composite flags over the body from --data and the simple flags. */
 export function shapeTrigger(body: Doc, opts: TriggerFlags): Doc {

@@ -9,14 +9,14 @@ import { addChildList, addCreate, addDelete, addGet, addUpdate, type BodyVerb, p
 import { checkTrigger } from '../../api/checks/trigger';
 import { addSelectableList } from '../../cli/verbs/selector-list';
 import { inParent, listInParent } from '../../cli/verbs/parent';
-import { addTriggerFlags, shapeTrigger, TRIGGER_FLAGS, updateTrigger } from './body';
+import { shapeTrigger, TRIGGER_COMPOSITE_FLAGS, TRIGGER_FLAGS, updateTrigger } from './body';
 import { RUN_COLUMNS, TRIGGER_COLUMNS, triggerColumns } from './columns';
 
 export const TRIGGERS: ResourceSpec = resourceSpec(triggers, TRIGGER_COLUMNS, triggerColumns);
 
 const BODY: BodyVerb = {
   flags: TRIGGER_FLAGS,
-  addFlags: addTriggerFlags,
+  composite: TRIGGER_COMPOSITE_FLAGS,
   shape: shapeTrigger,
   check: checkTrigger,
   refs: [

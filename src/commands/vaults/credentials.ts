@@ -1,28 +1,30 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Obj } from '../../api/resources';
 import { CREDENTIAL_TYPES, vaults } from '../../api/vaults';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import {
-  addChildList,
-  addIdempotencyOption,
-  done,
-  idempotencyKey,
-  mapAsync,
-  parseBody,
-  readVerbBody,
-  type BodyFlag,
-  type BodyInput,
-} from '../../cli/verbs/resource';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { DATA_FLAGS } from '../../cli/verbs/body';
+import { idempotencyFlags } from '../../cli/verbs/idempotency';
+import { addChildList, done, idempotencyKey, mapAsync, parseBody, readVerbBody, type BodyFlag, type BodyInput } from '../../cli/verbs/resource';
 import { createInParent, inParent, listInParent } from '../../cli/verbs/parent';
 import { CREDENTIAL_COLUMNS } from './columns';
-import { addValueFlags, checkInlineData, parseValueSource, readValue, VALUE_FLAGS, type ValueSource } from './value';
+import { checkInlineData, parseValueSource, readValue, VALUE_FLAGS, type ValueSource } from './value';
 
-const FLAGS: BodyFlag[] = [
-  { flags: '--name <name>', description: 'credential name', field: 'name' },
-  { flags: '--egress-environment <id>', description: 'environment whose proxy an mcp_oauth credential uses ("" clears it)', field: 'egress_environment_id' },
-];
+/** The one-field flags of a credential's body, each sent as its `field`. */
+const FIELDS = flagTable({
+  name: { flags: '--name <name>', description: 'credential name', field: 'name' },
+  egressEnvironment: {
+    flags: '--egress-environment <id>',
+    description: 'environment whose proxy an mcp_oauth credential uses ("" clears it)',
+    field: 'egress_environment_id',
+  },
+});
+const FLAGS: BodyFlag[] = Object.values(FIELDS);
+
+/** `--data`, where inline JSON may not hold the value. */
+const DATA = { ...DATA_FLAGS.data, description: 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)' };
 
 /** Types whose value is needed at creation; an mcp_oauth credential gets its tokens later. */
 const NEEDS_VALUE = ['static_bearer', 'environment_variable'];
@@ -52,10 +54,17 @@ export interface CredentialWrite {
   idempotencyKey?: string;
 }
 
-/** `svc vaults credentials update`'s flags (declared in addCredentials): the body's, --data and the value's. */
-export const CREDENTIAL_UPDATE_FLAGS = { data: 'string', name: 'string', egressEnvironment: 'string', ...VALUE_FLAGS } as const satisfies FlagTable;
+/** `svc vaults credentials update`'s flags: --data, the body's and the value's. */
+export const CREDENTIAL_UPDATE_FLAGS = flagTable({ data: DATA, ...FIELDS, ...VALUE_FLAGS });
 /** `svc vaults credentials create`'s flags: update's, --type and --idempotency-key. */
-export const CREDENTIAL_CREATE_FLAGS = { ...CREDENTIAL_UPDATE_FLAGS, type: 'string', idempotencyKey: 'string' } as const satisfies FlagTable;
+export const CREDENTIAL_CREATE_FLAGS = flagTable({
+  data: DATA,
+  name: FIELDS.name,
+  type: { flags: '--type <type>', description: 'credential type', choices: CREDENTIAL_TYPES },
+  egressEnvironment: FIELDS.egressEnvironment,
+  ...idempotencyFlags(),
+  ...VALUE_FLAGS,
+});
 
 /** Both verbs' parse step: update has no --type or --idempotency-key, so they read as not given. */
 export const parseCredentialWrite = ([vault, id]: string[], flags: FlagsOf<typeof CREDENTIAL_CREATE_FLAGS>): CredentialWrite => ({
@@ -130,17 +139,12 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   examples(get, ['svc vaults credentials get VAULT_ID CRED_ID']);
   get.action(kit.verb(parseCredentialRef, runCredentialGet));
 
-  const create = addValueFlags(
-    addIdempotencyOption(
-      group
-        .command('create')
-        .argument('<vault>', 'vault ID or name')
-        .description('Create a credential; the value comes from standard input, a file or a hidden prompt, never the command line')
-        .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
-        .option(FLAGS[0].flags, FLAGS[0].description)
-        .addOption(new Option('--type <type>', 'credential type').choices(CREDENTIAL_TYPES))
-        .option(FLAGS[1].flags, FLAGS[1].description),
-    ),
+  const create = addFlags(
+    group
+      .command('create')
+      .argument('<vault>', 'vault ID or name')
+      .description('Create a credential; the value comes from standard input, a file or a hidden prompt, never the command line'),
+    CREDENTIAL_CREATE_FLAGS,
   );
   examples(create, [
     'printf %s "$TOKEN" | svc vaults credentials create VAULT_ID --name github --type static_bearer --value-stdin',
@@ -148,15 +152,13 @@ export function addCredentials(vaultsCmd: Command, kit: Kit): void {
   ]);
   create.action(kit.verb(parseCredentialWrite, runCredentialCreate));
 
-  const update = addValueFlags(
+  const update = addFlags(
     group
       .command('update')
       .argument('<vault>', 'vault ID or name')
       .argument('<credential>', 'credential ID')
-      .description('Update a credential (PATCH); a new value comes from standard input or a file')
-      .option('--data <json|@file|@->', 'request body as JSON or YAML from a file or - for stdin (inline JSON may not hold the value)')
-      .option(FLAGS[0].flags, FLAGS[0].description)
-      .option(FLAGS[1].flags, FLAGS[1].description),
+      .description('Update a credential (PATCH); a new value comes from standard input or a file'),
+    CREDENTIAL_UPDATE_FLAGS,
   );
   examples(update, [
     'svc vaults credentials update VAULT_ID CRED_ID --value-file ./new-token.txt',

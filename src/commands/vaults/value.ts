@@ -1,20 +1,15 @@
-import type { Command } from 'commander';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
 import { chompNewline as chomp, fileText, stdinText } from '../../input/read';
 import { prompt } from '../../input/prompt';
-import type { FlagsOf, FlagTable } from '../../cli/action';
-
-/** The flags addValueFlags declares, for the tables of the verbs that add them. */
-export const VALUE_FLAGS = { valueStdin: 'switch', valueFile: 'string', value: 'string' } as const satisfies FlagTable;
+import { flagTable, type FlagsOf } from '../../cli/flags';
 
 /** Where a credential value may come from: standard input, a file, or a hidden prompt. Never argv. */
-export function addValueFlags(cmd: Command): Command {
-  return cmd
-    .option('--value-stdin', 'read the secret value from standard input')
-    .option('--value-file <file>', 'read the secret value from a file')
-    .option('--value <value>', 'only "-" (standard input): a value typed on the command line would land in shell history and ps');
-}
+export const VALUE_FLAGS = flagTable({
+  valueStdin: { flags: '--value-stdin', description: 'read the secret value from standard input' },
+  valueFile: { flags: '--value-file <file>', description: 'read the secret value from a file' },
+  value: { flags: '--value <value>', description: 'only "-" (standard input): a value typed on the command line would land in shell history and ps' },
+});
 
 /** Where the value comes from, as the flags say; `data` is `--data`, which may take standard input first. */
 export interface ValueSource {

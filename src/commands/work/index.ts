@@ -1,19 +1,20 @@
 import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { work } from '../../api/work';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
-import { addListFlags, LIST_FLAGS, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
+import { LIST_FLAGS, mapAsync, parseChildList, runChildList, type ChildListOptions, type ChildListSource } from '../../cli/verbs/list';
 import { listInParent } from '../../cli/verbs/parent';
 import type { Obj } from '../../api/resources';
 import type { Ctx } from '../../runtime/context';
 import { UsageError } from '../../runtime/errors';
-import { addWatchFlags } from '../../selection/flags';
-import { parseWatch, WATCH_FLAGS, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
+import { WATCH_FLAGS } from '../../cli/verbs/selection-flags';
+import { parseWatch, watchCells, type WatchPlan } from '../../cli/verbs/selector-list';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { addLeaseOp, addWorkGet } from './lease';
 import { addPoll } from './poll';
-import { DEFAULT_STATS_INTERVAL, parseWorkStats } from './stats-parse';
+import { parseWorkStats, WORK_STATS_FLAGS } from './stats-parse';
 
 const WORK_ROWS: ChildListSource = {
   columns: WORK_COLUMNS,
@@ -24,9 +25,17 @@ const WORK_ROWS: ChildListSource = {
   },
 };
 
+/** `svc work list`'s flags: --environment, the list's and the watch's. */
+export const WORK_LIST_FLAGS = flagTable({
+  environment: {
+    flags: '--environment <env>',
+    description: 'environment ID, or its name when the API key is used (an environment key takes the ID only)',
+  },
+  ...LIST_FLAGS,
+  ...WATCH_FLAGS,
+});
+
 /** The environment as the argument or `--environment` (both: the same one), exit 2 without it. */
-/** `svc work list`'s flags (declared in build, with the list and watch flags). */
-export const WORK_LIST_FLAGS = { environment: 'string', ...LIST_FLAGS, ...WATCH_FLAGS } as const satisfies FlagTable;
 
 export function parseWorkList([positional]: string[], flags: FlagsOf<typeof WORK_LIST_FLAGS>): ChildListOptions {
   const option = flags.environment;
@@ -66,12 +75,10 @@ async function watchWork(ctx: Ctx, rows: ChildListOptions, plan: WatchPlan): Pro
 }
 
 export default function build(group: Command, kit: Kit): void {
-  const list = group
-    .command('list')
-    .argument('[env]', 'environment ID or name (or --environment)')
-    .option('--environment <env>', 'environment ID, or its name when the API key is used (an environment key takes the ID only)')
-    .description('List the work rows of an environment');
-  addWatchFlags(addListFlags(list));
+  const list = addFlags(
+    group.command('list').argument('[env]', 'environment ID or name (or --environment)').description('List the work rows of an environment'),
+    WORK_LIST_FLAGS,
+  );
   examples(list, ['svc work list ENV_ID', 'svc work list --environment ENV_ID --all -o ndjson', 'svc work list ENV_ID -w']);
   list.action(
     kit.verb(
@@ -82,20 +89,16 @@ export default function build(group: Command, kit: Kit): void {
 
   addWorkGet(group, kit);
 
-  const stats = group
-    .command('stats')
-    .argument('<env>', 'environment ID, or its name when the API key is used')
-    .description(
-      'Count the work queue of an environment: rows queued, leased (starting, active, stopping), stale (a lease past its TTL), the oldest queued age, ' +
-        'and demand (queued + leased, for an autoscaler); one pass over the rows, one request a page',
-    )
-    .option('-w, --watch', 'count again every --interval until Ctrl-C, SIGTERM or --timeout (off a terminal: one JSON line each)')
-    .option('--interval <duration>', `with --watch or --serve: how often to count (default ${DEFAULT_STATS_INTERVAL})`)
-    .option('--timeout <duration>', 'with --watch: stop after this long (exit 0)')
-    .option(
-      '--serve <host:port>',
-      "serve the same JSON over HTTP at / (and /healthz) for a scaler such as KEDA's metrics-api; counted at most once an --interval",
-    );
+  const stats = addFlags(
+    group
+      .command('stats')
+      .argument('<env>', 'environment ID, or its name when the API key is used')
+      .description(
+        'Count the work queue of an environment: rows queued, leased (starting, active, stopping), stale (a lease past its TTL), the oldest queued age, ' +
+          'and demand (queued + leased, for an autoscaler); one pass over the rows, one request a page',
+      ),
+    WORK_STATS_FLAGS,
+  );
   examples(stats, [
     'svc work stats ENV_ID',
     'svc work stats ENV_ID -o json --jq .queued',

@@ -1,9 +1,10 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { environments } from '../../api/environments';
 import { work, type WorkItem } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { inParent } from '../../cli/verbs/parent';
 import { WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
@@ -42,10 +43,15 @@ export interface LeaseOptions extends WorkRowOptions {
   finalStatus?: 'completed';
 }
 
-/** `svc work ack` and `heartbeat`'s flags (declared in addLeaseOp). */
-export const LEASE_FLAGS = { generation: 'string' } as const satisfies FlagTable;
+/** `svc work ack` and `heartbeat`'s flags. */
+export const LEASE_FLAGS = flagTable({
+  generation: { flags: '--generation <n>', description: "the row's current generation (a stale one is refused with 412)", required: true },
+});
 /** `svc work stop`'s flags: the lease's and --final-status. */
-export const STOP_FLAGS = { ...LEASE_FLAGS, finalStatus: 'string' } as const satisfies FlagTable;
+export const STOP_FLAGS = flagTable({
+  ...LEASE_FLAGS,
+  finalStatus: { flags: '--final-status <status>', description: 'complete the row instead of requesting a stop', choices: ['completed'] },
+});
 
 export const parseLease =
   (op: LeaseOp) =>
@@ -68,13 +74,8 @@ export async function runLease(ctx: Ctx, o: LeaseOptions): Promise<void> {
 }
 
 export function addLeaseOp(group: Command, kit: Kit, op: LeaseOp): Command {
-  const cmd = group
-    .command(op)
-    .argument('<env>', 'environment ID')
-    .argument('<id>', 'work row ID')
-    .description(LEASE_HELP[op])
-    .requiredOption('--generation <n>', "the row's current generation (a stale one is refused with 412)");
-  if (op === 'stop') cmd.addOption(new Option('--final-status <status>', 'complete the row instead of requesting a stop').choices(['completed']));
+  const cmd = group.command(op).argument('<env>', 'environment ID').argument('<id>', 'work row ID').description(LEASE_HELP[op]);
+  addFlags(cmd, op === 'stop' ? STOP_FLAGS : LEASE_FLAGS);
   examples(cmd, [
     `svc work ${op} ENV_ID WORK_ID --generation 1`,
     ...(op === 'stop' ? ['svc work stop ENV_ID WORK_ID --generation 1 --final-status completed'] : []),

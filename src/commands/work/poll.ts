@@ -3,19 +3,20 @@ import type { Command } from 'commander';
 import { MAX_BLOCK_MS, work } from '../../api/work';
 import { parseCount } from '../../config/settings';
 import type { Ctx } from '../../runtime/context';
-import { examples, type FlagsOf, type FlagTable, type Kit } from '../../cli/action';
+import { examples, type Kit } from '../../cli/action';
+import { addFlags, flagTable, type FlagsOf } from '../../cli/flags';
 import { SECRET_COLUMN, WORK_COLUMNS } from './columns';
 import { withoutSecret, workClient } from './credential';
 import { shellWord } from '../../text/shell-words';
 
 export function addPoll(group: Command, kit: Kit): Command {
-  const cmd = group
-    .command('poll')
-    .argument('<env>', 'environment ID')
-    .description('Claim at most one queued work row (the row is then held by this worker until acked or its delivery window ends)')
-    .option('--block-ms <n>', `wait up to N ms for a row (0..${MAX_BLOCK_MS})`, '0')
-    .option('--worker-id <name>', 'worker name sent as Svc-Worker-Id (default: svc-cli@HOST)')
-    .option('--show-secret', "print the row's secret (a credential: never log or store it)");
+  const cmd = addFlags(
+    group
+      .command('poll')
+      .argument('<env>', 'environment ID')
+      .description('Claim at most one queued work row (the row is then held by this worker until acked or its delivery window ends)'),
+    WORK_POLL_FLAGS,
+  );
   examples(cmd, ['svc work poll ENV_ID --block-ms 10000', 'svc work poll ENV_ID --worker-id runner-1 -o json --jq ".[0].id"']);
   return cmd.action(kit.verb(parsePoll, runPoll));
 }
@@ -28,8 +29,12 @@ export interface PollOptions {
   showSecret: boolean;
 }
 
-/** `svc work poll`'s flags (declared in addPoll). */
-export const WORK_POLL_FLAGS = { blockMs: 'string', workerId: 'string', showSecret: 'switch' } as const satisfies FlagTable;
+/** `svc work poll`'s flags. */
+export const WORK_POLL_FLAGS = flagTable({
+  blockMs: { flags: '--block-ms <n>', description: `wait up to N ms for a row (0..${MAX_BLOCK_MS})`, default: '0' },
+  workerId: { flags: '--worker-id <name>', description: 'worker name sent as Svc-Worker-Id (default: svc-cli@HOST)' },
+  showSecret: { flags: '--show-secret', description: "print the row's secret (a credential: never log or store it)" },
+});
 
 export const parsePoll = ([env]: string[], flags: FlagsOf<typeof WORK_POLL_FLAGS>): PollOptions => ({
   env,

@@ -1,4 +1,4 @@
-import type { FlagsOf, FlagTable } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { UsageError } from '../../runtime/errors';
 import { parseDuration } from '../../text/duration';
 import { parseHostPort, type HostPort } from '../../net/host-port';
@@ -14,13 +14,16 @@ export interface WorkStatsOptions {
 
 export const DEFAULT_STATS_INTERVAL = '10s';
 
-/** `svc work stats`'s flags (declared in ./index.ts). */
-export const WORK_STATS_FLAGS = {
-  watch: 'switch',
-  interval: 'string',
-  timeout: 'string',
-  serve: 'string',
-} as const satisfies FlagTable;
+/** `svc work stats`'s flags. */
+export const WORK_STATS_FLAGS = flagTable({
+  watch: { flags: '-w, --watch', description: 'count again every --interval until Ctrl-C, SIGTERM or --timeout (off a terminal: one JSON line each)' },
+  interval: { flags: '--interval <duration>', description: `with --watch or --serve: how often to count (default ${DEFAULT_STATS_INTERVAL})` },
+  timeout: { flags: '--timeout <duration>', description: 'with --watch: stop after this long (exit 0)' },
+  serve: {
+    flags: '--serve <host:port>',
+    description: "serve the same JSON over HTTP at / (and /healthz) for a scaler such as KEDA's metrics-api; counted at most once an --interval",
+  },
+});
 type WorkStatsFlags = FlagsOf<typeof WORK_STATS_FLAGS>;
 
 /** Exit 2 before any request for flags that cannot work together. */

@@ -1,30 +1,61 @@
 import { hostname } from 'node:os';
-import type { FlagsOf, FlagTable } from '../../cli/action';
+import { flagTable, type FlagsOf } from '../../cli/flags';
 import { UsageError } from '../../runtime/errors';
 import { bounded, parseDuration } from '../../text/duration';
 import { parseHostPort, type HostPort } from '../../net/host-port';
 import type { LogFormat } from '../../worker/log';
 
-/** The flags of the built-in tools and the log, `worker serve`'s all (declared in ./index.ts). */
-export const WORKER_SERVE_FLAGS = {
-  workdir: 'string',
-  maxIdle: 'string',
-  unrestrictedPaths: 'switch',
-  logFormat: 'string',
-} as const satisfies FlagTable;
-/** `worker run`'s flags: the tools' and its own (declared in ./index.ts). */
-export const WORKER_RUN_FLAGS = {
+const WORKDIR_HELP =
+  'folder the tools start in (default: the current folder). It confines the file tools (read, write, edit, glob, grep) ' +
+  'only: `bash` starts there but can reach anything this user can. Isolate bash with --on-work and a container or another user';
+
+/** The flags of the built-in tools and the log: `worker serve`'s all, and `worker run`'s last. */
+export const WORKER_SERVE_FLAGS = flagTable({
+  workdir: { flags: '--workdir <dir>', description: WORKDIR_HELP },
+  maxIdle: {
+    flags: '--max-idle <duration>',
+    description: 'keep a row this long after its session goes idle, so a follow-up message needs no new claim (e.g. 30s, 5m; default 0)',
+  },
+  unrestrictedPaths: { flags: '--unrestricted-paths', description: 'let the file tools reach paths outside --workdir (bash is never confined)' },
+  logFormat: { flags: '--log-format <format>', description: 'stderr log lines', choices: ['text', 'json'], default: 'text' },
+});
+
+/** `worker run`'s flags: its own, then the tools'. */
+export const WORKER_RUN_FLAGS = flagTable({
+  environment: {
+    flags: '--environment <id>',
+    description: "self-hosted environment ID (key: SVC_ENVIRONMENT_KEY or the profile's environment_key)",
+    required: true,
+  },
+  concurrency: { flags: '--concurrency <n>', description: 'rows served at once', default: '1' },
+  once: { flags: '--once', description: 'serve one row to completion, then exit' },
+  onWork: {
+    flags: '--on-work <cmd>',
+    description:
+      'run CMD (an executable and its arguments, split on spaces, no shell) for each claimed row; this worker keeps the lease. ' +
+      'CMD gets SVC_WORK_ID, SVC_SESSION_ID, SVC_ENVIRONMENT_ID, SVC_WORK_GENERATION, SVC_BASE_URL, SVC_API_VERSION and, on standard input only, ' +
+      'the hand-off JSON with the session token (e.g. a script running `svc worker serve` in a container)',
+  },
+  workerId: { flags: '--worker-id <name>', description: 'name sent with each poll (default: host name and a random suffix)' },
+  heartbeatInterval: { flags: '--heartbeat-interval <seconds>', description: 'seconds between heartbeats (default: a third of the lease)' },
+  metricsAddr: {
+    flags: '--metrics-addr <host:port>',
+    description:
+      'serve /metrics (Prometheus text), /healthz and /readyz (503 after 10 s without a successful poll, and while draining) on HOST:PORT; port 0 picks a free one, logged at start',
+  },
+  grace: {
+    flags: '--grace <duration>',
+    description:
+      'after SIGTERM, how long the rows in flight may take to finish before they are handed back (their leases lapse and the service re-queues them); ' +
+      'after Ctrl-C, how long the wind-down may take (default 30s; with --on-work 95s)',
+  },
+  otlpEndpoint: {
+    flags: '--otlp-endpoint <url>',
+    description:
+      "post a span for each tool run here (OTLP/HTTP JSON, to this collector's base URL + /v1/traces), in the session's trace under the hosted tool call",
+  },
   ...WORKER_SERVE_FLAGS,
-  environment: 'string',
-  concurrency: 'string',
-  once: 'switch',
-  onWork: 'string',
-  workerId: 'string',
-  heartbeatInterval: 'string',
-  metricsAddr: 'string',
-  grace: 'string',
-  otlpEndpoint: 'string',
-} as const satisfies FlagTable;
+});
 type WorkerFlags = FlagsOf<typeof WORKER_RUN_FLAGS>;
 
 /** The flags of the built-in tools and the log, shared by `worker run` and `worker serve`. */
@@ -59,7 +90,7 @@ export interface WorkerRunOptions extends ToolOptions {
 export type WorkerServeOptions = ToolOptions;
 
 /** `--workdir`, `--max-idle`, `--unrestricted-paths` and `--log-format`. */
-export function parseToolOptions(flags: WorkerFlags): ToolOptions {
+export function parseToolOptions(flags: FlagsOf<typeof WORKER_SERVE_FLAGS>): ToolOptions {
   const maxIdleMs = flags.maxIdle === undefined ? undefined : maxIdle(flags.maxIdle);
   return {
     workdir: flags.workdir ?? '.',
@@ -94,7 +125,7 @@ export function parseWorkerRun(_args: string[], flags: WorkerFlags): WorkerRunOp
   return { ...tools, environmentId, workerId, concurrency, once: Boolean(flags.once), heartbeatMs, onWork, metricsAddr, graceMs, otlpEndpoint };
 }
 
-export function parseWorkerServe(_args: string[], flags: WorkerFlags): WorkerServeOptions {
+export function parseWorkerServe(_args: string[], flags: FlagsOf<typeof WORKER_SERVE_FLAGS>): WorkerServeOptions {
   return parseToolOptions(flags);
 }
 
