@@ -102,7 +102,7 @@ try {
   for (const trick of [
     'commander-child-process',
     'conf-crypto',
-    'conf-assert',
+    'undici-h2',
     'conf-semver',
     'conf-ajv',
     'stubborn-fs-promisify',
