@@ -20,18 +20,12 @@ function defaultsOnly(code) {
   });
 }
 
-/** `code` (one CommonJS file of the build) with each builtin's namespace shared; the count of calls rewritten. */
+/** `code` (one CommonJS file of the build) with each builtin's namespace shared. */
 export function shareBuiltinNamespaces(code) {
-  let count = 0;
-  const shared = code.replace(CALL, (_, spec) => {
-    count++;
-    return `__svcBuiltinNamespace(require("${spec}"))`;
-  });
-  if (!count) return { code, count };
-  const out = defaultsOnly(shared);
-  if (!out.includes('__svcBuiltinNamespace(')) return { code: out, count };
+  const out = defaultsOnly(code.replace(CALL, (_, spec) => `__svcBuiltinNamespace(require("${spec}"))`));
+  if (!out.includes('__svcBuiltinNamespace(')) return out;
   // A function declaration, hoisted: put after the code, before the source map's comment, so no mapped line moves.
   const map = /\n\/\/# sourceMappingURL=\S+\s*$/.exec(out);
   const at = map ? map.index : out.length;
-  return { code: `${out.slice(0, at)}\n${HELPER}${out.slice(at)}`, count };
+  return `${out.slice(0, at)}\n${HELPER}${out.slice(at)}`;
 }

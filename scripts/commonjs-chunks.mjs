@@ -36,7 +36,7 @@ export async function toCommonJs(outdir, metafile, root, { shareNamespaces = tru
     // Modules are strict, and esbuild's CommonJS says so only for some inputs: the directive first, then what the
     // chunk needs of import.meta, all on the first line so the source map holds.
     code = code.replace(/^"use strict";/, '');
-    if (shareNamespaces) code = shareBuiltinNamespaces(code).code;
+    if (shareNamespaces) code = shareBuiltinNamespaces(code);
     writeFileSync(file, `"use strict";${code.includes('__svcImportMetaUrl') ? META_URL : ''}${code}`);
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
