@@ -6,10 +6,7 @@ const CALL = /__toESM\(require\("(node:[a-z_/]+)"\)(?:,\s?1)?\)/g;
 const HELPER =
   'function __svcBuiltinNamespace(mod){var memo=globalThis[Symbol.for("svc.builtinNamespaces")]??=new WeakMap(),ns=memo.get(mod);return ns||memo.set(mod,ns=__toESM(mod,1)),ns}';
 
-/**
- * A module that reads nothing of a builtin's namespace but `default` gets `{ default: builtin }`: no getter, and no
- * descriptor read (for node:fs, that loads internal/fs/dir). A namespace read any other way stays whole.
- */
+/** A module that reads only `default` of a builtin's namespace gets `{ default: builtin }`: no getter, no descriptor read. */
 const DECLARATION = /var ([\w$]+) = __svcBuiltinNamespace\(require\("(node:[a-z_/]+)"\)\);/g;
 function defaultsOnly(code) {
   return code.replace(DECLARATION, (whole, name, spec) => {

@@ -1,7 +1,7 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 // Every edit and stand-in below is measured in scripts/build/PERF.md, whose row names the test that guards it.
-import { build, transformSync } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +9,7 @@ import { toCommonJs } from './commonjs-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * Edits of dependencies' sources. An edit whose text is not found fails the build, so an upgrade cannot silently undo
- * one. `from` is a string, or a global RegExp with the number of matches it must have.
- */
+/** Edits of dependencies' sources: `from` (a string, or a RegExp with `count` matches) not found fails the build. */
 const SOURCE_PATCHES = [
   {
     // Ink's devtools (DEV=true only, a package svc does not ship) are awaited at the top level, which CommonJS cannot do.
@@ -62,11 +59,7 @@ const SOURCE_PATCHES = [
 ];
 
 const conf = /conf[\\/]dist[\\/]source[\\/]index\.js$/;
-/**
- * Imports of one dependency (`importer`) resolved to a stand-in: a builtin it loads for work svc never asks of it,
- * required on the first call of one of its functions (`lazy`: the build fails when `alias.NAME` calls another); or a
- * file of scripts/build/stand-ins/ (which throws if used, or does the same work later).
- */
+/** An import of `importer` resolved to a file of scripts/build/stand-ins/, or its builtin required on a first call of `lazy`. */
 const STAND_INS = [
   // conf's `encryptionKey` option, which svc does not give.
   { trick: 'conf-crypto', request: 'node:crypto', importer: conf, alias: 'crypto', lazy: ['pbkdf2Sync', 'randomBytes', 'createCipheriv', 'createDecipheriv'] },
@@ -118,11 +111,7 @@ const tricks = (without, sea) => ({
   },
 });
 
-/**
- * Bundles src/cli/main.ts, src/version.ts (the launcher's `--version`) and src/startup/index.ts (what the launcher runs
- * first) into `outdir` (emptied first), but the tricks `without` names (or `builtin-namespaces`). With `sea`, the
- * single executable's chunks instead (scripts/sea.mjs links them): src/sea/entry.ts as `svc.js`, jq-web inside.
- */
+/** Bundles the launcher's entries into `outdir` (emptied first), or with `sea` the executable's; `without`: tricks left out. */
 export async function bundle(outdir, logLevel = 'warning', without = [], { sea = false } = {}) {
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
@@ -147,12 +136,13 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
       ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
     },
     plugins: [tricks(without, sea)],
-    // jq.ts's import.meta sits in the branch the SEA's define removes; the licences go beside each chunk.
-    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' }, legalComments: 'external' } : {}),
+    // jq.ts's import.meta sits in the branch the SEA's define removes.
+    ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
     logLevel,
   });
-  await toCommonJs(outdir, metafile, root, { shareNamespaces: !without.includes('builtin-namespaces') });
-  if (sea) return minifySeaChunks(outdir, metafile);
+  const legal = await toCommonJs(outdir, metafile, root, { shareNamespaces: !without.includes('builtin-namespaces'), minify: sea });
+  // The licences of the libraries in the executable's minified chunks.
+  if (sea) return writeFileSync(join(outdir, 'LEGAL.txt'), legal.join('\n'));
   // jq-web's module and the WebAssembly it reads beside it, so dist/ runs without node_modules; CommonJS whatever is above.
   const jq = dirname(createRequire(import.meta.url).resolve('jq-web'));
   mkdirSync(join(outdir, 'jq'));
@@ -160,31 +150,9 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
   writeFileSync(join(outdir, 'jq', 'package.json'), '{ "type": "commonjs" }\n');
 }
 
-/**
- * The SEA's chunks, each ASCII (one non-ASCII character makes V8 hold a source as a two-byte string, decoded on every
- * start) and minified, names too (svc tells errors by `instanceof` or a name it sets, never a class's `.name`); the
- * licence comments beside each chunk gathered into `LEGAL.txt`.
- */
-function minifySeaChunks(outdir, metafile) {
-  const legal = [];
-  for (const file of Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'))) {
-    const path = join(root, file);
-    const options = { format: 'cjs', charset: 'ascii', minify: true, legalComments: 'none', logLevel: 'error' };
-    writeFileSync(path, transformSync(readFileSync(path, 'utf8'), options).code);
-    if (!existsSync(`${path}.LEGAL.txt`)) continue;
-    legal.push(readFileSync(`${path}.LEGAL.txt`, 'utf8'));
-    rmSync(`${path}.LEGAL.txt`);
-  }
-  writeFileSync(join(outdir, 'LEGAL.txt'), legal.join('\n'));
-}
-
-/**
- * svc laid out as the package has it in `work` (bin/ and dist/), for tests and benchmarks that run real processes
- * without touching dist/; `work` must be inside node_modules so external packages resolve. Returns the launcher's path.
- */
+/** svc laid out as the package has it in `work` (inside node_modules) for tests and benches; the launcher's path. */
 export async function buildPrivateSvc(work, without = []) {
-  mkdirSync(join(work, 'bin'), { recursive: true });
-  for (const name of ['svc.js', 'package.json']) copyFileSync(join(root, 'bin', name), join(work, 'bin', name));
+  cpSync(join(root, 'bin'), join(work, 'bin'), { recursive: true });
   await bundle(join(work, 'dist'), 'error', without);
   return join(work, 'bin', 'svc.js');
 }

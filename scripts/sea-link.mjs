@@ -18,10 +18,7 @@ export const chunkKeys = (dir) => [
     .map((f) => `chunks/${f}`),
 ];
 
-/**
- * A chunk's source as a function of CommonJS's five parameters, each require of another chunk written with its key
- * (`./chunks/chunk-X.js`), so none is resolved at run time; a relative require that names no chunk fails the link.
- */
+/** A chunk as a function of CommonJS's five parameters, requiring each other chunk by its key (an unknown one fails). */
 function asFunction(dir, key, keys) {
   const base = key.includes('/') ? `${key.slice(0, key.lastIndexOf('/'))}/` : '';
   const source = readFileSync(join(dir, key), 'latin1').replace(/\brequire\("(\.{1,2}\/[^"]*)"\)/g, (_, spec) => {
@@ -33,9 +30,8 @@ function asFunction(dir, key, keys) {
 }
 
 /**
- * The chunk loader, after the table `__svcChunks` (the core) and the index `__svcRest` (where each other chunk lies in
- * REST_ASSET). A chunk runs once, on its first require, as Node runs a CommonJS file (one that throws runs again on the
- * next); `./KEY` is a chunk, any other specifier a builtin. The modules are the main's exports (scripts/sea-train.cjs).
+ * The loader of the table `__svcChunks` (the core) and the index `__svcRest` (each other chunk in REST_ASSET): a chunk
+ * runs once, as Node runs a CommonJS file (one that throws runs again on its next require); the modules are exported.
  */
 const LOADER = `
 const __svcModules = (module.exports = {});

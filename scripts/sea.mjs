@@ -4,7 +4,7 @@
 // integrity written here, cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,7 @@ const NODE_BUILDS = {
 };
 /** The fuse Node's SEA looks for in its own binary (Node's documentation, "Single executable applications"). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const postject = join(root, 'node_modules', 'postject', 'dist', 'cli.js');
 
 export const hostTarget = () => `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
@@ -53,18 +54,12 @@ const fail = (message) => {
   throw new Error(`sea: ${message}`);
 };
 
-/**
- * The Node binary `file` of the tarball `tgz` kept in `dir`, when the tarball has the pinned `integrity`: checked on
- * every use, not once, and the binary taken out of it afresh each time, so a cached file changed since (a disk, a
- * tool, a hand) never goes into an executable. Undefined when `dir` holds no tarball that checks out.
- */
+/** The Node binary `file`, taken out afresh on every use of the tarball `dir`/`tgz` if it has the pinned `integrity`. */
 export function checkedNode(dir, tgz, integrity, file) {
   const tarball = join(dir, tgz);
   if (!existsSync(tarball) || integrityOf(tarball) !== integrity) return undefined;
-  rmSync(join(dir, 'package'), { recursive: true, force: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', dir, `package/bin/${file}`]);
-  renameSync(join(dir, 'package', 'bin', file), join(dir, file));
-  rmSync(join(dir, 'package'), { recursive: true, force: true });
+  rmSync(join(dir, file), { force: true });
+  writeFileSync(join(dir, file), execFileSync('tar', ['-xzOf', tarball, `package/bin/${file}`], { maxBuffer: 2 ** 30 }), { mode: 0o755 });
   return join(dir, file);
 }
 
@@ -74,10 +69,7 @@ function quiet(cmd, args, options = {}) {
   if (r.status !== 0) fail(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
 }
 
-/**
- * Builds `out`/svc (svc.exe for Windows) for `target`, and its sea-config.json; returns its path. For this machine's
- * platform its main is trained (trainedMain); for another, every chunk is in the main, which Node runs itself.
- */
+/** Builds `out`/svc (svc.exe for Windows) for `target`, trained for this machine's platform (trainedMain); its path. */
 export async function buildSea({ target = hostTarget(), out = join(root, 'dist', 'sea') } = {}) {
   const host = nodeBinary(hostTarget());
   const node = target === hostTarget() ? host : nodeBinary(target);
@@ -105,19 +97,10 @@ export async function buildSea({ target = hostTarget(), out = join(root, 'dist',
       writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
       quiet(host, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work });
       rmSync(exe, { force: true });
-      copyFileSync(node, exe);
-      chmodSync(exe, 0o755);
+      writeFileSync(exe, readFileSync(node), { mode: 0o755 });
       if (darwin) quiet('codesign', ['--remove-signature', exe]);
       const macho = target.startsWith('darwin') ? ['--macho-segment-name', 'NODE_SEA'] : [];
-      quiet(process.execPath, [
-        join(root, 'node_modules', 'postject', 'dist', 'cli.js'),
-        exe,
-        'NODE_SEA_BLOB',
-        config.output,
-        '--sentinel-fuse',
-        FUSE,
-        ...macho,
-      ]);
+      quiet(process.execPath, [postject, exe, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', FUSE, ...macho]);
       // An ad-hoc signature runs on the machine that built it; to hand it out, sign with a Developer ID (README).
       if (darwin) quiet('codesign', ['--sign', '-', exe]);
     };
@@ -141,10 +124,8 @@ export async function buildSea({ target = hostTarget(), out = join(root, 'dist',
 }
 
 /**
- * The trained start (src/sea/loader.ts, the executable's main), trained on the command bench/sea.mjs times against the
- * 5-line GET, run twice by scripts/sea-train.cjs against the build's emulator on the executable's own Node: once to
- * record the chunks it runs, linked as `main.js` (the rest the asset `chunks.js`: scripts/sea-link.mjs), and once to
- * make V8's code cache of that main, `main.cache`.
+ * The trained start (src/sea/loader.ts): the command bench/sea.mjs times, run by scripts/sea-train.cjs against the
+ * build's emulator to record the chunks it runs (linked as `main.js`: scripts/sea-link.mjs), then to cache that main.
  */
 async function trainedMain(host, work) {
   const [all, main, cache, rest, core, loader] = ['all.js', 'main.js', 'main.cache', REST_ASSET, 'core.txt', 'loader.js'].map((f) => join(work, f));
