@@ -100,7 +100,6 @@ try {
     `node ${process.version}, ${ROUNDS} paired rounds against node -e 0, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`,
   );
   for (const trick of [
-    'commander-child-process',
     'conf-crypto',
     'undici-h2',
     'conf-semver',

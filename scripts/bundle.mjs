@@ -59,21 +59,25 @@ const SOURCE_PATCHES = [
 ];
 
 const conf = /conf[\\/]dist[\\/]source[\\/]index\.js$/;
-/** An import of `importer` resolved to a file of scripts/build/stand-ins/, or its builtin required on a first call of `lazy`. */
+/** An import of `importer` resolved to a file of scripts/build/stand-ins/; the build fails if it uses `members` the file lacks. */
 const STAND_INS = [
   // conf's `encryptionKey` option, which svc does not give.
-  { trick: 'conf-crypto', request: 'node:crypto', importer: conf, alias: 'crypto', lazy: ['pbkdf2Sync', 'randomBytes', 'createCipheriv', 'createDecipheriv'] },
-  // commander's executable subcommands, which svc has none of.
-  { trick: 'commander-child-process', request: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, alias: 'childProcess', lazy: ['spawn'] },
+  {
+    trick: 'conf-crypto',
+    request: /^node:crypto$/,
+    importer: conf,
+    file: 'crypto-on-first-use.cjs',
+    members: /\bcrypto\.(?!(?:pbkdf2Sync|randomBytes|createCipheriv|createDecipheriv)\b)\w+/,
+  },
   // undici's HTTP/2 client (node:http2, node:tls, node:crypto): used only when ALPN picks h2, and svc never allows it.
-  { trick: 'undici-h2', request: './client-h2.js', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, file: 'undici-h2.cjs' },
-  { trick: 'stubborn-fs-promisify', request: 'node:util', importer: /stubborn-fs[\\/]dist[\\/]index\.js$/, file: 'promisify-on-first-call.mjs' },
+  { trick: 'undici-h2', request: /^\.\/client-h2\.js$/, importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, file: 'undici-h2.cjs' },
+  { trick: 'stubborn-fs-promisify', request: /^node:util$/, importer: /stubborn-fs[\\/]dist[\\/]index\.js$/, file: 'promisify-on-first-call.mjs' },
   // conf's migrations and schema validator: svc gives conf neither.
-  { trick: 'conf-semver', request: 'semver', importer: conf, file: 'no-migrations.mjs' },
+  { trick: 'conf-semver', request: /^semver$/, importer: conf, file: 'no-migrations.mjs' },
   { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: conf, file: 'no-schema.mjs' },
   // A behaviour, not a saving: when-exit hooks SIGINT and SIGTERM and raises each again, so svc's first Ctrl-C would
   // reach the launcher as a second (an immediate exit, not a graceful stop).
-  { trick: 'atomically-no-exit-hooks', request: 'when-exit', importer: /atomically[\\/]dist[\\/]/, file: 'no-exit-hooks.mjs' },
+  { trick: 'atomically-no-exit-hooks', request: /^when-exit$/, importer: /atomically[\\/]dist[\\/]/, file: 'no-exit-hooks.mjs' },
 ];
 
 /** One edit of `source`, or the build fails: a string found once, or a RegExp matching exactly `count` times. */
@@ -94,20 +98,15 @@ const tricks = (without, sea) => ({
         unless?.test(path) ? undefined : { contents: edits.reduce((source, e) => edit(source, e, path), readFileSync(path, 'utf8')), loader: 'js' },
       );
     }
-    for (const { trick, request, importer, alias, lazy, file } of STAND_INS) {
+    for (const { trick, request, importer, file, members } of STAND_INS) {
       if (without.includes(trick)) continue;
-      const filter = typeof request === 'string' ? new RegExp(`^${request.replace(/[.\\/]/g, '\\$&')}$`) : request;
-      b.onResolve({ filter }, (args) => {
+      b.onResolve({ filter: request }, (args) => {
         if (!importer.test(args.importer)) return undefined;
-        const other = lazy && new RegExp(`\\b${alias}\\.(?!(?:${lazy.join('|')})\\b)\\w+`).exec(readFileSync(args.importer, 'utf8'));
+        const other = members?.exec(readFileSync(args.importer, 'utf8'));
         if (other) throw new Error(`stand-ins: ${args.importer} uses ${other[0]}, which the ${trick} stand-in lacks`);
-        return file ? { path: join(root, 'scripts/build/stand-ins', file) } : { path: trick, namespace: 'svc-lazy', pluginData: { request, lazy } };
+        return { path: join(root, 'scripts/build/stand-ins', file) };
       });
     }
-    b.onLoad({ filter: /.*/, namespace: 'svc-lazy' }, ({ pluginData: { request, lazy } }) => ({
-      contents: `module.exports = { ${lazy.map((f) => `${f}: (...args) => require('${request}').${f}(...args)`).join(', ')} };`,
-      loader: 'js',
-    }));
   },
 });
 
