@@ -69,13 +69,13 @@ function quiet(cmd, args, options = {}) {
   if (r.status !== 0) fail(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
 }
 
-/** Builds `out`/svc (svc.exe for Windows) for `target`, trained for this machine's platform (trainedMain); its path. */
-export async function buildSea({ target = hostTarget(), out = join(root, 'dist', 'sea') } = {}) {
+/** Builds `out`/svc (svc.exe for Windows) for `target`, trained for this machine's platform (trainedMain), but the tricks `without` names. */
+export async function buildSea({ target = hostTarget(), out = join(root, 'dist', 'sea'), without = [] } = {}) {
   const host = nodeBinary(hostTarget());
   const node = target === hostTarget() ? host : nodeBinary(target);
   const work = join(root, 'node_modules', '.cache', 'svc-sea', `build-${process.pid}`);
   try {
-    await bundle(work, 'warning', [], { sea: true });
+    await bundle(work, 'warning', without, { sea: true });
     const trained = node === host ? await trainedMain(host, work) : undefined;
     if (!trained) writeFileSync(join(work, 'main-all.js'), linkChunks(work).main, 'latin1');
     const config = {
