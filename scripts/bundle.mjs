@@ -75,8 +75,7 @@ const STAND_INS = [
   // conf's migrations and schema validator: svc gives conf neither.
   { trick: 'conf-semver', request: /^semver$/, importer: conf, file: 'no-migrations.mjs' },
   { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: conf, file: 'no-schema.mjs' },
-  // A behaviour, not a saving: when-exit hooks SIGINT and SIGTERM and raises each again, so svc's first Ctrl-C would
-  // reach the launcher as a second (an immediate exit, not a graceful stop).
+  // A behaviour, not a saving: when-exit re-raises SIGINT and SIGTERM, so a first Ctrl-C would end svc at once.
   { trick: 'atomically-no-exit-hooks', request: /^when-exit$/, importer: /atomically[\\/]dist[\\/]/, file: 'no-exit-hooks.mjs' },
 ];
 

@@ -1,6 +1,5 @@
-// The second half of the build: esbuild's split ESM output turned into CommonJS chunks, so a command never starts
-// Node's ESM loader (~10 ms, and ~0.5 ms a module) and Node 20 can cache their compiled code
-// (src/startup/compile-cache.ts). esbuild cannot split CommonJS itself: its ESM chunks are converted one by one.
+// The second half of the build: esbuild's split ESM chunks converted one by one to CommonJS (esbuild cannot split it),
+// so a command never starts Node's ESM loader and Node 20 can cache their compiled code (src/startup/compile-cache.ts).
 import { build, transformSync } from 'esbuild';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

@@ -1,7 +1,6 @@
-// The single executable's chunks (split as the package's are: `svc.js` and `chunks/*.js`, CommonJS) linked into what
-// it runs, since it has no files beside it: the chunks `agents get` runs at start (`core`: scripts/sea-train.cjs) as
-// functions of one table in the main, which the trained code cache covers; every other chunk's source in one asset
-// (`chunks.js`), compiled on its first require. A command copies into memory only the source it runs.
+// The single executable's chunks (CommonJS, as the package's) linked, since it has no files beside it: those `agents get`
+// runs (`core`: scripts/sea-train.cjs) as functions of one table in the main, which the trained code cache covers;
+// every other chunk's source in one asset, compiled on its first require.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';

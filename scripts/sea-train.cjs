@@ -1,7 +1,6 @@
-// `node scripts/sea-train.cjs record|cache MAIN OUT ARGS…` (scripts/sea.mjs): runs svc's wrapped main as the
-// executable's loader does, with ARGS as one command, no V8 flag and no NODE_OPTIONS. `record` writes to OUT the keys
-// of the chunks it ran (the main's `module.exports`); `cache` V8's code cache of the main, just before the command sets
-// its heavy-run V8 flags (src/startup/v8-flags.ts), since a start without them refuses a cache made after.
+// `node scripts/sea-train.cjs record|cache MAIN OUT ARGS…` (scripts/sea.mjs): runs svc's wrapped main as the loader
+// does, ARGS one command. `record` writes to OUT the keys of the chunks it ran (the main's exports); `cache` V8's code
+// cache of the main, just before the command sets its V8 flags (src/startup/v8-flags.ts): a start without them refuses it.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
 const v8 = require('node:v8');

