@@ -3,7 +3,7 @@
  * built on: scripts/build/PERF.md, "The trained, linked executable"). svc's main is the asset `main.js`, wrapped as a CommonJS
  * function: the chunks of src/sea/entry.ts's build that `agents get` runs, linked, with every other chunk compiled
  * from the asset `chunks.js` on its first require (scripts/sea-link.mjs). `main.cache` is V8's code cache of it made
- * during a build-time run of `agents get`, so the functions a command calls are compiled already. Node's own SEA code
+ * at the end of a build-time run of `agents get`, so the functions a command calls are compiled already. Node's own SEA code
  * cache is made by compiling the main without running it, which leaves every function but the top level to compile
  * at each start.
  *
@@ -18,9 +18,9 @@ type CommonJsMain = (exports: object, require: NodeJS.Require, module: { exports
 /** An asset as the executable holds it, not copied (getRawAsset's type also allows a string, which it never returns). */
 const asset = (key: string) => getRawAsset(key) as ArrayBuffer;
 
-// No V8 flag before the cache is read: the training run wrote it before `agents get` set its heavy-run flags (as
-// undici made its first connection), and a flag set here would also void Node's own code cache of every builtin the
-// command loads after it (scripts/build/PERF.md).
+// No V8 flag before the cache is read: the training run set none (scripts/sea-train.cjs), and a flag set here would
+// also void Node's own code cache of every builtin the command loads after it (scripts/build/PERF.md). The command
+// sets its heavy-run flags itself, as undici makes its first connection.
 const source = Buffer.from(asset('main.js')).toString('latin1');
 const script = new Script(source, { filename: 'svc.js', cachedData: new Uint8Array(asset('main.cache')) });
 const mod = { exports: {} };
