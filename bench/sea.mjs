@@ -1,32 +1,25 @@
 /**
- * The single executable's start-up (not in CI): `svc agents get ID -o json` from dist/sea/svc built each way it can
- * start (a trained code cache, Node's own code cache, neither: scripts/sea.mjs `--startup`), in
- * one interleaved run beside `node -e 0`, bench/floor-get.cjs (one GET with node:http, the body to stdout) and
+ * The single executable's start-up (not in CI): `svc agents get ID -o json` from the executable scripts/sea.mjs builds
+ * (its trained code cache), in one interleaved run beside `node -e 0`, bench/floor-get.cjs (one GET with node:http, the body to stdout) and
  * bench/floor-undici-get.cjs (the same GET with undici's `request`), on the executable's own Node and on this
  * machine's node; and `node bin/svc.js`, the package, on this machine's node (its goal is a ratio to `node -e 0` there). Each figure is the median of its runs,
  * each ratio the median of the per-round ratios to the floor on the executable's Node (wall time; CPU time as the ratio
- * of medians). Every binary is a copy written in one write (heldAlike). `ROUNDS=21`, `STARTUPS=trained,code-cache`.
+ * of medians). Every binary is a copy written in one write (heldAlike). `ROUNDS=21`.
  * Builds into node_modules/.cache/, never dist/.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { interleaved } from './lib/measure.mjs';
-import { buildSea, DEFAULT_STARTUP, nodeBinary, NODE_VERSION, scriptedAgent, startEmulator } from '../scripts/sea.mjs';
+import { buildSea, hostTarget, nodeBinary, NODE_VERSION, scriptedAgent, startEmulator } from '../scripts/sea.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
-const STARTUPS = (process.env.STARTUPS ?? 'trained,code-cache,none').split(',');
 const work = join(root, 'node_modules', '.cache', `sea-bench-${process.pid}`);
-const host = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
-const seaNode = nodeBinary(host);
-
-const exes = {};
-for (const startup of STARTUPS) {
-  process.stderr.write(`building the executable (${startup})\n`);
-  exes[startup] = await buildSea({ startup, out: join(work, startup) });
-}
+const seaNode = nodeBinary(hostTarget());
+process.stderr.write('building the executable\n');
+const built = await buildSea({ out: join(work, 'built') });
 
 /**
  * A copy of `file` written in one write, as every binary measured here is: how the kernel holds a binary's pages
@@ -41,11 +34,11 @@ function heldAlike(file, name) {
   return copy;
 }
 const floorNode = heldAlike(seaNode, 'node');
-for (const s of STARTUPS) exes[s] = heldAlike(exes[s], `svc-${s}`);
+const exe = heldAlike(built, 'svc');
 
 const configDir = mkdtempSync(join(tmpdir(), 'svc-sea-bench-'));
 const cacheDir = mkdtempSync(join(tmpdir(), 'svc-sea-bench-cache-'));
-const emulator = startEmulator(Object.values(exes)[0], [], 'sk_bench', process.env);
+const emulator = startEmulator(exe, [], 'sk_bench', process.env);
 try {
   const url = await emulator.url;
   const agent = await scriptedAgent(url, 'sk_bench', 'bench');
@@ -63,7 +56,7 @@ try {
     [hostZero]: { cmd: process.execPath, args: ['-e', '0'], env },
     [`node:http GET, node ${process.version}`]: { cmd: process.execPath, args: floorArgs, env },
     [`undici GET, node ${process.version}`]: { cmd: process.execPath, args: undiciArgs, env },
-    ...Object.fromEntries(STARTUPS.map((s) => [`dist/sea/svc ${s}${s === DEFAULT_STARTUP ? ' (built)' : ''}`, { cmd: exes[s], args: get, env }])),
+    'dist/sea/svc': { cmd: exe, args: get, env },
     ...(existsSync(join(root, 'dist', 'cli.js')) ? { [packaged]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } } : {}),
   };
   const r = interleaved(ROUNDS, subjects);
@@ -78,7 +71,11 @@ try {
       `${n.padEnd(44)} ${r.ms(n).toFixed(0).padStart(5)} ms ${r.cpuMs(n).toFixed(0).padStart(5)} ms ${r.mib(n).toFixed(1).padStart(5)} MiB  ${ratios}\n`,
     );
   }
-  for (const s of STARTUPS) process.stdout.write(`size (${s}): ${(statSync(exes[s]).size / 2 ** 20).toFixed(1)} MiB\n`);
+  process.stdout.write(
+    `size: ${(statSync(exe).size / 2 ** 20).toFixed(1)} MiB, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   if (subjects[packaged]) {
     process.stdout.write(`${packaged} vs ${hostZero}: ${r.ratio(packaged, hostZero).toFixed(2)}× wall, ${r.cpuRatio(packaged, hostZero).toFixed(2)}× CPU\n`);
   }

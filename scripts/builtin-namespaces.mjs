@@ -6,32 +6,19 @@ const CALL = /__toESM\(require\("(node:[a-z_/]+)"\)(?:,\s?1)?\)/g;
 const HELPER =
   'function __svcBuiltinNamespace(mod){var memo=globalThis[Symbol.for("svc.builtinNamespaces")]??=new WeakMap(),ns=memo.get(mod);return ns||memo.set(mod,ns=__toESM(mod,1)),ns}';
 
-/**
- * A module that reads nothing of a builtin's namespace but `default` gets `{ default: builtin }`: no getter, and no
- * descriptor read (for node:fs, that loads internal/fs/dir). A namespace read any other way stays whole.
- */
-const DECLARATION = /var ([\w$]+) = __svcBuiltinNamespace\(require\("(node:[a-z_/]+)"\)\);/g;
+/** A module that reads only `default` of a builtin's namespace gets `{ default: builtin }`: no getter, no descriptor read. */
+const DECLARATION = /var (\w+) = __svcBuiltinNamespace\(require\("(node:[a-z_/]+)"\)\);/g;
 function defaultsOnly(code) {
   return code.replace(DECLARATION, (whole, name, spec) => {
-    if (!/^[\w]+$/.test(name)) return whole;
     const uses = code.match(new RegExp(`\\b${name}\\b`, 'g')).length;
     const defaults = code.match(new RegExp(`\\b${name}\\.default\\b`, 'g'))?.length ?? 0;
     return uses === defaults + 1 ? `var ${name} = { default: require("${spec}") };` : whole;
   });
 }
 
-/** `code` (one CommonJS file of the build) with each builtin's namespace shared; the count of calls rewritten. */
+/** `code` (one CommonJS file of the build) with each builtin's namespace shared. */
 export function shareBuiltinNamespaces(code) {
-  let count = 0;
-  const shared = code.replace(CALL, (_, spec) => {
-    count++;
-    return `__svcBuiltinNamespace(require("${spec}"))`;
-  });
-  if (!count) return { code, count };
-  const out = defaultsOnly(shared);
-  if (!out.includes('__svcBuiltinNamespace(')) return { code: out, count };
-  // A function declaration, hoisted: put after the code, before the source map's comment, so no mapped line moves.
-  const map = /\n\/\/# sourceMappingURL=\S+\s*$/.exec(out);
-  const at = map ? map.index : out.length;
-  return { code: `${out.slice(0, at)}\n${HELPER}${out.slice(at)}`, count };
+  const out = defaultsOnly(code.replace(CALL, (_, spec) => `__svcBuiltinNamespace(require("${spec}"))`));
+  // A function declaration, on the first line (commonjs-chunks.mjs puts the directive before it), so no mapped line moves.
+  return out.includes('__svcBuiltinNamespace(') ? `${HELPER}${out}` : out;
 }

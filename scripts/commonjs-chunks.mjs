@@ -1,9 +1,8 @@
-// The second half of the build: esbuild's split ESM output turned into CommonJS chunks, so a command never starts
-// Node's ESM loader (~10 ms, and ~0.5 ms a module) and Node 20 can cache their compiled code
-// (src/startup/compile-cache.ts). esbuild cannot split CommonJS itself: its ESM chunks are converted one by one.
+// The second half of the build: esbuild's split ESM chunks converted one by one to CommonJS (esbuild cannot split it),
+// so a command never starts Node's ESM loader and Node 20 can cache their compiled code (src/startup/compile-cache.ts).
 import { build, transformSync } from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { shareBuiltinNamespaces } from './builtin-namespaces.mjs';
 
 /** `import.meta.url` in a CommonJS chunk (src/output/jq.ts finds jq-web from it). */
@@ -11,11 +10,11 @@ const META_URL = 'var __svcImportMetaUrl = require("node:url").pathToFileURL(__f
 
 /**
  * Converts the `.js` outputs of an esbuild ESM build (its metafile, relative to `root`) in `outdir`, with a
- * `package.json` that makes `.js` CommonJS there. `shareNamespaces`: scripts/builtin-namespaces.mjs.
+ * `package.json` that makes `.js` CommonJS there. `shareNamespaces`: scripts/builtin-namespaces.mjs. `minify` (the
+ * executable's): each chunk ASCII and minified, names too (svc never reads a class's `.name`); the licences returned.
  */
-export async function toCommonJs(outdir, metafile, root, { shareNamespaces = true } = {}) {
+export async function toCommonJs(outdir, metafile, root, { shareNamespaces = true, minify = false } = {}) {
   const outputs = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'));
-  for (const f of outputs) refuseTopLevelAwait(join(root, f));
   await build({
     entryPoints: outputs.map((f) => join(root, f)),
     outdir,
@@ -28,7 +27,8 @@ export async function toCommonJs(outdir, metafile, root, { shareNamespaces = tru
     sourcemap: 'linked',
     define: { 'import.meta.url': '__svcImportMetaUrl' },
     logLevel: 'warning',
-  });
+  }).catch(refusal);
+  const legal = [];
   for (const f of outputs) {
     const file = join(root, f);
     // import() of a chunk, a builtin or a package: require(), so no ESM loader starts.
@@ -36,22 +36,23 @@ export async function toCommonJs(outdir, metafile, root, { shareNamespaces = tru
     // Modules are strict, and esbuild's CommonJS says so only for some inputs: the directive first, then what the
     // chunk needs of import.meta, all on the first line so the source map holds.
     code = code.replace(/^"use strict";/, '');
-    if (shareNamespaces) code = shareBuiltinNamespaces(code).code;
-    writeFileSync(file, `"use strict";${code.includes('__svcImportMetaUrl') ? META_URL : ''}${code}`);
+    if (shareNamespaces) code = shareBuiltinNamespaces(code);
+    code = `"use strict";${code.includes('__svcImportMetaUrl') ? META_URL : ''}${code}`;
+    const min = minify && transformSync(code, { format: 'cjs', charset: 'ascii', minify, legalComments: 'external', logLevel: 'error' });
+    writeFileSync(file, min ? min.code : code);
+    if (min?.legalComments) legal.push(min.legalComments);
   }
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  return legal;
 }
 
-/** CommonJS cannot await at the top level: a dependency that does must be patched (SOURCE_PATCHES in bundle.mjs). */
-function refuseTopLevelAwait(file) {
-  try {
-    transformSync(readFileSync(file, 'utf8'), { format: 'cjs', platform: 'node', target: 'node20', logLevel: 'silent' });
-  } catch (err) {
-    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
-    const packages = [...new Set(map.sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1]).filter(Boolean))];
-    throw new Error(
-      `commonjs-chunks: ${relative(process.cwd(), file)} (from ${packages.join(', ') || 'src/'}) cannot be CommonJS: ${err.errors?.[0]?.text ?? err.message}. Patch the await out in scripts/bundle.mjs (SOURCE_PATCHES).`,
-      { cause: err },
-    );
-  }
+/** A chunk esbuild cannot convert (one that awaits at the top level: patch the dependency), named with its packages. */
+function refusal(err) {
+  const file = resolve(err.errors?.[0]?.location?.file ?? '.');
+  const sources = existsSync(`${file}.map`) ? JSON.parse(readFileSync(`${file}.map`, 'utf8')).sources : [];
+  const packages = [...new Set(sources.map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1]).filter(Boolean))];
+  throw new Error(
+    `commonjs-chunks: ${relative(process.cwd(), file)} (from ${packages.join(', ') || 'src/'}) cannot be CommonJS: ${err.errors?.[0]?.text ?? err.message}. Patch the await out in scripts/bundle.mjs (SOURCE_PATCHES).`,
+    { cause: err },
+  );
 }

@@ -1,3 +1,1 @@
-export const STAMP: string;
-export function buildIsStale(): boolean;
 export function ensureBuilt(): void;

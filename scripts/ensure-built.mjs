@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const STAMP = join(root, 'dist', '.build-stamp');
 
 /** The newest modification time (ms) under `path`, a file or a folder walked whole; 0 when absent. */
 const newest = (path) => {
@@ -15,14 +14,10 @@ const newest = (path) => {
   return readdirSync(path).reduce((m, name) => Math.max(m, newest(join(path, name))), st.mtimeMs);
 };
 
-export function buildIsStale() {
-  const built = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? -1;
-  return ['src', 'scripts', 'package.json', 'package-lock.json'].some((s) => newest(join(root, s)) > built);
-}
-
 /** Builds when stale; throws when the build fails. */
 export function ensureBuilt() {
-  if (!buildIsStale()) return;
+  const built = statSync(join(root, 'dist', '.build-stamp'), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (!['src', 'scripts', 'package.json', 'package-lock.json'].some((s) => newest(join(root, s)) > built)) return;
   process.stderr.write('svc: building dist/ (missing or older than the sources)\n');
   const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`npm run build failed (${r.status ?? r.signal})`);

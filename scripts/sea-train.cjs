@@ -1,18 +1,16 @@
-// `node scripts/sea-train.cjs MAIN CACHE ARGS…` (scripts/sea.mjs): runs svc's wrapped main (src/sea/loader.ts
-// compiles it the same way) with ARGS as one command, and when the command exits writes V8's code cache of it to
-// CACHE: the cache then holds every function the command compiled. Run by the executable's own Node with no V8 flag
-// and no NODE_OPTIONS, as the executable runs, or V8 refuses the cache.
+// `node scripts/sea-train.cjs record|cache MAIN OUT ARGS…` (scripts/sea.mjs): runs svc's wrapped main as the loader
+// does, ARGS one command, and at its exit writes to OUT the keys of the chunks it ran (`record`: the main's exports) or
+// V8's code cache of the main (`cache`). The command's V8 flags (src/startup/v8-flags.ts) are not set here: a cache
+// made under a flag is refused by a start without it, and this one then holds every function the command ran.
 'use strict';
 const { readFileSync, writeFileSync } = require('node:fs');
+const v8 = require('node:v8');
 const { Script } = require('node:vm');
 
-const [main, cache, ...args] = process.argv.slice(2);
+const [mode, main, out, ...args] = process.argv.slice(2);
 const script = new Script(readFileSync(main, 'latin1'), { filename: 'svc.js' });
-const exit = process.exit.bind(process);
-process.exit = (code) => {
-  writeFileSync(cache, script.createCachedData());
-  exit(code);
-};
-process.argv = [process.argv[0], 'svc', ...args];
 const mod = { exports: {} };
+v8.setFlagsFromString = () => {};
+process.on('exit', () => writeFileSync(out, mode === 'record' ? Object.keys(mod.exports).join('\n') : script.createCachedData()));
+process.argv = [process.argv[0], 'svc', ...args];
 script.runInThisContext()(mod.exports, require, mod, 'svc.js', '.');

@@ -56,7 +56,7 @@ function runLinked(main: string, rest: string): string[] {
   const g = globalThis as { svcLinkLog?: string[]; svcLinkFlaky?: number };
   delete g.svcLinkLog;
   delete g.svcLinkFlaky;
-  new Function('require', main)(requireOf);
+  new Function('require', 'module', main)(requireOf, { exports: {} });
   return g.svcLinkLog ?? [];
 }
 

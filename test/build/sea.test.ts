@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from '../../scripts/bundle.mjs';
 import { cacheOffset, nodeBinary } from '../../scripts/sea.mjs';
 import { chunkKeys, REST_ASSET } from '../../scripts/sea-link.mjs';
-import { HEAVY_RUN_FLAGS } from '../../src/startup/v8-flags';
 import { call, useEmulator } from '../helpers/emulator';
 import { describeWith } from '../helpers/requires';
 
@@ -114,11 +113,9 @@ describeWith('the single executable, with no node on PATH', [{ file: exe, packag
       const source = readFileSync(process.argv[1], 'latin1');
       const taken = new Script(source, { filename: 'svc.js', cachedData: readFileSync(process.argv[2]) });
       process.stdout.write(JSON.stringify({ rejected: taken.cachedDataRejected }));`;
-    // The loader sets the heavy-run flags before it reads the cache: the training `agents get` set them as undici
-    // made its first connection, before the cache was made (docs/decisions/network.md).
-    const { stdout } = await execFile(nodeBinary(config.target), [...HEAVY_RUN_FLAGS, '-e', probe, join(dir, 'main.cjs'), join(dir, 'main.cache')], {
-      env: {},
-    });
+    // With no V8 flag, as the loader reads it: the training `agents get` wrote the cache before it set its heavy-run
+    // flags (as undici made its first connection: docs/decisions/network.md).
+    const { stdout } = await execFile(nodeBinary(config.target), ['-e', probe, join(dir, 'main.cjs'), join(dir, 'main.cache')], { env: {} });
     // A cache V8 refuses (another source, another Node, a V8 flag) would cost every start its compiling, silently.
     expect(JSON.parse(stdout)).toEqual({ rejected: false });
   });

@@ -74,10 +74,10 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     expect(builtins).not.toContain('node:internal/modules/esm/translators');
     // node:module and node:fs/promises (read lazily) each load more builtins of their own.
     for (const name of ['module', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
-    // undici speaks TLS itself (node:https never loads); commander's node:child_process loads on a spawn only
-    // (scripts/bundle.mjs: STAND_INS). undici's HTTP/1 client loads its HTTP/2 client, and with it node:http2,
-    // node:tls and node:crypto, at load: not asserted here either way (docs/decisions/network.md).
-    for (const name of ['https', 'child_process']) expect(builtins, name).not.toContain(`node:${name}`);
+    // undici speaks TLS itself (node:https never loads, node:tls only for an https: URL); its HTTP/2 client (node:http2,
+    // node:tls, node:crypto) loads on an HTTP/2 connection only, which svc never allows (scripts/bundle.mjs: STAND_INS
+    // `undici-h2`).
+    for (const name of ['https', 'http2', 'tls', 'crypto']) expect(builtins, name).not.toContain(`node:${name}`);
     // No V8 flag is set at start-up (a flag voids Node's code cache of its own modules, startup/v8-flags.ts): only
     // as undici makes its first connection, so its llhttp compiles on V8's baseline tier. node:v8 loads for it after
     // every builtin the request needs but the socket's.
