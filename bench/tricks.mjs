@@ -99,7 +99,7 @@ try {
   process.stdout.write(
     `node ${process.version}, ${ROUNDS} paired rounds against node -e 0, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`,
   );
-  for (const trick of ['conf-crypto', 'undici-h2', 'conf-semver', 'conf-ajv', 'stubborn-fs-promisify', 'string-width', 'builtin-namespaces']) {
+  for (const trick of ['linked-core', 'conf-crypto', 'undici-h2', 'conf-semver', 'conf-ajv', 'stubborn-fs-promisify', 'string-width', 'builtin-namespaces']) {
     if (only && !only.includes(trick)) continue;
     const bin = await buildPrivateSvc(join(work, trick), [trick]);
     await saving(trick, 'agents get -o json', get(shipped), get(bin));

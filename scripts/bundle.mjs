@@ -1,9 +1,11 @@
 // The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
 // Every edit and stand-in below is measured in scripts/build/PERF.md, whose row names the test that guards it.
 import { build } from 'esbuild';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
@@ -146,6 +148,24 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
   mkdirSync(join(outdir, 'jq'));
   for (const name of ['jq.js', 'jq.wasm']) copyFileSync(join(jq, name), join(outdir, 'jq', name));
   writeFileSync(join(outdir, 'jq', 'package.json'), '{ "type": "commonjs" }\n');
+  if (!without.includes('linked-core')) linkCore(outdir);
+}
+
+/**
+ * dist/core.js: the chunks a request command runs (an `agents get` whose connection is refused, recorded as it loads
+ * them, past the launcher's own), as functions of one table: on Node 20 one read and one code-cache entry instead of
+ * one of each a chunk (src/startup/compile-cache.ts, `linked-core` in scripts/build/PERF.md).
+ */
+function linkCore(outdir) {
+  const list = join(mkdtempSync(join(tmpdir(), 'svc-core-')), 'core.txt');
+  const [launch, cli] = ['launch.js', 'cli.js'].map((f) => JSON.stringify(join(outdir, f)));
+  const record = `const l=require(${launch}),s=new Set(Object.keys(require.cache));process.on('exit',()=>require('node:fs').writeFileSync(${JSON.stringify(list)},Object.keys(require.cache).filter((f)=>!s.has(f)).join('\\n')));l.launch({tree:()=>require(${cli})},['agents','get','x','--base-url','http://127.0.0.1:9','--api-key','k','--max-retries','0'])`;
+  spawnSync(process.execPath, ['-e', record], { env: { PATH: process.env.PATH, SVC_CONFIG_DIR: dirname(list), NODE_DISABLE_COMPILE_CACHE: '1' }, stdio: 'ignore' });
+  const table = readFileSync(list, 'utf8')
+    .split('\n')
+    .map((file) => `${JSON.stringify(relative(outdir, file))}:function(exports,require,module,__filename,__dirname){${readFileSync(file, 'utf8')}\n}`);
+  rmSync(dirname(list), { recursive: true });
+  writeFileSync(join(outdir, 'core.js'), `({${table.join(',\n')}})`);
 }
 
 /** svc laid out as the package has it in `work` (inside node_modules) for tests and benches; the launcher's path. */

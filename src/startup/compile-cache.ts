@@ -46,13 +46,18 @@ export interface ModuleClass {
 export function installCompileCache(M: ModuleClass, codeDir: string, folder: number): void {
   const inside = codeDir.endsWith(sep) ? codeDir : codeDir + sep;
   const stale: { entry: string; script: Script }[] = [];
+  const compileCached = (source: string, filename: string): Script => {
+    const entry = entryName(relative(codeDir, filename), statSync(filename));
+    const cachedData = readOwnFile(folder, entry);
+    const script = new Script(source, { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) stale.push({ entry, script });
+    return script;
+  };
+  const core = linkedCore(codeDir, compileCached);
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string) {
     if (!filename.startsWith(inside)) return compile.call(this, content, filename);
-    const entry = entryName(relative(codeDir, filename), statSync(filename));
-    const cachedData = readOwnFile(folder, entry);
-    const script = new Script(M.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) stale.push({ entry, script });
+    const run = core[relative(codeDir, filename)] ?? (compileCached(M.wrap(content), filename).runInThisContext() as ChunkFunction);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
     const mod = this;
     const here = dirname(filename);
@@ -62,9 +67,10 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
       if (!file.startsWith(inside)) return mod.require(id);
       const loaded = M._cache[file];
       if (loaded) return loaded.exports;
-      let source: string;
+      // A linked chunk's source is its function in core.js: the empty text is never compiled.
+      let source = '';
       try {
-        source = readFileSync(file, 'utf8');
+        if (!core[relative(codeDir, file)]) source = readFileSync(file, 'utf8');
       } catch {
         // Node's own require says what is missing
         return mod.require(id);
@@ -74,8 +80,7 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
     require.resolve = (request: string, options?: unknown) => M._resolveFilename(request, mod, false, options);
     require.cache = M._cache;
     require.main = process.mainModule;
-    const run = script.runInThisContext() as (...args: unknown[]) => unknown;
-    return run.call(mod.exports, mod.exports, require, mod, filename, dirname(filename));
+    return run.call(mod.exports, mod.exports, require, mod, filename, here);
   };
   // At exit, the entries also hold the functions this run compiled lazily: the next run compiles none of them. A
   // long run (the live view, a tail, a worker) writes them a second in, and lets the scripts go.
@@ -88,6 +93,23 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
   // Before a heavy run's V8 flags (a request's first connection, jq, the live view): entries made after would be
   // stamped with them, and refused by the next run, which starts without.
   beforeFlagSwitch(flush);
+}
+
+type ChunkFunction = (...args: unknown[]) => unknown;
+
+/**
+ * The table of dist/core.js (scripts/bundle.mjs): the chunks a request command runs, each a function of CommonJS's five
+ * parameters, compiled as one script with one entry; empty when the build has none.
+ */
+function linkedCore(codeDir: string, compileCached: (source: string, filename: string) => Script): Record<string, ChunkFunction> {
+  const file = join(codeDir, 'core.js');
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  return compileCached(source, file).runInThisContext() as Record<string, ChunkFunction>;
 }
 
 /** A relative require of a file by its full name, as the bundle's chunks make them. */
