@@ -42,16 +42,15 @@ const inodes = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [
 describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || nodeHasOwnCache)(
   'the compiled-code cache on Node 20 (needs `npm run build`)',
   () => {
-    it('the first run writes an entry per chunk it loaded (0600 in a 0700 folder); the next run uses them and rewrites none', () => {
+    it('the first run writes an entry for dist/core.js and one per other chunk it loaded (0600 in a 0700 folder); the next run uses them and rewrites none', () => {
       const cache = tempConfigDir();
       const first = request({ XDG_CACHE_HOME: cache });
       expect(first.status).toBe(10);
       const dir = entriesDir(cache);
       const entries = readdirSync(dir);
-      // Named after the bundle's files (PATH@size-mtime-inode), among them the command tree's and the HTTP client's.
+      // Named after the bundle's files (PATH@size-mtime-inode).
       const files = entries.map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
-      expect(files).toContain('cli.js');
-      expect(files.some((f) => f.startsWith('chunks/client-'))).toBe(true);
+      expect(files).toContain('core.js');
       expect(files.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       for (const f of entries) expect(statSync(join(dir, f)).mode & 0o777, f).toBe(0o600);
@@ -63,17 +62,30 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       expect(inodes(dir)).toEqual(before);
     });
 
+    it('linked-core: the chunks a request command runs (the command tree, the HTTP client, undici) come from dist/core.js, with no entry of their own', () => {
+      const linked = [...readFileSync(join(root, 'dist/core.js'), 'utf8').matchAll(/^\(?\{?"([^"]+)":function\(exports,require,module,__filename,__dirname\)\{/gm)].map((m) => m[1]!);
+      expect(linked).toContain('cli.js');
+      expect(linked.some((f) => f.startsWith('chunks/client-'))).toBe(true);
+      expect(linked.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
+      const cache = tempConfigDir();
+      expect(request({ XDG_CACHE_HOME: cache }).status).toBe(10);
+      const files = readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
+      expect(files.filter((f) => linked.includes(f))).toEqual([]);
+      // One read and one entry instead of one of each a chunk: at most a few chunks outside it.
+      expect(files.length).toBeLessThan(5);
+    });
+
     it('an entry with a bad %-escape in its name is skipped quietly: no stack trace, and the cache is refilled', () => {
       const cache = tempConfigDir();
       const first = request({ XDG_CACHE_HOME: cache });
       const dir = entriesDir(cache);
-      const good = readdirSync(dir).find((e) => e.startsWith('cli.js@'))!;
+      const good = readdirSync(dir).find((e) => e.startsWith('core.js@'))!;
       rmSync(join(dir, good));
       writeFileSync(join(dir, '%E0%A4%A@1-2-3'), 'not an entry', { mode: 0o600 });
       const second = request({ XDG_CACHE_HOME: cache });
       expect(second).toEqual(first);
       expect(second.stderr).not.toMatch(/URIError|\n\s+at /);
-      expect(readdirSync(dir).some((e) => e.startsWith('cli.js@'))).toBe(true);
+      expect(readdirSync(dir).some((e) => e.startsWith('core.js@'))).toBe(true);
     });
 
     it('a long run writes its entries a second in: a worker or a live view killed with -9 has still filled the cache', async () => {
@@ -86,7 +98,7 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
         await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
         const written = async () => {
           for (let i = 0; i < 100; i++) {
-            if (existsSync(join(cache, 'svc')) && readdirSync(entriesDir(cache)).some((e) => e.startsWith('cli.js@'))) return true;
+            if (existsSync(join(cache, 'svc')) && readdirSync(entriesDir(cache)).some((e) => e.startsWith('core.js@'))) return true;
             await new Promise((r) => setTimeout(r, 50));
           }
           return false;
@@ -102,7 +114,7 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
       const clean = request({ XDG_CACHE_HOME: cache });
       const file = join(
         entriesDir(cache),
-        readdirSync(entriesDir(cache)).find((e) => e.startsWith('cli.js@'))!,
+        readdirSync(entriesDir(cache)).find((e) => e.startsWith('core.js@'))!,
       );
       writeFileSync(file, 'not a code cache');
       const again = request({ XDG_CACHE_HOME: cache });
