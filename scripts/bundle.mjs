@@ -2,9 +2,8 @@
 // Every edit and stand-in below is measured in scripts/build/PERF.md, whose row names the test that guards it.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
@@ -131,10 +130,7 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     // jq-web loads its .wasm beside its own file (copied to dist/jq/; a SEA asset); react-devtools-core is optional.
     external: sea ? ['react-devtools-core'] : ['jq-web', 'react-devtools-core'],
     // React's and Ink's development builds cost several times the memory and CPU. SVC_JQ_MODULE: jq-web's copy.
-    define: {
-      'process.env.NODE_ENV': '"production"',
-      ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }),
-    },
+    define: { 'process.env.NODE_ENV': '"production"', ...(sea ? { SVC_JQ_SEA: 'true' } : { SVC_JQ_SEA: 'false', SVC_JQ_MODULE: '"../jq/jq.js"' }) },
     plugins: [tricks(without, sea)],
     // jq.ts's import.meta sits in the branch the SEA's define removes.
     ...(sea ? { logOverride: { 'empty-import-meta': 'silent' } } : {}),
@@ -151,20 +147,13 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
   if (!without.includes('linked-core')) linkCore(outdir);
 }
 
-/**
- * dist/core.js: the chunks a request command runs (an `agents get` whose connection is refused, recorded as it loads
- * them, past the launcher's own), as functions of one table: on Node 20 one read and one code-cache entry instead of
- * one of each a chunk (src/startup/compile-cache.ts, `linked-core` in scripts/build/PERF.md).
- */
+/** dist/core.js: the chunks a request command runs past the launcher's (recorded from an `agents get` refused a connection, with
+ * no profile and no cache), as functions of one table: one read, one code-cache entry on Node 20 (compile-cache.ts; PERF.md). */
 function linkCore(outdir) {
-  const list = join(mkdtempSync(join(tmpdir(), 'svc-core-')), 'core.txt');
-  const [launch, cli] = ['launch.js', 'cli.js'].map((f) => JSON.stringify(join(outdir, f)));
-  const record = `const l=require(${launch}),s=new Set(Object.keys(require.cache));process.on('exit',()=>require('node:fs').writeFileSync(${JSON.stringify(list)},Object.keys(require.cache).filter((f)=>!s.has(f)).join('\\n')));l.launch({tree:()=>require(${cli})},['agents','get','x','--base-url','http://127.0.0.1:9','--api-key','k','--max-retries','0'])`;
-  spawnSync(process.execPath, ['-e', record], { env: { PATH: process.env.PATH, SVC_CONFIG_DIR: dirname(list), NODE_DISABLE_COMPILE_CACHE: '1' }, stdio: 'ignore' });
-  const table = readFileSync(list, 'utf8')
-    .split('\n')
-    .map((file) => `${JSON.stringify(relative(outdir, file))}:function(exports,require,module,__filename,__dirname){${readFileSync(file, 'utf8')}\n}`);
-  rmSync(dirname(list), { recursive: true });
+  const record = `const l=require(${JSON.stringify(join(outdir, 'launch.js'))}),s=new Set(Object.keys(require.cache));process.on('exit',()=>require('node:fs').writeSync(1,Object.keys(require.cache).filter((f)=>!s.has(f)).join('\\n')));l.launch({tree:()=>require(${JSON.stringify(join(outdir, 'cli.js'))})},["agents","get","x","--base-url","http://127.0.0.1:9","--api-key","k","--max-retries","0"])`;
+  const env = { PATH: process.env.PATH, SVC_CONFIG_DIR: join(outdir, 'none'), NODE_DISABLE_COMPILE_CACHE: '1' };
+  const files = spawnSync(process.execPath, ['-e', record], { env, encoding: 'utf8' }).stdout.split('\n');
+  const table = files.map((f) => `${JSON.stringify(relative(outdir, f))}:function(exports,require,module,__filename,__dirname){${readFileSync(f, 'utf8')}\n}`);
   writeFileSync(join(outdir, 'core.js'), `({${table.join(',\n')}})`);
 }
 

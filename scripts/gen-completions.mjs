@@ -4,7 +4,5 @@ import { writeFileSync } from 'node:fs';
 
 const FILES = { bash: 'svc.bash', zsh: '_svc', fish: 'svc.fish' };
 const root = new URL('..', import.meta.url);
-for (const [shell, file] of Object.entries(FILES)) {
-  const script = execFileSync(process.execPath, ['bin/svc.js', 'completion', shell], { cwd: root, encoding: 'utf8' });
-  writeFileSync(new URL(`completions/${file}`, root), script);
-}
+for (const [shell, file] of Object.entries(FILES))
+  writeFileSync(new URL(`completions/${file}`, root), execFileSync(process.execPath, ['bin/svc.js', 'completion', shell], { cwd: root, encoding: 'utf8' }));

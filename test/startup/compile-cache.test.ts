@@ -63,7 +63,9 @@ describe.skipIf((!existsSync(join(root, 'dist/cli.js')) && !process.env.CI) || n
     });
 
     it('linked-core: the chunks a request command runs (the command tree, the HTTP client, undici) come from dist/core.js, with no entry of their own', () => {
-      const linked = [...readFileSync(join(root, 'dist/core.js'), 'utf8').matchAll(/^\(?\{?"([^"]+)":function\(exports,require,module,__filename,__dirname\)\{/gm)].map((m) => m[1]!);
+      const linked = [
+        ...readFileSync(join(root, 'dist/core.js'), 'utf8').matchAll(/^\(?\{?"([^"]+)":function\(exports,require,module,__filename,__dirname\)\{/gm),
+      ].map((m) => m[1]!);
       expect(linked).toContain('cli.js');
       expect(linked.some((f) => f.startsWith('chunks/client-'))).toBe(true);
       expect(linked.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
