@@ -1,7 +1,9 @@
 /**
- * A V8 code cache for the bundle's CommonJS chunks on Node 20, which has no `module.enableCompileCache`: compiling
- * svc's own code is the largest single cost of a command's start (scripts/build/PERF.md). Each chunk's compiled code
- * is kept in an entry named after that very file, and handed back to V8 on the next run.
+ * A V8 code cache for the bundle's CommonJS chunks, on every Node (Node 22's own, `module.enableCompileCache`, keeps an
+ * entry per file and hashes each source as it loads: slower, scripts/build/PERF.md): compiling svc's own code is the
+ * largest single cost of a command's start. The chunks a request command runs are one file, dist/core.js (a table of
+ * their functions, scripts/bundle.mjs), with one entry; every other chunk's compiled code is kept in an entry named
+ * after that very file. Each is handed back to V8 on the next run.
  * V8 refuses an entry made under other flags, but of the source it checks only the length: an entry for another
  * text of the same length would run that other code. So an entry's name holds the file's identity (its path under
  * the bundle, size, mtime, inode), which a rebuild or an upgrade changes, and an entry is code svc runs: every folder
@@ -21,7 +23,7 @@ import { inFolder, readOwnFile, writeOwnFile } from './cache-folder';
 import { beforeFlagSwitch } from './v8-flags';
 
 interface Compilable {
-  _compile(content: string, filename: string): unknown;
+  _compile(content: string, filename: string, ...rest: unknown[]): unknown;
   require(id: string): unknown;
   exports: unknown;
   filename: string | null;
@@ -55,8 +57,9 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
   };
   const core = linkedCore(codeDir, compileCached);
   const compile = M.prototype._compile;
-  M.prototype._compile = function (this: Compilable, content: string, filename: string) {
-    if (!filename.startsWith(inside)) return compile.call(this, content, filename);
+  M.prototype._compile = function (this: Compilable, content: string, filename: string, ...rest: unknown[]) {
+    // Node 22+ passes the module's format too.
+    if (!filename.startsWith(inside)) return compile.call(this, content, filename, ...rest);
     const run = core[relative(codeDir, filename)] ?? (compileCached(M.wrap(content), filename).runInThisContext() as ChunkFunction);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
     const mod = this;
