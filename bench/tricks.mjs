@@ -103,6 +103,8 @@ try {
     if (only && !only.includes(trick)) continue;
     const bin = await buildPrivateSvc(join(work, trick), [trick]);
     await saving(trick, 'agents get -o json', get(shipped), get(bin));
+    // The linked core holds the command tree too: a command that makes no request reads it whole.
+    if (trick === 'linked-core') await saving(trick, '--help', help(shipped), help(bin), env, env);
   }
   const off = { ...reqEnv, NODE_DISABLE_COMPILE_CACHE: '1' };
   await saving('compile-cache', 'agents get -o json', get(shipped), get(shipped), reqEnv, off);

@@ -3,8 +3,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
 
@@ -137,24 +136,28 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
     logLevel,
   });
   const legal = await toCommonJs(outdir, metafile, root, { shareNamespaces: !without.includes('builtin-namespaces'), minify: sea });
-  // The licences of the libraries in the executable's minified chunks.
-  if (sea) return writeFileSync(join(outdir, 'LEGAL.txt'), legal.join('\n'));
+  if (sea) return writeFileSync(join(outdir, 'LEGAL.txt'), legal.join('\n')); // the licences of its minified libraries
   // jq-web's module and the WebAssembly it reads beside it, so dist/ runs without node_modules; CommonJS whatever is above.
-  const jq = dirname(createRequire(import.meta.url).resolve('jq-web'));
+  const jq = dirname(fileURLToPath(import.meta.resolve('jq-web')));
   mkdirSync(join(outdir, 'jq'));
   for (const name of ['jq.js', 'jq.wasm']) copyFileSync(join(jq, name), join(outdir, 'jq', name));
   writeFileSync(join(outdir, 'jq', 'package.json'), '{ "type": "commonjs" }\n');
   if (!without.includes('linked-core')) linkCore(outdir);
 }
 
-/** dist/core.js: the chunks a request command runs past the launcher's (recorded from an `agents get` refused a connection, with
- * no profile and no cache), as functions of one table: one read, one code-cache entry on Node 20 (compile-cache.ts; PERF.md). */
+// `node -e RECORD -- DIST ARGS…`: svc from DIST runs ARGS, then writes to fd 3 the files (relative to DIST) loaded past the launcher's.
+const RECORD = `const [d,...a]=process.argv.slice(1),p=require('node:path'),l=require(p.join(d,'launch.js')),s=new Set(Object.keys(require.cache));process.on('exit',()=>require('node:fs').writeSync(3,Object.keys(require.cache).filter((f)=>!s.has(f)).map((f)=>p.relative(d,f)).join('\\n')));l.launch({tree:()=>require(p.join(d,'cli.js'))},a)`;
+/** dist/core.js, the chunks `svc --help` runs (the command tree), and dist/core-request.js, those a request command adds (an
+ * `agents get` refused a connection), recorded with no profile and no cache: each a table of functions, one read and one
+ * code-cache entry (src/startup/compile-cache.ts; PERF.md, `linked-core`). core.js lists core-request.js's chunks as `next`. */
 function linkCore(outdir) {
-  const record = `const l=require(${JSON.stringify(join(outdir, 'launch.js'))}),s=new Set(Object.keys(require.cache));process.on('exit',()=>require('node:fs').writeSync(1,Object.keys(require.cache).filter((f)=>!s.has(f)).join('\\n')));l.launch({tree:()=>require(${JSON.stringify(join(outdir, 'cli.js'))})},["agents","get","x","--base-url","http://127.0.0.1:9","--api-key","k","--max-retries","0"])`;
-  const env = { PATH: process.env.PATH, SVC_CONFIG_DIR: join(outdir, 'none'), NODE_DISABLE_COMPILE_CACHE: '1' };
-  const files = spawnSync(process.execPath, ['-e', record], { env, encoding: 'utf8' }).stdout.split('\n');
-  const table = files.map((f) => `${JSON.stringify(relative(outdir, f))}:function(exports,require,module,__filename,__dirname){${readFileSync(f, 'utf8')}\n}`);
-  writeFileSync(join(outdir, 'core.js'), `({${table.join(',\n')}})`);
+  const options = { env: { SVC_CONFIG_DIR: join(outdir, 'none'), NODE_DISABLE_COMPILE_CACHE: '1' }, stdio: ['ignore', 'ignore', 'ignore', 'pipe'] };
+  const loads = (...argv) => String(spawnSync(process.execPath, ['-e', RECORD, '--', outdir, ...argv], options).output[3]).split('\n');
+  const tree = loads('--help');
+  const request = loads('agents', 'get', 'x', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-retries', '0').filter((f) => !tree.includes(f));
+  const fn = (k) => `${JSON.stringify(k)}:function(exports,require,module,__filename,__dirname){${readFileSync(join(outdir, k), 'utf8')}\n}`;
+  writeFileSync(join(outdir, 'core.js'), `({next:${JSON.stringify(request)},chunks:{${tree.map(fn).join(',\n')}}})`);
+  writeFileSync(join(outdir, 'core-request.js'), `({next:[],chunks:{${request.map(fn).join(',\n')}}})`);
 }
 
 /** svc laid out as the package has it in `work` (inside node_modules) for tests and benches; the launcher's path. */

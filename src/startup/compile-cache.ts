@@ -1,9 +1,10 @@
 /**
  * A V8 code cache for the bundle's CommonJS chunks, on every Node (Node 22's own, `module.enableCompileCache`, keeps an
  * entry per file and hashes each source as it loads: slower, scripts/build/PERF.md): compiling svc's own code is the
- * largest single cost of a command's start. The chunks a request command runs are one file, dist/core.js (a table of
- * their functions, scripts/bundle.mjs), with one entry; every other chunk's compiled code is kept in an entry named
- * after that very file. Each is handed back to V8 on the next run.
+ * largest single cost of a command's start. The chunks of the command tree and those a request command adds are two
+ * files, dist/core.js and dist/core-request.js (tables of their functions, scripts/bundle.mjs), with an entry each;
+ * every other chunk's compiled code is kept in an entry named after that very file. Each is handed back to V8 on the
+ * next run.
  * V8 refuses an entry made under other flags, but of the source it checks only the length: an entry for another
  * text of the same length would run that other code. So an entry's name holds the file's identity (its path under
  * the bundle, size, mtime, inode), which a rebuild or an upgrade changes, and an entry is code svc runs: every folder
@@ -55,12 +56,12 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
     if (cachedData === undefined || script.cachedDataRejected) stale.push({ entry, script });
     return script;
   };
-  const core = linkedCore(codeDir, compileCached);
+  const linked = linkedChunks(codeDir, compileCached);
   const compile = M.prototype._compile;
   M.prototype._compile = function (this: Compilable, content: string, filename: string, ...rest: unknown[]) {
     // Node 22+ passes the module's format too.
     if (!filename.startsWith(inside)) return compile.call(this, content, filename, ...rest);
-    const run = core[relative(codeDir, filename)] ?? (compileCached(M.wrap(content), filename).runInThisContext() as ChunkFunction);
+    const run = linked(relative(codeDir, filename)) ?? (compileCached(M.wrap(content), filename).runInThisContext() as ChunkFunction);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the module the wrapped code runs as, captured for its require
     const mod = this;
     const here = dirname(filename);
@@ -70,10 +71,10 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
       if (!file.startsWith(inside)) return mod.require(id);
       const loaded = M._cache[file];
       if (loaded) return loaded.exports;
-      // A linked chunk's source is its function in core.js: the empty text is never compiled.
+      // A linked chunk's source is its function in a table: the empty text is never compiled.
       let source = '';
       try {
-        if (!core[relative(codeDir, file)]) source = readFileSync(file, 'utf8');
+        if (!linked(relative(codeDir, file))) source = readFileSync(file, 'utf8');
       } catch {
         // Node's own require says what is missing
         return mod.require(id);
@@ -99,20 +100,36 @@ export function installCompileCache(M: ModuleClass, codeDir: string, folder: num
 }
 
 type ChunkFunction = (...args: unknown[]) => unknown;
+/** A file of linked chunks (scripts/bundle.mjs): each chunk's function by its path under the bundle, and the next file's paths. */
+interface LinkedTable {
+  chunks: Record<string, ChunkFunction | undefined>;
+  next: string[];
+}
 
 /**
- * The table of dist/core.js (scripts/bundle.mjs): the chunks a request command runs, each a function of CommonJS's five
- * parameters, compiled as one script with one entry; empty when the build has none.
+ * The function of a linked chunk, or undefined: dist/core.js holds the chunks `svc --help` runs (the command tree),
+ * dist/core-request.js those a request command adds; each file is read, and compiled with one entry, when a chunk of
+ * it is first needed. A build without them links nothing.
  */
-function linkedCore(codeDir: string, compileCached: (source: string, filename: string) => Script): Record<string, ChunkFunction> {
-  const file = join(codeDir, 'core.js');
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch {
-    return {};
-  }
-  return compileCached(source, file).runInThisContext() as Record<string, ChunkFunction>;
+function linkedChunks(codeDir: string, compileCached: (source: string, filename: string) => Script): (key: string) => ChunkFunction | undefined {
+  const load = (name: string): LinkedTable => {
+    const file = join(codeDir, name);
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      return { chunks: {}, next: [] };
+    }
+    return compileCached(source, file).runInThisContext() as LinkedTable;
+  };
+  let tree: LinkedTable | undefined;
+  let request: LinkedTable | undefined;
+  return (key) => {
+    tree ??= load('core.js');
+    if (tree.chunks[key] || !tree.next.includes(key)) return tree.chunks[key];
+    request ??= load('core-request.js');
+    return request.chunks[key];
+  };
 }
 
 /** A relative require of a file by its full name, as the bundle's chunks make them. */

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli';
@@ -57,19 +58,25 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)("the 
     expect(inodes(dir)).toEqual(before);
   });
 
-  it('linked-core: the chunks a request command runs (the command tree, the HTTP client, undici) come from dist/core.js, with no entry of their own', () => {
-    const linked = [
-      ...readFileSync(join(root, 'dist/core.js'), 'utf8').matchAll(/^\(?\{?"([^"]+)":function\(exports,require,module,__filename,__dirname\)\{/gm),
-    ].map((m) => m[1]!);
-    expect(linked).toContain('cli.js');
-    expect(linked.some((f) => f.startsWith('chunks/client-'))).toBe(true);
+  it('linked-core: the command tree comes from dist/core.js, a request command adds dist/core-request.js, and their chunks have no entry of their own', () => {
+    const table = (name: string) => runInNewContext(readFileSync(join(root, 'dist', name), 'utf8')) as { chunks: object; next: string[] };
+    const [tree, added] = [table('core.js'), table('core-request.js')];
+    expect(Object.keys(tree.chunks)).toContain('cli.js');
+    expect(tree.next).toEqual(Object.keys(added.chunks));
+    expect(tree.next.some((f) => f.startsWith('chunks/client-'))).toBe(true);
+    const linked = [...Object.keys(tree.chunks), ...tree.next];
     expect(linked.every((f) => existsSync(join(root, 'dist', f)))).toBe(true);
     const cache = tempConfigDir();
+    const files = () => readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
+    // `svc --help` reads the command tree's file alone: not the HTTP client's chunks.
+    const help = spawnSync(process.execPath, [join(root, 'bin/svc.js'), '--help'], { env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: cache } });
+    expect(help.status).toBe(0);
+    expect(files()).toEqual(['core.js']);
     expect(request({ XDG_CACHE_HOME: cache }).status).toBe(10);
-    const files = readdirSync(entriesDir(cache)).map((e) => decodeURIComponent(e.slice(0, e.lastIndexOf('@'))));
-    expect(files.filter((f) => linked.includes(f))).toEqual([]);
-    // One read and one entry instead of one of each a chunk: at most a few chunks outside it.
-    expect(files.length).toBeLessThan(5);
+    expect(files().filter((f) => linked.includes(f))).toEqual([]);
+    // One read and one entry a file instead of one of each a chunk: at most a few chunks outside them.
+    expect(files()).toContain('core-request.js');
+    expect(files().length).toBeLessThan(6);
   });
 
   it('an entry with a bad %-escape in its name is skipped quietly: no stack trace, and the cache is refilled', () => {
