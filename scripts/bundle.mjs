@@ -1,8 +1,8 @@
-// The one set of esbuild options: src/ bundled with code splitting, so each command loads only the chunks it uses.
-// Every edit and stand-in below is measured in scripts/build/PERF.md, whose row names the test that guards it.
+// The one set of esbuild options (src/ split so a command loads only its chunks); each trick below: scripts/build/PERF.md.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCommonJs } from './commonjs-chunks.mjs';
@@ -138,7 +138,7 @@ export async function bundle(outdir, logLevel = 'warning', without = [], { sea =
   const legal = await toCommonJs(outdir, metafile, root, { shareNamespaces: !without.includes('builtin-namespaces'), minify: sea });
   if (sea) return writeFileSync(join(outdir, 'LEGAL.txt'), legal.join('\n')); // the licences of its minified libraries
   // jq-web's module and the WebAssembly it reads beside it, so dist/ runs without node_modules; CommonJS whatever is above.
-  const jq = dirname(fileURLToPath(import.meta.resolve('jq-web')));
+  const jq = dirname(createRequire(import.meta.url).resolve('jq-web'));
   mkdirSync(join(outdir, 'jq'));
   for (const name of ['jq.js', 'jq.wasm']) copyFileSync(join(jq, name), join(outdir, 'jq', name));
   writeFileSync(join(outdir, 'jq', 'package.json'), '{ "type": "commonjs" }\n');
