@@ -48,6 +48,7 @@ try {
   const undiciArgs = [join(root, 'bench', 'floor-undici-get.cjs'), `${url}/v1/agents/${agent.id}`, 'sk_bench'];
   const hostZero = `node -e 0, node ${process.version}`;
   const packaged = `node bin/svc.js, node ${process.version}`;
+  const narrow = `undici narrow GET, node ${process.version}`;
   const subjects = {
     'node -e 0': { cmd: floorNode, args: ['-e', '0'], env },
     'node:http GET': { cmd: floorNode, args: floorArgs, env },
@@ -56,6 +57,8 @@ try {
     [hostZero]: { cmd: process.execPath, args: ['-e', '0'], env },
     [`node:http GET, node ${process.version}`]: { cmd: process.execPath, args: floorArgs, env },
     [`undici GET, node ${process.version}`]: { cmd: process.execPath, args: undiciArgs, env },
+    // The package's floor on undici: its Agent and api-request alone, one file, from a code cache (floor-undici-narrow.cjs).
+    [narrow]: { cmd: process.execPath, args: [join(root, 'bench', 'floor-undici-narrow.cjs'), ...undiciArgs.slice(1)], env },
     'dist/sea/svc': { cmd: exe, args: get, env },
     ...(existsSync(join(root, 'dist', 'cli.js')) ? { [packaged]: { cmd: process.execPath, args: [join(root, 'bin', 'svc.js'), ...get], env } } : {}),
   };
@@ -77,7 +80,8 @@ try {
       .join(' ')}\n`,
   );
   if (subjects[packaged]) {
-    process.stdout.write(`${packaged} vs ${hostZero}: ${r.ratio(packaged, hostZero).toFixed(2)}× wall, ${r.cpuRatio(packaged, hostZero).toFixed(2)}× CPU\n`);
+    for (const n of [packaged, narrow])
+      process.stdout.write(`${n} vs ${hostZero}: ${r.ratio(n, hostZero).toFixed(2)}× wall, ${r.cpuRatio(n, hostZero).toFixed(2)}× CPU\n`);
   }
   process.stdout.write(`goals: dist/sea/svc within 1.4× the node:http GET; node bin/svc.js within 2.0× node -e 0 on Node 20\n`);
 } finally {
