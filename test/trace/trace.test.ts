@@ -8,6 +8,7 @@ import { call, requestCount, useEmulator } from '../helpers/emulator';
 import { agent, append, session } from '../stats/history';
 import { CHILD, GRANDCHILD, tracedHistory } from './history';
 import { TEST_CA_FILE, tlsFront } from '../helpers/tls-front';
+import { startProxy } from '../helpers/proxy';
 
 const t = useEmulator({ modelStepMs: 5 });
 const run = (args: string[], o: SvcOptions = {}) => svc(args, { ...o, env: emuEnv(t.emu, o.env) });
@@ -281,6 +282,26 @@ describe('svc sessions trace', () => {
         expect(trusted.code).toBe(0);
         expect(got.map((g) => g.url)).toEqual(['/v1/traces']);
       } finally {
+        await front.close();
+      }
+    });
+
+    it('a collector over HTTPS is reached through HTTPS_PROXY (a CONNECT tunnel), the service past it by NO_PROXY', async () => {
+      const front = await tlsFront(base);
+      const proxy = await startProxy();
+      try {
+        const s = await traced('trace-proxy');
+        got.length = 0;
+        const emu = new URL(t.emu.url);
+        const r = await run(['sessions', 'trace', s, '--otlp-endpoint', front.url], {
+          env: { SVC_CA_FILE: TEST_CA_FILE, HTTPS_PROXY: proxy.url, NO_PROXY: `${emu.hostname}:${emu.port}` },
+        });
+        expect(r.stderr).toMatch(/^sent 18 spans of trace [0-9a-f]{32} to https:/);
+        expect(r.code).toBe(0);
+        expect(got.map((g) => g.url)).toEqual(['/v1/traces']);
+        expect(proxy.seen).toEqual([`CONNECT ${new URL(front.url).host}`]);
+      } finally {
+        await proxy.close();
         await front.close();
       }
     });
