@@ -105,7 +105,7 @@ const errorTail =
  * events (`newest` first; a longer page is cut to them, so every reader finds the same), not before the turn's
  * `running` status. Undefined when the tail holds none.
  */
-export function lastTurnErrorType(newest: readonly SessionEvent[]): string | undefined {
+function lastTurnErrorType(newest: readonly SessionEvent[]): string | undefined {
   for (const e of newest.slice(0, ERROR_TAIL)) {
     const data = (e.data ?? {}) as { error_type?: unknown; status?: unknown };
     if (e.type === 'session.error') return typeof data.error_type === 'string' ? data.error_type : undefined;

@@ -19,7 +19,7 @@ export interface GetVerbOptions {
 }
 
 /** The flag parseGet reads: `--version`, declared where the resource has versions (`versioned`). */
-export const GET_FLAGS = flagTable({ version: { flags: '--version <n>', description: 'read this version' } });
+const GET_FLAGS = flagTable({ version: { flags: '--version <n>', description: 'read this version' } });
 
 export function parseGet(resource: ResourceSpec, [id]: string[], flags: FlagsOf<typeof GET_FLAGS>, lead: string[] = []): GetVerbOptions {
   return { resource, id, version: flags.version, lead };
