@@ -30,7 +30,7 @@ try {
 }
 launcher?.launch({
   tree() {
-    // V8 flags and the compiled-code cache, before any of svc's own code compiles.
+    // The compiled-code cache, before any of svc's own code compiles.
     dist('startup').prepareStartup(module.constructor, require('node:path').join(__dirname, '..', 'dist'), process.env);
     return dist('cli');
   },

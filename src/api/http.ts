@@ -44,7 +44,7 @@ const relayed = new WeakMap<AbortSignal, AbortSignal>();
 
 /**
  * The signal undici is given for the caller's: it aborts with the caller's reason when that is an Error (an
- * AbortError, AbortSignal.timeout's TimeoutError), else with an AbortError carrying it (bin/svc.js aborts with
+ * AbortError, AbortSignal.timeout's TimeoutError), else with an AbortError carrying it (the launcher aborts with
  * 'SIGTERM'), so a request or a body ends with an Error, never a string. Each request in flight listens on it until
  * it ends; one signal (Ctrl-C, a listener's stop) spans many requests at once by design, so Node's leak warning at 11
  * listeners would be a false alarm on stderr.

@@ -6,7 +6,7 @@ import { makeKit, type Kit } from './action';
 import { findGroup, isCommand } from './groups';
 import { buildProgram, extensionsHelp, HELP_TOPICS, loadAllGroups, loadGroup, soleGroup, targetGroup, targetIndex } from './program';
 
-// For the launchers (bin/svc.js, src/sea/entry.ts): whether a second signal waits for a child instead of exiting.
+// For the launcher (src/startup/launch.ts): whether a second signal waits for a child instead of exiting.
 export { holdsExit } from '../runtime/foreground';
 
 /** Runs svc with these arguments; returns the exit code. Never exits the process. */

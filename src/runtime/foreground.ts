@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 /*
  * Children that run in svc's place on the terminal (an extension, a `!` alias, the pager). A signal svc gets is
  * theirs: it is forwarded to them, svc waits for their end, and a second signal is forwarded too rather than exiting
- * past a child still running (bin/svc.js asks `holdsExit` before it exits on one). Ctrl-C on a terminal the child
+ * past a child still running (the launcher, src/startup/launch.ts, asks `holdsExit` before it exits on one). Ctrl-C on a terminal the child
  * shares already reached it, with svc, through the terminal's process group: SIGINT is not sent twice then.
  */
 
