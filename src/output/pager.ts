@@ -91,11 +91,16 @@ async function runPager(pager: Pager, text: string): Promise<boolean> {
       resolve(false);
     });
     child.stdin.on('error', () => undefined);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       release();
-      if (pager.signal?.aborted) reject(new InterruptedError());
+      // Ctrl-C on the terminal reaches the pager and svc at once, and the pager's end may be seen before svc's own
+      // signal: a pager ended by a signal is the interruption too, told by Node or by the shell it ran in (128 + N).
+      if (pager.signal?.aborted || signal !== null || diedOfSignal(code)) reject(new InterruptedError());
       else resolve(code !== 126 && code !== 127);
     });
     child.stdin.end(text);
   });
 }
+
+/** A shell's exit status for a command a signal ended: 128 + the signal's number. */
+const diedOfSignal = (code: number | null): boolean => code !== null && code > 128 && code <= 128 + 64;

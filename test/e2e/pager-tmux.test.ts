@@ -133,4 +133,11 @@ describeWith('the pager in a real terminal (tmux)', ['tmux', 'less'], () => {
     await keys('C-c');
     await paneShows(new RegExp(`END-${runs} exit=130`));
   }, 60_000);
+
+  it('a pager ended by a signal before svc sees one (the race of a Ctrl-C reaching both) is an interruption: 130', async () => {
+    // The pager dies of SIGTERM and svc gets no signal at all: only the pager's own end can say so.
+    await run('agents list --all', `SVC_PAGER="sh -c 'echo PAGER-UP; kill -TERM \\$\\$'"`);
+    await paneShows(/^PAGER-UP$/m);
+    await paneShows(new RegExp(`END-${runs} exit=130`));
+  }, 60_000);
 });
