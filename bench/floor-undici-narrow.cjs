@@ -1,5 +1,5 @@
 // The floor of the package's request on undici (bench/sea.mjs, scripts/build/PERF.md): one GET with undici's Agent and
-// api-request alone, as src/api/http.ts loads them, bundled into one file (esbuild, on first use) and run from a V8 code
+// api-request alone, as src/api/http.ts loads them, bundled into one file on first use (lib/build-undici-narrow.mjs) and run from a V8 code
 // cache written just before `--liftoff-only` is set for llhttp, as svc's compile cache does. Args: URL KEY.
 'use strict';
 const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
@@ -7,12 +7,11 @@ const { join } = require('node:path');
 const { Script } = require('node:vm');
 
 const [url, key] = process.argv.slice(2);
-const dir = join(__dirname, '..', 'node_modules', '.cache', 'floor-undici-narrow');
+const dir = join(__dirname, '..', 'node_modules', '.cache', 'floor-undici-narrow-h2-stand-in');
 const file = join(dir, 'undici.js');
 if (!existsSync(file)) {
   mkdirSync(dir, { recursive: true });
-  const entry = "module.exports = { Agent: require('undici/lib/dispatcher/agent.js'), request: require('undici/lib/api/api-request.js') };";
-  require('esbuild').buildSync({ stdin: { contents: entry, resolveDir: __dirname }, bundle: true, platform: 'node', format: 'cjs', outfile: file });
+  require('node:child_process').execFileSync(process.execPath, [join(__dirname, 'lib', 'build-undici-narrow.mjs'), file], { stdio: 'inherit' });
 }
 let cachedData;
 try {

@@ -12,7 +12,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { interleaved } from './lib/measure.mjs';
-import { buildSea, hostTarget, nodeBinary, NODE_VERSION, scriptedAgent, startEmulator } from '../scripts/sea.mjs';
+import { buildSea, hostTarget, nodeBinary, NODE_VERSION } from '../scripts/sea.mjs';
+import { scriptedAgent, startEmulator } from './lib/emulator-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 21);

@@ -73,8 +73,8 @@ const STAND_INS = [
   { trick: 'undici-h2', request: /^\.\/client-h2\.js$/, importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, file: 'undici-h2.cjs' },
   { trick: 'stubborn-fs-promisify', request: /^node:util$/, importer: /stubborn-fs[\\/]dist[\\/]index\.js$/, file: 'promisify-on-first-call.mjs' },
   // conf's migrations and schema validator: svc gives conf neither.
-  { trick: 'conf-semver', request: /^semver$/, importer: conf, file: 'no-migrations.mjs' },
-  { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: conf, file: 'no-schema.mjs' },
+  { trick: 'conf-semver', request: /^semver$/, importer: conf, file: 'conf-unused.mjs' },
+  { trick: 'conf-ajv', request: /^(?:ajv\/dist\/2020\.js|ajv-formats)$/, importer: conf, file: 'conf-unused.mjs' },
   // A behaviour, not a saving: when-exit re-raises SIGINT and SIGTERM, so a first Ctrl-C would end svc at once.
   { trick: 'atomically-no-exit-hooks', request: /^when-exit$/, importer: /atomically[\\/]dist[\\/]/, file: 'no-exit-hooks.mjs' },
 ];

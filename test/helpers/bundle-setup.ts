@@ -1,5 +1,5 @@
 /**
- * Vitest's global setup: dist/ built when missing or older than the sources (scripts/ensure-built.mjs, as `npm run
+ * Vitest's global setup: dist/ built when missing or older than the sources (scripts/build.mjs `--if-stale`, as `npm run
  * demo` does), for the tests that run the checkout's own bin/svc.js; and the one private build of svc for the whole test run (scripts/bundle.mjs `buildPrivateSvc`),
  * shared by every test that runs real processes (test/helpers/bundled.ts). It is built on the first ask, not at the
  * start, so a run of files that need no bundle pays nothing: a test asks over loopback and the answer comes once the
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { buildPrivateSvc } from '../../scripts/bundle.mjs';
-import { ensureBuilt } from '../../scripts/ensure-built.mjs';
+import { build } from '../../scripts/build.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +23,7 @@ declare module 'vitest' {
 const repo = new URL('../..', import.meta.url).pathname;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  ensureBuilt();
+  await build({ ifStale: true });
   // With the checkout's other caches (git ignores node_modules); never the shared dist/, which others rebuild.
   const work = join(repo, 'node_modules', '.cache', `svc-test-bundle-${process.pid}`);
   let built: Promise<string> | undefined;
