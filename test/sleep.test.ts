@@ -19,6 +19,17 @@ describe('sleep: the one abortable sleep', () => {
     expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
   });
 
+  it('an aborted sleep leaves no timer behind to hold the process open', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const stop = new AbortController();
+    const long = sleep(3_600_000, stop.signal);
+    expect(timers()).toBe(before + 1);
+    stop.abort();
+    expect(await long).toBe(false);
+    expect(timers()).toBe(before);
+  });
+
   it('Infinity waits for the signal alone (a timer would fire at once)', async () => {
     const stop = new AbortController();
     let ended: boolean | undefined;

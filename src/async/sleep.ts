@@ -1,5 +1,3 @@
-import { setTimeout as timer } from 'node:timers/promises';
-
 /** The longest delay a timer takes: Node fires a longer one at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -12,13 +10,12 @@ export async function sleep(ms: number, signal?: AbortSignal, by?: (ms: number) 
   if (signal?.aborted) return false;
   if (by) return untilAborted(by(ms), signal);
   if (ms > MAX_TIMER_MS) return untilAborted(new Promise(() => {}), signal);
-  try {
-    await timer(Math.max(0, ms), undefined, { signal });
-    return true;
-  } catch (e) {
-    if (signal?.aborted) return false;
-    throw e;
-  }
+  // A timer of the global setTimeout, cleared when the signal wins: node:timers/promises would load a module on every
+  // command that can retry, to do the same.
+  let timer: NodeJS.Timeout | undefined;
+  const ran = await untilAborted(new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms)))), signal);
+  clearTimeout(timer);
+  return ran;
 }
 
 /** `wait` raced against `signal`, whose listener is removed either way. */

@@ -74,6 +74,8 @@ describe.skipIf(!existsSync(join(root, 'dist/cli.js')) && !process.env.CI)('star
     expect(builtins).not.toContain('node:internal/modules/esm/translators');
     // node:module and node:fs/promises (read lazily) each load more builtins of their own.
     for (const name of ['module', 'fs/promises']) expect(builtins, name).not.toContain(`node:${name}`);
+    // The one sleep (src/async/sleep.ts), which a command that can retry loads, uses the global setTimeout.
+    expect(builtins).not.toContain('node:timers/promises');
     // undici speaks TLS itself (node:https never loads, node:tls only for an https: URL); its HTTP/2 client (node:http2,
     // node:tls, node:crypto) loads on an HTTP/2 connection only, which svc never allows (scripts/bundle.mjs: STAND_INS
     // `undici-h2`).
