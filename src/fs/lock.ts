@@ -4,7 +4,7 @@
  * taken over. A lock file that is not a regular file with that content is refused, naming it, rather than waited on
  * or removed: no svc made it, and waiting would never end.
  */
-import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { InterruptedError, UsageError } from '../runtime/errors';
 import { sleep } from '../async/sleep';
 
@@ -128,28 +128,43 @@ function readHolder(lock: string, kind: LockKind): Holder | undefined {
   return { text, pid: text === '' ? 0 : Number(text.split(' ')[0]), mtimeMs };
 }
 
-/** Removes the lock if its holder is gone; true when the caller should try again at once. */
-function breakIfStale(lock: string, h: Holder, kind: LockKind): boolean {
+/**
+ * Removes the lock if its holder is gone; true when the caller should try again at once. Breakers take turns through
+ * a second lock, `NAME.lock.break`, and under it remove the lock only if it is still the holder judged stale: a holder
+ * that released it and exited after being read leaves a lock another process took meanwhile, which a rename or an
+ * unlink by a judgement made before would take from it, letting two writers in at once (lost writes). A break lock is
+ * held for two system calls; one older than EMPTY_STALE_MS lost its breaker (kill -9) and is cleared.
+ */
+export function breakIfStale(lock: string, h: Holder, kind: LockKind): boolean {
   const age = Date.now() - h.mtimeMs;
   const stale = h.text === '' ? age > EMPTY_STALE_MS : !alive(h.pid) || (kind.staleMs !== undefined && age > kind.staleMs);
   if (!stale) return false;
-  // Moved aside by rename (atomic), then checked it was the lock judged stale; a fresh one taken meanwhile
-  // by another process is put back.
-  const aside = `${lock}.stale-${process.pid}-${nonce()}`;
+  const breaker = `${lock}.break`;
   try {
-    renameSync(lock, aside);
-  } catch {
-    return true;
+    writeFileSync(breaker, lockText(), { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    if (code(e) !== 'EEXIST') throw new (kind.refusal ?? UsageError)(`cannot create ${breaker}: ${code(e)}`);
+    const since = lstatSync(breaker, { throwIfNoEntry: false })?.mtimeMs;
+    if (since !== undefined && Date.now() - since > EMPTY_STALE_MS) removeIfThere(breaker);
+    // another breaker is at work: the caller waits and tries again
+    return false;
   }
-  if (readText(aside) !== h.text) {
-    try {
-      linkSync(aside, lock);
-    } catch {
-      // a third process holds the lock now; the one moved aside finishes unprotected (rare, never corrupting)
-    }
+  try {
+    const now = readHolder(lock, kind);
+    if (now?.text === h.text && now.mtimeMs === h.mtimeMs) removeIfThere(lock);
+  } finally {
+    removeIfThere(breaker);
   }
-  unlinkSync(aside);
   return true;
+}
+
+/** Unlinks `path`; one already gone (a holder past its staleMs released it meanwhile) is no error. */
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if (code(e) !== 'ENOENT') throw e;
+  }
 }
 
 function alive(pid: number): boolean {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, InterruptedError, UsageError } from '../../src/runtime/errors';
-import { lockText, releaseLock, tryLock, waitForLock, withLock, type LockKind, type LockWait } from '../../src/fs/lock';
+import { breakIfStale, lockText, releaseLock, tryLock, waitForLock, withLock, type LockKind, type LockWait } from '../../src/fs/lock';
 import { tempConfigDir } from '../helpers/cli';
 
 const KIND: LockKind = { noun: 'test lock', holder: 'svc test' };
@@ -47,6 +47,34 @@ describe('the one lock file (config, apply, listen --state)', () => {
     expect(told).toEqual([]);
     releaseLock(lock, mine);
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('a holder judged gone whose lock was released and taken meanwhile: the new holder’s lock is left as it is', () => {
+    const lock = join(tempConfigDir(), 'config.json.lock');
+    const taken = `${process.pid} newholder`;
+    writeFileSync(lock, taken);
+    // Read before the old holder released the lock and exited; judged only after another took it.
+    const judged = { text: `${gonePid()} oldholder`, pid: gonePid(), mtimeMs: Date.now() - 1_000 };
+    expect(breakIfStale(lock, judged, KIND)).toBe(true);
+    expect(readFileSync(lock, 'utf8')).toBe(taken);
+    expect(existsSync(`${lock}.break`)).toBe(false);
+  });
+
+  it('breakers take turns: a stale lock is left while another breaks it, and a break lock a killed breaker left is cleared', () => {
+    const lock = join(tempConfigDir(), 'config.json.lock');
+    const stale = `${gonePid()} oldholder`;
+    writeFileSync(lock, stale);
+    writeFileSync(`${lock}.break`, `${process.pid} breaker`);
+    expect(tryLock(lock, lockText(), KIND)).toMatchObject({ text: stale });
+    expect(readFileSync(lock, 'utf8')).toBe(stale);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${lock}.break`, old, old);
+    expect(tryLock(lock, lockText(), KIND)).toMatchObject({ text: stale });
+    expect(existsSync(`${lock}.break`)).toBe(false);
+    const mine = lockText();
+    expect(tryLock(lock, mine, KIND)).toBeUndefined();
+    expect(readFileSync(lock, 'utf8')).toBe(mine);
+    expect(existsSync(`${lock}.break`)).toBe(false);
   });
 
   it('a live holder is stale past the kind’s staleMs (its pid may be reused), and never without one', () => {
