@@ -144,8 +144,10 @@ export function breakIfStale(lock: string, h: Holder, kind: LockKind): boolean {
     writeFileSync(breaker, lockText(), { flag: 'wx', mode: 0o600 });
   } catch (e) {
     if (code(e) !== 'EEXIST') throw new (kind.refusal ?? UsageError)(`cannot create ${breaker}: ${code(e)}`);
-    const since = lstatSync(breaker, { throwIfNoEntry: false })?.mtimeMs;
-    if (since !== undefined && Date.now() - since > EMPTY_STALE_MS) removeIfThere(breaker);
+    const st = lstatSync(breaker, { throwIfNoEntry: false });
+    if (st && !st.isFile())
+      throw new (kind.refusal ?? UsageError)(`cannot understand ${breaker} (not a regular file); if no ${kind.holder} is running, remove it`);
+    if (st && Date.now() - st.mtimeMs > EMPTY_STALE_MS) removeIfThere(breaker);
     // another breaker is at work: the caller waits and tries again
     return false;
   }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, InterruptedError, UsageError } from '../../src/runtime/errors';
@@ -75,6 +75,17 @@ describe('the one lock file (config, apply, listen --state)', () => {
     expect(tryLock(lock, mine, KIND)).toBeUndefined();
     expect(readFileSync(lock, 'utf8')).toBe(mine);
     expect(existsSync(`${lock}.break`)).toBe(false);
+  });
+
+  it('a break lock that is not a file svc made (a folder) is refused naming it, and the stale lock is left', () => {
+    const lock = join(tempConfigDir(), 'config.json.lock');
+    const stale = `${gonePid()} oldholder`;
+    writeFileSync(lock, stale);
+    mkdirSync(`${lock}.break`);
+    expect(() => tryLock(lock, lockText(), { ...KIND, refusal: ConfigError })).toThrow(
+      new ConfigError(`cannot understand ${lock}.break (not a regular file); if no svc test is running, remove it`),
+    );
+    expect(readFileSync(lock, 'utf8')).toBe(stale);
   });
 
   it('a live holder is stale past the kind’s staleMs (its pid may be reused), and never without one', () => {
