@@ -65,7 +65,7 @@ export function checkedNode(dir, tgz, integrity, file) {
 
 /** Runs a build step quietly (postject's ELF library warns of every note section): its output only when it fails. */
 const quiet = (cmd, args, options = {}) =>
-  promisify(execFile)(cmd, args, { ...options, maxBuffer: 2 ** 26 }).catch((e) =>
+  promisify(execFile)(cmd, args, { ...options, maxBuffer: 2 ** 26, stdio: ['ignore', 'pipe', 'pipe'] }).catch((e) =>
     fail(`${cmd} ${args.join(' ')} failed (${e.code ?? e.signal}):\n${e.stdout}${e.stderr}`),
   );
 
