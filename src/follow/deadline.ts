@@ -8,12 +8,18 @@ export function parseDeadline(v: string | undefined): number | undefined {
 }
 
 /**
- * One abort signal for a follow: Ctrl-C (exit 130) or the deadline (exit 124). `failure()` says which
- * ended it, for the command to throw once the stream has closed.
+ * One abort signal for a follow: Ctrl-C (exit 130) or the deadline, `ms` after `since` (exit 124, naming the `ms` the
+ * user gave, however much of it an earlier step spent). `failure()` says which ended it, for the command to throw once
+ * the stream has closed.
  */
-export function waitSignal(ctx: Ctx, ms: number | undefined, what: string): { signal: AbortSignal; failure: () => Error | undefined; dispose: () => void } {
+export function waitSignal(
+  ctx: Ctx,
+  ms: number | undefined,
+  what: string,
+  since = Date.now(),
+): { signal: AbortSignal; failure: () => Error | undefined; dispose: () => void } {
   const timer = new AbortController();
-  const t = ms === undefined ? undefined : setTimeout(() => timer.abort(), ms);
+  const t = ms === undefined ? undefined : setTimeout(() => timer.abort(), Math.max(1, since + ms - Date.now()));
   const signals = [timer.signal, ...(ctx.io.signal ? [ctx.io.signal] : [])];
   return {
     signal: AbortSignal.any(signals),

@@ -17,6 +17,8 @@ export interface TurnOptions {
   /** The body of the events POST that starts the turn. */
   body: { events: unknown[] };
   timeoutMs?: number;
+  /** When `timeoutMs` began to run (the command's start, `Date.now()`); undefined: as the follow begins. */
+  timeoutSince?: number;
   /** Every event as a line on stdout as it arrives: `raw` as received (-o ndjson), `each` through the writer (--jq). */
   lines?: 'raw' | 'each';
   /** With `lines`: agent.delta lines too. */
@@ -41,7 +43,7 @@ export interface TurnResult {
  */
 export async function followTurn(ctx: Ctx, client: ApiClient, o: TurnOptions): Promise<TurnResult> {
   const out = new LineBatch(ctx.io.stdout);
-  const w = waitSignal(ctx, o.timeoutMs, `session ${o.sessionId} did not finish the turn`);
+  const w = waitSignal(ctx, o.timeoutMs, `session ${o.sessionId} did not finish the turn`, o.timeoutSince);
   const deltas = o.lines !== undefined && o.deltas === true;
   const items = follow({ client, sessionId: o.sessionId, cursor: 'now', deltas, signal: w.signal, sleep: ctx.sleep })[Symbol.asyncIterator]();
   const turn = new Turn(o.sessionId);

@@ -55,7 +55,6 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   // --timeout bounds the whole run: a wind-down waited out before sending spends it too.
   const started = Date.now();
   const resume = 'session' in o.target && (await interruptedBeforeSend(ctx, client, sessionId, o.resume === true, o.timeoutMs));
-  if (o.timeoutMs !== undefined) o = { ...o, timeoutMs: Math.max(1, o.timeoutMs - (Date.now() - started)) };
   const body = { events: [{ type: 'user.message', data: { content: [{ type: 'text', text }] } }] };
   // Set as the message goes out: a signal during the send may come after the service accepted it.
   let sent = false;
@@ -63,9 +62,9 @@ export async function runRun(ctx: Ctx, o: RunOptions): Promise<void> {
   // `--continue`: once the message is queued behind the interrupt, the Continue that runs it.
   const afterSend = async () => void (resume && (await sessions.continue(client, sessionId)));
   try {
-    if (output === 'live') return await runLive(ctx, client, sessionId, body, o, { sending, afterSend });
+    if (output === 'live') return await runLive(ctx, client, sessionId, body, o, started, { sending, afterSend });
     const lines = output === 'lines' ? (ctx.settings.jq !== undefined ? 'each' : 'raw') : undefined;
-    const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, lines, deltas: o.deltas, sending, afterSend });
+    const turn = await followTurn(ctx, client, { sessionId, body, timeoutMs: o.timeoutMs, timeoutSince: started, lines, deltas: o.deltas, sending, afterSend });
     if (output === 'text' && turn.text !== undefined) await printReply(ctx, turn.text);
     else if (output === 'id') await ctx.out.item({ id: sessionId });
     else if (output === 'object') {
@@ -155,6 +154,7 @@ async function runLive(
   sessionId: string,
   body: MessageBody,
   o: RunOptions,
+  started: number,
   hooks: Required<Pick<TurnOptions, 'sending' | 'afterSend'>>,
 ): Promise<void> {
   const page = await sessions.historyPage(client, sessionId, { page_size: 1, order: 'desc' });
@@ -162,7 +162,7 @@ async function runLive(
   await sessions.sendEvents(client, sessionId, body, randomUUID());
   await hooks.afterSend();
   const { openLiveView } = await import('../../live/open');
-  const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`);
+  const w = waitSignal(ctx, o.timeoutMs, `session ${sessionId} did not finish the turn`, started);
   try {
     const r = await openLiveView({
       ctx,
